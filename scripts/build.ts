@@ -1,0 +1,31 @@
+#!/usr/bin/env bun
+/**
+ * Builds the one self-contained `dist/vx` for this machine (or `--target bun-<os>-<arch>` for
+ * another), with the version embedded and runtime autoload of .env and bunfig turned off so the
+ * binary never picks up files from whatever directory it runs in.
+ */
+import { parseArgs } from "node:util";
+import pkg from "../package.json" with { type: "json" };
+
+const { values } = parseArgs({
+  options: { target: { type: "string" }, outfile: { type: "string", default: "dist/vx" } },
+});
+
+const result = await Bun.build({
+  entrypoints: ["./src/cli.ts"],
+  minify: true,
+  sourcemap: "none",
+  define: { VX_VERSION: JSON.stringify(pkg.version) },
+  compile: {
+    outfile: values.outfile,
+    autoloadDotenv: false,
+    autoloadBunfig: false,
+    ...(values.target ? { target: values.target as "bun-linux-x64" } : {}),
+  },
+});
+
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+console.error(`built ${values.outfile} (vx ${pkg.version})`);

@@ -1,0 +1,102 @@
+/**
+ * What a vx command is: a name, a summary and a usage line (one registry feeds `--help` and the
+ * README), a citty argument definition, and a run function that returns an exit code.
+ * Flags are checked strictly here because an unknown flag must be a usage error (64), never
+ * silently ignored.
+ */
+import { type ArgsDef, type CommandDef, type ParsedArgs, defineCommand, parseArgs } from "citty";
+import type { Deps } from "./deps";
+import { UsageError } from "./errors";
+
+export type VxCommand = {
+  name: string;
+  summary: string;
+  /** Usage lines after `vx `, e.g. `status [--json]`. */
+  usage: string[];
+  args: ArgsDef;
+  /** Message for an unknown flag; default `unknown flag "<x>"`. */
+  unknownFlag?: (flag: string) => string;
+  run(args: ParsedArgs, deps: Deps): Promise<number>;
+  /** The citty definition built from the fields above. */
+  def: CommandDef;
+};
+
+export function defineVxCommand(spec: Omit<VxCommand, "def">): VxCommand {
+  const def = defineCommand({
+    meta: { name: spec.name, description: spec.summary },
+    args: spec.args,
+    run: ({ args, data }) => spec.run(args, data as Deps),
+  });
+  return { ...spec, def };
+}
+
+type FlagInfo = { takesValue: boolean; negatable: boolean };
+
+function flagTable(args: ArgsDef): Map<string, FlagInfo> {
+  const table = new Map<string, FlagInfo>();
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === "positional") continue;
+    const info = { takesValue: def.type === "string" || def.type === "enum", negatable: def.type === "boolean" };
+    const aliases = [(def as { alias?: string | string[] }).alias ?? []].flat();
+    for (const n of [name, ...aliases]) table.set(n, info);
+  }
+  return table;
+}
+
+/** True when argv asks for help before any `--`. */
+export function wantsHelp(argv: string[]): boolean {
+  for (const a of argv) {
+    if (a === "--") return false;
+    if (a === "-h" || a === "--help") return true;
+  }
+  return false;
+}
+
+/** Rejects unknown flags and flags missing their value, before citty parses anything. */
+export function checkFlags(cmd: VxCommand, argv: string[]): void {
+  const table = flagTable(cmd.args);
+  const unknown = (flag: string) =>
+    new UsageError(cmd.unknownFlag ? cmd.unknownFlag(flag) : `unknown flag "${flag}"`, cmd.name);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") return;
+    if (!a.startsWith("-") || a === "-") continue;
+    const body = a.replace(/^--?/, "");
+    const eq = body.indexOf("=");
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    let info = table.get(name);
+    if (!info && name.startsWith("no-") && table.get(name.slice(3))?.negatable) info = { takesValue: false, negatable: false };
+    if (!info || (a.startsWith("--") ? false : name.length !== 1)) throw unknown(a);
+    if (info.takesValue && eq < 0) {
+      if (i + 1 >= argv.length || argv[i + 1] === "--") {
+        throw new UsageError(`missing value for --${name}`, cmd.name);
+      }
+      i++;
+    }
+    if (!info.takesValue && eq >= 0) throw new UsageError(`--${name} takes no value`, cmd.name);
+  }
+}
+
+/** Parses argv with citty after the strict check; positionals after `--` land in `_`. */
+export function parseCommandArgs(cmd: VxCommand, argv: string[]): ParsedArgs {
+  checkFlags(cmd, argv);
+  return parseArgs(argv, cmd.args);
+}
+
+/** `vx <command> --help`. */
+export function commandHelp(cmd: VxCommand): string {
+  const lines = [`Usage: ${cmd.usage.map((u) => `vx ${u}`).join("\n       ")}`, "", cmd.summary];
+  const flags = Object.entries(cmd.args).filter(([, d]) => d.type !== "positional" && d.description);
+  if (flags.length) {
+    lines.push("", "Options:");
+    const rows = flags.map(([name, d]) => {
+      const a = (d as { alias?: string | string[] }).alias;
+      const alias = a ? `, -${[a].flat()[0]}` : "";
+      const value = d.type === "string" || d.type === "enum" ? ` <${d.valueHint ?? name}>` : "";
+      return [`--${name}${alias}${value}`, d.description ?? ""];
+    });
+    const width = Math.max(...rows.map((r) => r[0].length));
+    for (const [left, right] of rows) lines.push(`  ${left.padEnd(width)}  ${right}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

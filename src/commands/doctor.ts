@@ -1,0 +1,57 @@
+/** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
+import { defineVxCommand } from "../command";
+import { hookProbeCheck } from "../doctor/probe";
+import { type Check, renderReport } from "../doctor/report";
+import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
+import { shadowCheck, stateRootCheck } from "../doctor/state";
+import { timeScaleCheck, toolChecks } from "../doctor/tools";
+import { UsageError } from "../errors";
+import { loadConfig } from "../project";
+import { gitToplevel, refuseInsideCamp, stateRoot } from "../state/paths";
+import type { ProjectConfig } from "../state/schemas";
+
+export const doctorCommand = defineVxCommand({
+  name: "doctor",
+  summary: "Report on the health of the vexillum environment",
+  usage: ["doctor"],
+  args: {},
+  async run(args, deps) {
+    if (args._.length > 0) throw new UsageError(`unexpected argument "${args._[0]}"`, "doctor");
+    const root = stateRoot(deps.env);
+    refuseInsideCamp(deps.cwd, root);
+    const top = await gitToplevel(deps.cwd, deps.exec);
+    if (top) refuseInsideCamp(top, root);
+    let config: ProjectConfig | undefined;
+    const checks: Check[] = [];
+    const projectLines: Check[] = [];
+    if (!top) {
+      projectLines.push({ status: "missing", name: "git repository", detail: "current directory is not a git repository", required: true });
+    } else {
+      projectLines.push({ status: "ok", name: "git repository", detail: top });
+      try {
+        config = loadConfig(top);
+        projectLines.push(
+          config
+            ? { status: "ok", name: "project initialized" }
+            : { status: "missing", name: "project initialized", detail: "run 'vx init'", required: true },
+        );
+      } catch (err) {
+        projectLines.push({ status: "missing", name: "project initialized", detail: `${(err as Error).message}; fix it or run 'vx init'`, required: true });
+      }
+    }
+    checks.push(...(await toolChecks(deps, config)));
+    checks.push(...timeScaleCheck(deps));
+    checks.push(stateRootCheck(root));
+    checks.push(...projectLines);
+    checks.push(shadowCheck(deps));
+    if (top && config) {
+      checks.push(...scaffoldChecks(top, config));
+      const hook = hookCheck(top);
+      checks.push(hook.check);
+      if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
+    }
+    const { text, exit } = renderReport(checks);
+    deps.stdout.write(text);
+    return exit;
+  },
+});

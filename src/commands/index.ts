@@ -1,0 +1,34 @@
+/** The command registry: the one list `vx --help`, dispatch and the README table come from. */
+import type { VxCommand } from "../command";
+import { doctorCommand } from "./doctor";
+import { initCommand } from "./init";
+import { statusCommand } from "./status";
+
+/** In CLI-02 order; later commands are added here as they are implemented. */
+export const COMMANDS: VxCommand[] = [initCommand, doctorCommand, statusCommand];
+
+export function findCommand(name: string): VxCommand | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+export function generalHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    "vx - run coding agents (soldiers) in parallel camps, watched by a sentinel that wakes the commander",
+    "",
+    "Usage: vx <command> [options]",
+    "",
+    "Commands:",
+    ...rows,
+    "",
+    "Run 'vx <command> --help' for a command's usage. 'vx --version' prints the version.",
+    "",
+  ].join("\n");
+}
+
+/** The README's command table, generated so it never drifts from `--help`. */
+export function readmeTable(): string {
+  const rows = COMMANDS.map((c) => `| \`vx ${c.usage[0]}\` | ${c.summary} |`);
+  return ["| Command | What it does |", "| --- | --- |", ...rows].join("\n");
+}

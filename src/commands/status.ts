@@ -1,0 +1,63 @@
+/** `vx status [--json]`: the troop of the current project (TSK-08..10). */
+import { defineVxCommand } from "../command";
+import { UsageError } from "../errors";
+import { openProject } from "../project";
+import type { Loaded } from "../state/record";
+import type { Task } from "../state/schemas";
+import { listTasks } from "../state/tasks";
+import { isoTime } from "../time";
+
+/** Most recently updated first; ties by id ascending. */
+export function sortTasks<T extends { value: Task }>(tasks: T[]): T[] {
+  return [...tasks].sort((a, b) => {
+    const byTime = Date.parse(b.value.updated_at) - Date.parse(a.value.updated_at);
+    if (byTime !== 0) return byTime;
+    return a.value.id < b.value.id ? -1 : a.value.id > b.value.id ? 1 : 0;
+  });
+}
+
+/** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
+export function shortPrompt(prompt: string): string {
+  const flat = prompt.replace(/\s+/g, " ").trim();
+  const chars = Array.from(flat);
+  return chars.length > 60 ? `${chars.slice(0, 60).join("")}...` : flat;
+}
+
+export function statusLines(tasks: Loaded<Task>[]): string {
+  if (tasks.length === 0) return "no tasks yet in this project.\n";
+  const out: string[] = [];
+  for (const { value: t } of sortTasks(tasks)) {
+    out.push(
+      `${t.id}  ${t.kind.padEnd(7)}  ${t.status.padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`,
+    );
+    if (t.status === "blocked" && t.decision) out.push(`    question: ${t.decision.question}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export const statusCommand = defineVxCommand({
+  name: "status",
+  summary: "Report the troop: every mission and scout in the current project",
+  usage: ["status [--json]"],
+  args: {
+    json: { type: "boolean", description: "Print one JSON object with every task as persisted" },
+  },
+  unknownFlag: (flag) => `unknown status flag "${flag}"`,
+  async run(args, deps) {
+    if (args._.length > 0) throw new UsageError(`unknown status flag "${args._[0]}"`, "status");
+    const project = await openProject(deps);
+    const tasks = listTasks(project.paths);
+    if (!args.json) {
+      deps.stdout.write(statusLines(tasks));
+      return 0;
+    }
+    const doc = {
+      schema_version: 1,
+      generated_at: isoTime(deps.clock.now()),
+      project_root: project.paths.stateDir,
+      tasks: sortTasks(tasks).map((t) => t.raw),
+    };
+    deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * Everything a command touches outside its own logic, built once in `main` and passed down:
+ * environment, working directory, processes, clock and output streams. Tests build their own.
+ */
+import { writeSync } from "node:fs";
+import { type Exec, realExec } from "./exec";
+import type { Env } from "./state/paths";
+import { type Clock, realClock } from "./time";
+
+export type Output = {
+  /** Writes text as is; returns false when the stream is closed or unwritable. */
+  write(text: string): boolean;
+};
+
+export type Deps = {
+  env: Env;
+  cwd: string;
+  exec: Exec;
+  clock: Clock;
+  stdout: Output;
+  stderr: Output;
+  /** True when stdin is a terminal (consent questions are only asked then). */
+  stdinIsTTY: boolean;
+  /** Reads one line from stdin; undefined when input is closed. */
+  readLine(): Promise<string | undefined>;
+  /** The argv that re-runs this vx (the compiled binary, or bun plus the entry script). */
+  self: string[];
+  pid: number;
+  ppid(): number;
+};
+
+function fdOutput(fd: 1 | 2): Output {
+  return {
+    write(text) {
+      try {
+        writeSync(fd, text);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** argv that starts this same vx again. */
+export function selfArgv(): string[] {
+  // A compiled binary's entry lives in Bun's embedded filesystem; anything else is a dev run.
+  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
+  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+}
+
+let stdinLines: AsyncIterator<string> | undefined;
+
+async function readLineFromStdin(): Promise<string | undefined> {
+  if (!stdinLines) {
+    const { createInterface } = await import("node:readline");
+    stdinLines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+  }
+  const next = await stdinLines.next();
+  return next.done ? undefined : next.value;
+}
+
+export function realDeps(): Deps {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    exec: realExec,
+    clock: realClock,
+    stdout: fdOutput(1),
+    stderr: fdOutput(2),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    readLine: readLineFromStdin,
+    self: selfArgv(),
+    pid: process.pid,
+    ppid: () => process.ppid,
+  };
+}

@@ -1,0 +1,106 @@
+/** Doctor's project checks: the commander block, skill, models.json, Pi extension (DOC-08), Stop hook (DOC-09). */
+import { join } from "node:path";
+import { errorMessage } from "../errors";
+import { blockState, hasClaudeImport } from "../scaffold/block";
+import { HOOK_COMMAND, hookState, isVexillumHandler } from "../scaffold/hook";
+import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
+import { PI_EXTENSION } from "../scaffold/pi";
+import { SKILL_FILES, skillHash } from "../scaffold/skill";
+import { readTextIfExists } from "../state/files";
+import type { ProjectConfig } from "../state/schemas";
+import type { Check } from "./report";
+
+function blockChecks(top: string, config: ProjectConfig): Check[] {
+  const agents = readTextIfExists(join(top, "AGENTS.md"));
+  const claude = readTextIfExists(join(top, "CLAUDE.md"));
+  const inAgents = agents !== undefined && blockState(agents).state !== "absent";
+  const inClaude = claude !== undefined && blockState(claude).state !== "absent";
+  const file = inAgents ? "AGENTS.md" : inClaude ? "CLAUDE.md" : (config.block_file ?? (agents !== undefined ? "AGENTS.md" : "CLAUDE.md"));
+  const name = `${file} vexillum block`;
+  const text = file === "AGENTS.md" ? agents : claude;
+  const st = text === undefined ? { state: "absent" as const } : blockState(text);
+  const out: Check[] = [];
+  if (st.state === "absent") out.push({ status: "missing", name, detail: "absent" });
+  else if (st.state === "current") out.push({ status: "ok", name, detail: `current (${st.lang})` });
+  else out.push({ status: "warn", name, detail: st.state });
+  if (file === "AGENTS.md") {
+    const importName = "CLAUDE.md imports AGENTS.md";
+    if (claude === undefined) {
+      out.push({ status: "warn", name: importName, detail: "CLAUDE.md does not exist, so Claude Code will not see the vexillum block; run 'vx init'" });
+    } else if (!hasClaudeImport(claude)) {
+      out.push({ status: "warn", name: importName, detail: "CLAUDE.md has no @AGENTS.md line, so Claude Code will not see the vexillum block; run 'vx init'" });
+    } else out.push({ status: "ok", name: importName });
+  }
+  return out;
+}
+
+function skillCheck(top: string, config: ProjectConfig): Check {
+  const name = "skill vexillum";
+  const files = readSkillFiles(top);
+  if (!files) return { status: "missing", name, detail: "missing" };
+  const hash = skillHash(files);
+  if (hash === skillHash(SKILL_FILES)) return { status: "ok", name, detail: "installed, current" };
+  if (hash === config.skill_hashes?.vexillum) return { status: "warn", name, detail: "installed, stale" };
+  return { status: "warn", name, detail: "installed, edited by hand" };
+}
+
+function modelsCheck(top: string): Check {
+  const name = "models.json";
+  const text = readTextIfExists(join(top, ".vexillum", "models.json"));
+  if (text === undefined) return { status: "warn", name, detail: "invalid: .vexillum/models.json does not exist; run 'vx init'" };
+  try {
+    const doc = JSON.parse(text) as unknown;
+    const profiles = (doc as { profiles?: unknown })?.profiles;
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new Error("expected a JSON object");
+    if (typeof profiles !== "object" || profiles === null || Array.isArray(profiles)) {
+      throw new Error('"profiles" must be an object');
+    }
+    return { status: "ok", name, detail: "valid" };
+  } catch (err) {
+    return { status: "warn", name, detail: `invalid: .vexillum/models.json: ${errorMessage(err)}` };
+  }
+}
+
+function piCheck(top: string, config: ProjectConfig): Check[] {
+  const text = readTextIfExists(join(top, PI_EXTENSION_PATH));
+  if (config.commander !== "pi" && text === undefined) return [];
+  const name = "Pi wake extension";
+  if (text === undefined) return [{ status: "warn", name, detail: "missing; run 'vx upgrade'" }];
+  if (text === PI_EXTENSION) return [{ status: "ok", name, detail: "current" }];
+  return [{ status: "warn", name, detail: "edited by hand" }];
+}
+
+/** The registered vexillum Stop handler's command, and DOC-09's verdict. */
+export function hookCheck(top: string): { check: Check; command?: string } {
+  const name = "sentinel Stop hook";
+  const text = readTextIfExists(join(top, ".claude", "settings.json"));
+  let settings: unknown;
+  try {
+    settings = text === undefined ? {} : JSON.parse(text);
+  } catch {
+    return { check: { status: "warn", name, detail: ".claude/settings.json has invalid JSON, so the commander is never woken when a soldier finishes; fix it, then run 'vx upgrade'" } };
+  }
+  const state = hookState(settings);
+  if (state === "missing") {
+    return { check: { status: "warn", name, detail: "not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'" } };
+  }
+  const command = registeredCommand(settings) ?? HOOK_COMMAND;
+  if (state === "outdated") return { check: { status: "warn", name, detail: "registered but out of date; run 'vx upgrade'" }, command };
+  return { check: { status: "ok", name, detail: "registered in .claude/settings.json" }, command };
+}
+
+function registeredCommand(settings: unknown): string | undefined {
+  const stop = (settings as { hooks?: { Stop?: unknown } })?.hooks?.Stop;
+  if (!Array.isArray(stop)) return undefined;
+  for (const group of stop) {
+    for (const h of (group as { hooks?: unknown[] })?.hooks ?? []) {
+      const cmd = (h as { command?: unknown })?.command;
+      if (typeof cmd === "string" && isVexillumHandler(cmd)) return cmd;
+    }
+  }
+  return undefined;
+}
+
+export function scaffoldChecks(top: string, config: ProjectConfig): Check[] {
+  return [...blockChecks(top, config), skillCheck(top, config), modelsCheck(top), ...piCheck(top, config)];
+}

@@ -1,0 +1,80 @@
+/** Doctor's tool checks (DOC-04) and the VX_TIME_SCALE check (DOC-05). */
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import { which } from "../exec";
+import { parseHerdrVersion } from "../backends/herdr-version";
+import type { ProjectConfig } from "../state/schemas";
+import { parseTimeScale } from "../time";
+import type { Check } from "./report";
+
+const HARNESS_CHECKS = [
+  { name: "Claude Code", exe: "claude", harness: "claude" },
+  { name: "Codex", exe: "codex", harness: "codex" },
+  { name: "Pi", exe: "pi", harness: "pi" },
+  { name: "OpenCode", exe: "opencode", harness: "opencode" },
+] as const;
+
+async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
+  const out: Check[] = [];
+  const ver = await deps.exec.run([herdr, "--version"], { env: deps.env, timeoutMs: 10_000 });
+  const parsed = ver.code === 0 ? parseHerdrVersion(ver.stdout) : undefined;
+  if (!parsed) {
+    const why = ver.code === 0 ? `unexpected output ${JSON.stringify(ver.stdout.trim())}` : ver.stderr.trim() || `exit ${ver.code}`;
+    out.push({ status: "warn", name: "herdr version", detail: `could not determine herdr version: ${why}` });
+  } else if (!parsed.supported) {
+    out.push({
+      status: "warn",
+      name: "herdr version",
+      detail: `${parsed.version} is outside 0.8.2-0.9.x - vx's herdr integration was verified against 0.9.x, this version may behave differently`,
+    });
+  } else {
+    out.push({ status: "ok", name: "herdr version", detail: parsed.version });
+  }
+  const st = await deps.exec.run([herdr, "status", "server", "--json"], { env: deps.env, timeoutMs: 10_000 });
+  try {
+    const doc = JSON.parse(st.stdout) as { running?: boolean; compatible?: boolean; protocol?: number };
+    if (!doc.running) out.push({ status: "warn", name: "herdr server", detail: "not running" });
+    else if (doc.compatible === false) {
+      out.push({ status: "warn", name: "herdr server", detail: "not compatible with this herdr CLI; restart the herdr server" });
+    } else out.push({ status: "ok", name: "herdr server", detail: `running (protocol ${doc.protocol})` });
+  } catch (err) {
+    const why = st.stderr.trim() || errorMessage(err);
+    out.push({ status: "warn", name: "herdr server", detail: `could not read its status: ${why}` });
+  }
+  return out;
+}
+
+/** git, herdr (+ version and server), tmux and the four harnesses, in DOC-04 order. */
+export async function toolChecks(deps: Deps, config: ProjectConfig | undefined): Promise<Check[]> {
+  const path = deps.env.PATH;
+  const backend = config?.backend ?? "herdr";
+  const needed = new Set<string>([config?.harness ?? "claude", config?.commander ?? "claude"]);
+  const out: Check[] = [];
+  const git = which("git", path);
+  out.push(git ? { status: "ok", name: "git", detail: git } : { status: "missing", name: "git", detail: "git not found in PATH", required: true });
+  const herdr = which("herdr", path);
+  if (herdr) {
+    out.push({ status: "ok", name: "herdr", detail: herdr });
+    out.push(...(await herdrChecks(deps, herdr)));
+  } else {
+    out.push({ status: "missing", name: "herdr", detail: "herdr not found in PATH", required: backend === "herdr" });
+  }
+  const tmux = which("tmux", path);
+  if (tmux) out.push({ status: "ok", name: "tmux", detail: tmux });
+  else if (backend === "tmux") out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH", required: true });
+  else out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH (optional, for the tmux backend)" });
+  for (const h of HARNESS_CHECKS) {
+    const found = which(h.exe, path);
+    if (found) out.push({ status: "ok", name: h.name, detail: found });
+    else out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH`, required: needed.has(h.harness) });
+  }
+  return out;
+}
+
+export function timeScaleCheck(deps: Deps): Check[] {
+  const raw = deps.env.VX_TIME_SCALE;
+  if (raw === undefined) return [];
+  const ts = parseTimeScale(raw);
+  if (!ts.valid) return [{ status: "warn", name: "VX_TIME_SCALE", detail: `"${raw}" is not a positive number, using 1` }];
+  return [{ status: "warn", name: "VX_TIME_SCALE", detail: `${raw} (every built-in duration is scaled; for tests and demos)` }];
+}

@@ -1,0 +1,68 @@
+/**
+ * The closed set of errors vx raises on purpose. `main` turns each into its exit code (ENV-08)
+ * and one stderr line; anything else is an unexpected failure.
+ */
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  /** `sentinel await`: a wake was delivered; `wait`: the task ended badly. */
+  wake: 2,
+  usage: 64,
+  timeout: 124,
+} as const;
+
+/** A refusal or failure of a well-formed request: `vx: <message>`, exit 1 unless told otherwise. */
+export class VxError extends Error {
+  readonly exit: number;
+  constructor(message: string, exit: number = EXIT.error) {
+    super(message);
+    this.name = "VxError";
+    this.exit = exit;
+  }
+}
+
+/** Malformed invocation: message, then the command's usage, exit 64. */
+export class UsageError extends VxError {
+  /** The command whose usage to print; undefined for the general usage. */
+  readonly command?: string;
+  constructor(message: string, command?: string) {
+    super(message, EXIT.usage);
+    this.name = "UsageError";
+    this.command = command;
+  }
+}
+
+/** A state file that cannot be trusted: the message names the file; the file is left as it is. */
+export class StateError extends VxError {
+  readonly path: string;
+  constructor(path: string, detail: string) {
+    super(`${path}: ${detail}`);
+    this.name = "StateError";
+    this.path = path;
+  }
+}
+
+/** A herdr or tmux call that failed; `code` is herdr's error code when it gave one. */
+export class MuxError extends VxError {
+  readonly code: string;
+  readonly argv: string[];
+  constructor(code: string, message: string, argv: string[]) {
+    super(message);
+    this.name = "MuxError";
+    this.code = code;
+    this.argv = argv;
+  }
+}
+
+/** Ends the command with `exit` and no further output (the command already printed what it had). */
+export class SilentExit extends VxError {
+  constructor(exit: number) {
+    super("", exit);
+    this.name = "SilentExit";
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

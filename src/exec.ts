@@ -1,0 +1,62 @@
+/**
+ * The process seam: argv in, exit code and output out. Every child vx runs (git, herdr, tmux, ps)
+ * goes through here as an argv array, never a shell string (ENV-10).
+ */
+
+export type ExecResult = { code: number; stdout: string; stderr: string };
+
+export type ExecOptions = {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Milliseconds before the child is killed; the result then has code 124. */
+  timeoutMs?: number;
+};
+
+export interface Exec {
+  run(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
+}
+
+/** Exit code used when the executable cannot be found or started. */
+export const EXEC_NOT_FOUND = 127;
+
+export const realExec: Exec = {
+  async run(argv, opts = {}) {
+    let proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
+    try {
+      proc = Bun.spawn(argv, {
+        cwd: opts.cwd,
+        env: (opts.env ?? process.env) as Record<string, string>,
+        stdin: opts.stdin === undefined ? "ignore" : "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+    } catch (err) {
+      return { code: EXEC_NOT_FOUND, stdout: "", stderr: err instanceof Error ? err.message : String(err) };
+    }
+    if (opts.stdin !== undefined && proc.stdin && typeof proc.stdin !== "number") {
+      proc.stdin.write(opts.stdin);
+      await proc.stdin.end();
+    }
+    let timedOut = false;
+    const timer =
+      opts.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            proc.kill("SIGKILL");
+          }, opts.timeoutMs);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    if (timer) clearTimeout(timer);
+    return { code: timedOut ? 124 : code, stdout, stderr };
+  },
+};
+
+/** Finds an executable on PATH the way a shell would; undefined when absent. */
+export function which(name: string, path: string | undefined = process.env.PATH): string | undefined {
+  return Bun.which(name, { PATH: path ?? "" }) ?? undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * `main(argv) -> exit code`: finds the command, checks its flags, runs it, and is the one place
+ * errors become exit codes and stderr lines (ENV-08, ENV-09).
+ */
+import { runCommand } from "citty";
+import { type VxCommand, checkFlags, commandHelp, wantsHelp } from "./command";
+import { findCommand, generalHelp } from "./commands";
+import { type Deps, realDeps } from "./deps";
+import { EXIT, SilentExit, UsageError, VxError, errorMessage } from "./errors";
+import { VERSION } from "./version";
+
+function usageOf(name: string | undefined): string {
+  const cmd = name ? findCommand(name) : undefined;
+  return cmd ? commandHelp(cmd) : generalHelp();
+}
+
+/** Maps an error to its exit code, printing what the user needs on stderr. */
+export function report(err: unknown, deps: Deps): number {
+  if (err instanceof SilentExit) return err.exit;
+  if (err instanceof UsageError) {
+    deps.stderr.write(`vx: ${err.message}\n${usageOf(err.command)}`);
+    return err.exit;
+  }
+  if (err instanceof VxError) {
+    if (err.message) deps.stderr.write(`vx: ${err.message}\n`);
+    return err.exit;
+  }
+  deps.stderr.write(`vx: unexpected error: ${errorMessage(err)}\n`);
+  if (deps.env.VX_DEBUG && err instanceof Error && err.stack) deps.stderr.write(`${err.stack}\n`);
+  return EXIT.error;
+}
+
+async function runVx(cmd: VxCommand, rest: string[], deps: Deps): Promise<number> {
+  checkFlags(cmd, rest);
+  const { result } = await runCommand(cmd.def, { rawArgs: rest, data: deps });
+  return typeof result === "number" ? result : EXIT.ok;
+}
+
+export async function main(argv: string[], deps: Deps = realDeps()): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "-h" || first === "--help") {
+    deps.stdout.write(generalHelp());
+    return EXIT.ok;
+  }
+  if (first === "-v" || first === "--version") {
+    deps.stdout.write(`vx ${VERSION}\n`);
+    return EXIT.ok;
+  }
+  const cmd = findCommand(first);
+  if (!cmd) {
+    deps.stderr.write(`vx: unknown command "${first}"\nRun 'vx --help' for a list of commands.\n`);
+    return EXIT.usage;
+  }
+  if (wantsHelp(rest)) {
+    deps.stdout.write(commandHelp(cmd));
+    return EXIT.ok;
+  }
+  try {
+    if (!deps.env.HOME) {
+      // An await launched by a hook must never fail loudly (AWT-10); everything else says why.
+      if (first === "sentinel" && rest[0] === "await") return EXIT.ok;
+      throw new VxError("HOME is not set");
+    }
+    return await runVx(cmd, rest, deps);
+  } catch (err) {
+    return report(err, deps);
+  }
+}

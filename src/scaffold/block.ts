@@ -1,0 +1,291 @@
+/**
+ * The commander block in AGENTS.md or CLAUDE.md (SPEC SCF-03/SCF-04, DOC-08) and CLAUDE.md's
+ * `@AGENTS.md` import.
+ *
+ * The block sits between `<!-- BEGIN VEXILLUM v:1 hash:<8 hex> -->` and `<!-- END VEXILLUM -->`,
+ * each on a line of its own. The body is the text between the two marker lines, and the hash is
+ * the first 8 hex of SHA-256 over the body with CRLF line ends read as LF, so an editor that
+ * converts line endings does not make an untouched block look hand-edited.
+ */
+
+import { createHash } from "node:crypto";
+import { BLOCK_BODY_EN, BLOCK_BODY_ES, PREVIOUS_BODY_HASHES } from "./block-text";
+
+export type BlockLang = "en" | "es";
+
+export type BlockState = {
+  state: "absent" | "current" | "stale" | "drifted" | "malformed";
+  lang?: BlockLang;
+};
+
+/** Thrown by upsertBlock on a malformed block, which only repairBlock may rewrite (SCF-08). */
+export class MalformedBlockError extends Error {
+  constructor(message = "the vexillum block has unbalanced or duplicate markers") {
+    super(message);
+    this.name = "MalformedBlockError";
+  }
+}
+
+const BODIES: Record<BlockLang, string> = { en: BLOCK_BODY_EN, es: BLOCK_BODY_ES };
+const END_MARKER = "<!-- END VEXILLUM -->";
+
+/** First 8 lowercase hex of SHA-256 of the body, CRLF read as LF. */
+export function bodyHash(body: string): string {
+  return createHash("sha256").update(body.replace(/\r\n/g, "\n"), "utf8").digest("hex").slice(0, 8);
+}
+
+/** The current block for `lang`, markers included, LF line ends, ending with a newline. */
+export function renderBlock(lang: BlockLang): string {
+  const body = BODIES[lang];
+  return `<!-- BEGIN VEXILLUM v:1 hash:${bodyHash(body)} -->\n${body}${END_MARKER}\n`;
+}
+
+/**
+ * SCF-03 states. current: marker hash = body hash = the current template's hash for a language.
+ * stale: marker hash = body hash, but the body is not a current template (an older vx wrote it).
+ * drifted: the body no longer matches its marker hash (edited by hand). malformed: a BEGIN or END
+ * without its partner, more than one of either, END before BEGIN, or a BEGIN line vx cannot read
+ * (another format version included). `lang` is the template's language when current, and the
+ * body's detected language otherwise (stale falls back to English).
+ */
+export function blockState(fileText: string): BlockState {
+  const scan = scanMarkers(fileText);
+  if (scan.kind === "absent") return { state: "absent" };
+  if (scan.kind === "malformed") return { state: "malformed" };
+  const body = fileText.slice(scan.begin.next, scan.end.start);
+  const hash = bodyHash(body);
+  if (hash !== scan.hash) {
+    const lang = proseLang(body);
+    return lang ? { state: "drifted", lang } : { state: "drifted" };
+  }
+  for (const lang of ["en", "es"] as const) {
+    if (hash === bodyHash(BODIES[lang])) return { state: "current", lang };
+  }
+  return { state: "stale", lang: PREVIOUS_BODY_HASHES[hash] ?? proseLang(body) ?? "en" };
+}
+
+/**
+ * Writes the current block for `lang`: in place of an existing well-formed block (whatever its
+ * state; callers decide whether a drifted block may be replaced), or appended after one blank line.
+ * Every byte outside the block is kept. The block uses the file's dominant line ending.
+ * Idempotent. Throws MalformedBlockError on a malformed block.
+ */
+export function upsertBlock(fileText: string, lang: BlockLang): string {
+  const scan = scanMarkers(fileText);
+  if (scan.kind === "malformed") throw new MalformedBlockError();
+  const eol = dominantEol(fileText);
+  const block = withEol(renderBlock(lang), eol);
+  if (scan.kind === "absent") return appendParagraph(fileText, block, eol);
+  const inner = block.slice(0, block.length - eol.length);
+  return fileText.slice(0, scan.begin.start) + inner + fileText.slice(scan.end.contentEnd);
+}
+
+/**
+ * SCF-08 repair of a malformed block, for use after the general confirmed and the file was backed
+ * up. Each BEGIN directly followed by an END is removed with everything between them; any other
+ * marker line is removed alone, keeping the text around it, because where such a block ended
+ * cannot be known. The current block goes where the first removed marker was.
+ */
+export function repairBlock(fileText: string, lang: BlockLang): string {
+  const markers = markerLines(fileText);
+  if (markers.length === 0) return upsertBlock(fileText, lang);
+  const cuts: Array<[number, number]> = [];
+  for (let i = 0; i < markers.length; i++) {
+    const m = markers[i];
+    const following = markers[i + 1];
+    if (m.type === "begin" && following?.type === "end") {
+      cuts.push([m.start, following.next]);
+      i++;
+    } else {
+      cuts.push([m.start, m.next]);
+    }
+  }
+  const eol = dominantEol(fileText);
+  let out = "";
+  let from = 0;
+  cuts.forEach(([start, next], i) => {
+    out += fileText.slice(from, start);
+    if (i === 0) out += withEol(renderBlock(lang), eol);
+    from = next;
+  });
+  return out + fileText.slice(from);
+}
+
+/**
+ * The language a block in this file should use. A well-formed vexillum block already there keeps
+ * its language (so `vx init --lang es` followed by a plain `vx upgrade` stays Spanish, and init
+ * stays idempotent). Otherwise the file's own prose decides: "es" when it clearly reads Spanish
+ * (Spanish function words and accented letters at least twice as frequent as English function
+ * words), else "en"; undefined with fewer than 20 words or fewer than 4 function words to go on.
+ * Marker lines, HTML comments, code, URLs and link targets are ignored.
+ */
+export function detectLang(fileText: string): BlockLang | undefined {
+  const scan = scanMarkers(fileText);
+  if (scan.kind === "block") {
+    const body = fileText.slice(scan.begin.next, scan.end.start);
+    const own = templateLang(bodyHash(body)) ?? proseLang(body);
+    if (own) return own;
+  }
+  return proseLang(stripForDetection(fileText));
+}
+
+/** Whether CLAUDE.md imports AGENTS.md (`@AGENTS.md` or `@./AGENTS.md`, outside code). */
+export function hasClaudeImport(claudeMdText: string): boolean {
+  return withoutCode(claudeMdText)
+    .split("\n")
+    .some((line) => /(?:^|\s)@(?:\.\/)?AGENTS\.md(?=$|\s|[.,;:!?)\]](?:\s|$))/.test(line));
+}
+
+/** Adds an `@AGENTS.md` line after one blank line, unless the file already imports it. */
+export function addClaudeImport(claudeMdText: string): string {
+  if (hasClaudeImport(claudeMdText)) return claudeMdText;
+  const eol = dominantEol(claudeMdText);
+  return appendParagraph(claudeMdText, `@AGENTS.md${eol}`, eol);
+}
+
+// --- internal ---
+
+function templateLang(hash: string): BlockLang | undefined {
+  for (const lang of ["en", "es"] as const) {
+    if (hash === bodyHash(BODIES[lang])) return lang;
+  }
+  return PREVIOUS_BODY_HASHES[hash];
+}
+
+function proseLang(text: string): BlockLang | undefined {
+  const prose = withoutCode(text)
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/\]\([^)]*\)/g, "] ")
+    .replace(/\b(?:https?|ftp):\/\/\S+/g, " ");
+  const words = prose.toLowerCase().match(/\p{L}+/gu) ?? [];
+  if (words.length < 20) return undefined;
+  let es = (prose.match(/[áéíóúñü¿¡]/giu) ?? []).length;
+  let en = 0;
+  for (const w of words) {
+    if (SPANISH_WORDS.has(w)) es++;
+    else if (ENGLISH_WORDS.has(w)) en++;
+  }
+  if (es + en < 4) return undefined;
+  return es >= 2 * en ? "es" : "en";
+}
+
+
+type Marker = {
+  type: "begin" | "end";
+  /** Offset of the line's first character. */
+  start: number;
+  /** Offset just past the line's content (before its `\r\n` or `\n`). */
+  contentEnd: number;
+  /** Offset of the next line. */
+  next: number;
+  /** Marker hash for a readable v:1 BEGIN line. */
+  hash?: string;
+};
+
+type Scan =
+  | { kind: "absent" }
+  | { kind: "malformed" }
+  | { kind: "block"; begin: Marker; end: Marker; hash: string };
+
+const BEGIN_ANY = /^<!--\s*BEGIN\s+VEXILLUM\b.*-->$/;
+const BEGIN_V1 = /^<!-- BEGIN VEXILLUM v:1 hash:([0-9a-fA-F]{8}) -->$/;
+const END_ANY = /^<!--\s*END\s+VEXILLUM\s*-->$/;
+
+function markerLines(text: string): Marker[] {
+  const markers: Marker[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf("\n", start);
+    const next = nl === -1 ? text.length : nl + 1;
+    let contentEnd = nl === -1 ? text.length : nl;
+    if (contentEnd > start && text[contentEnd - 1] === "\r") contentEnd--;
+    const line = text.slice(start, contentEnd).trim();
+    if (BEGIN_ANY.test(line)) {
+      const hash = BEGIN_V1.exec(line)?.[1]?.toLowerCase();
+      markers.push({ type: "begin", start, contentEnd, next, hash });
+    } else if (END_ANY.test(line)) {
+      markers.push({ type: "end", start, contentEnd, next });
+    }
+    start = next;
+  }
+  return markers;
+}
+
+function scanMarkers(text: string): Scan {
+  const markers = markerLines(text);
+  if (markers.length === 0) return { kind: "absent" };
+  const [begin, end] = markers;
+  if (markers.length !== 2 || begin.type !== "begin" || end?.type !== "end" || !begin.hash) {
+    return { kind: "malformed" };
+  }
+  return { kind: "block", begin, end, hash: begin.hash };
+}
+
+function dominantEol(text: string): "\n" | "\r\n" {
+  const crlf = (text.match(/\r\n/g) ?? []).length;
+  const all = (text.match(/\n/g) ?? []).length;
+  return crlf > all - crlf ? "\r\n" : "\n";
+}
+
+function withEol(text: string, eol: "\n" | "\r\n"): string {
+  return eol === "\n" ? text : text.replace(/\n/g, "\r\n");
+}
+
+// One blank line between the existing text and the new paragraph, without touching what is there:
+// only the missing line breaks are added.
+function appendParagraph(text: string, paragraph: string, eol: string): string {
+  if (text.length === 0) return paragraph;
+  const trailing = (/(?:\r?\n)*$/.exec(text)?.[0].match(/\n/g) ?? []).length;
+  return text + eol.repeat(Math.max(0, 2 - trailing)) + paragraph;
+}
+
+function withoutCode(text: string): string {
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of text.replace(/\r\n/g, "\n").split("\n")) {
+    const opener = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (opener) {
+      fence = opener;
+      continue;
+    }
+    out.push(line.replace(/`[^`]*`/g, " "));
+  }
+  return out.join("\n");
+}
+
+function stripForDetection(text: string): string {
+  const scan = scanMarkers(text);
+  let rest = text;
+  if (scan.kind === "block") {
+    rest = text.slice(0, scan.begin.start) + text.slice(scan.end.next);
+  } else if (scan.kind === "malformed") {
+    rest = markerLines(text)
+      .reverse()
+      .reduce((acc, m) => acc.slice(0, m.start) + acc.slice(m.next), text);
+  }
+  return rest;
+}
+
+// Function words only, and none that English and Spanish share (`a`, `no`, `me`), so a handful
+// of borrowed names cannot tip the balance.
+const SPANISH_WORDS = new Set(
+  (
+    "el la los las del al lo que y en un una unos unas por para con es son se su sus como más " +
+    "mas pero este esta estos estas ese esa eso esto muy sin sobre también hasta hay donde desde " +
+    "todo todos toda todas cuando porque qué cómo si sí ya le les nos ni o está están ser hacer " +
+    "tiene tienen puede cada entre después antes siempre nunca solo sólo otro otra cual cuál hace " +
+    "hacé usá corré tenés sos vos usted ustedes dónde aquí acá allí luego aunque mientras"
+  ).split(" "),
+);
+const ENGLISH_WORDS = new Set(
+  (
+    "the and of to in is it that for on with as this be are by or from at an not you your we " +
+    "our they them have has was were will can should must when which what if do does all any " +
+    "each into than then there these those its use run before after about how only also but " +
+    "would could been being their who where while"
+  ).split(" "),
+);

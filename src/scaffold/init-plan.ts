@@ -1,0 +1,138 @@
+/**
+ * Everything `vx init` would write for a project, computed from the files on disk and the
+ * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
+ */
+import { join } from "node:path";
+import { readTextIfExists } from "../state/files";
+import { mergeForSave, renderState } from "../state/record";
+import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
+import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, upsertBlock } from "./block";
+import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
+import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, skillPlan, skillWritable } from "./install";
+import { PI_EXTENSION, mergePiSettings } from "./pi";
+import { SKILL_FILES, skillHash } from "./skill";
+
+export type InitChoices = {
+  blockFile: "AGENTS.md" | "CLAUDE.md";
+  lang: BlockLang;
+  skills: boolean;
+  /** Add `@AGENTS.md` to an existing CLAUDE.md (a new one always gets it). */
+  editClaude: boolean;
+  commander: "claude" | "pi" | "opencode";
+  backend: "herdr" | "tmux";
+  harness: "claude" | "codex" | "pi" | "opencode";
+  vxVersion: string;
+  now: string;
+};
+
+export type InitPlan = {
+  files: PlannedFile[];
+  /** Problems that leave a file untouched; init reports them and exits 1 after the rest. */
+  problems: string[];
+  /** Things left alone on purpose (hand edits), reported but not errors. */
+  notes: string[];
+};
+
+/** Where the block lives now, and the language its file reads in. */
+export function blockFacts(top: string) {
+  const agents = readTextIfExists(join(top, "AGENTS.md"));
+  const claude = readTextIfExists(join(top, "CLAUDE.md"));
+  const inClaude = claude !== undefined && blockState(claude).state !== "absent";
+  const inAgents = agents !== undefined && blockState(agents).state !== "absent";
+  return { agents, claude, inAgents, inClaude };
+}
+
+/** The block's language: `--lang`, else the file's own language, else English. */
+export function chooseLang(text: string | undefined, flag: BlockLang | undefined): BlockLang {
+  return flag ?? (text ? detectLang(text) : undefined) ?? "en";
+}
+
+function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefined {
+  const text = readTextIfExists(join(top, c.blockFile)) ?? "";
+  const state = blockState(text).state;
+  if (state === "drifted") {
+    plan.notes.push(`${c.blockFile}: the vexillum block was edited by hand, left as it is (run 'vx upgrade --force' to replace it)`);
+    plan.files.push(planFile(top, c.blockFile, text, "the vexillum commander block"));
+    return undefined;
+  }
+  try {
+    const next = upsertBlock(text, c.lang);
+    plan.files.push(planFile(top, c.blockFile, next, "the vexillum commander block"));
+    return next;
+  } catch (err) {
+    if (!(err instanceof MalformedBlockError)) throw err;
+    plan.problems.push(`${c.blockFile} has a malformed vexillum block (unbalanced or duplicate markers), leaving it untouched - run 'vx upgrade' to repair it`);
+    return undefined;
+  }
+}
+
+function jsonPlan(top: string, path: string, merge: (x: unknown) => { next: unknown }, why: string, plan: InitPlan): void {
+  const text = readTextIfExists(join(top, path));
+  let parsed: unknown = {};
+  if (text !== undefined) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      plan.problems.push(`${path} has invalid JSON, leaving it untouched`);
+      return;
+    }
+  }
+  try {
+    plan.files.push(planFile(top, path, renderJson(merge(parsed).next), why));
+  } catch (err) {
+    if (!(err instanceof SettingsShapeError)) throw err;
+    plan.problems.push(`${path}: ${err.message}, leaving it untouched`);
+  }
+}
+
+export function planInit(top: string, c: InitChoices, existing: { raw?: Record<string, unknown>; config?: ProjectConfig }): InitPlan {
+  const plan: InitPlan = { files: [], problems: [], notes: [] };
+  const blockText = blockPlan(top, c, plan);
+  if (c.blockFile === "AGENTS.md") {
+    const claude = readTextIfExists(join(top, "CLAUDE.md"));
+    if (claude === undefined) plan.files.push(planFile(top, "CLAUDE.md", "@AGENTS.md\n", "imports AGENTS.md for Claude Code"));
+    else if (!hasClaudeImport(claude) && c.editClaude) {
+      plan.files.push(planFile(top, "CLAUDE.md", addClaudeImport(claude), "imports AGENTS.md for Claude Code"));
+    }
+  }
+  jsonPlan(top, SETTINGS_PATH, mergeStopHook, "the sentinel Stop hook", plan);
+  const fileHashes: Record<string, string> = { ...(existing.config?.file_hashes ?? {}) };
+  if (c.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
+    plan.files.push(planFile(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension"));
+    fileHashes[PI_EXTENSION_PATH] = bodyHash(PI_EXTENSION);
+    jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
+  }
+  const skillHashes: Record<string, string> = { ...(existing.config?.skill_hashes ?? {}) };
+  if (c.skills) {
+    if (skillWritable(top, skillHashes.vexillum)) {
+      plan.files.push(...skillPlan(top));
+      skillHashes.vexillum = skillHash(SKILL_FILES);
+    } else {
+      plan.notes.push("Skill vexillum: edited by hand, left as it is; rerun with --force to overwrite it (a backup is saved first)");
+    }
+  }
+  const config: ProjectConfig = {
+    version: 1,
+    initialized_at: existing.config?.initialized_at ?? c.now,
+    vx_version: c.vxVersion,
+    commander: c.commander,
+    backend: c.backend,
+    harness: c.harness,
+    block_file: c.blockFile,
+    block_lang: c.lang,
+    block_hash: blockText === undefined ? existing.config?.block_hash : templateHash(c.lang),
+    skill_hashes: Object.keys(skillHashes).length ? skillHashes : undefined,
+    file_hashes: Object.keys(fileHashes).length ? fileHashes : undefined,
+  };
+  const content = renderState(mergeForSave(config, keysOf(ProjectConfigSchema), existing.raw));
+  plan.files.push(planFile(top, ".vexillum/config.json", content, "marks the project initialized"));
+  const models = readTextIfExists(join(top, ".vexillum", "models.json"));
+  plan.files.push(planFile(top, ".vexillum/models.json", models ?? `${JSON.stringify({ profiles: {} }, null, 2)}\n`, "model profiles (yours to edit)"));
+  plan.files.push(planFile(top, ".vexillum/.gitignore", "forum/\n", "keeps forum scratch files out of git"));
+  return plan;
+}
+
+/** The hash in the current template's BEGIN marker. */
+function templateHash(lang: BlockLang): string {
+  return /hash:([0-9a-f]{8})/.exec(renderBlock(lang))?.[1] ?? "";
+}

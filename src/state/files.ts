@@ -1,0 +1,74 @@
+/**
+ * Low-level file access for state: directories 0700, files 0600 (STA-04), every write atomic
+ * through a dot-named temporary file in the same directory (STA-05).
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { StateError, errorMessage } from "../errors";
+
+let tmpSeq = 0;
+
+/** mkdir -p with mode 0700 for every directory it creates. */
+export function ensureDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Writes `content` to `path` atomically: readers see the old file or the new one, never half. */
+export function writeAtomic(path: string, content: string, mode = 0o600): void {
+  const dir = dirname(path);
+  ensureDir(dir);
+  // Starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++tmpSeq}.tmp`);
+  try {
+    writeFileSync(tmp, content, { mode });
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** The file's text, or undefined when it does not exist. */
+export function readTextIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
+  }
+}
+
+/** Parses JSON text from `path`; invalid JSON is a StateError naming the file. */
+export function parseJsonText(path: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new StateError(path, `invalid JSON (${errorMessage(err)})`);
+  }
+}
+
+export function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Deletes a file; a missing file is not an error. */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+}

@@ -1,0 +1,25 @@
+/** Task ids and other names that become path components: validated before any path is built. */
+import { randomBytes } from "node:crypto";
+import { UsageError } from "../errors";
+
+const TASK_ID = /^[0-9a-f]{16}$/;
+
+export function isTaskId(x: string): boolean {
+  return TASK_ID.test(x);
+}
+
+/** TSK-02: a malformed id is a usage error (64) before any file is touched. */
+export function assertTaskId(x: string, command?: string): string {
+  if (!isTaskId(x)) throw new UsageError(`invalid task id "${x}": expected 16 lowercase hex characters`, command);
+  return x;
+}
+
+/** 8 random bytes as 16 lowercase hex. */
+export function newTaskId(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** A safe base name for forum sessions and message uids (no `/`, not `.` or `..`, not empty). */
+export function isSafeBaseName(x: string): boolean {
+  return x.length > 0 && x !== "." && x !== ".." && !x.includes("/") && !x.includes("\0");
+}

@@ -1,0 +1,100 @@
+/**
+ * Kernel advisory locks (flock) reached through libc. The kernel drops a flock when its holder
+ * dies, so a crash never leaves a stale claim, which a pid-file lock cannot promise.
+ */
+import { dlopen, FFIType } from "bun:ffi";
+import { closeSync, openSync } from "node:fs";
+
+const LOCK_SH = 1;
+const LOCK_EX = 2;
+const LOCK_NB = 4;
+const LOCK_UN = 8;
+
+let libc: { flock: (fd: number, op: number) => number } | undefined;
+
+function flock(fd: number, op: number): number {
+  if (!libc) {
+    const lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", {
+      flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+    });
+    libc = { flock: lib.symbols.flock as (fd: number, op: number) => number };
+  }
+  return libc.flock(fd, op);
+}
+
+/** A held lock; `release` is idempotent. */
+export type HeldLock = { path: string; fd: number; release(): void };
+
+// flock locks belong to open file descriptions, so a second open in this process would
+// deadlock against the first; refuse re-entry loudly instead.
+const heldHere = new Set<string>();
+
+function open(path: string): number {
+  return openSync(path, "a", 0o600);
+}
+
+function held(path: string, fd: number): HeldLock {
+  heldHere.add(path);
+  let released = false;
+  return {
+    path,
+    fd,
+    release() {
+      if (released) return;
+      released = true;
+      heldHere.delete(path);
+      flock(fd, LOCK_UN);
+      closeSync(fd);
+    },
+  };
+}
+
+/** Blocks until the exclusive lock on `path` is ours. */
+export function lockExclusive(path: string): HeldLock {
+  if (heldHere.has(path)) throw new Error(`lock ${path} is already held by this process`);
+  const fd = open(path);
+  if (flock(fd, LOCK_EX) !== 0) {
+    closeSync(fd);
+    throw new Error(`could not lock ${path}`);
+  }
+  return held(path, fd);
+}
+
+/** Takes the exclusive lock only if nobody holds it; undefined otherwise. Never blocks. */
+export function tryLockExclusive(path: string): HeldLock | undefined {
+  if (heldHere.has(path)) return undefined;
+  const fd = open(path);
+  if (flock(fd, LOCK_EX | LOCK_NB) !== 0) {
+    closeSync(fd);
+    return undefined;
+  }
+  return held(path, fd);
+}
+
+/** True when some process holds `path` exclusively (a shared non-blocking probe; never blocks). */
+export function isLockHeld(path: string): boolean {
+  if (heldHere.has(path)) return true;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    if (flock(fd, LOCK_SH | LOCK_NB) !== 0) return true;
+    flock(fd, LOCK_UN);
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs `fn` under the exclusive lock on `path`, released however `fn` ends. */
+export async function withLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+  const lock = lockExclusive(path);
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Where every fact lives: the state root under $HOME, the project key, the per-project state
+ * dir and its files (STA-02, STA-03), and the refusal to run from inside a camp (STA-08).
+ */
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { basename, join, sep } from "node:path";
+import { VxError } from "../errors";
+import type { Exec } from "../exec";
+
+export type Env = Record<string, string | undefined>;
+
+/** `$HOME/.vexillum`; every command but help/version needs HOME (ENV-01). */
+export function stateRoot(env: Env): string {
+  const home = env.HOME;
+  if (!home) throw new VxError("HOME is not set");
+  return join(home, ".vexillum");
+}
+
+/** `<basename>-<first 8 hex of sha256(path)>` of an absolute, symlink-resolved path. */
+export function projectKey(projectPath: string): string {
+  const hash = createHash("sha256").update(projectPath, "utf8").digest("hex").slice(0, 8);
+  return `${basename(projectPath)}-${hash}`;
+}
+
+/** Resolves symlinks when the path exists; otherwise returns it as given. */
+export function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** True when `path` is `root` or below it. */
+export function isUnder(path: string, root: string): boolean {
+  const p = realpathOr(path);
+  const r = realpathOr(root);
+  return p === r || p.startsWith(r.endsWith(sep) ? r : r + sep);
+}
+
+export function campRefusal(dir: string): VxError {
+  return new VxError(
+    `running from inside ${dir}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`,
+  );
+}
+
+/** STA-08: project commands refuse to run from anywhere under the state root. */
+export function refuseInsideCamp(cwd: string, root: string): void {
+  if (isUnder(cwd, root)) throw campRefusal(realpathOr(cwd));
+}
+
+/** `git rev-parse --show-toplevel`, symlinks resolved; undefined outside a repository. */
+export async function gitToplevel(cwd: string, exec: Exec): Promise<string | undefined> {
+  const res = await exec.run(["git", "rev-parse", "--show-toplevel"], { cwd });
+  if (res.code !== 0) return undefined;
+  const top = res.stdout.trim();
+  return top ? realpathOr(top) : undefined;
+}
+
+/** The files of one project's state dir. */
+export type ProjectPaths = {
+  /** The project's absolute path (its git toplevel). */
+  project: string;
+  key: string;
+  stateDir: string;
+  tasksDir: string;
+  tasksLock: string;
+  wakesDir: string;
+  forumWakesDir: string;
+  campsDir: string;
+  poolFile: string;
+  poolLock: string;
+  reportsDir: string;
+  pausesDir: string;
+  statesDir: string;
+  forumInboxDir: string;
+  commandersFile: string;
+  commandersLock: string;
+};
+
+export function projectPaths(root: string, project: string): ProjectPaths {
+  const key = projectKey(project);
+  return stateDirPaths(join(root, "projects", key), project);
+}
+
+/** Paths of a state dir found by listing `projects/` (the sentinel does not know the project path). */
+export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
+  return {
+    project,
+    key: basename(stateDir),
+    stateDir,
+    tasksDir: join(stateDir, "tasks"),
+    tasksLock: join(stateDir, "tasks", ".lock"),
+    wakesDir: join(stateDir, "wakes"),
+    forumWakesDir: join(stateDir, "wakes", "forum"),
+    campsDir: join(stateDir, "camps"),
+    poolFile: join(stateDir, "camps", "pool.json"),
+    poolLock: join(stateDir, "camps", "pool.lock"),
+    reportsDir: join(stateDir, "reports"),
+    pausesDir: join(stateDir, "pauses"),
+    statesDir: join(stateDir, "states"),
+    forumInboxDir: join(stateDir, "forum-inbox"),
+    commandersFile: join(stateDir, "commanders.json"),
+    commandersLock: join(stateDir, ".commanders.lock"),
+  };
+}
+
+/** Global files under the state root. */
+export function rootPaths(root: string) {
+  return {
+    root,
+    projectsDir: join(root, "projects"),
+    sentinelPid: join(root, "sentinel.pid"),
+    sentinelLock: join(root, "sentinel.lock"),
+    sentinelInfo: join(root, "sentinel.json"),
+    sentinelLog: join(root, "sentinel.log"),
+    awaitersDir: join(root, "sentinel-awaiters"),
+    modelsFile: join(root, "models.json"),
+  };
+}

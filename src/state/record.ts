@@ -1,0 +1,96 @@
+/**
+ * Reading and writing one JSON state file: validation at the boundary (a bad file is an error
+ * naming it, never a silent default), and saves that keep every top-level field this build does
+ * not know exactly as it was on disk (STA-06), so an older vx never erases a newer one's data.
+ */
+import * as v from "valibot";
+import { StateError } from "../errors";
+import { SCHEMA_VERSION } from "./schemas";
+import { parseJsonText, readTextIfExists, writeAtomic } from "./files";
+
+type ObjectSchema = v.GenericSchema & { entries: Record<string, unknown> };
+
+export type Loaded<T> = { value: T; raw: Record<string, unknown> };
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function issueText(issue: v.BaseIssue<unknown>): string {
+  const where = issue.path?.map((p) => String(p.key)).join(".") ?? "";
+  return where ? `invalid ${where}: ${issue.message}` : issue.message;
+}
+
+/** Checks `schema_version` before anything else, so a newer file is refused rather than misread. */
+export function checkSchemaVersion(path: string, raw: Record<string, unknown>): void {
+  const sv = raw.schema_version;
+  if (sv === undefined) return;
+  if (typeof sv !== "number" || !Number.isInteger(sv)) {
+    throw new StateError(path, `invalid schema_version ${JSON.stringify(sv)} (expected 1)`);
+  }
+  if (sv > SCHEMA_VERSION) throw new StateError(path, `unsupported schema version ${sv} (expected ${SCHEMA_VERSION})`);
+}
+
+/** Parses and validates file text; `versioned` files get the schema-version gate (STA-07). */
+export function parseRecord<S extends ObjectSchema>(
+  path: string,
+  text: string,
+  schema: S,
+  versioned = false,
+): Loaded<v.InferOutput<S>> {
+  const raw = parseJsonText(path, text);
+  if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
+  if (versioned) checkSchemaVersion(path, raw);
+  const result = v.safeParse(schema, raw);
+  if (!result.success) throw new StateError(path, issueText(result.issues[0]));
+  return { value: result.output as v.InferOutput<S>, raw };
+}
+
+/** Loads a state file; undefined when it does not exist. */
+export function loadRecord<S extends ObjectSchema>(
+  path: string,
+  schema: S,
+  versioned = false,
+): Loaded<v.InferOutput<S>> | undefined {
+  const text = readTextIfExists(path);
+  if (text === undefined) return undefined;
+  return parseRecord(path, text, schema, versioned);
+}
+
+/**
+ * Known keys first in `keys` order (undefined dropped), then every key of `onDisk` this build
+ * does not know, sorted by name, with its value untouched.
+ */
+export function mergeForSave(
+  known: Record<string, unknown>,
+  keys: readonly string[],
+  onDisk: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (known[k] !== undefined) out[k] = known[k];
+  if (onDisk) {
+    const keySet = new Set(keys);
+    for (const k of Object.keys(onDisk).sort()) if (!keySet.has(k)) out[k] = onDisk[k];
+  }
+  return out;
+}
+
+export function renderState(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Saves `known` to `path`, keeping unknown top-level fields of whatever is on disk right now.
+ * Callers hold the file's lock when the save is part of a read-modify-write. A file on disk that
+ * is not a JSON object is never overwritten.
+ */
+export function saveRecord(path: string, known: Record<string, unknown>, keys: readonly string[]): void {
+  const text = readTextIfExists(path);
+  let onDisk: Record<string, unknown> | undefined;
+  if (text !== undefined) {
+    const raw = parseJsonText(path, text);
+    if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
+    onDisk = raw;
+  }
+  writeAtomic(path, renderState(mergeForSave(known, keys, onDisk)));
+}

@@ -1,0 +1,176 @@
+/**
+ * One valibot schema per on-disk file, and for each the order its known keys are written in.
+ * Types come from the schemas; nothing else hand-writes them.
+ */
+import * as v from "valibot";
+
+export const SCHEMA_VERSION = 1;
+
+const Time = v.pipe(v.string(), v.isoTimestamp());
+const Int = v.pipe(v.number(), v.integer());
+const OptString = v.optional(v.string());
+
+export const TASK_STATUSES = [
+  "pending",
+  "running",
+  "blocked",
+  "done",
+  "failed",
+  "interrupted",
+  "shipped",
+  "unconfirmed",
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const KINDS = ["mission", "scout"] as const;
+export const HARNESSES = ["claude", "codex", "pi", "opencode"] as const;
+export const BACKENDS = ["herdr", "tmux"] as const;
+export const COMMANDERS = ["claude", "pi", "opencode"] as const;
+
+export const DecisionSchema = v.object({
+  question: v.string(),
+  options: v.optional(v.array(v.string())),
+  asked_at: Time,
+  answer: OptString,
+  answered_at: v.optional(Time),
+  kind: v.optional(v.picklist(["prose", "modal"])),
+  dismissed: v.optional(v.boolean()),
+});
+export const DECISION_KEYS = ["question", "options", "asked_at", "answer", "answered_at", "kind", "dismissed"];
+
+export const AmendmentSchema = v.object({
+  text: v.string(),
+  at: Time,
+  source: v.picklist(["vx prompt", "vx decide"]),
+});
+
+export const TaskSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/)),
+  schema_version: v.optional(Int),
+  kind: v.picklist(KINDS),
+  prompt: v.string(),
+  status: v.picklist(TASK_STATUSES),
+  created_at: Time,
+  updated_at: Time,
+  camp_slot: v.optional(Int),
+  camp_path: OptString,
+  camp_branch: OptString,
+  camp_base: OptString,
+  output: OptString,
+  backend: v.optional(v.picklist(BACKENDS)),
+  herdr_workspace_id: OptString,
+  herdr_tab_id: OptString,
+  herdr_pane_id: OptString,
+  herdr_agent_name: OptString,
+  tmux_target: OptString,
+  harness: v.optional(v.picklist(HARNESSES)),
+  model: OptString,
+  effort: OptString,
+  decision: v.optional(DecisionSchema),
+  amendments: v.optional(v.array(AmendmentSchema)),
+  agent_not_found_since: v.optional(Time),
+  idle_unconfirmed_since: v.optional(Time),
+  held_running_since: v.optional(Time),
+  pause_seen_at: v.optional(Time),
+  commander_project: OptString,
+  commander_pane: OptString,
+  redispatches: v.optional(Int),
+});
+export type Task = v.InferOutput<typeof TaskSchema>;
+export type Decision = v.InferOutput<typeof DecisionSchema>;
+export type Amendment = v.InferOutput<typeof AmendmentSchema>;
+
+/** Keys that are always written, even when empty or zero. */
+export const TASK_REQUIRED_KEYS = ["id", "schema_version", "kind", "prompt", "status", "created_at", "updated_at"];
+
+export const SoldierWakeSchema = v.object({
+  task_id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/)),
+  kind: v.picklist(KINDS),
+  old_status: v.picklist(TASK_STATUSES),
+  new_status: v.picklist(TASK_STATUSES),
+  detected_at: Time,
+  report_path: OptString,
+  origin: OptString,
+  note: OptString,
+  delivery_failing_since: v.optional(Time),
+});
+export type SoldierWake = v.InferOutput<typeof SoldierWakeSchema>;
+
+export const ForumWakeSchema = v.object({
+  session: v.string(),
+  file: v.string(),
+  count: Int,
+  ended: v.boolean(),
+  detected_at: Time,
+});
+export type ForumWake = v.InferOutput<typeof ForumWakeSchema>;
+
+export const AwaiterSchema = v.object({
+  pid: Int,
+  owner_pid: Int,
+  project_path: v.string(),
+  project_key: v.string(),
+  herdr_pane_id: OptString,
+  started_at: Time,
+});
+export type Awaiter = v.InferOutput<typeof AwaiterSchema>;
+
+export const BuildSchema = v.object({
+  version: v.string(),
+  executable: v.string(),
+  resolved: v.string(),
+  size: v.number(),
+  mod_time_unix_nano: v.number(),
+});
+export type Build = v.InferOutput<typeof BuildSchema>;
+
+export const SentinelInfoSchema = v.object({
+  pid: Int,
+  started_at: Time,
+  build: BuildSchema,
+});
+export type SentinelInfo = v.InferOutput<typeof SentinelInfoSchema>;
+
+export const SlotSchema = v.object({
+  number: Int,
+  branch: v.string(),
+  leased_by: OptString,
+});
+export const PoolSchema = v.object({
+  schema_version: v.optional(Int),
+  slots: v.array(SlotSchema),
+});
+export type Pool = v.InferOutput<typeof PoolSchema>;
+export type Slot = v.InferOutput<typeof SlotSchema>;
+
+export const CommanderSchema = v.object({
+  herdr_pane_id: v.string(),
+  herdr_workspace_id: OptString,
+  project_path: v.string(),
+  registered_at: Time,
+});
+export const CommandersSchema = v.object({
+  schema_version: v.optional(Int),
+  commanders: v.record(v.string(), CommanderSchema),
+});
+export type Commanders = v.InferOutput<typeof CommandersSchema>;
+
+export const ProjectConfigSchema = v.object({
+  version: Int,
+  initialized_at: Time,
+  vx_version: v.string(),
+  commander: v.optional(v.picklist(COMMANDERS)),
+  backend: v.optional(v.picklist(BACKENDS)),
+  harness: v.optional(v.picklist(HARNESSES)),
+  block_file: OptString,
+  block_lang: v.optional(v.picklist(["en", "es"])),
+  block_hash: OptString,
+  skill_hashes: v.optional(v.record(v.string(), v.string())),
+  file_hashes: v.optional(v.record(v.string(), v.string())),
+});
+export type ProjectConfig = v.InferOutput<typeof ProjectConfigSchema>;
+
+/** The order keys are written in: the schema's own declaration order. */
+export function keysOf(schema: { entries: Record<string, unknown> }): string[] {
+  return Object.keys(schema.entries);
+}

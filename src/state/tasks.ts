@@ -1,0 +1,108 @@
+/**
+ * Task files (TSK-01): load, list, and locked read-modify-write saves that keep unknown fields.
+ * A corrupt or too-new task file is an error naming it; commands never skip it silently.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { StateError, VxError } from "../errors";
+import { ensureDir } from "./files";
+import { withLock } from "./lock";
+import type { ProjectPaths } from "./paths";
+import { type Loaded, loadRecord, mergeForSave, parseRecord, renderState } from "./record";
+import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
+import { readTextIfExists, writeAtomic } from "./files";
+
+export const TASK_KEYS = keysOf(TaskSchema);
+
+export function taskPath(paths: ProjectPaths, id: string): string {
+  return join(paths.tasksDir, `${id}.json`);
+}
+
+/** Loads one task; undefined when its file does not exist. */
+export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefined {
+  return loadRecord(taskPath(paths, id), TaskSchema, true);
+}
+
+/** Loads a task the user named: a missing file is `no task <id> in this project`. */
+export function requireTask(paths: ProjectPaths, id: string): Task {
+  const loaded = loadTask(paths, id);
+  if (!loaded) throw new VxError(`no task ${id} in this project`);
+  return loaded.value;
+}
+
+/** Names of task files (`<id>.json`), sorted; temporary and claimed files are not listed. */
+export function taskFileNames(paths: ProjectPaths): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.tasksDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  return names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
+}
+
+/** Every task of the project with its raw file; throws on the first corrupt file (STA-07). */
+export function listTasks(paths: ProjectPaths): Loaded<Task>[] {
+  const out: Loaded<Task>[] = [];
+  for (const name of taskFileNames(paths)) {
+    const path = join(paths.tasksDir, name);
+    const text = readTextIfExists(path);
+    if (text === undefined) continue; // removed between listing and reading
+    out.push(parseRecord(path, text, TaskSchema, true));
+  }
+  return out;
+}
+
+function isEmpty(x: unknown): boolean {
+  return x === undefined || x === "" || x === 0 || (Array.isArray(x) && x.length === 0);
+}
+
+/** The task as written: known keys in schema order, optional ones omitted when empty or zero. */
+export function compactTask(task: Task): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const required = new Set(TASK_REQUIRED_KEYS);
+  for (const k of TASK_KEYS) {
+    const val = (task as Record<string, unknown>)[k];
+    if (required.has(k) ? val === undefined : isEmpty(val)) continue;
+    out[k] = k === "decision" ? mergeForSave(val as Record<string, unknown>, DECISION_KEYS, undefined) : val;
+  }
+  out.schema_version = SCHEMA_VERSION;
+  return mergeForSave(out, TASK_KEYS, undefined);
+}
+
+/** Writes a task file whole; callers hold the tasks lock (or own a brand-new id). */
+function writeTask(paths: ProjectPaths, task: Task, onDisk: Record<string, unknown> | undefined): void {
+  writeAtomic(taskPath(paths, task.id), renderState(mergeForSave(compactTask(task), TASK_KEYS, onDisk)));
+}
+
+/** Creates a new task file. */
+export async function createTask(paths: ProjectPaths, task: Task): Promise<void> {
+  ensureDir(paths.tasksDir);
+  await withLock(paths.tasksLock, () => {
+    if (readTextIfExists(taskPath(paths, task.id)) !== undefined) {
+      throw new StateError(taskPath(paths, task.id), "already exists");
+    }
+    writeTask(paths, task, undefined);
+  });
+}
+
+/**
+ * Locked read-modify-write of one task. `fn` sees the task as it is on disk now and returns the
+ * next version, or undefined to write nothing. Returns what was written (or undefined).
+ */
+export async function updateTask(
+  paths: ProjectPaths,
+  id: string,
+  fn: (current: Task) => Task | undefined,
+): Promise<Task | undefined> {
+  ensureDir(paths.tasksDir);
+  return withLock(paths.tasksLock, () => {
+    const loaded = loadTask(paths, id);
+    if (!loaded) throw new VxError(`no task ${id} in this project`);
+    const next = fn(structuredClone(loaded.value));
+    if (next === undefined) return undefined;
+    writeTask(paths, next, loaded.raw);
+    return next;
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * The one place vx reads the clock and the one table of built-in durations (SPEC section 17).
+ * Every duration is nominal and multiplied by VX_TIME_SCALE, so tests and demos can run the
+ * daemon's windows in milliseconds while texts keep naming the nominal values.
+ */
+
+const S = 1000;
+const MIN = 60 * S;
+
+/** Nominal durations in milliseconds. Never read these directly for waiting: use `scaled()`. */
+export const DURATIONS = {
+  sentinelPoll: 5 * S,
+  awaitPoll: 5 * S,
+  awaitGiveUp: 55 * MIN,
+  settleGrace: 8 * S,
+  notFoundWindow: 10 * S,
+  unconfirmedWindow: 30 * S,
+  stillRunningLimit: 30 * MIN,
+  pauseTrust: 30 * MIN,
+  stabilizeGap: 1 * S,
+  deadClaim: 2 * MIN,
+  retireWait: 15 * S,
+  retireStep: 200,
+  quickSettle: 15 * S,
+  opencodeFallback: 30 * S,
+  trustWait: 15 * S,
+  trustPoll: 200,
+  paneBusyStep: 500,
+  promptStalledStep: 500,
+  tmuxReady: 30 * S,
+  doctorProbe: 5 * S,
+  piRetry: 5 * S,
+  piGiveUp: 60 * S,
+  waitPoll: 5 * S,
+  waitMax: 7200 * S,
+} as const;
+
+export type DurationName = keyof typeof DURATIONS;
+
+/** Counts, not durations: never scaled. */
+export const COUNTS = {
+  stabilizeReads: 5,
+  paneBusyRetries: 5,
+  promptStalledRetries: 3,
+  transcriptLines: 500,
+  evidenceLines: 20,
+  paneTailLines: 80,
+  hookTimeoutSeconds: 3600,
+} as const;
+
+export type TimeScale = { value: number; raw?: string; valid: boolean };
+
+/** ENV-07: a positive finite decimal, else scale 1 (reported by doctor). */
+export function parseTimeScale(raw: string | undefined): TimeScale {
+  if (raw === undefined || raw === "") return { value: 1, valid: true };
+  const n = Number(raw.trim());
+  if (!/^\s*[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?\s*$/i.test(raw) || !Number.isFinite(n) || n <= 0) {
+    return { value: 1, raw, valid: false };
+  }
+  return { value: n, raw, valid: true };
+}
+
+let scaleCache: { raw: string | undefined; value: number } | undefined;
+
+/** The effective scale for this process's environment. */
+export function timeScale(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.VX_TIME_SCALE;
+  if (scaleCache && scaleCache.raw === raw) return scaleCache.value;
+  const value = parseTimeScale(raw).value;
+  scaleCache = { raw, value };
+  return value;
+}
+
+/** A built-in duration in milliseconds, scaled by VX_TIME_SCALE. */
+export function scaled(name: DurationName, env?: Record<string, string | undefined>): number {
+  return DURATIONS[name] * timeScale(env);
+}
+
+/** The clock seam: everything that needs "now" or a pause takes one of these. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: abortableSleep,
+};
+
+/** RFC 3339 UTC with millisecond precision, the format of every time on disk. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Parses a time on disk; NaN when absent or malformed. */
+export function parseTime(value: string | undefined): number {
+  if (!value) return Number.NaN;
+  return Date.parse(value);
+}
+
+/** Nominal duration text for messages ("30 minutes", "8s"), never scaled (SPEC conventions). */
+export function nominalSeconds(name: DurationName): number {
+  return DURATIONS[name] / 1000;
+}

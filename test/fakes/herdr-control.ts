@@ -1,0 +1,318 @@
+// Test-side control of the fake herdr. Every function reads or edits the
+// same state file the fake executable uses, under the same lock, so a test can
+// play the part of the agents (status, output, exits) and of the server.
+import { existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { agentInfo } from "./herdr-info.ts";
+import {
+  appendTranscript, bumpRevision, closePane as closePaneRec, closeTab as closeTabRec, defaultState, findAgentPane,
+  findPane, newAgent, newTab, newTerminalId, newWorkspace, removeAgent as removeAgentRec, runReaction, setStatus,
+  withState, type AgentStatus, type FakeState, type PaneRec, type QueuedFailure, type ReactionStep,
+} from "./herdr-state.ts";
+
+export type { AgentStatus, FakeState, ReactionStep };
+export * from "./herdr-records.ts";
+
+import type { FakeHerdrRef } from "./herdr-records.ts";
+
+export interface FakeHerdrEnv {
+  FAKE_HERDR_STATE: string;
+  FAKE_HERDR_LOG: string;
+  /** binDir prepended to the caller's PATH. */
+  PATH: string;
+}
+
+export interface FakeHerdrConfig {
+  version?: string;
+  protocol?: number;
+  /** Status of an agent right after `agent start` (herdr shows `unknown` while acquiring). */
+  initialStatus?: AgentStatus;
+  /** Stall window of `agent prompt --wait` (herdr: 5000 ms). */
+  stallMs?: number;
+  screenRows?: number;
+  serverRunning?: boolean;
+  protocolMismatch?: boolean;
+}
+
+export interface InstallOptions extends FakeHerdrConfig {
+  /** Where the state and call log live; defaults to binDir. */
+  stateDir?: string;
+}
+
+export interface AgentInfo {
+  agent: string;
+  agent_status: AgentStatus;
+  name?: string;
+  pane_id: string;
+  tab_id: string;
+  workspace_id: string;
+  terminal_id: string;
+  state_change_seq: number;
+  revision: number;
+  interactive_ready?: boolean;
+  focused: boolean;
+  cwd: string;
+  foreground_cwd: string;
+}
+
+
+const EXECUTABLE = join(import.meta.dir, "herdr.ts");
+
+function edit<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
+  return withState(typeof ref === "string" ? ref : ref.FAKE_HERDR_STATE, fn);
+}
+
+function paneFor(s: FakeState, target: string): PaneRec {
+  const pane = findPane(s, target) ?? findAgentPane(s, target)[0];
+  if (!pane) throw new Error(`fake herdr: no pane or agent ${target}`);
+  return pane;
+}
+
+function agentPaneFor(s: FakeState, target: string): PaneRec {
+  const pane = findAgentPane(s, target)[0];
+  if (!pane) throw new Error(`fake herdr: no live agent ${target}`);
+  return pane;
+}
+
+function applyConfig(s: FakeState, c: FakeHerdrConfig): void {
+  if (c.version !== undefined) {
+    s.version = c.version;
+    s.protocol = c.protocol ?? protocolFor(c.version);
+  } else if (c.protocol !== undefined) s.protocol = c.protocol;
+  if (c.initialStatus !== undefined) s.initial_status = c.initialStatus;
+  if (c.stallMs !== undefined) s.stall_ms = c.stallMs;
+  if (c.screenRows !== undefined) s.screen_rows = c.screenRows;
+  if (c.serverRunning !== undefined) s.server_running = c.serverRunning;
+  if (c.protocolMismatch !== undefined) s.protocol_mismatch = c.protocolMismatch;
+}
+
+function protocolFor(version: string): number {
+  const [maj, min, patch] = version.split("-")[0]!.split(".").map(Number);
+  if (maj === 0 && min === 8) return (patch ?? 0) >= 2 ? 20 : 19;
+  if (maj === 0 && min === 7) return (patch ?? 0) >= 5 ? 17 : 16;
+  return 22;
+}
+
+/** Links `herdr` in binDir to the fake, starts a fresh state and call log, and returns the env to run under. */
+export function installFakeHerdr(binDir: string, opts: InstallOptions = {}): FakeHerdrEnv {
+  const dir = opts.stateDir ?? binDir;
+  mkdirSync(binDir, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  const link = join(binDir, "herdr");
+  if (existsSync(link) || lstatSyncSafe(link)) unlinkSync(link);
+  symlinkSync(EXECUTABLE, link);
+  const env: FakeHerdrEnv = {
+    FAKE_HERDR_STATE: join(dir, "herdr-state.json"),
+    FAKE_HERDR_LOG: join(dir, "herdr-calls.jsonl"),
+    PATH: `${binDir}:${process.env.PATH ?? ""}`,
+  };
+  const s = defaultState();
+  applyConfig(s, opts);
+  writeFileSync(env.FAKE_HERDR_STATE, JSON.stringify(s, null, 1));
+  writeFileSync(env.FAKE_HERDR_LOG, "");
+  return env;
+}
+
+function lstatSyncSafe(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function configure(ref: FakeHerdrRef, c: FakeHerdrConfig): void {
+  edit(ref, (s) => applyConfig(s, c));
+}
+
+/** Sets the `herdr --version` string; the protocol follows the version unless given. */
+export function setVersion(ref: FakeHerdrRef, version: string, protocol?: number): void {
+  configure(ref, { version, protocol });
+}
+
+export function setProtocolMismatch(ref: FakeHerdrRef, on: boolean): void {
+  configure(ref, { protocolMismatch: on });
+}
+
+/** Stopping herdr's server kills every pane process, so by default all agents go with it. */
+export function stopServer(ref: FakeHerdrRef, opts: { killAgents?: boolean } = {}): void {
+  edit(ref, (s) => {
+    s.server_running = false;
+    if (opts.killAgents !== false) for (const p of s.panes) removeAgentRec(s, p);
+  });
+}
+
+/** A restart restores the layout with fresh terminal ids; agents are not restored. */
+export function startServer(ref: FakeHerdrRef, opts: { restart?: boolean } = {}): void {
+  edit(ref, (s) => {
+    if (!s.server_running && opts.restart !== false) for (const p of s.panes) if (!p.agent) p.terminal_id = newTerminalId();
+    s.server_running = true;
+  });
+}
+
+export function createWorkspace(ref: FakeHerdrRef, opts: { cwd?: string; label?: string } = {}) {
+  return edit(ref, (s) => {
+    const { ws, tab, pane } = newWorkspace(s, opts.cwd ?? process.cwd(), opts.label);
+    return { workspace_id: ws.workspace_id, tab_id: tab.tab_id, pane_id: pane.pane_id, terminal_id: pane.terminal_id };
+  });
+}
+
+export function createTab(ref: FakeHerdrRef, workspaceId: string, opts: { cwd?: string; label?: string } = {}) {
+  return edit(ref, (s) => {
+    const ws = s.workspaces.find((w) => w.workspace_id === workspaceId);
+    if (!ws) throw new Error(`fake herdr: no workspace ${workspaceId}`);
+    const { tab, pane } = newTab(s, ws, opts.cwd ?? ws.cwd, opts.label);
+    return { tab_id: tab.tab_id, pane_id: pane.pane_id, terminal_id: pane.terminal_id };
+  });
+}
+
+/** Puts an agent into a pane directly, as if started or detected. */
+export function addAgent(
+  ref: FakeHerdrRef, paneId: string,
+  opts: { name?: string; kind?: string; status?: AgentStatus; args?: string[]; ready?: boolean } = {},
+): AgentInfo {
+  return edit(ref, (s) => {
+    const pane = findPane(s, paneId);
+    if (!pane) throw new Error(`fake herdr: no pane ${paneId}`);
+    if (pane.agent) throw new Error(`fake herdr: pane ${paneId} already hosts an agent`);
+    const kind = opts.kind ?? "claude";
+    const agent = newAgent(s, pane, kind, [kind, ...(opts.args ?? [])], opts.name);
+    if (opts.status) agent.status = opts.status;
+    if (opts.ready === false) agent.interactive_ready = false;
+    return agentInfo(s, pane) as unknown as AgentInfo;
+  });
+}
+
+export function getAgent(ref: FakeHerdrRef, target: string): AgentInfo | undefined {
+  return edit(ref, (s) => {
+    const pane = findAgentPane(s, target)[0];
+    return pane ? (agentInfo(s, pane) as unknown as AgentInfo) : undefined;
+  });
+}
+
+export function listAgents(ref: FakeHerdrRef): AgentInfo[] {
+  return edit(ref, (s) => s.panes.filter((p) => p.agent).map((p) => agentInfo(s, p) as unknown as AgentInfo));
+}
+
+/** Sets the status and bumps state_change_seq (unless `bump: false`, herdr's missed-transition quirk); returns the seq. */
+export function setAgentStatus(ref: FakeHerdrRef, target: string, status: AgentStatus, opts: { bump?: boolean } = {}): number {
+  return edit(ref, (s) => {
+    const agent = agentPaneFor(s, target).agent!;
+    if (opts.bump === false) agent.status = status;
+    else setStatus(agent, status, true);
+    return agent.state_change_seq;
+  });
+}
+
+export function setAgentReady(ref: FakeHerdrRef, target: string, ready: boolean): void {
+  edit(ref, (s) => {
+    agentPaneFor(s, target).agent!.interactive_ready = ready;
+  });
+}
+
+export type TextSource = "recent" | "visible";
+
+/** Replaces the transcript (`recent`, `recent-unwrapped`) or the visible screen; null screen = transcript tail. */
+export function setPaneText(ref: FakeHerdrRef, target: string, text: string | null, source: TextSource = "recent"): void {
+  edit(ref, (s) => {
+    const pane = paneFor(s, target);
+    if (source === "visible") pane.visible = text;
+    else pane.transcript = text ?? "";
+    bumpRevision(pane);
+  });
+}
+
+/** Appends verbatim (add your own newlines). */
+export function appendPaneText(ref: FakeHerdrRef, target: string, text: string, source: TextSource = "recent"): void {
+  edit(ref, (s) => {
+    const pane = paneFor(s, target);
+    if (source === "visible") {
+      pane.visible = (pane.visible ?? "") + text;
+      bumpRevision(pane);
+    } else appendTranscript(pane, text);
+  });
+}
+
+export function paneText(ref: FakeHerdrRef, target: string, source: TextSource = "recent"): string | null {
+  return edit(ref, (s) => {
+    const pane = paneFor(s, target);
+    return source === "visible" ? pane.visible : pane.transcript;
+  });
+}
+
+/** The agent exits: it leaves `agent list`, the pane stays as a plain shell. */
+export function removeAgent(ref: FakeHerdrRef, target: string): void {
+  edit(ref, (s) => removeAgentRec(s, agentPaneFor(s, target)));
+}
+
+export function closePane(ref: FakeHerdrRef, paneId: string): boolean {
+  return edit(ref, (s) => closePaneRec(s, paneId));
+}
+
+export function closeTab(ref: FakeHerdrRef, tabId: string): boolean {
+  return edit(ref, (s) => closeTabRec(s, tabId));
+}
+
+export interface FailureOptions {
+  /** How many calls fail (default 1). */
+  count?: number;
+  message?: string;
+  /** Only calls whose first positional (agent name, pane id, target) equals this. */
+  target?: string;
+  /** agent start + agent_not_ready: dialog text shown in the pane (default: a trust-folder dialog). */
+  dialog?: string;
+  /** agent start + agent_not_ready: key that dismisses the dialog via `agent send-keys` (default "1"). */
+  acceptKey?: string;
+  /** agent prompt: deliver the prompt, then fail anyway (a false agent_prompt_stalled). */
+  deliver?: boolean;
+}
+
+/** Makes the next `count` calls of `command` ("agent start", "agent prompt", ...) fail with `code`. */
+export function queueFailure(ref: FakeHerdrRef, command: string, code: string, opts: FailureOptions = {}): void {
+  edit(ref, (s) => {
+    const f: QueuedFailure = { command, code, remaining: opts.count ?? 1 };
+    if (opts.message !== undefined) f.message = opts.message;
+    if (opts.target !== undefined) f.target = opts.target;
+    if (opts.dialog !== undefined) f.dialog = opts.dialog;
+    if (opts.acceptKey !== undefined) f.accept_key = opts.acceptKey;
+    if (opts.deliver) f.deliver = true;
+    s.failures.push(f);
+  });
+}
+
+export function clearFailures(ref: FakeHerdrRef): void {
+  edit(ref, (s) => {
+    s.failures = [];
+  });
+}
+
+/**
+ * Scripts what the agent does when prompted. `once` queues a reaction for the
+ * next prompt only; otherwise it applies to every prompt (null clears it).
+ * Without any reaction a prompt just turns the agent `working`.
+ */
+export function setPromptReaction(ref: FakeHerdrRef, target: string, steps: ReactionStep[] | null, opts: { once?: boolean } = {}): void {
+  edit(ref, (s) => {
+    const agent = agentPaneFor(s, target).agent!;
+    if (opts.once && steps) agent.reactions.push(steps);
+    else if (steps) agent.reaction = steps;
+    else {
+      agent.reaction = undefined;
+      agent.reactions = [];
+    }
+  });
+}
+
+/** Runs steps relative to now, without a prompt (e.g. the agent finishes 300 ms from now). */
+export function scheduleSteps(ref: FakeHerdrRef, target: string, steps: ReactionStep[]): void {
+  edit(ref, (s, now) => runReaction(s, agentPaneFor(s, target), steps, now));
+}
+
+export function readState(ref: FakeHerdrRef): FakeState {
+  return edit(ref, (s) => structuredClone(s));
+}
+
+/** Escape hatch: edit the raw state under the lock. */
+export function updateState<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
+  return edit(ref, fn);
+}

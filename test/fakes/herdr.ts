@@ -1,0 +1,134 @@
+#!/usr/bin/env bun
+// A fake `herdr` CLI for tests. It keeps herdr's observable contract (argv,
+// JSON envelopes on stdout/stderr, exit codes, agent state model) on top of a
+// state file named by FAKE_HERDR_STATE, which tests drive via herdr-control.ts.
+import { appendFileSync } from "node:fs";
+import { AGENT_COMMANDS } from "./herdr-agent.ts";
+import {
+  ApiError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast,
+  type CommandDef, type Ctx, type Outcome,
+} from "./herdr-cli.ts";
+import { sortedJson } from "./herdr-info.ts";
+import { loadState, withState, type FakeState } from "./herdr-state.ts";
+import { TOPO_COMMANDS } from "./herdr-topo.ts";
+
+const COMMANDS: Record<string, CommandDef> = { ...TOPO_COMMANDS, ...AGENT_COMMANDS };
+const GROUPS = ["workspace", "tab", "pane", "agent", "api"];
+/** The agent facade arrived in 0.7.5; older CLIs reject these subcommands. */
+const FACADE = ["agent start", "agent prompt", "agent send-keys", "agent wait"];
+
+function groupUsage(group: string): string {
+  const verbs = Object.keys(COMMANDS).filter((k) => k.startsWith(`${group} `)).map((k) => k.slice(group.length + 1));
+  return `usage: herdr ${group} <${verbs.join("|")}>`;
+}
+
+function serverStatus(s: FakeState, socket: string, session: string | undefined): Record<string, unknown> {
+  const base = { socket, session: session ?? null };
+  if (!s.server_running) {
+    return { status: "not_running", running: false, version: null, protocol: null, capabilities: null, compatible: null, ...base, restart_needed: false };
+  }
+  const compatible = !s.protocol_mismatch;
+  const out: Record<string, unknown> = {
+    status: "running", running: true, version: s.version, protocol: compatible ? s.protocol : s.protocol - 1,
+    capabilities: { live_handoff: true, detached_server_daemon: true }, compatible, ...base, restart_needed: !compatible,
+  };
+  if (s.protocol >= 22) Object.assign(out, { endpoint_compatible: compatible, private_protocol: out.protocol, private_protocol_compatible: compatible });
+  return out;
+}
+
+/** `status` answers without a server, which makes it the safe probe. */
+function status(args: string[], s: FakeState, socket: string, session: string | undefined): string {
+  const json = args.includes("--json");
+  const rest = args.filter((a) => a !== "--json");
+  const bad = rest.find((a) => a.startsWith("-"));
+  if (bad) throw new UsageError(`unknown option: ${bad}`);
+  if (rest.length > 1 || (rest[0] !== undefined && rest[0] !== "server" && rest[0] !== "client")) {
+    throw new UsageError("usage: herdr status [server|client] [--json]");
+  }
+  const server = serverStatus(s, socket, session);
+  const client = { version: s.version, channel: "stable", protocol: s.protocol, binary: process.argv[1] ?? "herdr", session: session ?? null };
+  if (json) {
+    const body = rest[0] === "server" ? server : rest[0] === "client" ? client : { client, server, update: { restart_needed: server.restart_needed } };
+    return `${JSON.stringify(body)}\n`;
+  }
+  const fields = rest[0] === "client" ? client : server;
+  const lines = Object.entries(fields)
+    .filter(([k]) => k !== "capabilities" && k !== "running")
+    .map(([k, v]) => `${k}: ${typeof v === "boolean" ? (v ? "yes" : "no") : (v ?? "-")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+async function run(argv: string[], statePath: string): Promise<string> {
+  const { args, session } = stripSession(argv);
+  const socket = socketPath(session, process.env);
+  const first = args[0];
+  if (first === undefined) throw new UsageError("fake herdr: refusing to launch the TUI; pass a command");
+  if (first === "--version" || first === "-V") {
+    if (args.length > 1) throw new UsageError(`unknown option: ${args[1]}`);
+    return `herdr ${loadState(statePath).version}\n`;
+  }
+  if (first === "status") return status(args.slice(1), loadState(statePath), socket, session);
+  if (!GROUPS.includes(first)) throw new UsageError(`unknown command: ${first}`);
+  const verb = args[1];
+  if (verb === undefined) throw new UsageError(groupUsage(first));
+  if (verb === "help" || verb === "--help") return `${groupUsage(first)}\n`;
+  const key = `${first} ${verb}`;
+  const def = COMMANDS[key];
+  if (!def || (FACADE.includes(key) && !versionAtLeast(loadState(statePath).version, "0.7.5"))) {
+    throw new UsageError(`unknown command: ${key}`);
+  }
+  const id = `cli:${first}:${verb}`;
+  const p = parseArgs(args.slice(2), def);
+  const ctx: Ctx = { id, statePath, socket, env: process.env };
+  try {
+    let outcome: Outcome = withState(statePath, (s, now) => {
+      checkServer(s, socket);
+      const f = takeFailure(s, key, p.pos[0]);
+      if (f && !def.handles?.(f)) throw new ApiError(f.code, failureMessage(f));
+      ctx.failure = f;
+      return def.run(p, s, ctx, now);
+    });
+    while ("wait" in outcome) outcome = await outcome.wait();
+    if ("json" in outcome) return `${sortedJson({ id, result: outcome.json })}\n`;
+    return "text" in outcome ? outcome.text : "";
+  } catch (e) {
+    if (e instanceof ApiError) (e as ApiError & { id?: string }).id = id;
+    throw e;
+  }
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const log = process.env.FAKE_HERDR_LOG;
+  try {
+    // One short O_APPEND write per process, so concurrent lines never interleave.
+    if (log) appendFileSync(log, `${JSON.stringify({ argv, pid: process.pid, at: new Date().toISOString() })}\n`);
+  } catch (e) {
+    process.stderr.write(`fake herdr: cannot write the call log ${log}: ${String(e)}\n`);
+    return 70;
+  }
+  const statePath = process.env.FAKE_HERDR_STATE;
+  if (!statePath) {
+    process.stderr.write("fake herdr: FAKE_HERDR_STATE is not set\n");
+    return 2;
+  }
+  try {
+    const out = await run(argv, statePath);
+    if (out) process.stdout.write(out);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ApiError) {
+      const id = (e as ApiError & { id?: string }).id ?? "cli";
+      process.stderr.write(`${sortedJson({ error: { code: e.code, message: e.message }, id })}\n`);
+      return 1;
+    }
+    process.stderr.write(`fake herdr: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
+    return 70;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,300 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SettingsShapeError } from "../../src/scaffold/hook";
+import { PI_EXTENSION, PI_SKILLS_ENTRY, mergePiSettings } from "../../src/scaffold/pi";
+import { SKILL_DIR, SKILL_FILES, skillHash } from "../../src/scaffold/skill";
+
+const ALL = Object.values(SKILL_FILES).join("\n");
+
+describe("the vexillum skill files", () => {
+  test("four files in the skill dir", () => {
+    expect(SKILL_DIR).toBe(".claude/skills/vexillum");
+    expect(Object.keys(SKILL_FILES).sort()).toEqual(["SKILL.md", "landing.md", "sentinel.md", "striking.md"]);
+  });
+
+  test("SKILL.md has Claude Code skill front matter", () => {
+    const front = /^---\n([\s\S]*?)\n---\n/.exec(SKILL_FILES["SKILL.md"])?.[1] ?? "";
+    expect(front).toMatch(/^name: vexillum$/m);
+    const description = /^description: (.+)$/m.exec(front)?.[1] ?? "";
+    for (const when of ["dispatch", "land", "strike", "wake"]) expect(description).toContain(when);
+  });
+
+  test("SKILL.md points at every guide", () => {
+    for (const guide of ["sentinel.md", "landing.md", "striking.md"]) expect(SKILL_FILES["SKILL.md"]).toContain(`\`${guide}\``);
+  });
+
+  test.each(Object.entries(SKILL_FILES))("%s stays short", (_path, text) => {
+    expect(text.split("\n").length).toBeLessThan(120);
+  });
+
+  // SPEC section 12: usage lines and flags the commander copies.
+  test.each([
+    "vx dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|opencode] [--backend herdr|tmux] [--model <m>] [--effort <e>]",
+    "`vx status`",
+    "`vx status --json`",
+    "`vx prompt <task-id> <text...>`",
+    "`vx decide <task-id> <answer...>`",
+    "`vx decide <task-id> --dismiss`",
+    "`vx redispatch <task-id>`",
+    "`vx land <task-id>`",
+    "`vx strike <task-id> [--force] [--discard]`",
+    "`vx strike <task-id> --discard`",
+    "`vx strike <task-id>`",
+    "`vx wait <task-id> [--poll-interval <s>] [--max-wait <s>] [--log-file <path>] [--pane-tail-lines <n>]`",
+    "`vx forum inbox`",
+    "`vx forum inbox --json`",
+    "`vx forum inbox --ack <uid>`",
+    "`vx sentinel await`",
+    "`vx sentinel drain`",
+    "`vx doctor`",
+    "`haiku`, `sonnet`, `opus`, `fable`",
+    "`low`, `medium`, `high`, `xhigh`, `max`",
+  ])("documents %s", (usage) => {
+    expect(ALL).toContain(usage);
+  });
+
+  // Messages quoted verbatim from SPEC.md, so the commander recognises them.
+  test.each([
+    ["SKILL.md", "`task_id=<id> kind=<kind> camp_slot=<n> camp_branch=<branch>`"],
+    ["SKILL.md", "`still running past the quick-settle probe - the sentinel will record its final status`"],
+    ["landing.md", "`landed: fast-forwarded <dir> to <branch>`"],
+    ["landing.md", "`<branch> is not a fast-forward of <base> (it has diverged) - have the soldier rebase <branch> onto <base>, then retry`"],
+    ["landing.md", "`project checkout <dir> has uncommitted changes, refusing to land <branch>`"],
+    ["landing.md", "`project checkout <dir> is on <current>, not <base> - check out <base>, then retry`"],
+    ["landing.md", "`task <id> is a scout - scouts report, they do not land; strike it once you have read its report`"],
+    ["landing.md", "`task <id> is shipped - landing a pull request is not supported yet`"],
+    ["landing.md", "`land refused: <reason>`"],
+    ["landing.md", "`landed, but automatic strike failed: <reason> - retry with 'vx strike <id>'`"],
+    ["striking.md", "`struck: camp returned to the pool, herdr pane closed.`"],
+    ["striking.md", "`struck: camp returned to the pool, tmux session closed.`"],
+    ["striking.md", "`strike refused: task <id>'s camp is not leased (already struck)`"],
+    ["striking.md", "`strike refused: camp of task <id> has uncommitted changes`"],
+    ["striking.md", "`strike refused: <branch> is not landed in <base> - land it first, or strike with --discard (only with the general's approval)`"],
+    ["striking.md", "`strike refused: scout task <id> has no report at <path>`"],
+    ["striking.md", "`task <id>'s camp was already struck, its soldier is gone - dispatch a new one instead`"],
+    ["sentinel.md", "`VX_WAIT_DONE: task=<id> status=<s>`"],
+    ["sentinel.md", "`VX_WAIT_TERMINAL: task=<id> status=<s>`"],
+    ["sentinel.md", '`{"decision":"block","reason":"<reason text>"}`'],
+  ])("%s quotes %s", (path, message) => {
+    expect(SKILL_FILES[path]).toContain(message);
+  });
+
+  test("sentinel.md quotes the WAK-11 reason text exactly", () => {
+    const text = SKILL_FILES["sentinel.md"];
+    expect(text).toContain(
+      "```\nA vexillum soldier's status changed:\n- <kind> <task_id>: <old_status> -> <new_status>\nCheck on it (and report to the general, or land/strike as appropriate) before ending your turn.\n```",
+    );
+    expect(text).toContain("```\n  project: <origin>\n  report: <report_path>\n  note: <note>\n```");
+    expect(text).toContain(
+      "```\nForum feedback is waiting for you:\nforum session <file>: <N> new messages (ended: <true|false>). Run vx forum inbox.\nRead it, act on it, and acknowledge it with vx forum inbox --ack <uid> before ending your turn.\n```",
+    );
+  });
+
+  test("sentinel.md covers every status a wake can carry", () => {
+    for (const status of ["done", "blocked", "unconfirmed", "interrupted", "failed"]) {
+      expect(SKILL_FILES["sentinel.md"]).toContain(`**${status}**`);
+    }
+  });
+
+  test("every vx command named exists (CLI-02)", () => {
+    const known = new Set(["init", "upgrade", "doctor", "dispatch", "redispatch", "decide", "prompt", "status", "land", "strike", "sentinel", "wait", "report", "forum"]);
+    const named = [...ALL.matchAll(/`vx ([a-z-]+)(?: ([a-z-]+))?/g)];
+    expect(named.length).toBeGreaterThan(20);
+    for (const [, command, sub] of named) {
+      expect(known.has(command)).toBe(true);
+      if (command === "sentinel" && sub !== undefined) expect(["await", "drain"]).toContain(sub);
+      if (command === "forum") expect(sub).toBe("inbox");
+    }
+  });
+
+  test("every flag mentioned is a real vx flag (or one of the git flags shown)", () => {
+    const vxFlags = ["kind", "harness", "backend", "model", "effort", "json", "dismiss", "force", "discard", "ack", "poll-interval", "max-wait", "log-file", "pane-tail-lines"];
+    const gitFlags = ["ff-only", "oneline", "short"];
+    const allowed = new Set([...vxFlags, ...gitFlags]);
+    const flags = [...ALL.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]);
+    expect(flags.length).toBeGreaterThan(10);
+    for (const flag of flags) expect(allowed.has(flag)).toBe(true);
+  });
+
+  test("destructive steps ask the general first", () => {
+    expect(SKILL_FILES["sentinel.md"]).toMatch(/Redispatch is destructive[^.]*\. Ask before running it\./);
+    expect(SKILL_FILES["landing.md"]).toContain("Land only with the general's approval, unless they told you otherwise");
+    expect(SKILL_FILES["striking.md"]).toContain("only with the general's explicit approval");
+  });
+});
+
+describe("skillHash", () => {
+  test("SHA-256 over path NUL content NUL in sorted path order", async () => {
+    const files = { "b.md": "B", "a.md": "A" };
+    const manual = new Bun.CryptoHasher("sha256").update("a.md\0A\0b.md\0B\0").digest("hex");
+    expect(skillHash(files)).toBe(manual);
+  });
+
+  test("independent of insertion order, sensitive to content and to the path boundary", () => {
+    const base = skillHash({ "a.md": "x", "b.md": "y" });
+    expect(skillHash({ "b.md": "y", "a.md": "x" })).toBe(base);
+    expect(skillHash({ "a.md": "x", "b.md": "y!" })).not.toBe(base);
+    expect(skillHash({ "a.m": "dx" })).not.toBe(skillHash({ "a.md": "x" }));
+  });
+
+  test("stable for the embedded skill", () => {
+    const hash = skillHash(SKILL_FILES);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(skillHash({ ...SKILL_FILES })).toBe(hash);
+  });
+});
+
+describe("Pi settings (SCF-07)", () => {
+  test.each([
+    ["empty", {}, { skills: [PI_SKILLS_ENTRY] }, true],
+    ["other keys kept, new key last", { theme: "dark", packages: ["x"] }, { theme: "dark", packages: ["x"], skills: [PI_SKILLS_ENTRY] }, true],
+    ["appended to existing skills", { skills: ["~/my-skills"], theme: "light" }, { skills: ["~/my-skills", PI_SKILLS_ENTRY], theme: "light" }, true],
+    ["already present", { skills: [PI_SKILLS_ENTRY] }, { skills: [PI_SKILLS_ENTRY] }, false],
+    ["present with a trailing slash", { skills: ["../.claude/skills/"] }, { skills: ["../.claude/skills/"] }, false],
+    ["force-included", { skills: ["+../.claude/skills"] }, { skills: ["+../.claude/skills"] }, false],
+    ["excluded by the user", { skills: ["!../.claude/skills"] }, { skills: ["!../.claude/skills"] }, false],
+  ])("%s", (_name, input, want, changed) => {
+    const snapshot = structuredClone(input);
+    const out = mergePiSettings(input);
+    expect(out.next).toEqual(want as Record<string, unknown>);
+    expect(Object.keys(out.next)).toEqual(Object.keys(want));
+    expect(out.changed).toBe(changed);
+    expect(input).toEqual(snapshot);
+    expect(mergePiSettings(out.next)).toEqual({ next: out.next, changed: false });
+  });
+
+  test.each([
+    ["array root", []],
+    ["string skills", { skills: "../.claude/skills" }],
+    ["null skills", { skills: null }],
+  ])("refuses %s", (_name, input) => {
+    expect(() => mergePiSettings(input)).toThrow(SettingsShapeError);
+  });
+});
+
+describe("Pi wake extension (CMDR-07)", () => {
+  test("is valid TypeScript that imports only Node built-ins", () => {
+    const js = new Bun.Transpiler({ loader: "ts" }).transformSync(PI_EXTENSION);
+    expect(js).toContain("export default");
+    const imports = [...PI_EXTENSION.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports.length).toBeGreaterThan(0);
+    for (const source of imports) expect(source.startsWith("node:")).toBe(true);
+    expect(PI_EXTENSION).toContain('spawn(vx, ["sentinel", "await"]');
+    expect(PI_EXTENSION).toContain('pi.sendUserMessage(pending[0], { deliverAs: "followUp" })');
+    expect(PI_EXTENSION.endsWith("\n")).toBe(true);
+  });
+
+  type Handler = (event: unknown, ctx: { cwd: string; hasUI?: boolean }) => unknown;
+  let dir: string;
+  let saved: { PATH?: string; VX_TIME_SCALE?: string; FAKE_VX_DIR?: string };
+
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-pi-ext-")));
+    saved = { PATH: process.env.PATH, VX_TIME_SCALE: process.env.VX_TIME_SCALE, FAKE_VX_DIR: process.env.FAKE_VX_DIR };
+    mkdirSync(join(dir, "bin"));
+    // A fake vx whose n-th run follows line n of `script` and logs its directory and arguments.
+    writeFileSync(
+      join(dir, "bin", "vx"),
+      [
+        "#!/bin/sh",
+        'n=$(($(cat "$FAKE_VX_DIR/count" 2>/dev/null || echo 0) + 1)); echo "$n" > "$FAKE_VX_DIR/count"',
+        'echo "$PWD $*" >> "$FAKE_VX_DIR/log"',
+        'case "$(sed -n "${n}p" "$FAKE_VX_DIR/script")" in',
+        "  wake) printf 'A vexillum soldier%ss status changed:\\n- mission 0123456789abcdef: running -> done\\n' \"'\" >&2; exit 2;;",
+        "  giveup) sleep 2; exit 0;;",
+        '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; while :; do sleep 0.05; done;;',
+        "esac",
+        "exit 0",
+        "",
+      ].join("\n"),
+    );
+    chmodSync(join(dir, "bin", "vx"), 0o755);
+    process.env.PATH = `${join(dir, "bin")}:${saved.PATH ?? "/usr/bin:/bin"}`;
+    // Retry every 100 ms; an await that ran 1.2 s or more counts as a give-up.
+    process.env.VX_TIME_SCALE = "0.02";
+    process.env.FAKE_VX_DIR = dir;
+  });
+
+  afterEach(() => {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  });
+
+  async function loadExtension(name: string) {
+    const file = join(dir, `${name}.ts`);
+    writeFileSync(file, PI_EXTENSION);
+    const factory = (await import(file)).default as (pi: unknown) => void;
+    const handlers: Record<string, Handler> = {};
+    const sent: Array<[string, unknown]> = [];
+    let refusals = 0;
+    const pi = {
+      on: (event: string, handler: Handler) => {
+        handlers[event] = handler;
+      },
+      sendUserMessage: (text: string, options: unknown) => {
+        if (refusals-- > 0) throw new Error("Extension runtime not initialized");
+        sent.push([text, options]);
+      },
+    };
+    factory(pi);
+    return { handlers, sent, refuse: (n: number) => (refusals = n) };
+  }
+
+  function gitRepo(path: string): string {
+    mkdirSync(path, { recursive: true });
+    expect(Bun.spawnSync(["git", "init", "-q", path]).exitCode).toBe(0);
+    return path;
+  }
+
+  const log = () => readFileSync(join(dir, "log"), "utf8").trim().split("\n");
+  async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+    const until = Date.now() + ms;
+    while (!cond()) {
+      if (Date.now() > until) throw new Error("timed out waiting");
+      await Bun.sleep(10);
+    }
+  }
+  const safeLog = () => {
+    try {
+      return log();
+    } catch {
+      return [];
+    }
+  };
+
+  test("delivers wakes as follow-ups, retries refused text, restarts after give-ups, stops on a quick exit", async () => {
+    const project = gitRepo(join(dir, "project"));
+    writeFileSync(join(dir, "script"), "wake\ngiveup\nwake\nquick\n");
+    const ext = await loadExtension("deliver");
+    ext.refuse(1);
+    ext.handlers.session_start({ reason: "startup" }, { cwd: project, hasUI: false });
+    await waitFor(() => ext.sent.length === 2 && safeLog().length === 4);
+    const wake = "A vexillum soldier's status changed:\n- mission 0123456789abcdef: running -> done";
+    expect(ext.sent).toEqual([
+      [wake, { deliverAs: "followUp" }],
+      [wake, { deliverAs: "followUp" }],
+    ]);
+    expect(log()).toEqual(Array(4).fill(`${project} sentinel await`));
+    // The quick fourth exit ends the loop: no fifth await however long we wait for one.
+    await Bun.sleep(300);
+    expect(log().length).toBe(4);
+  });
+
+  test("kills its await on session_shutdown and does nothing in a camp", async () => {
+    const project = gitRepo(join(dir, "project"));
+    const camp = gitRepo(join(process.env.HOME ?? "", ".vexillum", "projects", "p-12345678", "camps", "1", "repo"));
+    writeFileSync(join(dir, "script"), "hang\n");
+    const inCamp = await loadExtension("camp");
+    inCamp.handlers.session_start({ reason: "startup" }, { cwd: camp, hasUI: false });
+    const ext = await loadExtension("shutdown");
+    ext.handlers.session_start({ reason: "startup" }, { cwd: project, hasUI: false });
+    await waitFor(() => safeLog().length === 1);
+    ext.handlers.session_shutdown({ reason: "quit" }, { cwd: project });
+    await waitFor(() => safeLog().includes("TERM"));
+    expect(log()).toEqual([`${project} sentinel await`, "TERM"]);
+  });
+});

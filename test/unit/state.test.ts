@@ -1,0 +1,183 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StateError, VxError } from "../../src/errors";
+import { assertTaskId, isTaskId, newTaskId } from "../../src/state/ids";
+import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
+import { isUnder, projectKey, projectPaths, refuseInsideCamp, stateRoot } from "../../src/state/paths";
+import type { Task } from "../../src/state/schemas";
+import { createTask, listTasks, loadTask, taskPath, updateTask } from "../../src/state/tasks";
+
+function tmp(): string {
+  return mkdtempSync(join(tmpdir(), "vx-unit-"));
+}
+
+function task(id: string, over: Partial<Task> = {}): Task {
+  return {
+    id,
+    schema_version: 1,
+    kind: "mission",
+    prompt: "fix the bug",
+    status: "running",
+    created_at: "2026-11-30T10:00:00.000Z",
+    updated_at: "2026-11-30T10:00:00.000Z",
+    ...over,
+  };
+}
+
+describe("project key", () => {
+  test.each([
+    ["/home/u/src/app", "app-"],
+    ["/tmp/x y", "x y-"],
+  ])("%s", (path, prefix) => {
+    const key = projectKey(path);
+    expect(key.startsWith(prefix)).toBe(true);
+    expect(key).toMatch(/-[0-9a-f]{8}$/);
+    const hash = new Bun.CryptoHasher("sha256").update(path).digest("hex").slice(0, 8);
+    expect(key).toBe(`${prefix}${hash}`);
+  });
+  test("different paths, different keys", () => {
+    expect(projectKey("/a/app")).not.toBe(projectKey("/b/app"));
+  });
+});
+
+describe("state root and camp refusal", () => {
+  test("HOME unset or empty is an error", () => {
+    expect(() => stateRoot({})).toThrow("HOME is not set");
+    expect(() => stateRoot({ HOME: "" })).toThrow("HOME is not set");
+    expect(stateRoot({ HOME: "/h" })).toBe("/h/.vexillum");
+  });
+  test("refuses under the state root, exact message", () => {
+    const root = tmp();
+    const camp = join(root, "projects", "k", "camps", "1", "repo");
+    expect(() => refuseInsideCamp(camp, root)).toThrow(
+      `running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`,
+    );
+    expect(() => refuseInsideCamp(`${root}-sibling`, root)).not.toThrow();
+    expect(isUnder(root, root)).toBe(true);
+  });
+});
+
+describe("task ids", () => {
+  test.each(["../../x", "ABCDEF0123456789", "0123", "0123456789abcdef0", "0123456789abcdeg", ""])("rejects %p", (id) => {
+    expect(() => assertTaskId(id)).toThrow(`invalid task id "${id}": expected 16 lowercase hex characters`);
+    try {
+      assertTaskId(id);
+    } catch (err) {
+      expect((err as VxError).exit).toBe(64);
+    }
+  });
+  test("new ids are valid and distinct", () => {
+    const ids = new Set(Array.from({ length: 100 }, newTaskId));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(isTaskId(id)).toBe(true);
+  });
+});
+
+describe("tasks on disk", () => {
+  const id = "0123456789abcdef";
+  test("create, load, modes 0600/0700, key order", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id, { camp_slot: 0, output: "", model: "" }));
+    const file = taskPath(paths, id);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(paths.tasksDir).mode & 0o777).toBe(0o700);
+    const raw = JSON.parse(readFileSync(file, "utf8"));
+    // Optional keys that are empty or zero are omitted; required keys come in schema order.
+    expect(Object.keys(raw)).toEqual(["id", "schema_version", "kind", "prompt", "status", "created_at", "updated_at"]);
+    expect(loadTask(paths, id)?.value.prompt).toBe("fix the bug");
+  });
+
+  test("unknown top-level fields survive a save, sorted after known ones", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    const file = taskPath(paths, id);
+    const raw = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ zeta: { nested: [1, 2] }, ...raw, alpha: "newer build" }));
+    await updateTask(paths, id, (t) => ({ ...t, status: "done" }));
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    expect(after.status).toBe("done");
+    expect(after.zeta).toEqual({ nested: [1, 2] });
+    expect(after.alpha).toBe("newer build");
+    const keys = Object.keys(after);
+    expect(keys.slice(-2)).toEqual(["alpha", "zeta"]);
+  });
+
+  test("corrupt JSON is a StateError naming the file and the file is untouched", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    const file = taskPath(paths, id);
+    writeFileSync(file, "{not json");
+    expect(() => listTasks(paths)).toThrow(StateError);
+    expect(() => listTasks(paths)).toThrow(file);
+    await expect(updateTask(paths, id, (t) => t)).rejects.toThrow(file);
+    expect(readFileSync(file, "utf8")).toBe("{not json");
+  });
+
+  test("schema_version 9 is refused with the spec's message", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    const file = taskPath(paths, id);
+    const text = readFileSync(file, "utf8").replace('"schema_version": 1', '"schema_version": 9');
+    writeFileSync(file, text);
+    expect(() => loadTask(paths, id)).toThrow(`${file}: unsupported schema version 9 (expected 1)`);
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  test("a task with no schema_version loads", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    const file = taskPath(paths, id);
+    const raw = JSON.parse(readFileSync(file, "utf8"));
+    delete raw.schema_version;
+    writeFileSync(file, JSON.stringify(raw));
+    expect(loadTask(paths, id)?.value.id).toBe(id);
+  });
+
+  test("writes leave no temporary files behind", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    for (let i = 0; i < 5; i++) await updateTask(paths, id, (t) => ({ ...t, prompt: `p${i}` }));
+    expect(readdirSync(paths.tasksDir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+  });
+
+  test("concurrent read-modify-writes from many processes lose nothing", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id, { redispatches: 0 }));
+    const script = join(import.meta.dir, "..", "fixtures", "bump-task.ts");
+    const procs = Array.from({ length: 8 }, () =>
+      Bun.spawn(["bun", script, paths.stateDir, id, "5"], { stdout: "pipe", stderr: "pipe" }),
+    );
+    const codes = await Promise.all(procs.map((p) => p.exited));
+    expect(codes).toEqual(Array(8).fill(0));
+    expect(loadTask(paths, id)?.value.redispatches).toBe(40);
+  });
+});
+
+describe("kernel locks", () => {
+  test("exclusive, probe, released on release", async () => {
+    const path = join(tmp(), "x.lock");
+    const held = tryLockExclusive(path);
+    expect(held).toBeDefined();
+    expect(isLockHeld(path)).toBe(true);
+    held?.release();
+    expect(isLockHeld(path)).toBe(false);
+    expect(await withLock(path, () => 7)).toBe(7);
+  });
+  test("the kernel releases a dead holder's lock", async () => {
+    const path = join(tmp(), "y.lock");
+    const script = join(import.meta.dir, "..", "fixtures", "hold-lock.ts");
+    const proc = Bun.spawn(["bun", script, path], { stdout: "pipe", stderr: "inherit" });
+    const reader = proc.stdout.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toContain("locked");
+    expect(isLockHeld(path)).toBe(true);
+    expect(tryLockExclusive(path)).toBeUndefined();
+    proc.kill("SIGKILL");
+    await proc.exited;
+    const again = tryLockExclusive(path);
+    expect(again).toBeDefined();
+    again?.release();
+  });
+});
