@@ -14,6 +14,7 @@ const { values } = parseArgs({
 const result = await Bun.build({
   entrypoints: ["./src/cli.ts"],
   minify: true,
+  bytecode: true,
   sourcemap: "none",
   define: { VX_VERSION: JSON.stringify(pkg.version) },
   compile: {

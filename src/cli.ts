@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
-/** Entry point: the only place the process's exit code is set. */
+/** Entry point: the only place the process exits. */
 import { main } from "./main";
 
-// exit explicitly: a finished command must not linger on an open stdin reader or timer.
-process.exit(await main(process.argv.slice(2)));
+// Exit explicitly: a finished command must not linger on an open stdin reader or timer.
+// (No top-level await: the binary is compiled to bytecode, which needs a CommonJS entry.)
+void main(process.argv.slice(2)).then((code) => process.exit(code));

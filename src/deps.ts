@@ -68,7 +68,10 @@ export function realDeps(): Deps {
     clock: realClock,
     stdout: fdOutput(1),
     stderr: fdOutput(2),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // A getter: touching process.stdin builds a stream, which costs every command start-up.
+    get stdinIsTTY() {
+      return (require("node:tty") as typeof import("node:tty")).isatty(0);
+    },
     readLine: readLineFromStdin,
     self: selfArgv(),
     pid: process.pid,

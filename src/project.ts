@@ -23,7 +23,7 @@ export function configPath(projectDir: string): string {
 export async function locateProject(deps: Deps): Promise<{ root: string; top: string }> {
   const root = stateRoot(deps.env);
   refuseInsideCamp(deps.cwd, root);
-  const top = await gitToplevel(deps.cwd, deps.exec);
+  const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
   if (!top) throw new VxError("current directory is not a git repository");
   refuseInsideCamp(top, root);
   return { root, top };

@@ -19,7 +19,7 @@ export const doctorCommand = defineVxCommand({
     if (args._.length > 0) throw new UsageError(`unexpected argument "${args._[0]}"`, "doctor");
     const root = stateRoot(deps.env);
     refuseInsideCamp(deps.cwd, root);
-    const top = await gitToplevel(deps.cwd, deps.exec);
+    const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
     if (top) refuseInsideCamp(top, root);
     let config: ProjectConfig | undefined;
     const checks: Check[] = [];

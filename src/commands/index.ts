@@ -29,6 +29,7 @@ export function generalHelp(): string {
 
 /** The README's command table, generated so it never drifts from `--help`. */
 export function readmeTable(): string {
-  const rows = COMMANDS.map((c) => `| \`vx ${c.usage[0]}\` | ${c.summary} |`);
+  // A `|` inside a table cell ends the cell in Markdown, even inside backticks.
+  const rows = COMMANDS.map((c) => `| \`vx ${c.usage[0].replaceAll("|", "\\|")}\` | ${c.summary} |`);
   return ["| Command | What it does |", "| --- | --- |", ...rows].join("\n");
 }

@@ -4,7 +4,6 @@
  * when the probe time is up (a found vx may be sitting in `sentinel await`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { scaled } from "../time";
@@ -14,7 +13,7 @@ const NAME = "sentinel Stop hook finds vx";
 const NOT_FOUND = "vx: not found, so the sentinel Stop hook cannot wake the commander";
 
 export async function hookProbeCheck(deps: Deps, command: string, home: string): Promise<Check> {
-  const dir = mkdtempSync(join(tmpdir(), "vx-doctor-"));
+  const dir = mkdtempSync(join(deps.env.TMPDIR || "/tmp", "vx-doctor-"));
   try {
     const proc = Bun.spawn(["env", "-i", `HOME=${home}`, "PATH=/usr/bin:/bin", "sh", "-c", command], {
       cwd: dir,

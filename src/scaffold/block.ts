@@ -8,7 +8,6 @@
  * converts line endings does not make an untouched block look hand-edited.
  */
 
-import { createHash } from "node:crypto";
 import { BLOCK_BODY_EN, BLOCK_BODY_ES, PREVIOUS_BODY_HASHES } from "./block-text";
 
 export type BlockLang = "en" | "es";
@@ -31,7 +30,7 @@ const END_MARKER = "<!-- END VEXILLUM -->";
 
 /** First 8 lowercase hex of SHA-256 of the body, CRLF read as LF. */
 export function bodyHash(body: string): string {
-  return createHash("sha256").update(body.replace(/\r\n/g, "\n"), "utf8").digest("hex").slice(0, 8);
+  return new Bun.CryptoHasher("sha256").update(body.replace(/\r\n/g, "\n")).digest("hex").slice(0, 8);
 }
 
 /** The current block for `lang`, markers included, LF line ends, ending with a newline. */

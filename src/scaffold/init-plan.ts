@@ -127,7 +127,7 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   const content = renderState(mergeForSave(config, keysOf(ProjectConfigSchema), existing.raw));
   plan.files.push(planFile(top, ".vexillum/config.json", content, "marks the project initialized"));
   const models = readTextIfExists(join(top, ".vexillum", "models.json"));
-  plan.files.push(planFile(top, ".vexillum/models.json", models ?? `${JSON.stringify({ profiles: {} }, null, 2)}\n`, "model profiles (yours to edit)"));
+  plan.files.push(planFile(top, ".vexillum/models.json", models ?? `${JSON.stringify({ profiles: {} }, null, 2)}\n`, "model profiles, yours to edit"));
   plan.files.push(planFile(top, ".vexillum/.gitignore", "forum/\n", "keeps forum scratch files out of git"));
   return plan;
 }

@@ -4,7 +4,6 @@
  * older vx wrote it) from one edited by hand (DOC-08, SCF-08).
  */
 
-import { createHash } from "node:crypto";
 import { LANDING_MD, SENTINEL_MD, SKILL_MD, STRIKING_MD } from "./skill-text";
 
 /** Where the skill lives in a project. Pi reads it too, through `.pi/settings.json` (SCF-07). */
@@ -24,9 +23,9 @@ export const SKILL_FILES: Readonly<Record<string, string>> = Object.freeze({
  * the hash independent of directory listing order.
  */
 export function skillHash(files: Readonly<Record<string, string>>): string {
-  const hash = createHash("sha256");
+  const hash = new Bun.CryptoHasher("sha256");
   for (const path of Object.keys(files).sort()) {
-    hash.update(path, "utf8").update("\0").update(files[path], "utf8").update("\0");
+    hash.update(path).update("\0").update(files[path]).update("\0");
   }
   return hash.digest("hex");
 }

@@ -1,5 +1,4 @@
 /** Task ids and other names that become path components: validated before any path is built. */
-import { randomBytes } from "node:crypto";
 import { UsageError } from "../errors";
 
 const TASK_ID = /^[0-9a-f]{16}$/;
@@ -16,7 +15,7 @@ export function assertTaskId(x: string, command?: string): string {
 
 /** 8 random bytes as 16 lowercase hex. */
 export function newTaskId(): string {
-  return randomBytes(8).toString("hex");
+  return Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A safe base name for forum sessions and message uids (no `/`, not `.` or `..`, not empty). */

@@ -2,9 +2,8 @@
  * Where every fact lives: the state root under $HOME, the project key, the per-project state
  * dir and its files (STA-02, STA-03), and the refusal to run from inside a camp (STA-08).
  */
-import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
-import { basename, join, sep } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { VxError } from "../errors";
 import type { Exec } from "../exec";
 
@@ -19,7 +18,7 @@ export function stateRoot(env: Env): string {
 
 /** `<basename>-<first 8 hex of sha256(path)>` of an absolute, symlink-resolved path. */
 export function projectKey(projectPath: string): string {
-  const hash = createHash("sha256").update(projectPath, "utf8").digest("hex").slice(0, 8);
+  const hash = new Bun.CryptoHasher("sha256").update(projectPath).digest("hex").slice(0, 8);
   return `${basename(projectPath)}-${hash}`;
 }
 
@@ -50,12 +49,25 @@ export function refuseInsideCamp(cwd: string, root: string): void {
   if (isUnder(cwd, root)) throw campRefusal(realpathOr(cwd));
 }
 
-/** `git rev-parse --show-toplevel`, symlinks resolved; undefined outside a repository. */
-export async function gitToplevel(cwd: string, exec: Exec): Promise<string | undefined> {
-  const res = await exec.run(["git", "rev-parse", "--show-toplevel"], { cwd });
-  if (res.code !== 0) return undefined;
-  const top = res.stdout.trim();
-  return top ? realpathOr(top) : undefined;
+/**
+ * The git toplevel of `cwd` (what `git rev-parse --show-toplevel` prints), symlinks resolved;
+ * undefined outside a repository. Found by walking up to the nearest `.git` entry (a directory,
+ * or the file a worktree or submodule has), because spawning git costs more than the rest of a
+ * Stop-hook drain; git itself is asked only when GIT_DIR or GIT_WORK_TREE redirect it.
+ */
+export async function gitToplevel(cwd: string, exec: Exec, env: Env = {}): Promise<string | undefined> {
+  if (env.GIT_DIR || env.GIT_WORK_TREE) {
+    const res = await exec.run(["git", "rev-parse", "--show-toplevel"], { cwd, env });
+    const top = res.code === 0 ? res.stdout.trim() : "";
+    return top ? realpathOr(top) : undefined;
+  }
+  let dir = realpathOr(resolve(cwd));
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }
 
 /** The files of one project's state dir. */

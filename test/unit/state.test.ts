@@ -181,3 +181,27 @@ describe("kernel locks", () => {
     again?.release();
   });
 });
+
+describe("git toplevel", () => {
+  const { gitToplevel } = require("../../src/state/paths") as typeof import("../../src/state/paths");
+  const { realExec } = require("../../src/exec") as typeof import("../../src/exec");
+  const gitTop = (cwd: string) =>
+    Bun.spawnSync(["git", "rev-parse", "--show-toplevel"], { cwd, stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
+
+  test("agrees with git in a repo, a subdirectory, a worktree and outside", async () => {
+    const { mkdirSync, realpathSync, symlinkSync } = require("node:fs") as typeof import("node:fs");
+    const base = realpathSync(tmp());
+    const repo = join(base, "repo");
+    mkdirSync(join(repo, "a", "b"), { recursive: true });
+    Bun.spawnSync(["git", "init", "-q", repo]);
+    Bun.spawnSync(["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "i"]);
+    Bun.spawnSync(["git", "-C", repo, "worktree", "add", "-q", join(base, "wt")]);
+    symlinkSync(repo, join(base, "link"));
+    for (const cwd of [repo, join(repo, "a", "b"), join(base, "wt"), join(base, "link", "a")]) {
+      expect(await gitToplevel(cwd, realExec)).toBe(realpathSync(gitTop(cwd)));
+    }
+    const outside = join(base, "plain");
+    mkdirSync(outside);
+    expect(await gitToplevel(outside, realExec)).toBeUndefined();
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The git questions and moves camps need, each one small function over the `Exec` seam. Every
+ * call runs `git -C <dir>` with a timeout, and `dir` must be a worktree's top level: git is kept
+ * from searching parent directories, so a camp whose worktree is gone can never be mistaken for
+ * whatever repository happens to enclose it (a reset there would destroy someone else's work).
+ */
+import { dirname } from "node:path";
+import { VxError } from "../errors";
+import type { Exec, ExecResult } from "../exec";
+import { realpathOr } from "../state/paths";
+
+/** Ceiling for read-only queries. A safety limit, not a spec duration, so it is not scaled. */
+export const GIT_QUERY_TIMEOUT_MS = 60_000;
+/** Ceiling for checkouts, resets and merges, which write a whole tree on large repositories. */
+export const GIT_WRITE_TIMEOUT_MS = 600_000;
+
+/** A git command that exited non-zero (or timed out); the message names the command and dir. */
+export class GitError extends VxError {
+  readonly argv: string[];
+  readonly code: number;
+  readonly stderr: string;
+  constructor(argv: string[], dir: string, res: ExecResult) {
+    const detail =
+      res.code === 124
+        ? "timed out"
+        : lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
+    super(`${argv.join(" ")} failed in ${dir}: ${detail}`);
+    this.name = "GitError";
+    this.argv = argv;
+    this.code = res.code;
+    this.stderr = res.stderr;
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? "";
+}
+
+// Variables that point git at a repository other than the one `-C` names; a vx run from inside
+// a git hook inherits them and would otherwise act on the hook's repository.
+const LOCATION_VARS = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+];
+
+function gitEnv(dir: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of LOCATION_VARS) delete env[name];
+  env.GIT_CEILING_DIRECTORIES = dirname(dir);
+  env.GIT_TERMINAL_PROMPT = "0";
+  return env;
+}
+
+/** Runs `git -C dir ...args`; the raw result, whatever the exit code. */
+export function runGit(exec: Exec, dir: string, args: string[], timeoutMs = GIT_QUERY_TIMEOUT_MS): Promise<ExecResult> {
+  return exec.run(["git", "-C", dir, ...args], { env: gitEnv(dir), timeoutMs });
+}
+
+/** Runs git and returns stdout; any non-zero exit is a GitError. */
+async function gitOk(exec: Exec, dir: string, args: string[], timeoutMs?: number): Promise<string> {
+  const res = await runGit(exec, dir, args, timeoutMs);
+  if (res.code !== 0) throw new GitError(["git", ...args], dir, res);
+  return res.stdout;
+}
+
+/** Exit 0 → true, 1 → false, anything else → GitError (for git's yes/no commands). */
+async function gitYesNo(exec: Exec, dir: string, args: string[]): Promise<boolean> {
+  const res = await runGit(exec, dir, args);
+  if (res.code === 0) return true;
+  if (res.code === 1) return false;
+  throw new GitError(["git", ...args], dir, res);
+}
+
+/** The checked-out branch's short name; undefined on a detached HEAD. */
+export async function currentBranch(dir: string, exec: Exec): Promise<string | undefined> {
+  const args = ["symbolic-ref", "--quiet", "--short", "HEAD"];
+  const res = await runGit(exec, dir, args);
+  if (res.code === 1) return undefined;
+  if (res.code !== 0) throw new GitError(["git", ...args], dir, res);
+  return res.stdout.trim() || undefined;
+}
+
+/** True when `git status --porcelain` is empty (untracked files count as changes). */
+export async function isClean(dir: string, exec: Exec): Promise<boolean> {
+  return (await gitOk(exec, dir, ["status", "--porcelain"])).trim() === "";
+}
+
+/**
+ * Commits on HEAD not in `base` (`rev-list --count <base>..HEAD`). Undefined when it cannot be
+ * told (no path, no base, git error), so a truthy result is exactly the SEN-14 completion signal.
+ */
+export async function commitsAhead(campPath: string | undefined, base: string | undefined, exec: Exec): Promise<number | undefined> {
+  if (!campPath || !base) return undefined;
+  const res = await runGit(exec, campPath, ["rev-list", "--count", `${base}..HEAD`]);
+  if (res.code !== 0) return undefined;
+  const n = Number.parseInt(res.stdout.trim(), 10);
+  return Number.isNaN(n) ? undefined : n;
+}
+
+/** `merge-base --is-ancestor a b`: whether commit `a` is reachable from `b`. */
+export function isAncestor(dir: string, a: string, b: string, exec: Exec): Promise<boolean> {
+  return gitYesNo(exec, dir, ["merge-base", "--is-ancestor", a, b]);
+}
+
+async function resolve(exec: Exec, dir: string, rev: string): Promise<string | undefined> {
+  const res = await runGit(exec, dir, ["rev-parse", "--verify", "--quiet", rev]);
+  return res.code === 0 ? res.stdout.trim() || undefined : undefined;
+}
+
+/**
+ * CMD-STRIKE-01's landed test: HEAD is an ancestor of `base`, or merging `base` into HEAD in
+ * memory gives exactly `base`'s tree, meaning everything HEAD changed is already in base (this is
+ * what catches squash and rebase merges, whose commits are never ancestors). A conflict is
+ * `false`; undefined means it could not be determined (missing refs, git error).
+ */
+export async function isLanded(campPath: string, base: string, exec: Exec): Promise<boolean | undefined> {
+  const head = await resolve(exec, campPath, "HEAD^{commit}");
+  const baseCommit = await resolve(exec, campPath, `${base}^{commit}`);
+  const baseTree = await resolve(exec, campPath, `${base}^{tree}`);
+  if (!head || !baseCommit || !baseTree) return undefined;
+  const anc = await runGit(exec, campPath, ["merge-base", "--is-ancestor", head, baseCommit]);
+  if (anc.code === 0) return true;
+  if (anc.code !== 1) return undefined;
+  const merged = await runGit(exec, campPath, ["merge-tree", "--write-tree", "--no-messages", head, baseCommit]);
+  const tree = merged.stdout.split("\n")[0]?.trim() ?? "";
+  const isOid = /^[0-9a-f]{40,64}$/.test(tree);
+  // Exit 1 is both "conflict" and "bad input"; only a conflict still prints the tree first.
+  if (merged.code === 1 && isOid) return false;
+  if (merged.code !== 0 || !isOid) return undefined;
+  return tree === baseTree;
+}
+
+/** Whether `base` can fast-forward to `branch` (base is an ancestor of branch). */
+export function isFastForward(projectDir: string, branch: string, base: string, exec: Exec): Promise<boolean> {
+  return isAncestor(projectDir, base, branch, exec);
+}
+
+/** `git merge --ff-only <branch>` in the project checkout; a GitError when it refuses. */
+export async function mergeFastForward(projectDir: string, branch: string, exec: Exec): Promise<void> {
+  await gitOk(exec, projectDir, ["merge", "--ff-only", branch], GIT_WRITE_TIMEOUT_MS);
+}
+
+export type DiscardedCommit = { hash: string; subject: string };
+export type DiscardedWork = {
+  /** Commits on HEAD not in base, newest first. */
+  commits: DiscardedCommit[];
+  /** `git status --porcelain` lines, untracked files listed one by one. */
+  changes: string[];
+};
+
+/** What a reset of the camp would throw away, for `strike --discard` to print. */
+export async function discardedWork(campPath: string, base: string, exec: Exec): Promise<DiscardedWork> {
+  const log = await gitOk(exec, campPath, ["log", "--format=%H%x1f%s", `${base}..HEAD`]);
+  const commits = log
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [hash, ...rest] = line.split("\x1f");
+      return { hash, subject: rest.join("\x1f") };
+    });
+  const status = await gitOk(exec, campPath, ["status", "--porcelain", "--untracked-files=all"]);
+  return { commits, changes: status.split("\n").filter((l) => l.trim() !== "") };
+}
+
+/**
+ * Throws away everything in the camp: hard reset, remove untracked files (ignored ones stay),
+ * then detach HEAD at `base`. The camp's branch itself is left for the caller.
+ */
+export async function resetCamp(campPath: string, base: string, exec: Exec): Promise<void> {
+  await gitOk(exec, campPath, ["reset", "--hard", "--quiet"], GIT_WRITE_TIMEOUT_MS);
+  await gitOk(exec, campPath, ["clean", "-fd", "--quiet"], GIT_WRITE_TIMEOUT_MS);
+  await gitOk(exec, campPath, ["checkout", "--quiet", "--detach", base], GIT_WRITE_TIMEOUT_MS);
+}
+
+/** Detaches the camp at `base`, then makes `branch` there, recreating it when it exists. */
+export async function checkoutFreshBranch(campPath: string, base: string, branch: string, exec: Exec): Promise<void> {
+  await gitOk(exec, campPath, ["checkout", "--quiet", "--detach", base], GIT_WRITE_TIMEOUT_MS);
+  await gitOk(exec, campPath, ["checkout", "--quiet", "-B", branch], GIT_WRITE_TIMEOUT_MS);
+}
+
+/** Whether a local branch `refs/heads/<branch>` exists. */
+export function branchExists(dir: string, branch: string, exec: Exec): Promise<boolean> {
+  return gitYesNo(exec, dir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]);
+}
+
+/** `git worktree add -b|-B <branch> <path> <base>`; `-B` only when the branch already exists. */
+export async function addWorktree(projectDir: string, path: string, branch: string, base: string, exec: Exec): Promise<void> {
+  const flag = (await branchExists(projectDir, branch, exec)) ? "-B" : "-b";
+  await gitOk(exec, projectDir, ["worktree", "add", "--quiet", flag, branch, path, base], GIT_WRITE_TIMEOUT_MS);
+}
+
+/**
+ * True when `dir` is itself the top level of a worktree of the repository at `projectDir`
+ * (not a plain directory, not a worktree of some other repository, not a broken link).
+ */
+export async function isWorktreeOf(dir: string, projectDir: string, exec: Exec): Promise<boolean> {
+  const args = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"];
+  const [mine, theirs] = await Promise.all([runGit(exec, dir, args), runGit(exec, projectDir, args)]);
+  if (mine.code !== 0 || theirs.code !== 0) return false;
+  const [top, common] = mine.stdout.trim().split("\n");
+  const projectCommon = theirs.stdout.trim().split("\n")[1];
+  return top !== undefined && common !== undefined && common === projectCommon && top === realpathOr(dir);
+}
+
+export type DeleteResult = { deleted: true } | { deleted: false; reason: string };
+
+/**
+ * Deletes a local branch: `git branch -d` (refuses unless merged into the checkout's HEAD or its
+ * upstream) or `-D` with `force`. A refusal is returned with git's one-line reason, not thrown;
+ * git also refuses any branch checked out in a worktree, including an idle camp still on it.
+ */
+export async function deleteBranch(projectDir: string, branch: string, opts: { force?: boolean }, exec: Exec): Promise<DeleteResult> {
+  if (!(await branchExists(projectDir, branch, exec))) return { deleted: false, reason: `branch ${branch} does not exist` };
+  const args = ["branch", opts.force ? "-D" : "-d", branch];
+  const res = await runGit(exec, projectDir, args);
+  if (res.code === 0) return { deleted: true };
+  if (res.code === 124) throw new GitError(["git", ...args], projectDir, res);
+  const reason = res.stderr.split("\n").map((l) => l.replace(/^(error|fatal): /, "").trim()).find(Boolean);
+  return { deleted: false, reason: reason ?? `git branch exited ${res.code}` };
+}
+
+/** `git worktree prune`: forgets worktrees whose directories are gone. */
+export async function pruneWorktrees(projectDir: string, exec: Exec): Promise<void> {
+  await gitOk(exec, projectDir, ["worktree", "prune"]);
+}

@@ -1,0 +1,196 @@
+/**
+ * The camp pool (STA-09): numbered git worktrees under `camps/<slot>/<repo>`, each leased to at
+ * most one task. Every read-modify-write of `pool.json` holds the kernel lock on `pool.lock`, and
+ * the git work of an acquire happens inside that lock too, so concurrent dispatches never lease
+ * one slot twice and a crash part-way leaves nothing leased.
+ */
+import { rmdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { VxError, errorMessage } from "../errors";
+import type { Exec } from "../exec";
+import { ensureDir, exists, isDirectory } from "../state/files";
+import { withLock } from "../state/lock";
+import type { ProjectPaths } from "../state/paths";
+import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
+import { type Pool, PoolSchema, SCHEMA_VERSION, type Slot, SlotSchema, keysOf } from "../state/schemas";
+import { addWorktree, checkoutFreshBranch, isClean, isWorktreeOf, pruneWorktrees } from "./git";
+
+const POOL_KEYS = keysOf(PoolSchema);
+const SLOT_KEYS = keysOf(SlotSchema);
+
+/** An idle slot acquire passed over, and why. */
+export type SkippedSlot = { slot: number; reason: string };
+
+/** A leased camp; `skipped` lists idle slots that were unusable (for a warning or doctor). */
+export type Camp = { slot: number; path: string; branch: string; skipped: SkippedSlot[] };
+
+/** `vexillum/<task-id>`. */
+export function campBranch(taskId: string): string {
+  return `vexillum/${taskId}`;
+}
+
+/** `<state dir>/camps/<slot>/<repo basename>`. */
+export function campPath(paths: ProjectPaths, project: string, slot: number): string {
+  return join(paths.campsDir, String(slot), basename(project));
+}
+
+function loadPool(paths: ProjectPaths): Loaded<Pool> | undefined {
+  return loadRecord(paths.poolFile, PoolSchema, true);
+}
+
+/** The pool as on disk; a missing file is an empty pool, a corrupt one a StateError naming it. */
+export function readPool(paths: ProjectPaths): Pool {
+  return loadPool(paths)?.value ?? { schema_version: SCHEMA_VERSION, slots: [] };
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/**
+ * Writes the slots sorted by number. Unknown top-level fields survive through `saveRecord`; unknown
+ * fields inside a slot survive too, matched by slot number, so a newer build's per-slot data is
+ * not erased either.
+ */
+function savePool(paths: ProjectPaths, slots: Slot[], raw: Record<string, unknown> | undefined): void {
+  const rawSlots = new Map<number, Record<string, unknown>>();
+  if (raw && Array.isArray(raw.slots)) {
+    for (const s of raw.slots) if (isPlainObject(s) && typeof s.number === "number") rawSlots.set(s.number, s);
+  }
+  const out = [...slots]
+    .sort((a, b) => a.number - b.number)
+    .map((s) => mergeForSave({ ...s }, SLOT_KEYS, rawSlots.get(s.number)));
+  saveRecord(paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
+}
+
+/** Runs `fn` on the pool under its lock; `fn` returns whether it changed the slots. */
+async function withPool<T>(
+  paths: ProjectPaths,
+  fn: (slots: Slot[]) => Promise<{ changed: boolean; result: T }> | { changed: boolean; result: T },
+): Promise<T> {
+  ensureDir(paths.campsDir);
+  return withLock(paths.poolLock, async () => {
+    const loaded = loadPool(paths);
+    const slots = loaded?.value.slots ?? [];
+    const { changed, result } = await fn(slots);
+    if (changed) savePool(paths, slots, loaded?.raw);
+    return result;
+  });
+}
+
+/**
+ * Readies an idle slot's worktree for `branch`; undefined on success, else why it was skipped.
+ * A failure here never blocks dispatch: the slot is passed over like a missing one.
+ */
+async function reuse(path: string, project: string, base: string, branch: string, exec: Exec): Promise<string | undefined> {
+  if (!isDirectory(path)) return "worktree is missing";
+  if (!(await isWorktreeOf(path, project, exec))) return "not a worktree of this project";
+  try {
+    if (!(await isClean(path, exec))) return "has uncommitted changes";
+    await checkoutFreshBranch(path, base, branch, exec);
+  } catch (err) {
+    return errorMessage(err);
+  }
+  return undefined;
+}
+
+/**
+ * `max + 1`, moved past any number whose worktree path is already taken: leftovers of a failed
+ * add, or of a pool file that was lost, would otherwise make `git worktree add` fail forever.
+ */
+function nextSlotNumber(paths: ProjectPaths, project: string, slots: Slot[]): number {
+  let n = slots.reduce((max, s) => Math.max(max, s.number), 0) + 1;
+  while (exists(campPath(paths, project, n))) n++;
+  return n;
+}
+
+async function addCamp(paths: ProjectPaths, project: string, slot: number, base: string, branch: string, exec: Exec): Promise<void> {
+  const slotDir = join(paths.campsDir, String(slot));
+  ensureDir(slotDir);
+  try {
+    // A registered worktree whose directory vanished would make the add refuse its path.
+    await pruneWorktrees(project, exec).catch(() => undefined);
+    await addWorktree(project, campPath(paths, project, slot), branch, base, exec);
+  } catch (err) {
+    try {
+      rmdirSync(slotDir); // only when git left it empty
+    } catch {
+      // not empty (a partial worktree: nextSlotNumber steps over it) or already gone
+    }
+    throw err;
+  }
+}
+
+function skippedText(skipped: SkippedSlot[]): string {
+  if (skipped.length === 0) return "";
+  return ` (idle slots skipped: ${skipped.map((s) => `${s.slot}: ${s.reason}`).join("; ")})`;
+}
+
+/**
+ * Leases a camp to `taskId` on branch `vexillum/<taskId>` forked from `base`: the first idle slot
+ * whose worktree exists, belongs to the project and is clean (detached to base, branch made or
+ * force-recreated there), else a new slot `max+1` from `git worktree add`. All under the pool
+ * lock. If git fails nothing is leased and the error names the step. A task that already holds a
+ * lease is refused (release it first).
+ */
+export async function acquireCamp(
+  paths: ProjectPaths,
+  opts: { project: string; taskId: string; base: string; exec: Exec },
+): Promise<Camp> {
+  const { project, taskId, base, exec } = opts;
+  const branch = campBranch(taskId);
+  return withPool(paths, async (slots) => {
+    const held = slots.find((s) => s.leased_by === taskId);
+    if (held) throw new VxError(`task ${taskId} already holds camp slot ${held.number}`);
+    const skipped: SkippedSlot[] = [];
+    for (const slot of [...slots].sort((a, b) => a.number - b.number)) {
+      if (slot.leased_by) continue;
+      const path = campPath(paths, project, slot.number);
+      const reason = await reuse(path, project, base, branch, exec);
+      if (reason !== undefined) {
+        skipped.push({ slot: slot.number, reason });
+        continue;
+      }
+      slot.branch = branch;
+      slot.leased_by = taskId;
+      return { changed: true, result: { slot: slot.number, path, branch, skipped } };
+    }
+    const number = nextSlotNumber(paths, project, slots);
+    try {
+      await addCamp(paths, project, number, base, branch, exec);
+    } catch (err) {
+      throw new VxError(`could not create camp slot ${number} for task ${taskId}: ${errorMessage(err)}${skippedText(skipped)}`);
+    }
+    slots.push({ number, branch, leased_by: taskId });
+    return { changed: true, result: { slot: number, path: campPath(paths, project, number), branch, skipped } };
+  });
+}
+
+/**
+ * Clears `taskId`'s lease; the worktree stays for reuse. Returns whether a lease was cleared
+ * (false when the task held none, or there is no pool yet).
+ */
+export async function releaseLease(paths: ProjectPaths, taskId: string): Promise<boolean> {
+  if (!exists(paths.poolFile)) return false;
+  return withPool(paths, (slots) => {
+    let cleared = false;
+    for (const slot of slots) {
+      if (slot.leased_by !== taskId) continue;
+      slot.leased_by = undefined;
+      cleared = true;
+    }
+    return { changed: cleared, result: cleared };
+  });
+}
+
+/** Ids of every task holding a lease. Throws when the pool cannot be read. */
+export function leasedTasks(paths: ProjectPaths): Set<string> {
+  const ids = new Set<string>();
+  for (const slot of readPool(paths).slots) if (slot.leased_by) ids.add(slot.leased_by);
+  return ids;
+}
+
+/** The slot leased by `taskId`; undefined when it holds none. Throws when the pool cannot be read. */
+export function leaseOf(paths: ProjectPaths, taskId: string): Slot | undefined {
+  return readPool(paths).slots.find((s) => s.leased_by === taskId);
+}

@@ -1,0 +1,133 @@
+/**
+ * What every deliverer (drain, await, the OpenCode injector) does with a project's two queues:
+ * recover dead claims, claim everything, drop what is no longer news, and hand back the rest.
+ * Claims are deleted only after the text was delivered (`finishClaims`) and returned to the
+ * queue on any failure (`putBackAll`), so a wake is delivered at most once and never lost (WAK-07).
+ */
+import { isSafeBaseName } from "../state/ids";
+import { parseRecord } from "../state/record";
+import { type ForumWake, ForumWakeSchema, type SoldierWake, SoldierWakeSchema } from "../state/schemas";
+import { readTextIfExists } from "../state/files";
+import type { Clock } from "../time";
+import { type CurrencyLookups, forumWakeCurrent, soldierWakeCurrent } from "./currency";
+import { claimWake, deleteClaim, listWakeNames, putBackClaim, recoverDeadClaims } from "./queue";
+
+/** One wake this process holds: `path` is the claimed file. */
+export type Claim = { path: string; kind: "soldier" | "forum" };
+
+/** The directories of one project's queues (a subset of `ProjectPaths`). */
+export type QueueDirs = { stateDir: string; wakesDir: string; forumWakesDir: string; forumInboxDir: string };
+
+/** Everything `collectWakes` needs from the outside. */
+export type DeliverDeps = {
+  clock: Pick<Clock, "now">;
+  /** Whether a claim's owner is still a live vx process (WAK-08). */
+  isLiveVx: (pid: number) => boolean | Promise<boolean>;
+  currency: CurrencyLookups;
+  /** The claimant; defaults to this process. */
+  pid?: number;
+};
+
+/** Current wakes and the claims that hold them; forum counts are recomputed from the inbox. */
+export type Collected = { claims: Claim[]; soldier: SoldierWake[]; forum: ForumWake[] };
+
+/**
+ * Claims and filters every wake of both queues. Wakes that are corrupt or no longer current are
+ * consumed here (deleted, never printed). When anything throws, every claim taken so far is put
+ * back before the error propagates, so a live deliverer never strands a wake.
+ */
+export async function collectWakes(queue: QueueDirs, deps: DeliverDeps): Promise<Collected> {
+  const pid = deps.pid ?? process.pid;
+  const out: Collected = { claims: [], soldier: [], forum: [] };
+  const taken: Claim[] = [];
+  try {
+    for (const dir of [queue.wakesDir, queue.forumWakesDir]) {
+      await recoverDeadClaims(dir, { now: deps.clock.now(), isLiveVx: deps.isLiveVx, pid });
+    }
+    const ctx = { ...deps.currency, stateDir: queue.stateDir };
+    for (const claim of claimAll(queue.wakesDir, "soldier", pid, deps.clock, taken)) {
+      const wake = readClaim(claim, (path, text) => parseRecord(path, text, SoldierWakeSchema).value);
+      if (wake && (await soldierWakeCurrent(wake, ctx))) {
+        out.claims.push(claim);
+        out.soldier.push(wake);
+      } else {
+        deleteClaim(claim.path);
+      }
+    }
+    for (const claim of claimAll(queue.forumWakesDir, "forum", pid, deps.clock, taken)) {
+      const wake = readClaim(claim, parseForumWake);
+      const count = wake ? forumWakeCurrent(wake, queue.forumInboxDir) : 0;
+      if (wake && count > 0) {
+        out.claims.push(claim);
+        out.forum.push({ ...wake, count });
+      } else {
+        deleteClaim(claim.path);
+      }
+    }
+  } catch (err) {
+    putBackAll(taken, () => {});
+    throw err;
+  }
+  return out;
+}
+
+// Generator so each claim is recorded in `taken` the moment it exists, before it is read.
+function* claimAll(dir: string, kind: Claim["kind"], pid: number, clock: Pick<Clock, "now">, taken: Claim[]) {
+  for (const name of listWakeNames(dir)) {
+    const path = claimWake(dir, name, pid, clock.now());
+    if (!path) continue;
+    const claim: Claim = { path, kind };
+    taken.push(claim);
+    yield claim;
+  }
+}
+
+function parseForumWake(path: string, text: string): ForumWake {
+  const wake = parseRecord(path, text, ForumWakeSchema).value;
+  // The session names an inbox directory: anything else is as corrupt as bad JSON.
+  if (!isSafeBaseName(wake.session)) throw new Error(`${path}: unsafe session name`);
+  return wake;
+}
+
+/** The claimed wake, or undefined when it is corrupt (consumed silently) or vanished. */
+function readClaim<T>(claim: Claim, parse: (path: string, text: string) => T): T | undefined {
+  const text = readTextIfExists(claim.path); // an I/O error propagates: the claim goes back
+  if (text === undefined) return undefined;
+  try {
+    return parse(claim.path, text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** After a successful print: deletes every claim. Tries all, then throws the first failure. */
+export function finishClaims(claims: readonly Claim[]): void {
+  let first: unknown;
+  for (const c of claims) {
+    try {
+      deleteClaim(c.path);
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  if (first !== undefined) throw first;
+}
+
+/**
+ * WAK-07, for every failure path: each claim goes back to its wake name, or is deleted when a
+ * newer wake took that name. Best effort: a failure is reported to `onError` (default: thrown
+ * after the rest were tried), since a signal handler must still finish its cleanup.
+ */
+export function putBackAll(claims: readonly Claim[], onError?: (err: unknown, claim: Claim) => void): void {
+  let first: unknown;
+  for (const c of claims) {
+    try {
+      putBackClaim(c.path);
+    } catch (err) {
+      if (onError) onError(err, c);
+      else first ??= err;
+    }
+  }
+  if (first !== undefined) throw first;
+}
+

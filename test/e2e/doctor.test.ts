@@ -1,0 +1,144 @@
+// `vx doctor` end to end (section 16): line formats, summary and exit code, read-only.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { configure, installFakeHerdr, stopServer } from "../fakes/herdr-control";
+import { type Sandbox, VX_BIN, sandbox, vx, writeExecutable } from "../helpers";
+
+/** A sandbox with the fake herdr, a fake claude, an initialized project and vx in ~/.local/bin. */
+async function ready(): Promise<Sandbox & { herdr: ReturnType<typeof installFakeHerdr> }> {
+  const s = sandbox();
+  const herdr = installFakeHerdr(s.bin);
+  Object.assign(s.env, herdr);
+  writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
+  mkdirSync(join(s.home, ".local", "bin"), { recursive: true });
+  symlinkSync(VX_BIN, join(s.home, ".local", "bin", "vx"));
+  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return Object.assign(s, { herdr });
+}
+
+/** Every path under `dir` with its type, mode, size, mtime and content. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      out[p] = `${st.mode}:${st.size}:${st.mtimeMs}`;
+      if (st.isDirectory()) walk(p);
+      else out[p] += `:${readFileSync(p, "utf8")}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("vx doctor", () => {
+  test("a ready environment: every check, in order, exit 0", async () => {
+    using s = await ready();
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stderr).toBe("");
+    const lines = r.stdout.split("\n");
+    const names = lines.filter((l) => l.startsWith("[")).map((l) => l.replace(/^\[\w+\] /, "").split(" - ")[0]);
+    expect(names).toEqual([
+      "git", "herdr", "herdr version", "herdr server", "tmux", "Claude Code", "Codex", "Pi", "OpenCode",
+      "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
+      "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
+    ]);
+    expect(r.stdout).toContain("[ok] herdr version - 0.9.3\n");
+    expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");
+    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH\n");
+    expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
+    expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
+    expect(r.stdout).toContain("[ok] skill vexillum - installed, current\n");
+    expect(r.stdout).toContain("[ok] models.json - valid\n");
+    expect(r.stdout).toContain("[ok] sentinel Stop hook - registered in .claude/settings.json\n");
+    expect(r.stdout).toContain("[ok] sentinel Stop hook finds vx - found with a minimal environment\n");
+    expect(r.stdout).toEndWith("\n\nEnvironment ready (optional: Codex, Pi, OpenCode missing).\n");
+    expect(r.code).toBe(0);
+  });
+
+  test("is read-only: the state root and the project are unchanged", async () => {
+    using s = await ready();
+    chmodSync(join(s.home, ".vexillum"), 0o755);
+    const before = { state: tree(join(s.home, ".vexillum")), project: tree(s.project) };
+    await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect({ state: tree(join(s.home, ".vexillum")), project: tree(s.project) }).toEqual(before);
+  });
+
+  test("warnings: version out of range, server down, state root mode, VX_TIME_SCALE", async () => {
+    using s = await ready();
+    configure(s.herdr, { version: "0.7.4" });
+    stopServer(s.herdr);
+    chmodSync(join(s.home, ".vexillum"), 0o755);
+    const r = await vx(["doctor"], { cwd: s.project, env: { ...s.env, VX_TIME_SCALE: "fast" } });
+    expect(r.stdout).toContain(
+      "[warn] herdr version - 0.7.4 is outside 0.8.2-0.9.x - vx's herdr integration was verified against 0.9.x, this version may behave differently\n",
+    );
+    expect(r.stdout).toContain("[warn] herdr server - not running\n");
+    expect(r.stdout).toContain("[warn] ~/.vexillum/ - mode 0755, expected 0700\n");
+    expect(r.stdout).toContain('[warn] VX_TIME_SCALE - "fast" is not a positive number, using 1\n');
+    expect(r.stdout).toMatch(/Environment ready \(optional: Codex, Pi, OpenCode missing; warnings: herdr version, herdr server, VX_TIME_SCALE, ~\/\.vexillum\/\)\.\n$/);
+    expect(r.code).toBe(0);
+    const scaled = await vx(["doctor"], { cwd: s.project, env: { ...s.env, VX_TIME_SCALE: "0.5" } });
+    expect(scaled.stdout).toContain("[warn] VX_TIME_SCALE - 0.5 (every built-in duration is scaled; for tests and demos)\n");
+  });
+
+  test("herdr missing is a required check: not ready, exit 1", async () => {
+    using s = sandbox();
+    writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
+    const env = { ...s.env, PATH: `${s.bin}:/usr/bin:/bin` };
+    const r = await vx(["doctor"], { cwd: s.project, env });
+    expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH\n");
+    expect(r.stdout).not.toContain("herdr version");
+    expect(r.stdout).toContain("[missing] ~/.vexillum/ - does not exist, run 'vx init'\n");
+    expect(r.stdout).toContain("[missing] project initialized - run 'vx init'\n");
+    expect(r.stdout).toEndWith("\n\nEnvironment not ready, see missing checks above.\n");
+    expect(r.code).toBe(1);
+  });
+
+  test("outside a git repository no project check follows", async () => {
+    using s = sandbox({ git: false });
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain("[missing] git repository - current directory is not a git repository\n");
+    expect(r.stdout).not.toContain("project initialized");
+    expect(r.stdout).not.toContain("Stop hook");
+    expect(r.code).toBe(1);
+  });
+
+  test("the hook cannot find vx with a minimal environment: a warning, never missing", async () => {
+    using s = await ready();
+    const { unlinkSync } = await import("node:fs");
+    unlinkSync(join(s.home, ".local", "bin", "vx"));
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain(
+      "[warn] sentinel Stop hook finds vx - not found with a minimal environment (HOME and PATH=/usr/bin:/bin only), so the commander is never woken; install vx where the hook looks (~/.local/bin, or Homebrew) and run 'vx upgrade' to rewrite the hook\n",
+    );
+    expect(r.code).toBe(0);
+  });
+
+  test("hook not registered, edited skill, invalid models.json, drifted block", async () => {
+    using s = await ready();
+    writeFileSync(join(s.project, ".claude/settings.json"), "{}\n");
+    writeFileSync(join(s.project, ".claude/skills/vexillum/SKILL.md"), "my own notes\n");
+    writeFileSync(join(s.project, ".vexillum/models.json"), "[1]");
+    const claude = readFileSync(join(s.project, "CLAUDE.md"), "utf8");
+    writeFileSync(join(s.project, "CLAUDE.md"), claude.replace("Vexillum commander", "Vexillum commander (mine)"));
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain(
+      "[warn] sentinel Stop hook - not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'\n",
+    );
+    expect(r.stdout).not.toContain("sentinel Stop hook finds vx");
+    expect(r.stdout).toContain("[warn] skill vexillum - installed, edited by hand\n");
+    expect(r.stdout).toMatch(/\[warn\] models\.json - invalid: .*\n/);
+    expect(r.stdout).toContain("[warn] CLAUDE.md vexillum block - drifted\n");
+  });
+
+  test("another vx earlier in PATH", async () => {
+    using s = await ready();
+    writeExecutable(join(s.bin, "vx"), "#!/bin/sh\necho old vx\n");
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain(`[warn] another vx earlier in PATH - ${join(s.bin, "vx")}\n`);
+  });
+});

@@ -1,0 +1,132 @@
+// `vx status` end to end (TSK-08..10, STA-07, STA-08).
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { projectKey } from "../../src/state/paths";
+import { type Sandbox, git, sandbox, vx } from "../helpers";
+
+function tasksDir(s: Sandbox): string {
+  return join(s.home, ".vexillum", "projects", projectKey(s.project), "tasks");
+}
+
+function writeTask(s: Sandbox, t: Record<string, unknown>): string {
+  const dir = tasksDir(s);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${t.id}.json`);
+  writeFileSync(path, JSON.stringify(t, null, 2));
+  return path;
+}
+
+function task(id: string, over: Record<string, unknown> = {}) {
+  return {
+    id,
+    schema_version: 1,
+    kind: "mission",
+    prompt: "fix the login bug",
+    status: "running",
+    created_at: "2026-11-30T10:00:00Z",
+    updated_at: "2026-11-30T10:00:00Z",
+    camp_branch: `vexillum/${id}`,
+    ...over,
+  };
+}
+
+async function initialized(): Promise<Sandbox> {
+  const s = sandbox();
+  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return s;
+}
+
+describe("vx status", () => {
+  test("no tasks", async () => {
+    using s = await initialized();
+    expect(await vx(["status"], { cwd: s.project, env: s.env })).toEqual({ code: 0, stdout: "no tasks yet in this project.\n", stderr: "" });
+  });
+
+  test("text: newest first, ties by id, padded columns, prompt cut at 60, question line", async () => {
+    using s = await initialized();
+    const long = "refactor   the\nwhole payments module so that every provider shares one retry policy";
+    writeTask(s, task("bbbbbbbbbbbbbbbb", { updated_at: "2026-11-30T11:00:00Z", prompt: long }));
+    writeTask(s, task("aaaaaaaaaaaaaaaa", { updated_at: "2026-11-30T11:00:00Z", kind: "scout", status: "blocked", decision: { question: "Postgres or SQLite?", options: [], asked_at: "2026-11-30T11:00:00Z", kind: "prose" } }));
+    writeTask(s, task("cccccccccccccccc", { updated_at: "2026-11-30T12:00:00Z", status: "done" }));
+    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "cccccccccccccccc  mission  done         vexillum/cccccccccccccccc  fix the login bug",
+        "aaaaaaaaaaaaaaaa  scout    blocked      vexillum/aaaaaaaaaaaaaaaa  fix the login bug",
+        "    question: Postgres or SQLite?",
+        "bbbbbbbbbbbbbbbb  mission  running      vexillum/bbbbbbbbbbbbbbbb  refactor the whole payments module so that every provider sh...",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("--json: the envelope, tasks exactly as persisted with unknown fields", async () => {
+    using s = await initialized();
+    writeTask(s, task("dddddddddddddddd", { future_field: { x: 1 } }));
+    const r = await vx(["status", "--json"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toEndWith("}\n");
+    expect(r.stdout).toContain('\n  "tasks": [\n');
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(["schema_version", "generated_at", "project_root", "tasks"]);
+    expect(doc.project_root).toBe(join(s.home, ".vexillum", "projects", projectKey(s.project)));
+    expect(doc.tasks).toEqual([task("dddddddddddddddd", { future_field: { x: 1 } })]);
+    const empty = await initialized();
+    expect(JSON.parse((await vx(["status", "--json"], { cwd: empty.project, env: empty.env })).stdout).tasks).toEqual([]);
+    empty[Symbol.dispose]();
+  });
+
+  test("any other flag: unknown status flag, exit 64", async () => {
+    using s = await initialized();
+    const r = await vx(["status", "--all"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(64);
+    expect(r.stderr).toStartWith('vx: unknown status flag "--all"\n');
+  });
+
+  test("a task file with invalid JSON: exit 1 naming the file, file untouched", async () => {
+    using s = await initialized();
+    writeTask(s, task("eeeeeeeeeeeeeeee"));
+    const bad = join(tasksDir(s), "ffffffffffffffff.json");
+    writeFileSync(bad, '{"id": "ffff');
+    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toStartWith(`vx: ${bad}: invalid JSON`);
+    expect(readFileSync(bad, "utf8")).toBe('{"id": "ffff');
+  });
+
+  test("schema_version 9: refused with the spec's message", async () => {
+    using s = await initialized();
+    const path = writeTask(s, task("9999999999999999", { schema_version: 9 }));
+    const r = await vx(["status", "--json"], { cwd: s.project, env: s.env });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: ${path}: unsupported schema version 9 (expected 1)\n` });
+  });
+
+  test("not initialized", async () => {
+    using s = sandbox();
+    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: project not initialized, run 'vx init' first\n" });
+  });
+
+  test("from inside a camp directory it refuses", async () => {
+    using s = await initialized();
+    const camp = join(s.home, ".vexillum", "projects", projectKey(s.project), "camps", "1", "project");
+    mkdirSync(join(camp, "src"), { recursive: true });
+    git(camp, "init", "-q");
+    const r = await vx(["status"], { cwd: join(camp, "src"), env: s.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `vx: running from inside ${join(camp, "src")}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
+    );
+  });
+
+  test("a subdirectory of the project sees the same tasks", async () => {
+    using s = await initialized();
+    writeTask(s, task("1111111111111111"));
+    mkdirSync(join(s.project, "sub"));
+    const r = await vx(["status"], { cwd: join(s.project, "sub"), env: s.env });
+    expect(r.stdout).toContain("1111111111111111");
+  });
+});
