@@ -1,0 +1,260 @@
+/**
+ * herdr behaviours with herdr's known failure modes handled (SPEC HRD-05, HRD-06, HRD-07, SEN-06):
+ * naming, starting an agent through busy panes and the folder-trust dialog, delivering a prompt at
+ * most once despite false stalls, reading panes, and closing tabs that may already be gone.
+ */
+import type { Env } from "../state/paths";
+import { type Clock, COUNTS, nominalSeconds, scaled } from "../time";
+import { type AgentInfo, type HerdrClient, HerdrError, herdrCode, type PromptOptions } from "./herdr";
+
+/** What every operation needs: the client, the clock to wait on, and the env that sets VX_TIME_SCALE. */
+export type HerdrOps = { herdr: HerdrClient; clock: Clock; env: Env };
+
+const NAME_MAX = 32;
+const GONE = new Set(["agent_not_found", "agent_not_running"]);
+
+/** True for the codes that mean the agent (or its pane) is gone (HRD-05). */
+export function isGone(err: unknown): boolean {
+  return GONE.has(herdrCode(err) ?? "");
+}
+
+function trimDashes(s: string): string {
+  return s.replace(/^-+|-+$/g, "");
+}
+
+/**
+ * HRD-06 candidate name: `vx-` plus a slug of the prompt, at most 32 characters, always matching
+ * herdr's `[a-z][a-z0-9_-]{0,31}`; `vx-<first 8 hex of the id>` when the prompt has no usable letter.
+ */
+export function agentName(prompt: string, taskId: string): string {
+  const slug = trimDashes(prompt.toLowerCase().replace(/[^a-z0-9]+/g, "-"));
+  if (!slug) return `vx-${taskId.slice(0, 8)}`;
+  // The cut can land just after a separator; a name ending in `-` would read as truncated noise.
+  return trimDashes(`vx-${slug}`.slice(0, NAME_MAX));
+}
+
+/** HRD-06 fallback after `agent_name_taken`: the candidate cut so `<cut>-<first 6 hex of id>` fits 32. */
+export function fallbackName(candidate: string, taskId: string): string {
+  const suffix = `-${taskId.slice(0, 6)}`;
+  return `${trimDashes(candidate.slice(0, NAME_MAX - suffix.length))}${suffix}`;
+}
+
+export type StartRequest = {
+  /** The candidate name (agentName); also the tab label, so it is kept when free. */
+  name: string;
+  kind: string;
+  pane: string;
+  args: string[];
+  /** Source of the fallback name's suffix. */
+  taskId: string;
+};
+
+/**
+ * Starts the harness (HRD-05/06) and returns the agent name actually used: `agent_pane_busy` is
+ * retried while the new tab's shell comes up, `agent_name_taken` switches once to the fallback name,
+ * and `agent_not_ready` gets the folder-trust rule. Any other failure is thrown as HerdrError.
+ */
+export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<string> {
+  let name = req.name;
+  let renamed = false;
+  for (;;) {
+    try {
+      await startThroughBusy(ops, { ...req, name });
+      return name;
+    } catch (err) {
+      const code = herdrCode(err);
+      if (code === "agent_name_taken" && !renamed) {
+        name = fallbackName(req.name, req.taskId);
+        renamed = true;
+        continue;
+      }
+      if (code === "agent_not_ready") {
+        await acceptTrustDialog(ops, name, err as HerdrError);
+        return name;
+      }
+      throw err;
+    }
+  }
+}
+
+async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void> {
+  for (let retry = 0; ; retry++) {
+    try {
+      await ops.herdr.agentStart(req.name, req.kind, req.pane, req.args);
+      return;
+    } catch (err) {
+      if (herdrCode(err) !== "agent_pane_busy" || retry >= COUNTS.paneBusyRetries) throw err;
+      await ops.clock.sleep(scaled("paneBusyStep", ops.env));
+    }
+  }
+}
+
+// A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
+const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
+const TRUST_RE = /trust this folder/i;
+const TRUST_LINES = 20;
+
+/** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
+export function trustOptionDigit(screen: string): string | undefined {
+  for (const line of screen.split("\n")) {
+    const m = OPTION_RE.exec(line);
+    if (m && m[2]!.startsWith("Yes")) return m[1];
+  }
+  return undefined;
+}
+
+/**
+ * HRD-06: herdr kept the name, so the dialog can be read and answered. Only a folder-trust dialog
+ * is answered; vx never guesses at other startup screens (logins, updates, ...).
+ */
+async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError): Promise<void> {
+  const fail = (why: string) => new HerdrError("agent_not_ready", `herdr agent start: ${name} ${why}`, cause.argv, cause.detail);
+  let screen: string;
+  try {
+    screen = await ops.herdr.agentRead(name, undefined, TRUST_LINES);
+  } catch {
+    throw fail("is blocked on a startup screen that could not be read");
+  }
+  if (!TRUST_RE.test(screen)) throw fail("is blocked on a startup screen that is not a folder-trust dialog");
+  const digit = trustOptionDigit(screen);
+  if (!digit) throw fail(`is showing a folder-trust dialog without a "Yes" option`);
+  await ops.herdr.agentSendKeys(name, [digit]);
+  const deadline = ops.clock.now() + scaled("trustWait", ops.env);
+  for (;;) {
+    if ((await ops.herdr.agentGet(name)).interactive_ready) return;
+    if (ops.clock.now() >= deadline) {
+      throw fail(`did not become ready within ${nominalSeconds("trustWait")}s of accepting the folder-trust dialog`);
+    }
+    await ops.clock.sleep(scaled("trustPoll", ops.env));
+  }
+}
+
+/** How a prompt ended (HRD-05). Failures other than these are thrown as HerdrError. */
+export type PromptOutcome =
+  /** The wait ended with the agent in a settled status (idle, done or blocked). */
+  | { kind: "settled"; agent: AgentInfo }
+  /** The wait ran out while the agent was still working: normal for a quick-settle probe. */
+  | { kind: "timeout" }
+  /** Delivered without waiting. */
+  | { kind: "sent"; agent?: AgentInfo }
+  /** `agent_not_found` / `agent_not_running`: the pane or its agent is gone. */
+  | { kind: "gone"; code: string }
+  /** `agent_blocked`: a dialog is showing and nothing was sent. */
+  | { kind: "blocked" };
+
+function moved(before: AgentInfo, now: AgentInfo): boolean {
+  return now.agent_status === "working" || now.state_change_seq > before.state_change_seq;
+}
+
+/**
+ * Delivers `text` at most once. `agent_prompt_stalled` can be false (herdr #2690, #2682), so a stall
+ * is only retried when the agent shows no sign of the prompt: not working, and no state change since
+ * the read taken before the first attempt. When it did move, the prompt counts as delivered and a
+ * wait carries on with `agent wait` for what is left of that attempt's window.
+ */
+export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: PromptOptions = {}): Promise<PromptOutcome> {
+  const wait = opts.waitTimeoutMs !== undefined;
+  let before: AgentInfo;
+  try {
+    before = await ops.herdr.agentGet(target);
+  } catch (err) {
+    return goneOrThrow(err);
+  }
+  for (let retry = 0; ; retry++) {
+    const sentAt = ops.clock.now();
+    try {
+      const agent = await ops.herdr.agentPrompt(target, text, opts);
+      return wait ? { kind: "settled", agent } : { kind: "sent", agent };
+    } catch (err) {
+      const code = herdrCode(err);
+      if (code !== undefined && GONE.has(code)) return { kind: "gone", code };
+      if (code === "agent_blocked") return { kind: "blocked" };
+      if (code === "timeout" && wait) return { kind: "timeout" };
+      if (code !== "agent_prompt_stalled") throw err;
+      let now: AgentInfo;
+      try {
+        now = await ops.herdr.agentGet(target);
+      } catch (getErr) {
+        return goneOrThrow(getErr);
+      }
+      if (moved(before, now)) {
+        if (!wait) return { kind: "sent", agent: now };
+        return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.now());
+      }
+      if (retry >= COUNTS.promptStalledRetries) throw err;
+      await ops.clock.sleep(scaled("promptStalledStep", ops.env));
+    }
+  }
+}
+
+function goneOrThrow(err: unknown): PromptOutcome {
+  const code = herdrCode(err);
+  if (code !== undefined && GONE.has(code)) return { kind: "gone", code };
+  throw err;
+}
+
+async function waitRest(ops: HerdrOps, target: string, remainingMs: number): Promise<PromptOutcome> {
+  if (remainingMs <= 0) return { kind: "timeout" };
+  try {
+    return { kind: "settled", agent: await ops.herdr.agentWait(target, remainingMs) };
+  } catch (err) {
+    if (herdrCode(err) === "timeout") return { kind: "timeout" };
+    return goneOrThrow(err);
+  }
+}
+
+async function readOrUndefined(read: Promise<string>): Promise<string | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    // HRD-05: a busy alternate-screen agent cannot be scrolled, which counts as unreadable.
+    if (herdrCode(err) === "agent_not_idle" || isGone(err)) return undefined;
+    throw err;
+  }
+}
+
+/** HRD-07 transcript (`--source recent-unwrapped --lines 500`); undefined when unreadable or gone. */
+export function readTranscript(ops: HerdrOps, target: string): Promise<string | undefined> {
+  return readOrUndefined(ops.herdr.agentRead(target, "recent-unwrapped", COUNTS.transcriptLines));
+}
+
+/** HRD-07 rendered screen for dialogs (`--source visible`, whole view); undefined when unreadable or gone. */
+export function readVisible(ops: HerdrOps, target: string): Promise<string | undefined> {
+  return readOrUndefined(ops.herdr.agentRead(target, "visible"));
+}
+
+async function closeOr(close: Promise<void>, goneCode: string): Promise<boolean> {
+  try {
+    await close;
+    return true;
+  } catch (err) {
+    if (herdrCode(err) === goneCode) return false;
+    throw err;
+  }
+}
+
+/** Closes a tab; one already gone counts as closed (CMD-STRIKE-03). True when herdr closed it now. */
+export function closeTab(ops: HerdrOps, tab: string): Promise<boolean> {
+  return closeOr(ops.herdr.tabClose(tab), "tab_not_found");
+}
+
+/** Closes a pane; one already gone counts as closed. True when herdr closed it now. */
+export function closePane(ops: HerdrOps, pane: string): Promise<boolean> {
+  return closeOr(ops.herdr.paneClose(pane), "pane_not_found");
+}
+
+/** The task fields SEN-06 matches on. */
+export type AgentRef = { herdr_agent_name?: string; herdr_pane_id?: string; harness?: string };
+
+/**
+ * SEN-06: the listed agent named `herdr_agent_name`, else the agent in pane `herdr_pane_id` whose kind
+ * label equals the harness (names are lost when herdr restarts). Undefined means "not found".
+ */
+export function findAgent(agents: readonly AgentInfo[], task: AgentRef): AgentInfo | undefined {
+  if (task.herdr_agent_name) {
+    const byName = agents.find((a) => a.name === task.herdr_agent_name);
+    if (byName) return byName;
+  }
+  if (!task.herdr_pane_id || !task.harness) return undefined;
+  return agents.find((a) => a.pane_id === task.herdr_pane_id && a.agent === task.harness);
+}

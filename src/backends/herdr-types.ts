@@ -1,0 +1,125 @@
+/**
+ * Record shapes vx reads from herdr (SPEC HRD-02, HRD-06) and the typed error its calls raise.
+ * Parsing is lenient about key order and extra fields, strict about the fields vx relies on.
+ */
+import { MuxError } from "../errors";
+
+/** herdr's agent states. `idle` and `done` mean the same thing (HRD-06); `unknown` never means success. */
+export const AGENT_STATUSES = ["idle", "working", "blocked", "done", "unknown"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/**
+ * One agent as `agent get`, `agent list`, `agent prompt` and `agent wait` report it (herdr.md section 4),
+ * reduced to the fields vx uses.
+ */
+export type AgentInfo = {
+  /** The agent's herdr name; absent for agents herdr detected on its own. */
+  name?: string;
+  /** Kind label, e.g. `claude`, `codex`. */
+  agent?: string;
+  /**
+   * Usually one of AGENT_STATUSES. A newer herdr may report other values, and an absent field is
+   * kept as "", so callers can apply SEN-09 (skip and log) instead of failing the whole read.
+   */
+  agent_status: AgentStatus | (string & {});
+  pane_id: string;
+  tab_id: string;
+  workspace_id: string;
+  /** Advances on each lifecycle change; herdr always sends it, 0 when absent. */
+  state_change_seq: number;
+  /** herdr omits the field when false; normalised to a boolean here. */
+  interactive_ready: boolean;
+  cwd?: string;
+  agent_session?: { source?: string; agent?: string; kind?: string; value?: string };
+};
+
+/** `herdr status server --json`, for doctor. Fields are null while the server is down. */
+export type ServerStatus = {
+  status: string;
+  running: boolean;
+  version: string | null;
+  protocol: number | null;
+  compatible: boolean | null;
+  restart_needed: boolean;
+  socket?: string;
+};
+
+/**
+ * A failed herdr call. `code` is herdr's API error code (`agent_pane_busy`, `timeout`, ...) or one of
+ * vx's own: `usage` (exit 2 or non-JSON stderr), `unparsable` (stdout vx cannot read),
+ * `herdr_missing` (not on PATH), `exec_timeout` (herdr did not exit in time), `failed` (crashed).
+ */
+export class HerdrError extends MuxError {
+  /** herdr's own message (or the stderr text), without vx's prefix. */
+  readonly detail: string;
+  constructor(code: string, message: string, argv: string[], detail: string = message) {
+    super(code, message, argv);
+    this.name = "HerdrError";
+    this.detail = detail;
+  }
+}
+
+/** The herdr error code of `err`, or undefined when it is not a HerdrError. */
+export function herdrCode(err: unknown): string | undefined {
+  return err instanceof HerdrError ? err.code : undefined;
+}
+
+/** `idle` or `done`: the turn is over and the agent is ready (HRD-06). */
+export function isIdleStatus(status: string): boolean {
+  return status === "idle" || status === "done";
+}
+
+type Json = Record<string, unknown>;
+
+export function isObject(x: unknown): x is Json {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function optString(x: unknown): string | undefined {
+  return typeof x === "string" ? x : undefined;
+}
+
+function agentSession(x: unknown): AgentInfo["agent_session"] {
+  if (!isObject(x)) return undefined;
+  return { source: optString(x.source), agent: optString(x.agent), kind: optString(x.kind), value: optString(x.value) };
+}
+
+/** Reads one AgentInfo; undefined when a field vx relies on (the pane, tab and workspace ids) is missing. */
+export function toAgentInfo(raw: unknown): AgentInfo | undefined {
+  if (!isObject(raw)) return undefined;
+  const { pane_id, tab_id, workspace_id } = raw;
+  if (typeof pane_id !== "string" || typeof tab_id !== "string" || typeof workspace_id !== "string") return undefined;
+  const info: AgentInfo = {
+    agent_status: typeof raw.agent_status === "string" ? raw.agent_status : "",
+    pane_id,
+    tab_id,
+    workspace_id,
+    state_change_seq: typeof raw.state_change_seq === "number" ? raw.state_change_seq : 0,
+    interactive_ready: raw.interactive_ready === true,
+  };
+  const name = optString(raw.name);
+  if (name !== undefined) info.name = name;
+  const kind = optString(raw.agent);
+  if (kind !== undefined) info.agent = kind;
+  const cwd = optString(raw.cwd);
+  if (cwd !== undefined) info.cwd = cwd;
+  const session = agentSession(raw.agent_session);
+  if (session) info.agent_session = session;
+  return info;
+}
+
+/** Reads `status server --json`; undefined when `running` is not a boolean. */
+export function toServerStatus(raw: unknown): ServerStatus | undefined {
+  if (!isObject(raw) || typeof raw.running !== "boolean") return undefined;
+  const out: ServerStatus = {
+    status: optString(raw.status) ?? (raw.running ? "running" : "not_running"),
+    running: raw.running,
+    version: optString(raw.version) ?? null,
+    protocol: typeof raw.protocol === "number" ? raw.protocol : null,
+    compatible: typeof raw.compatible === "boolean" ? raw.compatible : null,
+    restart_needed: raw.restart_needed === true,
+  };
+  const socket = optString(raw.socket);
+  if (socket !== undefined) out.socket = socket;
+  return out;
+}

@@ -1,0 +1,244 @@
+/**
+ * A thin typed client over the herdr CLI (SPEC HRD-02, HRD-03): one function per command vx uses.
+ * Argv is built by the pure functions in `herdrArgv`; every call runs through the injected Exec with
+ * the caller's environment unchanged (ENV-02) and a timeout. Retries and recovery live in herdr-ops.
+ */
+import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
+import type { Env } from "../state/paths";
+import { type HerdrVersion, parseHerdrVersion } from "./herdr-version";
+import {
+  type AgentInfo, HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus,
+} from "./herdr-types";
+
+export * from "./herdr-types";
+
+/** Where `agent read` takes its text from: transcripts, the rendered screen, or herdr's default (`recent`). */
+export type ReadSource = "recent-unwrapped" | "visible";
+
+export type TabCreateRequest = { workspace: string; cwd: string; label: string };
+export type PromptOptions = {
+  /** Wait (`--wait --timeout <ms>`) until the agent settles; omitted means fire and return. */
+  waitTimeoutMs?: number;
+};
+export type HerdrVersionInfo = { text: string; version: HerdrVersion | undefined };
+
+/**
+ * herdr parses any argument that starts with `-` as an option, and it does not document `--` for
+ * `agent prompt` (only for `agent start`'s harness args), so a `--` there could itself be taken as
+ * the text. A leading space keeps the text one positional element and is harmless to the harness's
+ * composer. Everything else is passed byte for byte (ENV-10).
+ */
+export function promptTextArg(text: string): string {
+  return text.startsWith("-") ? ` ${text}` : text;
+}
+
+// herdr takes integer milliseconds; scaled durations can be fractional.
+function ms(n: number): string {
+  return String(Math.max(1, Math.ceil(n)));
+}
+
+/** Pure argv builders, one per command (HRD-03). argv[0] is `herdr`, found through the env's PATH. */
+export const herdrArgv = {
+  version: (): string[] => ["herdr", "--version"],
+  serverStatus: (): string[] => ["herdr", "status", "server", "--json"],
+  tabCreate: (r: TabCreateRequest): string[] => [
+    "herdr", "tab", "create", "--workspace", r.workspace, "--cwd", r.cwd, "--label", r.label, "--no-focus",
+  ],
+  /** `--` is left out when there are no harness args: herdr documents it as optional. */
+  agentStart: (name: string, kind: string, pane: string, args: string[]): string[] => [
+    "herdr", "agent", "start", name, "--kind", kind, "--pane", pane, ...(args.length ? ["--", ...args] : []),
+  ],
+  agentGet: (target: string): string[] => ["herdr", "agent", "get", target],
+  agentList: (): string[] => ["herdr", "agent", "list"],
+  agentPrompt: (target: string, text: string, opts: PromptOptions = {}): string[] => [
+    "herdr", "agent", "prompt", target, promptTextArg(text),
+    ...(opts.waitTimeoutMs === undefined ? [] : ["--wait", "--timeout", ms(opts.waitTimeoutMs)]),
+  ],
+  agentWait: (target: string, timeoutMs: number): string[] => ["herdr", "agent", "wait", target, "--timeout", ms(timeoutMs)],
+  /** No source means herdr's default (`recent`); no lines means herdr's default (the whole screen for `visible`). */
+  agentRead: (target: string, source?: ReadSource, lines?: number): string[] => [
+    "herdr", "agent", "read", target,
+    ...(source === undefined ? [] : ["--source", source]),
+    ...(lines === undefined ? [] : ["--lines", String(lines)]),
+  ],
+  agentSendKeys: (target: string, keys: string[]): string[] => ["herdr", "agent", "send-keys", target, ...keys],
+  tabClose: (tab: string): string[] => ["herdr", "tab", "close", tab],
+  paneClose: (pane: string): string[] => ["herdr", "pane", "close", pane],
+};
+
+/** The herdr commands vx uses. Every method throws HerdrError on failure. */
+export interface HerdrClient {
+  /** `herdr --version`: the raw line and its parsed version (undefined when unrecognised). */
+  version(): Promise<HerdrVersionInfo>;
+  /** `herdr status server --json`; answers even when the server is down. */
+  serverStatus(): Promise<ServerStatus>;
+  /** Creates the soldier's tab; its root pane hosts the agent. */
+  tabCreate(r: TabCreateRequest): Promise<{ tabId: string; paneId: string }>;
+  /** Starts a harness in an available shell; returns herdr's view of it when reported. */
+  agentStart(name: string, kind: string, pane: string, args: string[]): Promise<AgentInfo | undefined>;
+  agentGet(target: string): Promise<AgentInfo>;
+  agentList(): Promise<AgentInfo[]>;
+  /** Sends `text` as one argv element; with a wait, returns the agent as it settled. */
+  agentPrompt(target: string, text: string, opts?: PromptOptions): Promise<AgentInfo>;
+  agentWait(target: string, timeoutMs: number): Promise<AgentInfo>;
+  /** Raw pane text, exactly as herdr prints it. */
+  agentRead(target: string, source?: ReadSource, lines?: number): Promise<string>;
+  agentSendKeys(target: string, keys: string[]): Promise<void>;
+  tabClose(tab: string): Promise<void>;
+  paneClose(pane: string): Promise<void>;
+}
+
+export type HerdrClientOptions = {
+  exec: Exec;
+  /** Passed to herdr unchanged, so HERDR_SOCKET_PATH and HERDR_SESSION keep their meaning (ENV-02). */
+  env: Env;
+  /** Override of CALL_GUARD_MS. */
+  callGuardMs?: number;
+};
+
+/**
+ * How long any herdr call may run beyond the wait it was asked for. It only guards against a hung
+ * CLI, so it is deliberately not scaled by VX_TIME_SCALE: process start-up does not get faster in
+ * tests. `agent start` waits up to 30 s on its own.
+ */
+export const CALL_GUARD_MS = 60_000;
+
+// The group and verb name the call in messages; the rest of argv may hold a whole prompt.
+function label(argv: string[]): string {
+  return argv[1]?.startsWith("-") ? `herdr ${argv[1]}` : `herdr ${argv.slice(1, 3).join(" ")}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+function apiError(stderr: string): { code: string; message: string } | undefined {
+  try {
+    const doc: unknown = JSON.parse(stderr.trim());
+    if (isObject(doc) && isObject(doc.error) && typeof doc.error.code === "string") {
+      return { code: doc.error.code, message: typeof doc.error.message === "string" ? doc.error.message : "" };
+    }
+  } catch {
+    // Not an API error envelope: handled as a usage error or crash below.
+  }
+  return undefined;
+}
+
+/** Turns a failed run into the HerdrError HRD-02 calls for. */
+export function failure(argv: string[], res: ExecResult, guardMs: number): HerdrError {
+  const name = label(argv);
+  if (res.code === EXEC_NOT_FOUND) return new HerdrError("herdr_missing", "herdr not found in PATH", argv, res.stderr.trim());
+  const api = apiError(res.stderr);
+  if (api) return new HerdrError(api.code, `${name}: ${api.message || api.code} (${api.code})`, argv, api.message);
+  if (res.code === 124) {
+    return new HerdrError("exec_timeout", `${name} did not finish within ${Math.round(guardMs / 1000)}s`, argv);
+  }
+  const text = firstLine(res.stderr) || firstLine(res.stdout);
+  if (res.code === 1 || res.code === 2) {
+    return new HerdrError("usage", `${name}: herdr rejected the call (exit ${res.code}): ${text}`, argv, text);
+  }
+  return new HerdrError("failed", `${name} failed (exit ${res.code})${text ? `: ${text}` : ""}`, argv, text);
+}
+
+function unparsable(argv: string[], stdout: string): HerdrError {
+  const text = firstLine(stdout);
+  return new HerdrError("unparsable", `${label(argv)}: unparsable output: ${JSON.stringify(text)}`, argv, text);
+}
+
+/** The `result` object of a success envelope (one JSON line on stdout, keys in any order). */
+export function parseEnvelope(argv: string[], stdout: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(stdout.trim());
+  } catch {
+    throw unparsable(argv, stdout);
+  }
+  if (!isObject(doc) || !isObject(doc.result)) throw unparsable(argv, stdout);
+  return doc.result;
+}
+
+function agentOf(argv: string[], stdout: string, result: Record<string, unknown>): AgentInfo {
+  const agent = toAgentInfo(result.agent);
+  if (!agent) throw unparsable(argv, stdout);
+  return agent;
+}
+
+/** A HerdrClient that runs the real `herdr` (or whatever `herdr` is first on the env's PATH). */
+export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
+  const guard = opts.callGuardMs ?? CALL_GUARD_MS;
+
+  async function run(argv: string[], waitMs = 0): Promise<string> {
+    const timeoutMs = guard + waitMs;
+    const res = await opts.exec.run(argv, { env: opts.env, timeoutMs });
+    if (res.code !== 0) throw failure(argv, res, timeoutMs);
+    return res.stdout;
+  }
+
+  async function envelope(argv: string[], waitMs = 0): Promise<{ result: Record<string, unknown>; stdout: string }> {
+    const stdout = await run(argv, waitMs);
+    return { result: parseEnvelope(argv, stdout), stdout };
+  }
+
+  async function agentCall(argv: string[], waitMs = 0): Promise<AgentInfo> {
+    const { result, stdout } = await envelope(argv, waitMs);
+    return agentOf(argv, stdout, result);
+  }
+
+  return {
+    async version() {
+      const text = (await run(herdrArgv.version())).trim();
+      return { text, version: parseHerdrVersion(text) };
+    },
+    async serverStatus() {
+      const argv = herdrArgv.serverStatus();
+      const stdout = await run(argv);
+      let doc: unknown;
+      try {
+        doc = JSON.parse(stdout.trim());
+      } catch {
+        throw unparsable(argv, stdout);
+      }
+      const status = toServerStatus(doc);
+      if (!status) throw unparsable(argv, stdout);
+      return status;
+    },
+    async tabCreate(r) {
+      const argv = herdrArgv.tabCreate(r);
+      const { result, stdout } = await envelope(argv);
+      const tabId = isObject(result.tab) ? result.tab.tab_id : undefined;
+      const paneId = isObject(result.root_pane) ? result.root_pane.pane_id : undefined;
+      if (typeof tabId !== "string" || !tabId || typeof paneId !== "string" || !paneId) {
+        throw new HerdrError("unparsable", `unexpected tab create response: ${stdout.trim()}`, argv);
+      }
+      return { tabId, paneId };
+    },
+    async agentStart(name, kind, pane, args) {
+      const { result } = await envelope(herdrArgv.agentStart(name, kind, pane, args));
+      return toAgentInfo(result.agent);
+    },
+    agentGet: (target) => agentCall(herdrArgv.agentGet(target)),
+    async agentList() {
+      const argv = herdrArgv.agentList();
+      const { result, stdout } = await envelope(argv);
+      if (!Array.isArray(result.agents)) throw unparsable(argv, stdout);
+      return result.agents.map((raw) => {
+        const agent = toAgentInfo(raw);
+        if (!agent) throw unparsable(argv, stdout);
+        return agent;
+      });
+    },
+    agentPrompt: (target, text, o = {}) => agentCall(herdrArgv.agentPrompt(target, text, o), o.waitTimeoutMs ?? 0),
+    agentWait: (target, timeoutMs) => agentCall(herdrArgv.agentWait(target, timeoutMs), timeoutMs),
+    agentRead: (target, source, lines) => run(herdrArgv.agentRead(target, source, lines)),
+    async agentSendKeys(target, keys) {
+      await envelope(herdrArgv.agentSendKeys(target, keys));
+    },
+    async tabClose(tab) {
+      await envelope(herdrArgv.tabClose(tab));
+    },
+    async paneClose(pane) {
+      await envelope(herdrArgv.paneClose(pane));
+    },
+  };
+}
