@@ -15,6 +15,8 @@ const result = await Bun.build({
   entrypoints: ["./src/cli.ts"],
   minify: true,
   bytecode: true,
+  splitting: true,
+  format: "esm",
   sourcemap: "none",
   define: { VX_VERSION: JSON.stringify(pkg.version) },
   compile: {

@@ -1,7 +1,18 @@
 #!/usr/bin/env bun
 /** Entry point: the only place the process exits. */
-import { main } from "./main";
 
 // Exit explicitly: a finished command must not linger on an open stdin reader or timer.
 // (No top-level await: the binary is compiled to bytecode, which needs a CommonJS entry.)
-void main(process.argv.slice(2)).then((code) => process.exit(code));
+const argv = process.argv.slice(2);
+
+async function run(): Promise<number> {
+  // The Stop hook runs drain on every turn: answer "nothing pending" without loading all of vx.
+  if (argv.length === 2 && argv[0] === "sentinel" && argv[1] === "drain") {
+    const { fastDrain } = await import("./fast-drain");
+    if (await fastDrain(process.env, process.cwd())) return 0;
+  }
+  const { main } = await import("./main");
+  return main(argv);
+}
+
+void run().then((code) => process.exit(code));

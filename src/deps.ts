@@ -3,6 +3,7 @@
  * environment, working directory, processes, clock and output streams. Tests build their own.
  */
 import { writeSync } from "node:fs";
+import { resolve } from "node:path";
 import { type Exec, realExec } from "./exec";
 import type { Env } from "./state/paths";
 import { type Clock, realClock } from "./time";
@@ -42,11 +43,25 @@ function fdOutput(fd: 1 | 2): Output {
   };
 }
 
+/** True in the compiled binary, whose entry lives in Bun's embedded filesystem. */
+export function isCompiled(): boolean {
+  return Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
+}
+
+/**
+ * The absolute path this vx was started from, symlinks NOT resolved (a sentinel must notice when
+ * the name it was started as now points elsewhere). A development run answers its entry script.
+ */
+export function selfExecutable(): string {
+  if (!isCompiled()) return Bun.main;
+  const argv0 = process.argv0;
+  if (argv0.includes("/")) return resolve(process.cwd(), argv0);
+  return Bun.which(argv0) ?? process.execPath;
+}
+
 /** argv that starts this same vx again. */
 export function selfArgv(): string[] {
-  // A compiled binary's entry lives in Bun's embedded filesystem; anything else is a dev run.
-  const compiled = Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
-  return compiled ? [process.execPath] : [process.execPath, Bun.main];
+  return isCompiled() ? [selfExecutable()] : [process.execPath, Bun.main];
 }
 
 let stdinLines: AsyncIterator<string> | undefined;

@@ -2,10 +2,11 @@
 import type { VxCommand } from "../command";
 import { doctorCommand } from "./doctor";
 import { initCommand } from "./init";
+import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 
 /** In CLI-02 order; later commands are added here as they are implemented. */
-export const COMMANDS: VxCommand[] = [initCommand, doctorCommand, statusCommand];
+export const COMMANDS: VxCommand[] = [initCommand, doctorCommand, statusCommand, sentinelCommand];
 
 export function findCommand(name: string): VxCommand | undefined {
   return COMMANDS.find((c) => c.name === name);

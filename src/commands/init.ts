@@ -9,6 +9,7 @@ import type { BlockLang } from "../scaffold/block";
 import { type InitChoices, type InitPlan, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
 import { ensureDir, writeAtomic } from "../state/files";
 import { projectPaths } from "../state/paths";
+import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord } from "../state/record";
 import { COMMANDERS, BACKENDS, HARNESSES, ProjectConfigSchema } from "../state/schemas";
 import { isoTime } from "../time";
@@ -105,7 +106,9 @@ export const initCommand = defineVxCommand({
     }
     // The state dirs first: an unwritable state root fails before any project file changes.
     try {
-      ensureDir(projectPaths(root, top).stateDir);
+      const paths = projectPaths(root, top);
+      ensureDir(paths.stateDir);
+      ensureProjectRecord(paths);
       writeAtomic(join(root, ".write-check"), "");
       unlinkSync(join(root, ".write-check"));
     } catch (err) {

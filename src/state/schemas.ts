@@ -170,6 +170,12 @@ export const ProjectConfigSchema = v.object({
 });
 export type ProjectConfig = v.InferOutput<typeof ProjectConfigSchema>;
 
+/** `<state dir>/project.json`: which project path a state dir belongs to (the key is one-way). */
+export const ProjectRecordSchema = v.object({
+  schema_version: v.optional(Int),
+  path: v.string(),
+});
+
 /** The order keys are written in: the schema's own declaration order. */
 export function keysOf(schema: { entries: Record<string, unknown> }): string[] {
   return Object.keys(schema.entries);

@@ -47,7 +47,7 @@ describe("vx shell", () => {
     expect(r.stderr).toStartWith(`vx: unknown backend "screen", expected one of herdr, tmux\n`);
   });
 
-  test.each([["status"], ["init", "--yes"], ["doctor"]])("HOME unset: %p fails with HOME is not set", async (...argv) => {
+  test.each([[["status"]], [["init", "--yes"]], [["doctor"]]])("HOME unset: %p fails with HOME is not set", async (argv: string[]) => {
     using s = sandbox();
     const { HOME: _, ...env } = s.env;
     const r = await vx(argv, { cwd: s.project, env });

@@ -29,7 +29,7 @@ describe("command registry", () => {
     { argv: ["-yes"], ok: false },
     { argv: ["--lang"], ok: false },
     { argv: ["--yes=1"], ok: false },
-  ])("init flags $argv", ({ argv, ok }) => {
+  ] as { argv: string[]; ok: boolean }[])("init flags $argv", ({ argv, ok }) => {
     if (ok) expect(() => checkFlags(init, argv)).not.toThrow();
     else expect(() => checkFlags(init, argv)).toThrow(UsageError);
   });

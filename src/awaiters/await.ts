@@ -1,0 +1,87 @@
+/**
+ * `vx sentinel await` (AWT-03..11): what the asyncRewake Stop hook runs. It blocks until a current
+ * wake arrives, writes the reason to stderr and exits 2; otherwise it exits 0 (no-op, owner gone,
+ * give-up, signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
+ * because a stray exit code from an async hook can wake the commander in a loop.
+ */
+import { appendFileSync } from "node:fs";
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import { ensureSentinel } from "../sentinel/ensure";
+import { ensureDir } from "../state/files";
+import { rootPaths } from "../state/paths";
+import { type Awaiter } from "../state/schemas";
+import { isoTime, scaled } from "../time";
+import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
+import { reasonText } from "../wakes/reason";
+import { deliverDeps, deliveryProject } from "./queue-context";
+import { reapAwaiters, registerAwaiter, unregisterAwaiter } from "./registry";
+import { type Waker, createWaker } from "./waker";
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+export async function awaitWake(deps: Deps): Promise<number> {
+  const ac = new AbortController();
+  const onSignal = () => ac.abort();
+  for (const s of SIGNALS) process.on(s, onSignal);
+  let held: Claim[] = [];
+  let root: string | undefined;
+  let registeredIn: string | undefined;
+  let waker: Waker | undefined;
+  try {
+    if (deps.ppid() <= 1) return 0;
+    const project = await deliveryProject(deps);
+    if (!project) return 0;
+    root = project.root;
+    const owner = deps.ppid();
+    const awaitersDir = rootPaths(root).awaitersDir;
+    const rec: Awaiter = {
+      pid: deps.pid,
+      owner_pid: owner,
+      project_path: project.paths.project,
+      project_key: project.paths.key,
+      herdr_pane_id: deps.env.HERDR_PANE_ID || undefined,
+      started_at: isoTime(deps.clock.now()),
+    };
+    registerAwaiter(awaitersDir, rec);
+    registeredIn = awaitersDir;
+    await reapAwaiters(awaitersDir, deps.exec, rec);
+    ensureDir(project.queue.forumWakesDir);
+    waker = createWaker([project.queue.wakesDir, project.queue.forumWakesDir], deps.clock);
+    const giveUp = deps.clock.now() + scaled("awaitGiveUp", deps.env);
+    const poll = scaled("awaitPoll", deps.env);
+    const delivery = deliverDeps(deps, root);
+    while (!ac.signal.aborted && deps.clock.now() < giveUp) {
+      if (deps.ppid() !== owner) return 0;
+      ensureSentinel(deps, root, { quiet: true });
+      const collected = await collectWakes(project.queue, delivery);
+      held = collected.claims;
+      const text = reasonText(collected.soldier, collected.forum);
+      if (text) {
+        // The owner is checked again right before printing: a wake told to nobody is put back.
+        if (ac.signal.aborted || deps.ppid() !== owner || !deps.stderr.write(`${text}\n`)) return 0;
+        finishClaims(held);
+        held = [];
+        return 2;
+      }
+      held = [];
+      await waker.wait(Math.min(poll, Math.max(0, giveUp - deps.clock.now())), ac.signal);
+    }
+    return 0;
+  } catch (err) {
+    if (root) {
+      try {
+        ensureDir(root);
+        appendFileSync(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`, { mode: 0o600 });
+      } catch {
+        // Nowhere left to report; exiting 0 is still the contract.
+      }
+    }
+    return 0;
+  } finally {
+    putBackAll(held, () => {});
+    waker?.close();
+    if (registeredIn) unregisterAwaiter(registeredIn, deps.pid);
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * What drain and await share: the AWT-01 no-op conditions, checked before anything is read or
+ * claimed, and the lookups the currency filter needs.
+ */
+import { join } from "node:path";
+import { isLanded } from "../camps/git";
+import type { Deps } from "../deps";
+import { isLiveVx } from "../procs";
+import { loadConfig } from "../project";
+import { type ProjectPaths, gitToplevel, isUnder, projectPaths, stateRoot } from "../state/paths";
+import { leasedIn, loadTaskIn } from "../wakes/currency";
+import type { DeliverDeps, QueueDirs } from "../wakes/deliver";
+
+export type AwaitProject = { root: string; paths: ProjectPaths; queue: QueueDirs };
+
+/** The project whose queue this hook delivers, or undefined when there is nothing to deliver here. */
+export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefined> {
+  const root = stateRoot(deps.env);
+  if (isUnder(deps.cwd, root)) return undefined;
+  const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
+  if (!top || isUnder(top, root)) return undefined;
+  if (!deps.env.HERDR_WORKSPACE_ID && !tmuxCommander(deps, top)) return undefined;
+  const paths = projectPaths(root, top);
+  return {
+    root,
+    paths,
+    queue: { stateDir: paths.stateDir, wakesDir: paths.wakesDir, forumWakesDir: paths.forumWakesDir, forumInboxDir: paths.forumInboxDir },
+  };
+}
+
+/** AWT-01's exception: a tmux pane in a project configured for the tmux backend. */
+function tmuxCommander(deps: Deps, top: string): boolean {
+  if (!deps.env.TMUX_PANE) return false;
+  try {
+    return loadConfig(top)?.backend === "tmux";
+  } catch {
+    return false;
+  }
+}
+
+export function deliverDeps(deps: Deps, root: string): DeliverDeps {
+  return {
+    clock: deps.clock,
+    pid: deps.pid,
+    isLiveVx: (pid) => isLiveVx(pid, deps.exec),
+    currency: {
+      root,
+      loadTask: loadTaskIn,
+      leased: leasedIn,
+      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, deps.exec) : undefined),
+    },
+  };
+}
+
+export function sentinelLogPath(root: string): string {
+  return join(root, "sentinel.log");
+}

@@ -1,0 +1,91 @@
+/**
+ * Applying a decision: every write goes through the guarded save of SEN-19 (re-load, write only
+ * if still running with the same `updated_at`), and a transition's wake goes through the journal
+ * of WAK-05 (pending file, task save, commit), routed to the commander's queue (WAK-02).
+ */
+import { existsSync } from "node:fs";
+import type { ProjectPaths } from "../state/paths";
+import { projectPaths } from "../state/paths";
+import type { SoldierWake, Task } from "../state/schemas";
+import { updateTask } from "../state/tasks";
+import { isoTime } from "../time";
+import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
+import type { Action, Patch } from "./decide";
+import type { Log } from "./log";
+
+export type ApplyCtx = {
+  root: string;
+  paths: ProjectPaths;
+  /** The project path this state dir belongs to, when recorded. */
+  project?: string;
+  now: number;
+  log: Log;
+};
+
+/** SEN-19: the saved task is still the snapshot the decision was based on. */
+function stillSame(current: Task, snapshot: Task): boolean {
+  return current.status === "running" && current.updated_at === snapshot.updated_at;
+}
+
+function patched(task: Task, patch: Patch): Task {
+  const next = { ...task } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(patch)) next[k] = v;
+  return next as Task;
+}
+
+/** WAK-02: the commander's queue when it works in another project that still exists. */
+export function wakeTarget(ctx: Pick<ApplyCtx, "root" | "paths" | "project">, task: Task): { queueDir: string; origin?: string } {
+  const cp = task.commander_project;
+  if (cp && ctx.project && cp !== ctx.project && existsSync(cp)) {
+    return { queueDir: projectPaths(ctx.root, cp).wakesDir, origin: ctx.project };
+  }
+  return { queueDir: ctx.paths.wakesDir };
+}
+
+/** Marks only (no status change); returns whether anything was written. */
+export async function applyMark(ctx: ApplyCtx, snapshot: Task, patch: Patch): Promise<boolean> {
+  const written = await updateTask(ctx.paths, snapshot.id, (cur) => (stillSame(cur, snapshot) ? patched(cur, patch) : undefined));
+  return written !== undefined;
+}
+
+/** A transition out of running with its wake; returns whether it happened. */
+export async function applySettle(ctx: ApplyCtx, snapshot: Task, action: Extract<Action, { type: "settle" }>): Promise<boolean> {
+  const nowIso = isoTime(ctx.now);
+  const target = wakeTarget(ctx, snapshot);
+  const wake: SoldierWake = {
+    task_id: snapshot.id,
+    kind: snapshot.kind,
+    old_status: "running",
+    new_status: action.to,
+    detected_at: nowIso,
+    ...(action.reportPath ? { report_path: action.reportPath } : {}),
+    ...(target.origin ? { origin: target.origin } : {}),
+    ...(action.note ? { note: action.note } : {}),
+  };
+  writePendingWake(target.queueDir, wake);
+  let written: Task | undefined;
+  try {
+    written = await updateTask(ctx.paths, snapshot.id, (cur) => {
+      if (!stillSame(cur, snapshot)) return undefined;
+      return patched(cur, {
+        status: action.to,
+        updated_at: nowIso,
+        output: action.output,
+        ...(action.decision ? { decision: action.decision } : {}),
+        agent_not_found_since: undefined,
+        idle_unconfirmed_since: undefined,
+        held_running_since: undefined,
+      });
+    });
+  } catch (err) {
+    discardPendingWake(target.queueDir, snapshot.id);
+    throw err;
+  }
+  if (!written) {
+    discardPendingWake(target.queueDir, snapshot.id);
+    return false;
+  }
+  commitPendingWake(target.queueDir, snapshot.id);
+  ctx.log(`sentinel: ${snapshot.kind} ${snapshot.id} (${ctx.paths.key}): running -> ${action.to}`);
+  return true;
+}

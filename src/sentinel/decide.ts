@@ -1,0 +1,194 @@
+/**
+ * The sentinel's decision for one running task, as a pure function of the task, what was observed
+ * of its soldier, and the time (SEN-07..19). The pass gathers observations and applies the action
+ * through a guarded save; every rule here is tested with a fake clock.
+ */
+import { parseModal, parseProse } from "../decisions/dialog";
+import { redact } from "../redact";
+import type { Decision, Task, TaskStatus } from "../state/schemas";
+import { DURATIONS } from "../time";
+import { type Evidence, backgroundWork, finalTurnWindow, needsDecision, turnInProgress } from "./evidence";
+import * as notes from "./notes";
+
+export type PauseState = "none" | "active" | "stale";
+
+/** What the pass saw of one running task's soldier. Pane texts are raw; undefined = unreadable. */
+export type Observation =
+  | { kind: "missing" }
+  | { kind: "present"; status: string }
+  | { kind: "blocked"; transcript?: string; visible?: string }
+  | {
+      kind: "idle";
+      transcript?: string;
+      /** SEN-14: a commit ahead of base (mission) or the report file (scout). */
+      completion: boolean;
+      reportPath?: string;
+      pause: PauseState;
+      /** Set once the pane was re-read until stable (SEN-15). */
+      stability?: "stable" | "unstable" | "unreadable";
+    };
+
+/** Field changes; `undefined` clears a field. */
+export type Patch = Partial<Record<keyof Task, unknown>>;
+
+export type Action =
+  | { type: "none" }
+  | { type: "mark"; patch: Patch; log?: string }
+  | { type: "stabilize"; toward: "done" | "blocked" }
+  | {
+      type: "settle";
+      to: TaskStatus;
+      output: string;
+      decision?: Decision;
+      note?: string;
+      reportPath?: string;
+    };
+
+/** Durations in ms (already scaled by the caller). */
+export type Windows = Record<"settleGrace" | "notFoundWindow" | "unconfirmedWindow" | "stillRunningLimit", number>;
+
+export const NOMINAL_WINDOWS: Windows = {
+  settleGrace: DURATIONS.settleGrace,
+  notFoundWindow: DURATIONS.notFoundWindow,
+  unconfirmedWindow: DURATIONS.unconfirmedWindow,
+  stillRunningLimit: DURATIONS.stillRunningLimit,
+};
+
+const since = (now: number, iso: string | undefined) => (iso ? now - Date.parse(iso) : Number.NaN);
+
+function mark(patch: Patch, log?: string): Action {
+  return Object.keys(patch).length ? { type: "mark", patch, log } : { type: "none" };
+}
+
+/** SEN-10: the decision for a pane herdr classifies as blocked: modal first, prose fallback. */
+export function blockedDecision(transcript: string | undefined, visible: string | undefined, nowIso: string): Decision {
+  const modal = visible !== undefined ? parseModal(visible) : null;
+  const parsed = modal ?? parseProse(transcript ?? visible ?? "");
+  return {
+    question: redact(parsed.question),
+    options: parsed.options.map(redact),
+    asked_at: nowIso,
+    kind: modal ? "modal" : "prose",
+  };
+}
+
+/** The decision for one running task at `now`. `key` is the project key, for log lines. */
+export function decide(task: Task, obs: Observation, now: number, w: Windows, key: string): Action {
+  const nowIso = new Date(now).toISOString();
+  if (since(now, task.updated_at) < w.settleGrace) return { type: "none" };
+
+  if (obs.kind === "missing") {
+    if (!task.agent_not_found_since) return mark({ agent_not_found_since: nowIso });
+    if (since(now, task.agent_not_found_since) < w.notFoundWindow) return { type: "none" };
+    const note = task.backend === "tmux" ? notes.NOTE_TMUX_GONE : notes.NOTE_AGENT_GONE;
+    return { type: "settle", to: "interrupted", output: notes.composeOutput(undefined, task.output, [note]), note };
+  }
+
+  // Any sighting clears a not-found mark, so a blip never counts toward a later disappearance.
+  const patch: Patch = task.agent_not_found_since ? { agent_not_found_since: undefined } : {};
+
+  if (obs.kind === "blocked") {
+    const output = notes.composeOutput(obs.transcript === undefined ? undefined : redact(obs.transcript), task.output, []);
+    return { type: "settle", to: "blocked", output, decision: blockedDecision(obs.transcript, obs.visible, nowIso) };
+  }
+
+  if (obs.kind === "present") {
+    if (obs.status === "working") {
+      if (task.idle_unconfirmed_since) patch.idle_unconfirmed_since = undefined;
+      if (task.held_running_since) patch.held_running_since = undefined;
+    }
+    return mark(patch);
+  }
+
+  return decideIdle(task, obs, now, nowIso, w, key, patch);
+}
+
+function decideIdle(
+  task: Task,
+  obs: Extract<Observation, { kind: "idle" }>,
+  now: number,
+  nowIso: string,
+  w: Windows,
+  key: string,
+  patch: Patch,
+): Action {
+  const window = obs.transcript === undefined ? "" : finalTurnWindow(obs.transcript);
+  const redacted = obs.transcript === undefined ? undefined : redact(obs.transcript);
+  const settleNotes = (status: string) =>
+    obs.stability === "unstable" ? [notes.noteUnstable(status)] : obs.stability === "unreadable" ? [notes.noteUnreadable(status)] : [];
+
+  const inProgress = turnInProgress(window);
+  if (inProgress) return hold(task, obs, now, nowIso, w, key, patch, inProgress, redacted);
+
+  const answered = task.decision
+    ? { question: task.decision.question, answered: Boolean(task.decision.answered_at) }
+    : undefined;
+  const question = needsDecision(window, answered);
+  if (question) {
+    if (!obs.stability) return { type: "stabilize", toward: "blocked" };
+    const extra = settleNotes("blocked");
+    return {
+      type: "settle",
+      to: "blocked",
+      output: notes.composeOutput(redacted, task.output, extra),
+      decision: { question: redact(question), options: [], asked_at: nowIso, kind: "prose" },
+      note: extra[0],
+    };
+  }
+
+  const background = backgroundWork(window);
+  if (background) return hold(task, obs, now, nowIso, w, key, patch, background, redacted);
+  if (task.held_running_since) patch.held_running_since = undefined;
+
+  if (obs.completion) {
+    if (!obs.stability) return { type: "stabilize", toward: "done" };
+    const extra = settleNotes("done");
+    return {
+      type: "settle",
+      to: "done",
+      output: notes.composeOutput(redacted, task.output, extra),
+      note: extra[0],
+      reportPath: obs.reportPath,
+    };
+  }
+
+  if (obs.pause === "active") {
+    if (!task.pause_seen_at) patch.pause_seen_at = nowIso;
+    if (task.idle_unconfirmed_since) patch.idle_unconfirmed_since = undefined;
+    return mark(patch);
+  }
+
+  if (!task.idle_unconfirmed_since) return mark({ ...patch, idle_unconfirmed_since: nowIso });
+  if (since(now, task.idle_unconfirmed_since) < w.unconfirmedWindow) return mark(patch);
+  const note =
+    obs.pause === "stale"
+      ? notes.NOTE_PAUSE_STALE
+      : task.pause_seen_at
+        ? notes.notePauseGone(task.pause_seen_at)
+        : notes.NOTE_IDLE_NO_PAUSE;
+  return { type: "settle", to: "unconfirmed", output: notes.composeOutput(redacted, task.output, [note]), note };
+}
+
+/** SEN-13: keep the task running while its pane shows work in progress, up to the limit. */
+function hold(
+  task: Task,
+  obs: Extract<Observation, { kind: "idle" }>,
+  now: number,
+  nowIso: string,
+  w: Windows,
+  key: string,
+  patch: Patch,
+  evidence: Evidence,
+  redacted: string | undefined,
+): Action {
+  // The evidence explains the idle, so an unexplained-idle window must not keep running under it.
+  if (task.idle_unconfirmed_since) patch.idle_unconfirmed_since = undefined;
+  if (obs.pause === "active" && !task.pause_seen_at) patch.pause_seen_at = nowIso;
+  if (!task.held_running_since) {
+    patch.held_running_since = nowIso;
+    return mark(patch, `sentinel: holding ${task.kind} ${task.id} (${key}) running - ${redact(evidence.text)}`);
+  }
+  if (since(now, task.held_running_since) < w.stillRunningLimit) return mark(patch);
+  const note = notes.noteStillRunning(redact(evidence.text));
+  return { type: "settle", to: "unconfirmed", output: notes.composeOutput(redacted, task.output, [note]), note };
+}

@@ -1,0 +1,101 @@
+/**
+ * `vx sentinel`: the polling loop in the foreground (section 7). Takes the singleton, reaps
+ * orphaned awaits, then passes every poll interval until a signal (SEN-24) or a binary change
+ * (SEN-22) ends it after the current step.
+ */
+import { createHerdrClient } from "../backends/herdr";
+import type { Deps } from "../deps";
+import { selfExecutable } from "../deps";
+import { errorMessage } from "../errors";
+import { isLiveVx } from "../procs";
+import { rootPaths, stateRoot } from "../state/paths";
+import { scaled } from "../time";
+import { VERSION } from "../version";
+import { reapAwaiters } from "../awaiters/registry";
+import { recoverDeadClaims } from "../wakes/queue";
+import { buildOf, changeReason } from "./build";
+import { type Log, createLog } from "./log";
+import { type PassCtx, newMemory, runPass, stateDirs } from "./pass";
+import { acquireSingleton } from "./singleton";
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/** Seconds as a short decimal: 5, 0.05. */
+export function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
+export function scaledWindows(env: Deps["env"]) {
+  return {
+    settleGrace: scaled("settleGrace", env),
+    notFoundWindow: scaled("notFoundWindow", env),
+    unconfirmedWindow: scaled("unconfirmedWindow", env),
+    stillRunningLimit: scaled("stillRunningLimit", env),
+  };
+}
+
+async function recoverClaims(root: string, deps: Deps, log: Log): Promise<void> {
+  for (const p of stateDirs(root)) {
+    for (const dir of [p.wakesDir, p.forumWakesDir]) {
+      try {
+        await recoverDeadClaims(dir, { now: deps.clock.now(), isLiveVx: (pid) => isLiveVx(pid, deps.exec), pid: deps.pid });
+      } catch (err) {
+        log(`sentinel: tick error: ${p.key}: ${errorMessage(err)}`);
+      }
+    }
+  }
+}
+
+export async function runSentinel(deps: Deps): Promise<number> {
+  const root = stateRoot(deps.env);
+  const paths = rootPaths(root);
+  const exe = selfExecutable();
+  const build = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
+  const single = await acquireSingleton(paths, deps, build);
+  const ac = new AbortController();
+  let stoppedBy: string | undefined;
+  const handlers = SIGNALS.map((sig) => {
+    const h = () => {
+      stoppedBy ??= sig;
+      ac.abort();
+    };
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  const log = createLog(deps.stdout, deps.clock);
+  try {
+    const reaped = await reapAwaiters(paths.awaitersDir, deps.exec);
+    if (reaped > 0) log(`sentinel: stopped ${reaped} orphaned await process(es)`);
+    const poll = scaled("sentinelPoll", deps.env);
+    log(`sentinel: polling ${root} every ${seconds(poll)}s as vx ${VERSION} (ctrl-c to stop)`);
+    const ctx: PassCtx = {
+      root,
+      exec: deps.exec,
+      ops: { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env },
+      log,
+      windows: scaledWindows(deps.env),
+      memory: newMemory(),
+      signal: ac.signal,
+    };
+    while (!ac.signal.aborted) {
+      try {
+        await runPass(ctx);
+      } catch (err) {
+        log(`sentinel: tick error: ${errorMessage(err)}`);
+      }
+      if (ac.signal.aborted) break;
+      await recoverClaims(root, deps, log);
+      const reason = changeReason(build);
+      if (reason) {
+        log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
+        break;
+      }
+      await deps.clock.sleep(poll, ac.signal);
+    }
+    if (stoppedBy) log(`sentinel: stopped by ${stoppedBy}`);
+  } finally {
+    single.release();
+    for (const [sig, h] of handlers) process.off(sig, h);
+  }
+  return 0;
+}

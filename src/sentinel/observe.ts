@@ -1,0 +1,101 @@
+/**
+ * What the pass looks at for one running task, beyond herdr's status: its pane (read only for
+ * tasks being settled or held), its completion signal (SEN-14), its pause file (SEN-17), and the
+ * stabilizing re-reads of SEN-15.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import type { HerdrOps } from "../backends/herdr-ops";
+import { readTranscript, readVisible } from "../backends/herdr-ops";
+import type { AgentInfo } from "../backends/herdr-types";
+import { commitsAhead } from "../camps/git";
+import type { Exec } from "../exec";
+import { exists } from "../state/files";
+import type { ProjectPaths } from "../state/paths";
+import type { Task } from "../state/schemas";
+import { COUNTS, scaled } from "../time";
+import type { Observation, PauseState } from "./decide";
+
+/** The soldier's name: herdr agent name, or tmux session (pause and report files use it). */
+export function soldierName(task: Task): string {
+  return task.herdr_agent_name ?? task.tmux_target ?? "";
+}
+
+/** SCF/CMD-DISPATCH-05: where a scout writes its report. */
+export function reportPath(paths: ProjectPaths, task: Task): string {
+  return join(paths.reportsDir, `${soldierName(task)}-${task.id}.md`);
+}
+
+export function pausePath(paths: ProjectPaths, task: Task): string {
+  return join(paths.pausesDir, `${soldierName(task)}.md`);
+}
+
+/** SEN-17: a pause file is active while its mtime is within the trust window. */
+export function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<string, string | undefined>): PauseState {
+  if (!soldierName(task)) return "none";
+  try {
+    const age = now - statSync(pausePath(paths, task)).mtimeMs;
+    return age <= scaled("pauseTrust", env) ? "active" : "stale";
+  } catch {
+    return "none";
+  }
+}
+
+/** SEN-14: mission: a commit not in its base; scout: its report file exists. */
+export async function completion(paths: ProjectPaths, task: Task, exec: Exec): Promise<{ signal: boolean; reportPath?: string }> {
+  if (task.kind === "scout") {
+    const report = reportPath(paths, task);
+    return exists(report) ? { signal: true, reportPath: report } : { signal: false };
+  }
+  const ahead = await commitsAhead(task.camp_path, task.camp_base, exec);
+  return { signal: (ahead ?? 0) > 0 };
+}
+
+/** The agent target for reads and keys: the live name, else its pane. */
+export function agentTarget(agent: AgentInfo): string {
+  return agent.name ?? agent.pane_id;
+}
+
+export type ObserveCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; now: number };
+
+/** Builds the observation for one running task from its matched agent (undefined = not found). */
+export async function observe(task: Task, agent: AgentInfo | undefined, ctx: ObserveCtx): Promise<Observation> {
+  if (!agent) return { kind: "missing" };
+  const status = agent.agent_status;
+  if (status === "blocked") {
+    const target = agentTarget(agent);
+    return { kind: "blocked", transcript: await readTranscript(ctx.ops, target), visible: await readVisible(ctx.ops, target) };
+  }
+  if (status !== "idle" && status !== "done") return { kind: "present", status };
+  const done = await completion(ctx.paths, task, ctx.exec);
+  return {
+    kind: "idle",
+    transcript: await readTranscript(ctx.ops, agentTarget(agent)),
+    completion: done.signal,
+    reportPath: done.reportPath,
+    pause: pauseState(ctx.paths, task, ctx.now, ctx.ops.env),
+  };
+}
+
+/**
+ * SEN-15: re-reads the pane every gap, at most the max reads in all (the first read counts),
+ * until two consecutive reads are identical.
+ */
+export async function stabilize(
+  first: string | undefined,
+  read: () => Promise<string | undefined>,
+  ops: HerdrOps,
+  signal?: AbortSignal,
+): Promise<{ transcript?: string; stability: "stable" | "unstable" | "unreadable" }> {
+  let last = first;
+  let everRead = first !== undefined;
+  for (let reads = 1; reads < COUNTS.stabilizeReads; reads++) {
+    await ops.clock.sleep(scaled("stabilizeGap", ops.env), signal);
+    const next = await read();
+    if (next !== undefined) everRead = true;
+    if (next !== undefined && next === last) return { transcript: next, stability: "stable" };
+    if (next !== undefined) last = next;
+    if (signal?.aborted) break;
+  }
+  return { transcript: last, stability: everRead ? "unstable" : "unreadable" };
+}

@@ -1,0 +1,185 @@
+/**
+ * One sentinel pass over every project vx has seen (SEN-04): finish crashed wake journals, load
+ * tasks, ask herdr once for every agent (SEN-05), reopen soldiers working again (SEN-20), and
+ * decide and apply for each running task. An error in one project ends that project's pass only.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type HerdrOps, findAgent, readTranscript } from "../backends/herdr-ops";
+import type { AgentInfo } from "../backends/herdr-types";
+import { leasedTasks } from "../camps/pool";
+import type { Exec } from "../exec";
+import { errorMessage } from "../errors";
+import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
+import { readProjectPath } from "../state/project-record";
+import { parseRecord } from "../state/record";
+import { type Task, TaskSchema } from "../state/schemas";
+import { taskFileNames } from "../state/tasks";
+import { readTextIfExists } from "../state/files";
+import { recoverPendingWakes } from "../wakes/queue";
+import { loadTaskIn } from "../wakes/currency";
+import { type ApplyCtx, applyMark, applySettle } from "./apply";
+import { type Windows, decide } from "./decide";
+import type { Log } from "./log";
+import { agentTarget, observe, stabilize } from "./observe";
+import { isReopenCandidate, reopenIfWorking } from "./reopen";
+
+const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
+
+/** Log de-duplication only; every fact a decision needs is on disk (STA-01). */
+export type PassMemory = { herdrError?: string; corrupt: Set<string>; statuses: Set<string> };
+
+export type PassCtx = {
+  root: string;
+  exec: Exec;
+  ops: HerdrOps;
+  log: Log;
+  windows: Windows;
+  memory: PassMemory;
+  signal?: AbortSignal;
+};
+
+type Project = { paths: ProjectPaths; tasks: Task[] };
+
+export function newMemory(): PassMemory {
+  return { corrupt: new Set(), statuses: new Set() };
+}
+
+/** Every state dir under `projects/`. */
+export function stateDirs(root: string): ProjectPaths[] {
+  const dir = join(root, "projects");
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => {
+    const stateDir = join(dir, n);
+    return stateDirPaths(stateDir, readProjectPath(stateDir) ?? "");
+  });
+}
+
+/** Tasks of one project; a corrupt or too-new file is logged once and skipped, never rewritten. */
+function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
+  const out: Task[] = [];
+  for (const name of taskFileNames(paths)) {
+    const path = join(paths.tasksDir, name);
+    try {
+      const text = readTextIfExists(path);
+      if (text !== undefined) out.push(parseRecord(path, text, TaskSchema, true).value);
+      ctx.memory.corrupt.delete(path);
+    } catch (err) {
+      if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorMessage(err)}`);
+      ctx.memory.corrupt.add(path);
+    }
+  }
+  return out;
+}
+
+const isHerdr = (t: Task) => (t.backend ?? "herdr") === "herdr";
+
+/** Runs one pass; returns how many wakes it recorded and how many herdr status calls it made. */
+export async function runPass(ctx: PassCtx): Promise<{ wakes: number; herdrCalls: number }> {
+  const projects: Project[] = [];
+  for (const paths of stateDirs(ctx.root)) {
+    try {
+      recoverPendingWakes(paths.wakesDir, (wake) => {
+        const dir = wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : paths.stateDir;
+        return loadTaskIn(dir, wake.task_id)?.status;
+      });
+      projects.push({ paths, tasks: loadTasks(ctx, paths) });
+    } catch (err) {
+      ctx.log(`sentinel: tick error: ${paths.key}: ${errorMessage(err)}`);
+    }
+  }
+
+  // Reopen candidates need a leased camp; the pool is read once per project (SEN-20).
+  const leased = new Map<string, Set<string> | undefined>();
+  for (const p of projects) {
+    if (!p.tasks.some(isReopenCandidate)) continue;
+    try {
+      leased.set(p.paths.key, leasedTasks(p.paths));
+    } catch {
+      leased.set(p.paths.key, undefined);
+    }
+  }
+  const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
+  const needsHerdr = projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t))));
+  if (!needsHerdr) return { wakes: 0, herdrCalls: 0 };
+
+  let agents: AgentInfo[];
+  try {
+    agents = await ctx.ops.herdr.agentList();
+    ctx.memory.herdrError = undefined;
+  } catch (err) {
+    const msg = errorMessage(err);
+    if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
+    ctx.memory.herdrError = msg;
+    return { wakes: 0, herdrCalls: 1 };
+  }
+
+  let wakes = 0;
+  for (const p of projects) {
+    if (ctx.signal?.aborted) break;
+    try {
+      wakes += await serveProject(ctx, p, agents, reopenable);
+    } catch (err) {
+      ctx.log(`sentinel: tick error: ${p.paths.key}: ${errorMessage(err)}`);
+    }
+  }
+  if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
+  return { wakes, herdrCalls: 1 };
+}
+
+function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {
+  return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.ops.clock.now(), log: ctx.log };
+}
+
+async function serveProject(
+  ctx: PassCtx,
+  p: Project,
+  agents: AgentInfo[],
+  reopenable: (p: Project, t: Task) => boolean,
+): Promise<number> {
+  let wakes = 0;
+  for (const task of p.tasks) {
+    if (ctx.signal?.aborted) break;
+    if (!isHerdr(task)) continue;
+    if (reopenable(p, task)) {
+      await reopenIfWorking(applyCtxFor(ctx, p), task, agents);
+      continue;
+    }
+    if (task.status === "running" && (await serveRunning(ctx, p, task, agents))) wakes++;
+  }
+  return wakes;
+}
+
+/** Decides and applies for one running task; true when it settled with a wake. */
+async function serveRunning(ctx: PassCtx, p: Project, task: Task, agents: AgentInfo[]): Promise<boolean> {
+  const now = ctx.ops.clock.now();
+  if (now - Date.parse(task.updated_at) < ctx.windows.settleGrace) return false;
+  const agent = findAgent(agents, task);
+  let obs = await observe(task, agent, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
+  if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {
+    if (!ctx.memory.statuses.has(obs.status)) {
+      ctx.log(`sentinel: unexpected herdr status "${obs.status}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
+      ctx.memory.statuses.add(obs.status);
+    }
+    return false;
+  }
+  let action = decide(task, obs, now, ctx.windows, p.paths.key);
+  if (action.type === "stabilize" && obs.kind === "idle" && agent) {
+    const target = agentTarget(agent);
+    const s = await stabilize(obs.transcript, () => readTranscript(ctx.ops, target), ctx.ops, ctx.signal);
+    obs = { ...obs, transcript: s.transcript, stability: s.stability };
+    action = decide(task, obs, ctx.ops.clock.now(), ctx.windows, p.paths.key);
+  }
+  const apply = applyCtxFor(ctx, p);
+  if (action.type === "mark") {
+    if ((await applyMark(apply, task, action.patch)) && action.log) ctx.log(action.log);
+    return false;
+  }
+  if (action.type === "settle") return applySettle(apply, task, action);
+  return false;
+}

@@ -1,0 +1,42 @@
+/**
+ * SEN-20: a finished soldier that herdr shows working again (someone typed into its pane) goes
+ * back to running, with no wake. Only tasks whose camp is still leased are probed.
+ */
+import type { AgentInfo } from "../backends/herdr-types";
+import { findAgent } from "../backends/herdr-ops";
+import type { Task } from "../state/schemas";
+import { updateTask } from "../state/tasks";
+import { isoTime } from "../time";
+import type { ApplyCtx } from "./apply";
+
+export const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"]);
+
+export function isReopenCandidate(task: Task): boolean {
+  return REOPENABLE.has(task.status) && (task.backend ?? "herdr") === "herdr" && Boolean(task.herdr_agent_name || task.herdr_pane_id);
+}
+
+/** Reopens `task` if its soldier is working; returns whether it did. */
+export async function reopenIfWorking(ctx: ApplyCtx, task: Task, agents: AgentInfo[]): Promise<boolean> {
+  const agent = findAgent(agents, task);
+  if (agent?.agent_status !== "working") return false;
+  const nowIso = isoTime(ctx.now);
+  const written = await updateTask(ctx.paths, task.id, (cur) => {
+    if (cur.status !== task.status || cur.updated_at !== task.updated_at) return undefined;
+    const next: Task = {
+      ...cur,
+      status: "running",
+      updated_at: nowIso,
+      agent_not_found_since: undefined,
+      idle_unconfirmed_since: undefined,
+      held_running_since: undefined,
+      pause_seen_at: undefined,
+    };
+    if (cur.status === "blocked" && cur.decision) {
+      next.decision = { ...cur.decision, answered_at: nowIso, answer: "(answered in the pane)" };
+    }
+    return next;
+  });
+  if (!written) return false;
+  ctx.log(`sentinel: reopened ${task.kind} ${task.id} (${ctx.paths.key}): ${task.status} -> running (soldier working again)`);
+  return true;
+}

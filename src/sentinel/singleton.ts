@@ -1,0 +1,79 @@
+/**
+ * One sentinel per state root (SEN-01, SEN-02): an exclusive flock held for the process's life,
+ * `sentinel.pid` and `sentinel.json` naming the holder, and a successor that waits for a stale
+ * holder to retire instead of refusing (SEN-23).
+ */
+import type { Deps } from "../deps";
+import { VxError } from "../errors";
+import { readTextIfExists, removeFile, writeAtomic, ensureDir } from "../state/files";
+import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
+import type { rootPaths } from "../state/paths";
+import { loadRecord, renderState } from "../state/record";
+import { type Build, type SentinelInfo, SentinelInfoSchema } from "../state/schemas";
+import { isoTime, scaled } from "../time";
+import { changeReason } from "./build";
+
+type RootPaths = ReturnType<typeof rootPaths>;
+
+export function readSentinelInfo(paths: RootPaths): SentinelInfo | undefined {
+  try {
+    return loadRecord(paths.sentinelInfo, SentinelInfoSchema)?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readSentinelPid(paths: RootPaths): number | undefined {
+  const text = readTextIfExists(paths.sentinelPid)?.trim();
+  const pid = text ? Number(text) : Number.NaN;
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Whether a sentinel holds the lock, and whether its recorded build no longer matches its file. */
+export function sentinelState(paths: RootPaths): { running: boolean; stale?: string; info?: SentinelInfo } {
+  if (!isLockHeld(paths.sentinelLock)) return { running: false };
+  const info = readSentinelInfo(paths);
+  return { running: true, info, stale: info ? changeReason(info.build) : undefined };
+}
+
+export type Singleton = { release(): void };
+
+/**
+ * Takes the sentinel lock, or refuses naming the holder. A holder whose binary changed on disk
+ * is given the retire wait to let go, polled every retry step.
+ */
+export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Build): Promise<Singleton> {
+  ensureDir(paths.root);
+  const deadline = deps.clock.now() + scaled("retireWait", deps.env);
+  let judgedStale = false;
+  let lock: HeldLock | undefined;
+  for (;;) {
+    lock = tryLockExclusive(paths.sentinelLock);
+    if (lock) break;
+    const info = readSentinelInfo(paths);
+    judgedStale ||= Boolean(info && changeReason(info.build));
+    if (!judgedStale || deps.clock.now() >= deadline) {
+      // The holder writes its pid right after taking the lock; give it a moment to appear.
+      let pid = readSentinelPid(paths) ?? info?.pid;
+      for (let i = 0; pid === undefined && i < 10; i++) {
+        await deps.clock.sleep(scaled("retireStep", deps.env));
+        pid = readSentinelPid(paths);
+      }
+      throw new VxError(
+        `a sentinel is already running (pid ${pid ?? "unknown"}) for ${paths.root} - not starting a second one`,
+      );
+    }
+    await deps.clock.sleep(scaled("retireStep", deps.env));
+  }
+  const held = lock;
+  writeAtomic(paths.sentinelPid, `${deps.pid}\n`);
+  const info: SentinelInfo = { pid: deps.pid, started_at: isoTime(deps.clock.now()), build };
+  writeAtomic(paths.sentinelInfo, renderState(info));
+  return {
+    release() {
+      if (readSentinelPid(paths) === deps.pid) removeFile(paths.sentinelPid);
+      if (readSentinelInfo(paths)?.pid === deps.pid) removeFile(paths.sentinelInfo);
+      held.release();
+    },
+  };
+}
