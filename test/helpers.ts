@@ -89,7 +89,8 @@ export async function waitFor<T>(cond: () => T | Promise<T>, timeoutMs = 10_000,
   }
 }
 
-/** Writes an executable script (used for fake tools on PATH). */
+/** Writes an executable script (used for fake tools on PATH); replaces a symlink, never its target. */
 export function writeExecutable(path: string, text: string): void {
+  rmSync(path, { force: true });
   writeFileSync(path, text, { mode: 0o755 });
 }

@@ -36,9 +36,12 @@ export type LiveAwaiter = { rec: Awaiter; proc: ProcessInfo };
 
 /**
  * Reads every record, deleting the untrustworthy ones (malformed, misnamed, dead, or a pid now
- * running something else), and returns the verified live awaiters.
+ * running something else) unless `readOnly`, and returns the verified live awaiters.
  */
-export async function liveAwaiters(dir: string, exec: Exec, keep?: number): Promise<LiveAwaiter[]> {
+export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readOnly = false): Promise<LiveAwaiter[]> {
+  const drop = (path: string) => {
+    if (!readOnly) removeFile(path);
+  };
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
@@ -54,17 +57,17 @@ export async function liveAwaiters(dir: string, exec: Exec, keep?: number): Prom
       if (text === undefined) continue;
       rec = parseRecord(path, text, AwaiterSchema).value;
     } catch {
-      removeFile(path);
+      drop(path);
       continue;
     }
     if (name !== `${rec.pid}.json`) {
-      removeFile(path);
+      drop(path);
       continue;
     }
     if (rec.pid === keep) continue;
     const proc = await inspectProcess(rec.pid, exec);
     if (!proc || !isAwaitCommand(proc.command)) {
-      removeFile(path);
+      drop(path);
       continue;
     }
     out.push({ rec, proc });

@@ -3,11 +3,12 @@ import { defineVxCommand } from "../command";
 import { hookProbeCheck } from "../doctor/probe";
 import { type Check, renderReport } from "../doctor/report";
 import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
+import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
 import { shadowCheck, stateRootCheck } from "../doctor/state";
 import { timeScaleCheck, toolChecks } from "../doctor/tools";
 import { UsageError } from "../errors";
 import { loadConfig } from "../project";
-import { gitToplevel, refuseInsideCamp, stateRoot } from "../state/paths";
+import { gitToplevel, projectPaths, refuseInsideCamp, stateRoot } from "../state/paths";
 import type { ProjectConfig } from "../state/schemas";
 
 export const doctorCommand = defineVxCommand({
@@ -49,6 +50,10 @@ export const doctorCommand = defineVxCommand({
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
+    }
+    checks.push(await sentinelCheck(deps, root));
+    if (top && config) {
+      checks.push(await pendingWakesCheck(deps, root, projectPaths(root, top), async () => false));
     }
     const { text, exit } = renderReport(checks);
     deps.stdout.write(text);

@@ -1,0 +1,60 @@
+/** Helpers for drain/await tests: an initialized project with a task and a wake, and process control. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { projectKey } from "../src/state/paths";
+import { type Sandbox, sandbox, vx, waitFor } from "./helpers";
+
+export type Queue = Sandbox & { stateDir: string; wakes: string; root: string };
+
+export async function queue(env: Record<string, string> = {}): Promise<Queue> {
+  const s = sandbox();
+  Object.assign(s.env, { HERDR_WORKSPACE_ID: "w1", VX_TIME_SCALE: "0.01" }, env);
+  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+  if (r.code !== 0) throw new Error(r.stderr);
+  const root = join(s.home, ".vexillum");
+  const stateDir = join(root, "projects", projectKey(s.project));
+  return Object.assign(s, { stateDir, wakes: join(stateDir, "wakes"), root });
+}
+
+/** A task in `status` and a wake announcing it; returns the wake path. */
+export function taskWithWake(q: Queue, id: string, status = "done", wakeStatus = status): string {
+  mkdirSync(join(q.stateDir, "tasks"), { recursive: true });
+  mkdirSync(q.wakes, { recursive: true });
+  const task = { id, schema_version: 1, kind: "mission", prompt: "p", status, created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z" };
+  writeFileSync(join(q.stateDir, "tasks", `${id}.json`), JSON.stringify(task));
+  const wake = { task_id: id, kind: "mission", old_status: "running", new_status: wakeStatus, detected_at: "2026-11-30T10:00:01Z" };
+  const path = join(q.wakes, `${id}.json`);
+  writeFileSync(path, JSON.stringify(wake));
+  return path;
+}
+
+export function reasonFor(id: string, status = "done"): string {
+  return `A vexillum soldier's status changed:\n- mission ${id}: running -> ${status}\nCheck on it (and report to the general, or land/strike as appropriate) before ending your turn.\n`;
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+/** Stops a sentinel an await or command auto-started, after checking the pid really is one. */
+export async function stopSentinel(root: string): Promise<void> {
+  const file = join(root, "sentinel.pid");
+  if (!existsSync(file)) return;
+  const pid = Number(readFileSync(file, "utf8"));
+  if (!cmdline(pid).includes("sentinel")) return;
+  process.kill(pid, "SIGTERM");
+  await waitFor(() => !alive(pid), 5000, `sentinel ${pid} to stop`);
+}

@@ -1,0 +1,91 @@
+/**
+ * A world for sentinel tests: a temp HOME with projects, tasks written as files, and the fake herdr
+ * on PATH. Passes run in-process against the real fake herdr processes with a fake clock.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHerdrClient } from "../src/backends/herdr";
+import { realExec } from "../src/exec";
+import { type PassCtx, newMemory } from "../src/sentinel/pass";
+import { NOMINAL_WINDOWS } from "../src/sentinel/decide";
+import { type ProjectPaths, projectPaths } from "../src/state/paths";
+import { ensureProjectRecord } from "../src/state/project-record";
+import type { Task } from "../src/state/schemas";
+import { compactTask, taskPath } from "../src/state/tasks";
+import { renderState } from "../src/state/record";
+import { fakeClock } from "./deps";
+import { installFakeHerdr } from "./fakes/herdr-control";
+import { type Sandbox, git, sandbox } from "./helpers";
+
+export const T0 = Date.parse("2026-11-30T12:00:00.000Z");
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+let seq = 0;
+export function taskId(): string {
+  return (0xabc0000000000000n + BigInt(++seq)).toString(16).padStart(16, "0").slice(-16);
+}
+
+export type World = Sandbox & {
+  herdr: ReturnType<typeof installFakeHerdr>;
+  root: string;
+  logs: string[];
+  clock: ReturnType<typeof fakeClock>;
+  ctx: PassCtx;
+  /** A project directory (a real git repo) and its state paths, with project.json recorded. */
+  addProject(name?: string): { dir: string; paths: ProjectPaths };
+  writeTask(paths: ProjectPaths, t: Partial<Task> & { id: string }): Task;
+};
+
+export function world(): World {
+  const s = sandbox();
+  const herdr = installFakeHerdr(s.bin);
+  Object.assign(s.env, herdr);
+  const root = join(s.home, ".vexillum");
+  const logs: string[] = [];
+  const clock = fakeClock(T0 + 60_000);
+  const mainProject = s.project;
+  const ctx: PassCtx = {
+    root,
+    exec: realExec,
+    ops: { herdr: createHerdrClient({ exec: realExec, env: s.env }), clock, env: s.env },
+    log: (m) => logs.push(m),
+    windows: NOMINAL_WINDOWS,
+    memory: newMemory(),
+  };
+  const w = Object.assign(s, {
+    herdr,
+    root,
+    logs,
+    clock,
+    ctx,
+    addProject(name?: string) {
+      let dir = mainProject;
+      if (name) {
+        dir = join(mainProject, "..", name);
+        mkdirSync(dir, { recursive: true });
+        git(dir, "init", "-q", "-b", "main");
+        git(dir, "commit", "-q", "--allow-empty", "-m", "initial");
+      }
+      const paths = projectPaths(root, dir);
+      mkdirSync(paths.tasksDir, { recursive: true });
+      ensureProjectRecord(paths);
+      return { dir, paths };
+    },
+    writeTask(paths: ProjectPaths, t: Partial<Task> & { id: string }): Task {
+      const task: Task = {
+        schema_version: 1,
+        kind: "mission",
+        prompt: "do the thing",
+        status: "running",
+        created_at: iso(T0),
+        updated_at: iso(T0),
+        backend: "herdr",
+        harness: "claude",
+        ...t,
+      };
+      writeFileSync(taskPath(paths, task.id), renderState(compactTask(task)));
+      return task;
+    },
+  });
+  return w;
+}
