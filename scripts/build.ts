@@ -22,6 +22,7 @@ const result = await Bun.build({
   compile: {
     outfile: values.outfile,
     autoloadDotenv: false,
+    execArgv: ["--smol"],
     autoloadBunfig: false,
     ...(values.target ? { target: values.target as "bun-linux-x64" } : {}),
   },

@@ -1,4 +1,7 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
+import { createHerdrClient } from "../backends/herdr";
+import type { AgentInfo } from "../backends/herdr-types";
+import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
 import { hookProbeCheck } from "../doctor/probe";
 import { type Check, renderReport } from "../doctor/report";
@@ -53,10 +56,25 @@ export const doctorCommand = defineVxCommand({
     }
     checks.push(await sentinelCheck(deps, root));
     if (top && config) {
-      checks.push(await pendingWakesCheck(deps, root, projectPaths(root, top), async () => false));
+      const paths = projectPaths(root, top);
+      // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.
+      let agents: Promise<AgentInfo[]> | undefined;
+      const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
+      checks.push(...(await commandersCheck(paths, listAgents)));
+      checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
     }
     const { text, exit } = renderReport(checks);
     deps.stdout.write(text);
     return exit;
   },
 });
+
+/** DOC-13: whether any commander registered for this project is live in herdr now. */
+async function commanderLive(paths: ReturnType<typeof projectPaths>, listAgents: () => Promise<AgentInfo[]>): Promise<boolean> {
+  try {
+    const registry = readCommanders(paths);
+    return Boolean(registry && liveCommanders(registry, await listAgents()).length > 0);
+  } catch {
+    return false;
+  }
+}

@@ -1,12 +1,31 @@
 /** The command registry: the one list `vx --help`, dispatch and the README table come from. */
 import type { VxCommand } from "../command";
+import { decideCommand } from "./decide";
+import { dispatchCommand } from "./dispatch";
 import { doctorCommand } from "./doctor";
 import { initCommand } from "./init";
+import { landCommand } from "./land";
+import { promptCommand } from "./prompt";
+import { redispatchCommand } from "./redispatch";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
+import { strikeCommand } from "./strike";
+import { waitCommand } from "./wait";
 
 /** In CLI-02 order; later commands are added here as they are implemented. */
-export const COMMANDS: VxCommand[] = [initCommand, doctorCommand, statusCommand, sentinelCommand];
+export const COMMANDS: VxCommand[] = [
+  initCommand,
+  doctorCommand,
+  dispatchCommand,
+  redispatchCommand,
+  decideCommand,
+  promptCommand,
+  statusCommand,
+  landCommand,
+  strikeCommand,
+  sentinelCommand,
+  waitCommand,
+];
 
 export function findCommand(name: string): VxCommand | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -90,6 +90,8 @@ export async function runSentinel(deps: Deps): Promise<number> {
         log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
         break;
       }
+      // A full collection between passes keeps the idle heap small and flat for days of polling.
+      Bun.gc(true);
       await deps.clock.sleep(poll, ac.signal);
     }
     if (stoppedBy) log(`sentinel: stopped by ${stoppedBy}`);

@@ -45,7 +45,7 @@ describe("vx doctor", () => {
       "git", "herdr", "herdr version", "herdr server", "tmux", "Claude Code", "Codex", "Pi", "OpenCode",
       "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
       "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
-      "sentinel", "pending wakes",
+      "sentinel", "commanders", "pending wakes",
     ]);
     expect(r.stdout).toContain("[ok] herdr version - 0.9.3\n");
     expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");
@@ -57,6 +57,7 @@ describe("vx doctor", () => {
     expect(r.stdout).toContain("[ok] sentinel Stop hook - registered in .claude/settings.json\n");
     expect(r.stdout).toContain("[ok] sentinel Stop hook finds vx - found with a minimal environment\n");
     expect(r.stdout).toContain("[ok] sentinel - not running (the next 'vx dispatch' starts it), 0 sentinel await(s) waiting\n");
+    expect(r.stdout).toContain("[ok] commanders - none registered\n");
     expect(r.stdout).toContain("[ok] pending wakes - 0 waiting\n");
     expect(r.stdout).toEndWith("\n\nEnvironment ready (optional: Codex, Pi, OpenCode missing).\n");
     expect(r.code).toBe(0);

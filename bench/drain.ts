@@ -1,0 +1,24 @@
+#!/usr/bin/env bun
+/**
+ * `vx sentinel drain` with nothing pending (the Stop hook's every-turn case) against a compiled
+ * empty Bun program, interleaved in one run. Goal: at most 1.3x.
+ * Usage: bun run build && bun bench/drain.ts [runs]
+ */
+import { VX, benchWorld, emptyBinary, interleaved } from "./lib";
+
+const runs = Number(process.argv[2] ?? 100);
+const w = benchWorld({ HERDR_WORKSPACE_ID: "w1" });
+const empty = emptyBinary(w.base);
+const [e, d, dNoPane] = interleaved(
+  [
+    { argv: [empty], cwd: w.project, env: w.env },
+    { argv: [VX, "sentinel", "drain"], cwd: w.project, env: w.env },
+    { argv: [VX, "sentinel", "drain"], cwd: w.project, env: { ...w.env, HERDR_WORKSPACE_ID: "" } },
+  ],
+  runs,
+);
+w.dispose();
+console.log(`runs: ${runs} each, interleaved`);
+console.log(`empty bun binary:                      median ${e.toFixed(2)} ms`);
+console.log(`vx sentinel drain (herdr pane, empty): median ${d.toFixed(2)} ms  ratio ${(d / e).toFixed(2)}x`);
+console.log(`vx sentinel drain (outside herdr):     median ${dNoPane.toFixed(2)} ms  ratio ${(dNoPane / e).toFixed(2)}x`);

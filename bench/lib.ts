@@ -1,0 +1,64 @@
+/** Shared bench helpers: temp world with an initialized project, medians, process RSS. */
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const VX = resolve(import.meta.dir, "..", "dist", "vx");
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+export function run(argv: string[], cwd: string, env: Record<string, string>): void {
+  const r = Bun.spawnSync(argv, { cwd, env, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`${argv.join(" ")}: ${r.stderr.toString()}`);
+}
+
+export type BenchWorld = { base: string; home: string; project: string; env: Record<string, string>; dispose(): void };
+
+/** A temp HOME and an initialized git project; `env` runs vx there. */
+export function benchWorld(extraEnv: Record<string, string> = {}): BenchWorld {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-bench-")));
+  const home = join(base, "home");
+  const project = join(base, "project");
+  mkdirSync(home);
+  mkdirSync(project);
+  const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", ...extraEnv };
+  run(["git", "init", "-q", "-b", "main"], project, env);
+  run(["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "i"], project, env);
+  run([VX, "init", "--yes"], project, env);
+  return { base, home, project, env, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** A compiled empty Bun program, the baseline for start-up ratios. */
+export function emptyBinary(dir: string): string {
+  Bun.write(join(dir, "empty.ts"), "");
+  run(["bun", "build", "--compile", "--bytecode", join(dir, "empty.ts"), "--outfile", join(dir, "empty")], dir, { PATH: process.env.PATH ?? "" });
+  return join(dir, "empty");
+}
+
+/**
+ * Resident memory of a process in KiB (Linux): total, anonymous (its own heap and stacks), and
+ * file-backed (pages of the mapped executable, clean and shared with every other vx).
+ */
+export function rssKiB(pid: number): { total: number; anon: number; file: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { total: field("VmRSS"), anon: field("RssAnon"), file: field("RssFile") };
+}
+
+/** Runs each command `runs` times, interleaved, and returns median wall milliseconds per command. */
+export function interleaved(cmds: { argv: string[]; cwd: string; env: Record<string, string> }[], runs: number): number[] {
+  const times = cmds.map(() => [] as number[]);
+  for (let i = 0; i < runs + 5; i++) {
+    cmds.forEach((c, j) => {
+      const t0 = Bun.nanoseconds();
+      const r = Bun.spawnSync(c.argv, { cwd: c.cwd, env: c.env, stdout: "pipe", stderr: "pipe" });
+      const ms = (Bun.nanoseconds() - t0) / 1e6;
+      if (r.exitCode !== 0) throw new Error(`${c.argv.join(" ")} exited ${r.exitCode}`);
+      if (i >= 5) times[j].push(ms);
+    });
+  }
+  return times.map(median);
+}

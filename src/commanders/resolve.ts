@@ -1,0 +1,123 @@
+/**
+ * Who is giving the order (CMDR-01..04): the commander's herdr pane, the project whose wake queue
+ * its hook drains, and its entry in that project's `commanders.json`. Dispatch, redispatch,
+ * prompt and decide record it so the commander that sent the latest instruction is woken next.
+ */
+import { liveAwaiters } from "../awaiters/registry";
+import { type AgentInfo, createHerdrClient } from "../backends/herdr";
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import { ensureDir } from "../state/files";
+import { withLock } from "../state/lock";
+import { type ProjectPaths, gitToplevel, isUnder, projectPaths, rootPaths } from "../state/paths";
+import { ensureProjectRecord } from "../state/project-record";
+import { loadRecord, mergeForSave, saveRecord } from "../state/record";
+import { CommanderSchema, CommandersSchema, SCHEMA_VERSION, type Task, keysOf } from "../state/schemas";
+import { isoTime } from "../time";
+
+/** The calling commander, as far as it could be resolved from `HERDR_PANE_ID`. */
+export type Commander = {
+  /** `HERDR_PANE_ID`. */
+  pane: string;
+  /** The project whose queue its hook drains; undefined when it could not be resolved. */
+  project?: string;
+  /** herdr's kind label for the pane's agent (`claude`, `pi`, `opencode`, ...). */
+  harness?: string;
+  workspace?: string;
+};
+
+const ENTRY_KEYS = keysOf(CommanderSchema);
+const FILE_KEYS = keysOf(CommandersSchema);
+
+async function paneAgent(deps: Deps, pane: string): Promise<AgentInfo | undefined> {
+  try {
+    return await createHerdrClient({ exec: deps.exec, env: deps.env }).agentGet(pane);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CMDR-02: the project of a live, verified awaiter registered from this pane (exactly the queue
+ * its hook reads); otherwise the git toplevel of the cwd herdr reports for the pane's agent;
+ * otherwise none. Undefined when `HERDR_PANE_ID` is unset: nothing is recorded then.
+ */
+export async function resolveCommander(deps: Deps, root: string): Promise<Commander | undefined> {
+  const pane = deps.env.HERDR_PANE_ID;
+  if (!pane) return undefined;
+  const agent = await paneAgent(deps, pane);
+  const awaiter = (await liveAwaiters(rootPaths(root).awaitersDir, deps.exec)).find((a) => a.rec.herdr_pane_id === pane);
+  let project = awaiter?.rec.project_path;
+  if (!project && agent?.cwd) {
+    // The commander's own environment is not ours: no GIT_DIR of this process may redirect it.
+    const top = await gitToplevel(agent.cwd, deps.exec, {});
+    // A camp is never a commander's project: its wakes would go to a queue nobody reads.
+    if (top && !isUnder(top, root)) project = top;
+  }
+  return { pane, project, harness: agent?.agent || undefined, workspace: agent?.workspace_id || deps.env.HERDR_WORKSPACE_ID };
+}
+
+/** The task fields of CMDR-01; empty outside a herdr pane (nothing is recorded). */
+export function commanderFields(c: Commander | undefined): Partial<Task> {
+  if (!c) return {};
+  return { commander_project: c.project, commander_pane: c.pane };
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/**
+ * CMDR-03: records the commander in `commanders.json` of its project's state dir, keyed by the
+ * kind label herdr reports. Other entries, and unknown fields in and around them, are kept.
+ * Does nothing when the project or the kind is unknown.
+ */
+export async function recordCommander(root: string, c: Commander, now: number): Promise<void> {
+  if (!c.project || !c.harness) return;
+  const paths = projectPaths(root, c.project);
+  ensureDir(paths.stateDir);
+  ensureProjectRecord(paths);
+  await withLock(paths.commandersLock, () => {
+    const loaded = loadRecord(paths.commandersFile, CommandersSchema, true);
+    const onDisk = loaded?.raw.commanders;
+    const raw = isObject(onDisk) ? onDisk : {};
+    const entry = {
+      herdr_pane_id: c.pane,
+      herdr_workspace_id: c.workspace,
+      project_path: c.project,
+      registered_at: isoTime(now),
+    };
+    const key = c.harness as string;
+    const previous = raw[key];
+    const commanders = { ...raw, [key]: mergeForSave(entry, ENTRY_KEYS, isObject(previous) ? previous : undefined) };
+    saveRecord(paths.commandersFile, { schema_version: SCHEMA_VERSION, commanders }, FILE_KEYS);
+  });
+}
+
+/** CMDR-04, printed by dispatch when the commander works in another project. */
+export function commanderWarning(commanderProject: string, project: string): string {
+  return `vx: warning: this commander works in ${commanderProject}, not ${project} - the sentinel wakes it there, but run vx status, land, strike and prompt for this soldier from ${project}\n`;
+}
+
+/**
+ * Resolves and records the calling commander for a command on `paths`' project; a failure to
+ * record is a warning, never a failed command. Returns the task fields to save.
+ */
+export async function noteCommander(
+  deps: Deps,
+  root: string,
+  paths: ProjectPaths,
+  opts: { warnOtherProject?: boolean } = {},
+): Promise<Partial<Task>> {
+  const c = await resolveCommander(deps, root);
+  if (!c) return {};
+  try {
+    await recordCommander(root, c, deps.clock.now());
+  } catch (err) {
+    deps.stderr.write(`vx: warning: could not record the commander in commanders.json: ${errorMessage(err)}\n`);
+  }
+  if (opts.warnOtherProject && c.project && c.project !== paths.project) {
+    deps.stderr.write(commanderWarning(c.project, paths.project));
+  }
+  return commanderFields(c);
+}

@@ -1,0 +1,215 @@
+/**
+ * `vx decide <task-id> <answer...>` | `vx decide <task-id> --dismiss` (CMD-DECIDE-01..05, T8).
+ * An answer goes to a modal dialog as its option's digit, otherwise as a text prompt; the task is
+ * `running` while it is delivered, so a second decide is refused and a failure puts it back.
+ */
+import { type HerdrOps, type PromptOutcome, isGone, promptAgent, readVisible } from "../backends/herdr-ops";
+import { type AgentInfo, herdrCode, isIdleStatus } from "../backends/herdr-types";
+import { defineVxCommand } from "../command";
+import { noteCommander } from "../commanders/resolve";
+import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
+import type { Deps } from "../deps";
+import { UsageError, VxError, errorMessage } from "../errors";
+import { type Project, openProject } from "../project";
+import { composeOutput } from "../sentinel/notes";
+import { ensureSentinel } from "../sentinel/ensure";
+import { assertTaskId } from "../state/ids";
+import type { Decision, Task } from "../state/schemas";
+import { requireTask } from "../state/tasks";
+import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
+import { followUpText } from "../soldiers/prompt-text";
+import { CLEARED_MARKS, guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
+import { isoTime, scaled } from "../time";
+import { NO_TMUX_BACKEND } from "./dispatch";
+import { addAmendment, restorePatch, withAmendment } from "./prompt";
+
+/** CMD-DECIDE-03: both the refusal and the note on the task. */
+export const PANE_GONE_NOTE =
+  "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
+
+const QUESTION_MAX_CHARS = 300;
+
+/** TSK-06's decide amendment: the question with whitespace collapsed, at most 300 characters. */
+export function decideAmendmentText(question: string, answer: string): string {
+  const chars = Array.from(question.replace(/\s+/g, " ").trim());
+  const q = chars.length > QUESTION_MAX_CHARS ? `${chars.slice(0, QUESTION_MAX_CHARS - 3).join("")}...` : chars.join("");
+  return `Asked "${q}", the general answered: ${answer}`;
+}
+
+type Ctx = { deps: Deps; project: Project; ops: HerdrOps };
+type Delivery = { kind: "keys"; key: string } | { kind: "text" };
+
+/** CMD-DECIDE-02: a modal answer that names an option is sent as that option's digit. */
+async function chooseDelivery(ctx: Ctx, task: Task, answer: string): Promise<Delivery> {
+  if (task.decision?.kind !== "modal") return { kind: "text" };
+  let options = task.decision.options ?? [];
+  if (options.length === 0) {
+    const visible = await readVisible(ctx.ops, soldierTarget(task)).catch(() => undefined);
+    if (visible !== undefined) options = (parseModal(visible) ?? parseProse(visible)).options;
+  }
+  const resolved = resolveAnswer(options, answer);
+  // A dialog selects on one key press, so only options 1-9 can be chosen by digit.
+  return resolved.kind === "option" && resolved.number <= 9 ? { kind: "keys", key: String(resolved.number) } : { kind: "text" };
+}
+
+/**
+ * After an option's key, waits (within the probe window) for the agent to leave the dialog it
+ * answered: right after the key herdr may still show that dialog, and only a state change
+ * proves a later `blocked` is a new question.
+ */
+async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): Promise<PromptOutcome> {
+  const deadline = ops.clock.now() + scaled("quickSettle", ops.env);
+  for (;;) {
+    const remaining = deadline - ops.clock.now();
+    if (remaining <= 0) return { kind: "timeout" };
+    let agent: AgentInfo;
+    try {
+      agent = await ops.herdr.agentWait(target, remaining);
+    } catch (err) {
+      const code = herdrCode(err);
+      if (isGone(err)) return { kind: "gone", code: code ?? "" };
+      // The key went in; whatever herdr says now, the sentinel takes over from here.
+      return { kind: "timeout" };
+    }
+    if (agent.agent_status !== "blocked" || agent.state_change_seq !== before.state_change_seq) return { kind: "settled", agent };
+    await ops.clock.sleep(scaled("trustPoll", ops.env));
+  }
+}
+
+/** Sends the answer: an option's digit through send-keys, or a text prompt with the follow-up suffix. */
+async function deliver(ctx: Ctx, task: Task, answer: string, how: Delivery): Promise<PromptOutcome> {
+  const target = soldierTarget(task);
+  if (how.kind === "text") {
+    return promptAgent(ctx.ops, target, followUpText(answer), { waitTimeoutMs: scaled("quickSettle", ctx.deps.env) });
+  }
+  let before: AgentInfo;
+  try {
+    before = await ctx.ops.herdr.agentGet(target);
+    await ctx.ops.herdr.agentSendKeys(target, [how.key]);
+  } catch (err) {
+    if (isGone(err)) return { kind: "gone", code: herdrCode(err) ?? "" };
+    throw err;
+  }
+  return waitAfterKeys(ctx.ops, target, before);
+}
+
+async function markInterrupted(ctx: Ctx, task: Task, note: string, extra: Partial<Task> = {}): Promise<void> {
+  await guardedSave(ctx.project.paths, task.id, task, {
+    ...extra,
+    status: "interrupted",
+    updated_at: isoTime(ctx.deps.clock.now()),
+    output: composeOutput(undefined, task.output, [note]),
+  });
+}
+
+/** CMD-DECIDE-02/03: deliver the answer, record it, then run the quick-settle probe. */
+async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<Task> {
+  const { deps, project } = ctx;
+  const { paths } = project;
+  const how = await chooseDelivery(ctx, blocked, answer);
+  const started = await guardedSave(paths, blocked.id, blocked, { ...CLEARED_MARKS, status: "running", updated_at: isoTime(deps.clock.now()) });
+  if (!started.written) {
+    throw new VxError(`task ${blocked.id} changed while it was being answered (it is now ${started.task.status}) - nothing was sent`);
+  }
+  const running = started.task;
+  let outcome: PromptOutcome;
+  try {
+    outcome = await deliver(ctx, running, answer, how);
+  } catch (err) {
+    await guardedSave(paths, running.id, running, restorePatch(blocked));
+    throw new VxError(`could not deliver the answer to task ${running.id}: ${errorMessage(err)} - it is blocked again`);
+  }
+  if (outcome.kind === "gone") {
+    await markInterrupted(ctx, running, PANE_GONE_NOTE);
+    throw new VxError(PANE_GONE_NOTE);
+  }
+  if (outcome.kind === "blocked") {
+    await guardedSave(paths, running.id, running, restorePatch(blocked));
+    throw new VxError(
+      `the soldier's pane is showing a dialog, so the answer was not sent as text - answer with one of the dialog's options, by number or exact text (task ${running.id} is blocked again)`,
+    );
+  }
+  const commander = await noteCommander(deps, project.root, paths);
+  const at = isoTime(deps.clock.now());
+  const question = blocked.decision?.question ?? "";
+  const amended = await addAmendment(paths, running.id, (cur) => {
+    const patch: Partial<Task> = { ...commander, amendments: withAmendment(cur.amendments, decideAmendmentText(question, answer), "vx decide", at) };
+    // Only the question that was answered; a newer one the sentinel recorded meanwhile stays open.
+    if (cur.decision && cur.decision.asked_at === blocked.decision?.asked_at) patch.decision = { ...cur.decision, answer, answered_at: at };
+    return patch;
+  });
+  const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
+  return unchanged ? settleAfterPrompt({ deps, paths, ops: ctx.ops }, amended, outcome) : amended;
+}
+
+/** CMD-DECIDE-04: nothing is sent; the new status comes from the soldier's live state. */
+async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
+  const { deps, project } = ctx;
+  const { paths } = project;
+  const at = isoTime(deps.clock.now());
+  const decision: Decision | undefined = blocked.decision ? { ...blocked.decision, dismissed: true, answered_at: at } : undefined;
+  let agent: AgentInfo;
+  try {
+    agent = await ctx.ops.herdr.agentGet(soldierTarget(blocked));
+  } catch (err) {
+    if (!isGone(err)) throw new VxError(`could not read task ${blocked.id}'s soldier from herdr: ${errorMessage(err)}`);
+    const note = "[vexillum] this soldier's herdr pane was already gone when its question was dismissed - marked interrupted. Any work it already committed is still in its camp.";
+    await markInterrupted(ctx, blocked, note, { decision });
+    throw new VxError(`task ${blocked.id}'s herdr pane is gone - marked interrupted; use 'vx redispatch ${blocked.id}' instead`);
+  }
+  if (agent.agent_status === "blocked") {
+    throw new VxError(`the soldier's pane is really blocked on a question - answer it with 'vx decide ${blocked.id} <answer>'`);
+  }
+  const commander = await noteCommander(deps, project.root, paths);
+  const base: Partial<Task> = { ...commander, ...CLEARED_MARKS, decision, status: "running", updated_at: at };
+  let patch = base;
+  if (isIdleStatus(agent.agent_status)) {
+    // Judged as the running task it becomes, with the dismissed question no longer asked.
+    const asRunning = { ...blocked, ...base } as Task;
+    const settlement = await quickSettle({ ops: ctx.ops, exec: deps.exec, paths }, asRunning, { kind: "settled", agent }).catch(() => undefined);
+    if (settlement && settlement.status !== "running") patch = { ...base, ...settlement.fields };
+  }
+  const saved = await guardedSave(paths, blocked.id, blocked, patch);
+  if (!saved.written) {
+    throw new VxError(`task ${blocked.id} changed while its question was being dismissed (it is now ${saved.task.status}) - nothing was changed`);
+  }
+  return saved.task;
+}
+
+/** `vx decide`. */
+export const decideCommand = defineVxCommand({
+  name: "decide",
+  summary: "Answer a blocked task's open question so it can continue",
+  usage: ["decide <task-id> <answer...>", "decide <task-id> --dismiss"],
+  args: {
+    dismiss: { type: "boolean", description: "Clear a question the task was marked blocked on by mistake; sends nothing" },
+  },
+  async run(args, deps) {
+    const [raw, ...words] = (args._ as unknown[]).map(String);
+    if (raw === undefined) throw new UsageError("missing task id", "decide");
+    const id = assertTaskId(raw, "decide");
+    const dismiss = Boolean(args.dismiss);
+    if (dismiss && words.length > 0) throw new UsageError("--dismiss takes only the task id, there is no answer to send", "decide");
+    const answer = words.join(" ");
+    if (!dismiss && answer.trim() === "") throw new UsageError("missing answer", "decide");
+    const project = await openProject(deps);
+    const task = requireTask(project.paths, id);
+    if (task.status === "interrupted") {
+      throw new VxError(
+        `task ${id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`,
+      );
+    }
+    if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
+    if (task.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+
+    const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
+    try {
+      const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
+      const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;
+      deps.stdout.write(`status=${final.status}\n${done}\n`);
+      return 0;
+    } finally {
+      ensureSentinel(deps, project.root);
+    }
+  },
+});

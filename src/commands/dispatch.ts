@@ -1,0 +1,147 @@
+/**
+ * `vx dispatch <prompt...>`: start a soldier in its own camp (CMD-DISPATCH-01..06). Validation
+ * first, then ensure-running the sentinel, record the commander, lease a camp and save the task
+ * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
+ */
+import { acquireCamp } from "../camps/pool";
+import { currentBranch } from "../camps/git";
+import { defineVxCommand } from "../command";
+import { noteCommander } from "../commanders/resolve";
+import type { Deps } from "../deps";
+import { UsageError, VxError } from "../errors";
+import { which } from "../exec";
+import { openProject } from "../project";
+import { ensureSentinel } from "../sentinel/ensure";
+import { newTaskId } from "../state/ids";
+import { ensureProjectRecord } from "../state/project-record";
+import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
+import { createTask } from "../state/tasks";
+import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { isoTime } from "../time";
+
+const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
+const CLAUDE_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
+/** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
+export const MAX_PROMPT_BYTES = 100_000;
+
+/** CMD-DISPATCH-02, shared by redispatch. */
+export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
+/** The honest refusal of a backend this version does not drive yet. */
+export const NO_TMUX_BACKEND = "the tmux backend is not available in this version of vx - use --backend herdr";
+
+type Kind = Task["kind"];
+type Harness = NonNullable<Task["harness"]>;
+type Backend = NonNullable<Task["backend"]>;
+
+function pick<T extends string>(value: unknown, allowed: readonly T[], message: (x: string) => string): T | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value);
+  if (!allowed.includes(s as T)) throw new UsageError(message(s), "dispatch");
+  return s as T;
+}
+
+/** The flags that need no project to be checked (64 before anything is touched). */
+export function parseDispatchFlags(args: Record<string, unknown>) {
+  const positionals = (args._ as unknown[]).map(String);
+  const prompt = positionals.join(" ");
+  if (prompt.trim() === "") throw new UsageError("missing prompt", "dispatch");
+  return {
+    prompt,
+    kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
+    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of claude, codex, pi, opencode`),
+    backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected herdr or tmux`),
+    model: args.model === undefined ? undefined : String(args.model),
+    effort: args.effort === undefined ? undefined : String(args.effort),
+  };
+}
+
+/** Model and effort rules of CMD-DISPATCH-01 and HRD-04 for the effective harness. */
+export function checkModelEffort(harness: Harness, model: string | undefined, effort: string | undefined): void {
+  if (harness === "claude") {
+    if (model !== undefined && !CLAUDE_MODELS.includes(model)) {
+      throw new UsageError(`unknown model "${model}" (expected one of ${CLAUDE_MODELS.join(", ")})`, "dispatch");
+    }
+    if (effort !== undefined && !CLAUDE_EFFORTS.includes(effort)) {
+      throw new UsageError(`unknown effort "${effort}" (expected one of ${CLAUDE_EFFORTS.join(", ")})`, "dispatch");
+    }
+  }
+  if (harness === "opencode" && effort !== undefined) {
+    throw new UsageError("--effort is not supported for harness opencode", "dispatch");
+  }
+}
+
+/**
+ * CMD-DISPATCH-02 for the backend; the tmux backend, once its precondition holds, is refused
+ * honestly rather than half-supported.
+ */
+export function checkBackend(deps: Deps, backend: Backend): string {
+  if (backend === "tmux") {
+    if (!which("tmux", deps.env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux");
+    throw new VxError(NO_TMUX_BACKEND);
+  }
+  const workspace = deps.env.HERDR_WORKSPACE_ID;
+  if (!workspace) throw new VxError(NO_WORKSPACE);
+  return workspace;
+}
+
+/** `vx dispatch`. */
+export const dispatchCommand = defineVxCommand({
+  name: "dispatch",
+  summary: "Dispatch a soldier (mission or scout) into an isolated camp",
+  usage: [
+    "dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|opencode] [--backend herdr|tmux] [--model <m>] [--effort <e>]",
+  ],
+  args: {
+    kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
+    harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "The agent program (default from .vexillum/config.json)" },
+    backend: { type: "string", valueHint: "herdr|tmux", description: "Where the soldier's terminal lives (default from .vexillum/config.json)" },
+    model: { type: "string", valueHint: "m", description: "Model passed to the harness" },
+    effort: { type: "string", valueHint: "e", description: "Reasoning effort passed to the harness" },
+  },
+  async run(args, deps) {
+    const flags = parseDispatchFlags(args);
+    if (flags.harness) checkModelEffort(flags.harness, flags.model, flags.effort);
+    const project = await openProject(deps);
+    const harness = flags.harness ?? project.config.harness ?? "claude";
+    const backend = flags.backend ?? project.config.backend ?? "herdr";
+    checkModelEffort(harness, flags.model, flags.effort);
+    const bytes = Buffer.byteLength(flags.prompt, "utf8");
+    if (bytes > MAX_PROMPT_BYTES) throw new VxError(`the prompt is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES})`);
+    const base = await currentBranch(project.paths.project, deps.exec);
+    if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+    const workspace = checkBackend(deps, backend);
+
+    ensureSentinel(deps, project.root);
+    ensureProjectRecord(project.paths);
+    const commander = await noteCommander(deps, project.root, project.paths, { warnOtherProject: true });
+
+    const id = newTaskId();
+    const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
+    if (camp.skipped.length > 0) {
+      const list = camp.skipped.map((s) => `${s.slot} (${s.reason})`).join(", ");
+      deps.stderr.write(`vx: warning: passed over idle camp slot(s) ${list}\n`);
+    }
+    const now = isoTime(deps.clock.now());
+    const task: Task = {
+      id,
+      schema_version: 1,
+      kind: flags.kind ?? "mission",
+      prompt: flags.prompt,
+      status: "pending",
+      created_at: now,
+      updated_at: now,
+      camp_slot: camp.slot,
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: base,
+      backend,
+      harness,
+      model: flags.model,
+      effort: flags.effort,
+      ...commander,
+    };
+    await createTask(project.paths, task);
+    const result = await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task);
+    return reportLaunch(deps, result);
+  },
+});

@@ -1,0 +1,95 @@
+/** `vx land <task-id>` (CMD-LAND-01/02): fast-forward the base to a mission's branch, then strike. */
+import { branchExists, currentBranch, isAncestor, isClean, isFastForward, mergeFastForward } from "../camps/git";
+import { leaseOf } from "../camps/pool";
+import { defineVxCommand } from "../command";
+import type { Deps } from "../deps";
+import { VxError, errorMessage } from "../errors";
+import { openProject } from "../project";
+import { StrikeError, strikeTask } from "../soldiers/strike";
+import type { ProjectPaths } from "../state/paths";
+import type { Task, TaskStatus } from "../state/schemas";
+import { requireTask, updateTask } from "../state/tasks";
+import { isoTime } from "../time";
+import { taskIdArg } from "./strike";
+
+/** Statuses T12 moves to `done`; any other status is left exactly as it is. */
+const T12_FROM: readonly TaskStatus[] = ["running", "blocked", "unconfirmed"];
+
+function refused(reason: string): VxError {
+  return new VxError(`land refused: ${reason}`);
+}
+
+/** CMD-LAND-01's checks, in the spec's order; returns the branch and base to merge. */
+async function checkLandable(deps: Deps, project: string, task: Task): Promise<{ branch: string; base: string }> {
+  const id = task.id;
+  if (task.kind === "scout") {
+    throw new VxError(`task ${id} is a scout - scouts report, they do not land; strike it once you have read its report`);
+  }
+  if (task.status === "shipped") throw new VxError(`task ${id} is shipped - landing a pull request is not supported yet`);
+  const branch = task.camp_branch;
+  const base = task.camp_base;
+  if (!branch || !base) throw refused(`task ${id} has no camp branch and base recorded`);
+  if (!(await isClean(project, deps.exec))) {
+    throw new VxError(`project checkout ${project} has uncommitted changes, refusing to land ${branch}`);
+  }
+  const current = await currentBranch(project, deps.exec);
+  if (current !== base) {
+    throw new VxError(`project checkout ${project} is on ${current ?? "a detached HEAD"}, not ${base} - check out ${base}, then retry`);
+  }
+  if (!(await branchExists(project, branch, deps.exec))) throw refused(`branch ${branch} does not exist`);
+  // A branch already contained in base has nothing to add: git's ff-only merge is then a no-op.
+  const ff = (await isFastForward(project, branch, base, deps.exec)) || (await isAncestor(project, branch, base, deps.exec));
+  if (!ff) {
+    throw new VxError(`${branch} is not a fast-forward of ${base} (it has diverged) - have the soldier rebase ${branch} onto ${base}, then retry`);
+  }
+  return { branch, base };
+}
+
+/** T12, re-checking the status under the task lock. */
+async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<void> {
+  await updateTask(paths, id, (t) => {
+    if (!T12_FROM.includes(t.status)) return undefined;
+    return {
+      ...t,
+      status: "done",
+      updated_at: isoTime(deps.clock.now()),
+      agent_not_found_since: undefined,
+      idle_unconfirmed_since: undefined,
+      held_running_since: undefined,
+      pause_seen_at: undefined,
+    };
+  });
+}
+
+export const landCommand = defineVxCommand({
+  name: "land",
+  summary: "Land a finished mission's work into this project's base branch",
+  usage: ["land <task-id>"],
+  args: {},
+  async run(args, deps) {
+    const id = taskIdArg(args._, "land");
+    const { paths } = await openProject(deps);
+    const project = paths.project;
+    const { branch } = await checkLandable(deps, project, requireTask(paths, id));
+    try {
+      await mergeFastForward(project, branch, deps.exec);
+    } catch (err) {
+      throw refused(errorMessage(err));
+    }
+    deps.stdout.write(`landed: fast-forwarded ${project} to ${branch}\n`);
+    await recordDone(deps, paths, id);
+    if (!leaseOf(paths, id)) {
+      // Landing a branch kept by an earlier strike: its camp is already back in the pool.
+      deps.stderr.write(`vx: task ${id}'s camp was already struck, nothing left to strike\n`);
+      return 0;
+    }
+    try {
+      await strikeTask(deps, paths, id);
+    } catch (err) {
+      const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
+      deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
+      return 1;
+    }
+    return 0;
+  },
+});

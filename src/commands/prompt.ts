@@ -1,0 +1,143 @@
+/**
+ * `vx prompt <task-id> <text...>`: a follow-up for a soldier that already finished
+ * (CMD-PROMPT-01..03, T9). The task goes back to `running` before the text is sent, so the
+ * sentinel watches the new turn; a delivery that fails puts it back as it was.
+ */
+import { type PromptOutcome, promptAgent } from "../backends/herdr-ops";
+import { leaseOf } from "../camps/pool";
+import { defineVxCommand } from "../command";
+import { noteCommander } from "../commanders/resolve";
+import { UsageError, VxError, errorMessage } from "../errors";
+import { openProject } from "../project";
+import { composeOutput } from "../sentinel/notes";
+import { ensureSentinel } from "../sentinel/ensure";
+import { assertTaskId } from "../state/ids";
+import type { ProjectPaths } from "../state/paths";
+import type { Amendment, Task } from "../state/schemas";
+import { requireTask, updateTask } from "../state/tasks";
+import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
+import { followUpText } from "../soldiers/prompt-text";
+import { CLEARED_MARKS, guardedSave, soldierTarget } from "../soldiers/quick-settle";
+import { isoTime, scaled } from "../time";
+import { NO_TMUX_BACKEND } from "./dispatch";
+
+const AMENDMENT_MAX_CHARS = 2000;
+const AMENDMENTS_KEPT = 20;
+
+/** TSK-06: trimmed, capped at 2000 characters (then ` [truncated]`). */
+export function amendmentText(text: string): string {
+  const chars = Array.from(text.trim());
+  return chars.length > AMENDMENT_MAX_CHARS ? `${chars.slice(0, AMENDMENT_MAX_CHARS).join("")} [truncated]` : chars.join("");
+}
+
+/** The amendments with one more appended; only the newest 20 are kept. */
+export function withAmendment(list: Amendment[] | undefined, text: string, source: Amendment["source"], at: string): Amendment[] {
+  return [...(list ?? []), { text: amendmentText(text), at, source }].slice(-AMENDMENTS_KEPT);
+}
+
+/**
+ * Appends an amendment whatever the task's status is now: the text did reach the soldier, even
+ * if the sentinel settled the task meanwhile. Returns the task as saved.
+ */
+export async function addAmendment(paths: ProjectPaths, id: string, patch: (cur: Task) => Partial<Task>): Promise<Task> {
+  return (await updateTask(paths, id, (cur) => ({ ...cur, ...patch(cur) }) as Task)) as Task;
+}
+
+/** CMD-PROMPT-01: why this task cannot be prompted, or undefined when it can. */
+export function promptRefusal(paths: ProjectPaths, task: Task): string | undefined {
+  const id = task.id;
+  switch (task.status) {
+    case "running":
+      return `task ${id} is already running - wait for it to settle`;
+    case "blocked":
+      return `task ${id} is blocked on a question ("${task.decision?.question ?? ""}") - answer it with 'vx decide ${id} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id} --dismiss'`;
+    case "interrupted":
+      return `task ${id} is interrupted, its herdr pane is gone - use 'vx redispatch ${id}' instead`;
+    case "done":
+    case "shipped":
+    case "unconfirmed":
+      return leaseOf(paths, id) ? undefined : `task ${id}'s camp was already struck, its soldier is gone - dispatch a new one instead`;
+    default:
+      return `task ${id} is ${task.status} - only a done, shipped or unconfirmed task can be prompted`;
+  }
+}
+
+/** The fields a failed delivery puts back: everything the `running` save changed. */
+export function restorePatch(before: Task): Partial<Task> {
+  return {
+    status: before.status,
+    updated_at: before.updated_at,
+    agent_not_found_since: before.agent_not_found_since,
+    idle_unconfirmed_since: before.idle_unconfirmed_since,
+    held_running_since: before.held_running_since,
+    pause_seen_at: before.pause_seen_at,
+    commander_project: before.commander_project,
+    commander_pane: before.commander_pane,
+  };
+}
+
+/** `vx prompt`. */
+export const promptCommand = defineVxCommand({
+  name: "prompt",
+  summary: "Send a follow-up prompt to a soldier that already finished",
+  usage: ["prompt <task-id> <text...>"],
+  args: {},
+  async run(args, deps) {
+    const [raw, ...words] = (args._ as unknown[]).map(String);
+    if (raw === undefined) throw new UsageError("missing task id", "prompt");
+    const id = assertTaskId(raw, "prompt");
+    const text = words.join(" ");
+    if (text.trim() === "") throw new UsageError("the prompt text is empty", "prompt");
+    const project = await openProject(deps);
+    const { paths } = project;
+    const before = requireTask(paths, id);
+    const refusal = promptRefusal(paths, before);
+    if (refusal) throw new VxError(refusal);
+    if (before.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+
+    try {
+      const commander = await noteCommander(deps, project.root, paths);
+      const started = await guardedSave(paths, id, before, {
+        ...commander,
+        ...CLEARED_MARKS,
+        status: "running",
+        updated_at: isoTime(deps.clock.now()),
+      });
+      if (!started.written) {
+        throw new VxError(`task ${id} changed while it was being prompted (it is now ${started.task.status}) - nothing was sent`);
+      }
+      const running = started.task;
+      const ops = herdrOps(deps);
+      let outcome: PromptOutcome;
+      try {
+        outcome = await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
+      } catch (err) {
+        await guardedSave(paths, id, running, restorePatch(before));
+        throw new VxError(`could not deliver the prompt to task ${id}: ${errorMessage(err)} - it is ${before.status} again`);
+      }
+      if (outcome.kind === "gone") {
+        const note = "[vexillum] this soldier's herdr pane was already gone when 'vx prompt' tried to reach it - marked interrupted. Any work it already committed is still in its camp.";
+        await guardedSave(paths, id, running, {
+          status: "interrupted",
+          updated_at: isoTime(deps.clock.now()),
+          output: composeOutput(undefined, running.output, [note]),
+        });
+        throw new VxError(`task ${id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
+      }
+      if (outcome.kind === "blocked") {
+        throw new VxError(
+          `the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${id} <answer>'`,
+        );
+      }
+      const amended = await addAmendment(paths, id, (cur) => ({
+        amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),
+      }));
+      const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
+      const final = unchanged ? await settleAfterPrompt({ deps, paths, ops }, amended, outcome) : amended;
+      deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
+      return 0;
+    } finally {
+      ensureSentinel(deps, project.root);
+    }
+  },
+});

@@ -1,0 +1,132 @@
+/**
+ * `vx redispatch <task-id>`: re-run an interrupted task from its original prompt under the same
+ * id (CMD-REDISPATCH-01/02, T11). It is a re-run, not a resumption: the old camp's work, report
+ * and pause are discarded first.
+ */
+import { type HerdrOps, agentName, closeTab } from "../backends/herdr-ops";
+import { currentBranch, deleteBranch, isWorktreeOf, pruneWorktrees, resetCamp } from "../camps/git";
+import { acquireCamp, campBranch, readPool, releaseLease } from "../camps/pool";
+import { defineVxCommand } from "../command";
+import { noteCommander } from "../commanders/resolve";
+import type { Deps } from "../deps";
+import { UsageError, VxError, errorMessage } from "../errors";
+import { type Project, openProject } from "../project";
+import { pausePath, reportPath } from "../sentinel/observe";
+import { ensureSentinel } from "../sentinel/ensure";
+import { isDirectory, removeFile } from "../state/files";
+import { assertTaskId } from "../state/ids";
+import { ensureProjectRecord } from "../state/project-record";
+import type { Task } from "../state/schemas";
+import { requireTask } from "../state/tasks";
+import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { guardedSave } from "../soldiers/quick-settle";
+import { isoTime } from "../time";
+import { checkBackend } from "./dispatch";
+
+function warn(deps: Deps, text: string): void {
+  deps.stderr.write(`vx: warning: ${text}\n`);
+}
+
+/**
+ * Whether the old camp is still this task's to discard: leased by it, or idle (struck) with its
+ * branch still checked out. A slot another task now leases is never touched.
+ */
+async function ownsOldCamp(deps: Deps, project: Project, task: Task): Promise<boolean> {
+  if (task.camp_slot === undefined || !task.camp_path || !isDirectory(task.camp_path)) return false;
+  const slot = readPool(project.paths).slots.find((s) => s.number === task.camp_slot);
+  if (!slot) return false;
+  if (slot.leased_by === task.id) return true;
+  if (slot.leased_by) return false;
+  if (!(await isWorktreeOf(task.camp_path, project.paths.project, deps.exec))) return false;
+  return (await currentBranch(task.camp_path, deps.exec).catch(() => undefined)) === campBranch(task.id);
+}
+
+/** Throws away everything the interrupted run left behind; problems are warnings, not refusals. */
+async function discardOldRun(deps: Deps, project: Project, task: Task, ops: HerdrOps): Promise<void> {
+  const { paths } = project;
+  const branch = campBranch(task.id);
+  if (task.camp_path && task.camp_base && (await ownsOldCamp(deps, project, task))) {
+    try {
+      await resetCamp(task.camp_path, task.camp_base, deps.exec);
+    } catch (err) {
+      warn(deps, `could not reset the old camp ${task.camp_path}: ${errorMessage(err)}`);
+    }
+  }
+  await pruneWorktrees(paths.project, deps.exec).catch(() => undefined);
+  const deleted = await deleteBranch(paths.project, branch, { force: true }, deps.exec);
+  if (!deleted.deleted && !deleted.reason.endsWith("does not exist")) warn(deps, `could not delete ${branch}: ${deleted.reason}`);
+  await releaseLease(paths, task.id);
+
+  // The same id (and usually the same name) comes back, so an old report or pause would be
+  // mistaken for the new run's.
+  const names = new Set([task.herdr_agent_name, agentName(task.prompt, task.id)].filter(Boolean) as string[]);
+  for (const name of names) {
+    const named = { ...task, herdr_agent_name: name };
+    removeFile(reportPath(paths, named));
+    removeFile(pausePath(paths, named));
+  }
+  if (task.herdr_tab_id) {
+    try {
+      await closeTab(ops, task.herdr_tab_id);
+    } catch (err) {
+      warn(deps, `could not close the old herdr tab ${task.herdr_tab_id}: ${errorMessage(err)}`);
+    }
+  }
+}
+
+/** `vx redispatch`. */
+export const redispatchCommand = defineVxCommand({
+  name: "redispatch",
+  summary: "Re-dispatch an interrupted task from its original prompt",
+  usage: ["redispatch <task-id>"],
+  args: {},
+  async run(args, deps) {
+    const [raw, ...extra] = (args._ as unknown[]).map(String);
+    if (raw === undefined) throw new UsageError("missing task id", "redispatch");
+    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "redispatch");
+    const id = assertTaskId(raw, "redispatch");
+    const project = await openProject(deps);
+    const task = requireTask(project.paths, id);
+    if (task.status !== "interrupted") {
+      throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
+    }
+    const workspace = checkBackend(deps, task.backend ?? "herdr");
+    const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
+    if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+
+    ensureSentinel(deps, project.root);
+    ensureProjectRecord(project.paths);
+    const commander = await noteCommander(deps, project.root, project.paths);
+    const ops = herdrOps(deps);
+    await discardOldRun(deps, project, task, ops);
+
+    const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
+    const saved = await guardedSave(project.paths, id, task, {
+      ...commander,
+      status: "pending",
+      updated_at: isoTime(deps.clock.now()),
+      camp_slot: camp.slot,
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: base,
+      backend: "herdr",
+      herdr_workspace_id: undefined,
+      herdr_tab_id: undefined,
+      herdr_pane_id: undefined,
+      herdr_agent_name: undefined,
+      output: undefined,
+      decision: undefined,
+      agent_not_found_since: undefined,
+      idle_unconfirmed_since: undefined,
+      held_running_since: undefined,
+      pause_seen_at: undefined,
+      redispatches: (task.redispatches ?? 0) + 1,
+    });
+    if (!saved.written) {
+      await releaseLease(project.paths, id);
+      throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
+    }
+    const result = await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task);
+    return reportLaunch(deps, result);
+  },
+});

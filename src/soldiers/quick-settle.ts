@@ -1,0 +1,106 @@
+/**
+ * The quick-settle probe of dispatch, prompt and decide (CMD-DISPATCH-06): after a prompt's
+ * bounded wait, settle what is already certain and leave everything else to the sentinel. It
+ * reuses the sentinel's own decision with windows that never run out, so steps 6 and 7 of SEN-11
+ * (pauses, the unconfirmed window) and the still-running limit can never fire here: a probe
+ * never marks `unconfirmed` and never writes a wake (WAK-13).
+ */
+import { type HerdrOps, type PromptOutcome, readTranscript, readVisible } from "../backends/herdr-ops";
+import { isIdleStatus } from "../backends/herdr-types";
+import type { Exec } from "../exec";
+import { type Observation, type Windows, decide } from "../sentinel/decide";
+import { agentTarget, completion, stabilize } from "../sentinel/observe";
+import type { ProjectPaths } from "../state/paths";
+import type { Task, TaskStatus } from "../state/schemas";
+import { updateTask } from "../state/tasks";
+import { isoTime } from "../time";
+
+export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths };
+
+/** The probe's verdict: the status to record and the fields to save with it (none for running). */
+export type Settlement = { status: "running" | "done" | "blocked"; fields: Partial<Task> };
+
+/** The four marks a task leaving or re-entering `running` through a command starts without. */
+export const CLEARED_MARKS: Partial<Task> = {
+  agent_not_found_since: undefined,
+  idle_unconfirmed_since: undefined,
+  held_running_since: undefined,
+  pause_seen_at: undefined,
+};
+
+const RUNNING: Settlement = { status: "running", fields: {} };
+
+// No grace (the command just delivered the prompt itself) and no window that can expire.
+const PROBE_WINDOWS: Windows = {
+  settleGrace: Number.NEGATIVE_INFINITY,
+  notFoundWindow: Number.POSITIVE_INFINITY,
+  unconfirmedWindow: Number.POSITIVE_INFINITY,
+  stillRunningLimit: Number.POSITIVE_INFINITY,
+};
+
+/** Where reads and keys for a task's soldier go: its agent name, else its pane. */
+export function soldierTarget(task: Task): string {
+  return task.herdr_agent_name || task.herdr_pane_id || "";
+}
+
+/**
+ * Judges a running task from how its prompt ended. `timeout` (and anything but a settled wait)
+ * stays running; a `blocked` agent settles blocked (SEN-10); an idle one goes through SEN-11
+ * steps 1-5: a turn in progress or background work stays running, a needs-decision line settles
+ * blocked with a prose decision and a completion signal settles done, both after stabilizing.
+ */
+export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
+  if (outcome.kind !== "settled") return RUNNING;
+  const status = outcome.agent.agent_status;
+  const target = task.herdr_agent_name || agentTarget(outcome.agent);
+  const read = () => readTranscript(ctx.ops, target);
+  let obs: Observation;
+  if (status === "blocked") {
+    obs = { kind: "blocked", transcript: await read(), visible: await readVisible(ctx.ops, target) };
+  } else if (isIdleStatus(status)) {
+    const signal = await completion(ctx.paths, task, ctx.exec);
+    obs = { kind: "idle", transcript: await read(), completion: signal.signal, reportPath: signal.reportPath, pause: "none" };
+  } else {
+    return RUNNING;
+  }
+  let action = decide(task, obs, ctx.ops.clock.now(), PROBE_WINDOWS, ctx.paths.key);
+  if (action.type === "stabilize" && obs.kind === "idle") {
+    const s = await stabilize(obs.transcript, read, ctx.ops);
+    obs = { ...obs, transcript: s.transcript, stability: s.stability };
+    action = decide(task, obs, ctx.ops.clock.now(), PROBE_WINDOWS, ctx.paths.key);
+  }
+  if (action.type !== "settle" || (action.to !== "done" && action.to !== "blocked")) return RUNNING;
+  const fields: Partial<Task> = {
+    status: action.to,
+    updated_at: isoTime(ctx.ops.clock.now()),
+    output: action.output,
+    agent_not_found_since: undefined,
+    idle_unconfirmed_since: undefined,
+    held_running_since: undefined,
+  };
+  if (action.decision) fields.decision = action.decision;
+  return { status: action.to, fields };
+}
+
+/** The status and `updated_at` a write was decided on. */
+export type Expected = { status: TaskStatus; updated_at: string };
+
+/**
+ * Writes `patch` only if the task still has the status and `updated_at` it was decided on, the
+ * command-side twin of SEN-19: a concurrent sentinel, land, strike or command is never
+ * overwritten. Returns the task as it is on disk afterwards and whether this write happened.
+ */
+export async function guardedSave(
+  paths: ProjectPaths,
+  id: string,
+  expected: Expected,
+  patch: Partial<Task>,
+): Promise<{ task: Task; written: boolean }> {
+  let seen: Task | undefined;
+  const written = await updateTask(paths, id, (cur) => {
+    seen = cur;
+    if (cur.status !== expected.status || cur.updated_at !== expected.updated_at) return undefined;
+    return { ...cur, ...patch } as Task;
+  });
+  return written ? { task: written, written: true } : { task: seen as Task, written: false };
+}

@@ -1,0 +1,217 @@
+/**
+ * Striking a soldier's camp (CMD-STRIKE-01..03), shared by `vx strike` and the automatic strike
+ * after `vx land`. The camp lease is the commit point: every step before clearing it can be
+ * repeated safely, so a strike that fails half-way is retried with the same command, and nothing
+ * touches the worktree once another dispatch could lease it.
+ */
+import { closePane, closeTab } from "../backends/herdr-ops";
+import { createHerdrClient, herdrCode } from "../backends/herdr";
+import {
+  type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, isWorktreeOf, pruneWorktrees,
+  resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS,
+} from "../camps/git";
+import { campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
+import type { Deps } from "../deps";
+import { VxError, errorMessage } from "../errors";
+import { EXEC_NOT_FOUND } from "../exec";
+import { composeOutput } from "../sentinel/notes";
+import { reportPath } from "../sentinel/observe";
+import { exists, isDirectory } from "../state/files";
+import type { ProjectPaths } from "../state/paths";
+import type { Task, TaskStatus } from "../state/schemas";
+import { requireTask, updateTask } from "../state/tasks";
+import { isoTime } from "../time";
+
+/** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
+export class StrikeError extends VxError {
+  readonly reason: string;
+  constructor(reason: string, prefix: "strike refused" | "strike failed" = "strike refused") {
+    super(`${prefix}: ${reason}`);
+    this.name = "StrikeError";
+    this.reason = reason;
+  }
+}
+
+export type StrikeOptions = {
+  /** Skip only the scout report check (CMD-STRIKE-01). */
+  force?: boolean;
+  /** Strike even when unlanded or dirty, resetting the worktree (CMD-STRIKE-02). */
+  discard?: boolean;
+};
+
+export type StrikeResult = {
+  backend: "herdr" | "tmux";
+  /** The task's status after the strike (`interrupted` when T13 applied). */
+  status: TaskStatus;
+  branchDeleted: boolean;
+};
+
+/** Statuses T13 moves to `interrupted`: the soldier may still have been alive in its pane. */
+const T13_FROM: readonly TaskStatus[] = ["pending", "running", "blocked"];
+
+/** TSK-07 note recorded by T13. */
+export function struckNote(status: TaskStatus): string {
+  return `[vexillum] struck while ${status} - 'vx strike' closed its pane.`;
+}
+
+/** The herdr or tmux backend of a task; tasks written before the field existed are herdr. */
+export function backendOf(task: Task): "herdr" | "tmux" {
+  return task.backend ?? "herdr";
+}
+
+/**
+ * Strikes `taskId`'s camp in the project of `paths` and prints what it did: the discarded work
+ * (with `discard`), warnings on stderr, and the `struck:` line on stdout. Refusals and failures
+ * before the lease is cleared throw StrikeError and leave the camp leased.
+ */
+export async function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions = {}): Promise<StrikeResult> {
+  const task = requireTask(paths, taskId);
+  const branch = task.camp_branch ?? campBranch(taskId);
+  const slot = leaseOf(paths, taskId);
+  if (!slot) throw new StrikeError(`task ${taskId}'s camp is not leased (already struck)`);
+  const base = task.camp_base;
+  if (!base) throw new StrikeError(`task ${taskId} has no camp base recorded`);
+  const camp = task.camp_path ?? campPath(paths, paths.project, slot.number);
+  // A camp that is no longer a worktree of this project must never get git commands: they
+  // would act on whatever repository encloses the path.
+  const campOk = isDirectory(camp) && (await isWorktreeOf(camp, paths.project, deps.exec));
+  if (!campOk && !opts.discard) {
+    throw new StrikeError(`camp of task ${taskId} at ${camp} is missing or is not a worktree of this project - strike with --discard to release it anyway`);
+  }
+  if (campOk && !opts.discard) await requireLanded(deps, camp, taskId, branch, base);
+  if (task.kind === "scout") checkReport(deps, paths, task, opts.force === true);
+
+  await closeSoldierPane(deps, task);
+  if (campOk) await dismantle(deps, camp, base, opts.discard === true);
+  if (!campOk) deps.stderr.write(`vx: camp ${camp} is missing or is not a worktree of this project, nothing to discard\n`);
+  if (!(await releaseLease(paths, taskId))) {
+    // Another strike got there between our check and now; it did (or is doing) the rest.
+    throw new StrikeError(`task ${taskId}'s camp is not leased (already struck)`);
+  }
+
+  const branchDeleted = await deleteIfLanded(deps, paths.project, campOk ? camp : paths.project, branch, base);
+  try {
+    await pruneWorktrees(paths.project, deps.exec);
+  } catch (err) {
+    deps.stderr.write(`vx: ${errorMessage(err)}\n`);
+  }
+  const status = await recordStruck(deps, paths, taskId);
+  const backend = backendOf(task);
+  deps.stdout.write(`struck: camp returned to the pool, ${backend === "tmux" ? "tmux session" : "herdr pane"} closed.\n`);
+  return { backend, status, branchDeleted };
+}
+
+async function requireLanded(deps: Deps, camp: string, taskId: string, branch: string, base: string): Promise<void> {
+  if (!(await isClean(camp, deps.exec))) throw new StrikeError(`camp of task ${taskId} has uncommitted changes`);
+  const landed = await isLanded(camp, base, deps.exec);
+  if (landed === undefined) throw new StrikeError(`could not tell whether ${branch} is landed in ${base}`);
+  if (!landed) {
+    throw new StrikeError(`${branch} is not landed in ${base} - land it first, or strike with --discard (only with the general's approval)`);
+  }
+}
+
+function checkReport(deps: Deps, paths: ProjectPaths, task: Task, force: boolean): void {
+  const report = reportPath(paths, task);
+  if (exists(report)) return;
+  if (!force) throw new StrikeError(`scout task ${task.id} has no report at ${report}`);
+  deps.stderr.write(`vx: --force: striking scout task ${task.id} without its report at ${report}\n`);
+}
+
+/**
+ * Closes the soldier's herdr tab (or pane) or tmux session; one already gone counts as closed.
+ * Any other failure stops the strike with the camp still leased: a soldier left alive in a camp
+ * the pool hands out again would share its worktree with the next one.
+ */
+async function closeSoldierPane(deps: Deps, task: Task): Promise<void> {
+  if (backendOf(task) === "tmux") {
+    if (task.tmux_target) await killTmuxSession(deps, task.tmux_target);
+    return;
+  }
+  if (!task.herdr_tab_id && !task.herdr_pane_id) return; // never got a pane (pending)
+  const ops = { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
+  try {
+    if (task.herdr_tab_id) await closeTab(ops, task.herdr_tab_id);
+    else await closePane(ops, task.herdr_pane_id!);
+  } catch (err) {
+    const what = task.herdr_tab_id ? `tab ${task.herdr_tab_id}` : `pane ${task.herdr_pane_id}`;
+    const why = herdrCode(err) === "herdr_missing" ? "herdr not found in PATH" : errorMessage(err);
+    throw new StrikeError(`could not close the soldier's herdr ${what}: ${why}`, "strike failed");
+  }
+}
+
+// tmux's wording when the session (or its whole server) no longer exists.
+const TMUX_GONE = /can't find session|session not found|no server running|error connecting to/i;
+
+async function killTmuxSession(deps: Deps, session: string): Promise<void> {
+  // `=` asks for an exact name: a bare target also matches any session it is a prefix of.
+  const res = await deps.exec.run(["tmux", "kill-session", "-t", `=${session}`], { env: deps.env, timeoutMs: 60_000 });
+  if (res.code === 0 || TMUX_GONE.test(res.stderr)) return;
+  const why = res.code === EXEC_NOT_FOUND ? "tmux not found in PATH" : res.stderr.trim().split("\n")[0] || `exit ${res.code}`;
+  throw new StrikeError(`could not close the soldier's tmux session ${session}: ${why}`, "strike failed");
+}
+
+/**
+ * Detaches the camp at base so its branch can be deleted (git refuses to delete a branch a
+ * worktree has checked out). With `discard`, first prints and then throws away everything the
+ * camp holds beyond base; the listing is taken after the pane closed, so nothing escapes it.
+ */
+async function dismantle(deps: Deps, camp: string, base: string, discard: boolean): Promise<void> {
+  if (discard) {
+    printDiscarded(deps, await discardedWork(camp, base, deps.exec));
+    await resetCamp(camp, base, deps.exec);
+    return;
+  }
+  // Not resetCamp: a plain checkout never destroys anything that appeared since the checks.
+  const args = ["checkout", "--quiet", "--detach", base];
+  const res = await runGit(deps.exec, camp, args, GIT_WRITE_TIMEOUT_MS);
+  if (res.code !== 0) throw new StrikeError(new GitError(["git", ...args], camp, res).message, "strike failed");
+}
+
+function printDiscarded(deps: Deps, work: DiscardedWork): void {
+  const lines = [
+    ...work.commits.map((c) => `discarded commit ${c.hash} ${c.subject}`),
+    ...work.changes.map((c) => `discarded uncommitted change: ${c}`),
+  ];
+  if (lines.length) deps.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/**
+ * Deletes `branch` with `git branch -d` run in `dir`. In the camp, detached at base, `-d` judges
+ * "merged" against base itself rather than whatever the project checkout has checked out.
+ */
+async function deleteIfLanded(deps: Deps, project: string, dir: string, branch: string, base: string): Promise<boolean> {
+  let ancestor: boolean;
+  try {
+    ancestor = await isAncestor(project, `refs/heads/${branch}`, base, deps.exec);
+  } catch {
+    ancestor = false; // the branch is gone or unreadable: nothing to delete safely
+  }
+  if (!ancestor) {
+    const gone = (await runGit(deps.exec, project, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])).code !== 0;
+    if (!gone) deps.stderr.write(`vx: kept branch ${branch}: it is not an ancestor of ${base}\n`);
+    return false;
+  }
+  const res = await deleteBranch(dir, branch, {}, deps.exec);
+  if (!res.deleted) deps.stderr.write(`vx: kept branch ${branch}: ${res.reason}\n`);
+  return res.deleted;
+}
+
+/** T13 under the task lock, re-checking the status there; returns the status as saved. */
+async function recordStruck(deps: Deps, paths: ProjectPaths, taskId: string): Promise<TaskStatus> {
+  let status: TaskStatus | undefined;
+  const saved = await updateTask(paths, taskId, (t) => {
+    status = t.status;
+    if (!T13_FROM.includes(t.status)) return undefined;
+    return {
+      ...t,
+      status: "interrupted",
+      updated_at: isoTime(deps.clock.now()),
+      output: composeOutput(undefined, t.output, [struckNote(t.status)]),
+      agent_not_found_since: undefined,
+      idle_unconfirmed_since: undefined,
+      held_running_since: undefined,
+      pause_seen_at: undefined,
+    };
+  });
+  return saved?.status ?? status!;
+}

@@ -1,0 +1,155 @@
+// `vx dispatch` against herdr's faults (HRD-05/06), concurrency (STA-09) and commanders (CMDR-01..04).
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readPool } from "../../src/camps/pool";
+import { projectPaths } from "../../src/state/paths";
+import { listTasks } from "../../src/state/tasks";
+import {
+  addAgent, callsOf, createWorkspace, getAgent, queueFailure, recordedPrompts, sentKeys,
+} from "../fakes/herdr-control";
+import { git, sandbox } from "../helpers";
+import { field, taskIdOf } from "./soldier-field";
+
+describe("vx dispatch: herdr faults", () => {
+  test("tab creation failing leaves the task failed with its slot still leased", async () => {
+    await using f = await field();
+    queueFailure(f.fh, "tab create", "workspace_not_found", { message: "workspace w9 not found" });
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(1);
+    const id = taskIdOf(r.stdout);
+    expect(r.stdout).toBe(`task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}\nstatus=failed\n`);
+    expect(r.stderr).toContain(
+      "vx: could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found)\n",
+    );
+    const t = f.task(id);
+    expect(t.status).toBe("failed");
+    expect(t.output).toBe(
+      "[vexillum] could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found) - marked failed.",
+    );
+    expect(t.herdr_pane_id).toBeUndefined();
+    expect(readPool(f.paths).slots).toEqual([{ number: 1, branch: `vexillum/${id}`, leased_by: id }]);
+  });
+
+  test("agent_pane_busy right after tab creation is retried", async () => {
+    await using f = await field();
+    queueFailure(f.fh, "agent start", "agent_pane_busy", { count: 2 });
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("\nstatus=running\n");
+    expect(callsOf(f.fh, "agent", "start")).toHaveLength(3);
+    expect(recordedPrompts(f.fh)).toHaveLength(1);
+  });
+
+  test("a harness that cannot start fails the task (T4), keeping its pane ids", async () => {
+    await using f = await field();
+    queueFailure(f.fh, "agent start", "agent_start_failed", { message: "agent process exited before becoming interactive" });
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(1);
+    const t = f.task(taskIdOf(r.stdout));
+    expect(t).toMatchObject({ status: "failed", herdr_agent_name: "vx-fix-it" });
+    expect(r.stdout).toContain(`\nstatus=failed\nherdr: workspace=${f.ws.workspace_id} tab=${t.herdr_tab_id} pane=${t.herdr_pane_id} agent=vx-fix-it\n`);
+    expect(r.stderr).toContain("vx: could not start claude in the soldier's pane: herdr agent start: agent process exited before becoming interactive (agent_start_failed)\n");
+    expect(recordedPrompts(f.fh)).toHaveLength(0);
+  });
+
+  test("the folder-trust dialog is accepted by its digit", async () => {
+    await using f = await field();
+    queueFailure(f.fh, "agent start", "agent_not_ready");
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("\nstatus=running\n");
+    expect(sentKeys(f.fh, "vx-fix-it").map((k) => k.keys)).toEqual([["1"]]);
+    expect(recordedPrompts(f.fh)).toHaveLength(1);
+  });
+
+  test("agent_prompt_stalled: the prompt is recorded exactly once", async () => {
+    await using f = await field();
+    // A false stall: herdr delivered the prompt, then reported it stalled.
+    queueFailure(f.fh, "agent prompt", "agent_prompt_stalled", { deliver: true });
+    let r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(0);
+    expect(recordedPrompts(f.fh, "vx-fix-it")).toHaveLength(1);
+    // A real stall: nothing went in, so one retry delivers it.
+    queueFailure(f.fh, "agent prompt", "agent_prompt_stalled");
+    r = await f.run(["dispatch", "tidy up"]);
+    expect(r.code).toBe(0);
+    expect(recordedPrompts(f.fh, "vx-tidy-up")).toHaveLength(1);
+    expect(callsOf(f.fh, "agent", "prompt", "vx-tidy-up")).toHaveLength(2);
+  });
+
+  test("a pane that closes before its first prompt fails the task", async () => {
+    await using f = await field();
+    queueFailure(f.fh, "agent prompt", "agent_not_running");
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("vx: the soldier's herdr pane closed before it could be prompted\n");
+    expect(f.task(taskIdOf(r.stdout)).status).toBe("failed");
+  });
+
+  test("a name already taken switches to the fallback name", async () => {
+    await using f = await field();
+    const first = await f.run(["dispatch", "fix it"]);
+    const second = await f.run(["dispatch", "fix it"]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const id = taskIdOf(second.stdout);
+    expect(f.task(id).herdr_agent_name).toBe(`vx-fix-it-${id.slice(0, 6)}`);
+    expect(second.stdout).toContain(` agent=vx-fix-it-${id.slice(0, 6)}\n`);
+    expect(getAgent(f.fh, `vx-fix-it-${id.slice(0, 6)}`)).toBeDefined();
+  });
+});
+
+describe("vx dispatch: concurrency", () => {
+  test("8 dispatches started at the same moment get 8 distinct slots and 8 tasks", async () => {
+    await using f = await field();
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, i) => f.run(["dispatch", `task number ${i}`])));
+    for (const r of runs) expect({ code: r.code, stderr: r.stderr.replace(/vx: auto-started sentinel.*\n/, "") }).toEqual({ code: 0, stderr: "" });
+    const ids = runs.map((r) => taskIdOf(r.stdout));
+    const tasks = listTasks(f.paths).map((t) => t.value);
+    expect(tasks.map((t) => t.id).sort()).toEqual([...ids].sort());
+    expect(new Set(tasks.map((t) => t.camp_slot)).size).toBe(8);
+    const slots = readPool(f.paths).slots;
+    expect(slots.map((s) => s.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(slots.map((s) => s.leased_by).sort()).toEqual([...ids].sort());
+    for (const t of tasks) expect(git(t.camp_path as string, "rev-parse", "--abbrev-ref", "HEAD")).toBe(`vexillum/${t.id}`);
+    expect(recordedPrompts(f.fh)).toHaveLength(8);
+  });
+});
+
+describe("vx dispatch: commanders", () => {
+  test("a commander in this project is recorded on the task and in commanders.json", async () => {
+    await using f = await field();
+    addAgent(f.fh, f.ws.pane_id, { kind: "claude", status: "working" });
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("warning");
+    expect(f.task(taskIdOf(r.stdout))).toMatchObject({ commander_project: f.project, commander_pane: f.ws.pane_id });
+    const registry = JSON.parse(readFileSync(f.paths.commandersFile, "utf8"));
+    expect(registry).toEqual({
+      schema_version: 1,
+      commanders: {
+        claude: {
+          herdr_pane_id: f.ws.pane_id,
+          herdr_workspace_id: f.ws.workspace_id,
+          project_path: f.project,
+          registered_at: registry.commanders.claude.registered_at,
+        },
+      },
+    });
+  });
+
+  test("a commander working in another project gets the CMDR-04 warning", async () => {
+    await using f = await field();
+    using other = sandbox();
+    const ws = createWorkspace(f.fh, { cwd: other.project });
+    addAgent(f.fh, ws.pane_id, { kind: "pi", status: "working" });
+    const otherPaths = projectPaths(join(f.home, ".vexillum"), other.project);
+    const r = await f.run(["dispatch", "fix it"], { env: { ...f.env, HERDR_PANE_ID: ws.pane_id } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      `vx: warning: this commander works in ${other.project}, not ${f.project} - the sentinel wakes it there, but run vx status, land, strike and prompt for this soldier from ${f.project}\n`,
+    );
+    expect(f.task(taskIdOf(r.stdout))).toMatchObject({ commander_project: other.project, commander_pane: ws.pane_id });
+    expect(JSON.parse(readFileSync(otherPaths.commandersFile, "utf8")).commanders.pi.project_path).toBe(other.project);
+  });
+});

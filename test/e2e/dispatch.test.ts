@@ -1,0 +1,210 @@
+// `vx dispatch` end to end: validation (CMD-DISPATCH-01/02), the stdout lines (CMD-DISPATCH-04),
+// the submitted text (CMD-DISPATCH-05) and the quick-settle probe (CMD-DISPATCH-06).
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pausePath, reportPath } from "../../src/sentinel/observe";
+import { TRAILER } from "../../src/sentinel/evidence";
+import { dispatchText } from "../../src/soldiers/prompt-text";
+import { activeWaits, agentArgv, appendPaneText, paneText, recordedPrompts, setAgentStatus } from "../fakes/herdr-control";
+import { git, waitFor } from "../helpers";
+import { type Field, field, taskIdOf } from "./soldier-field";
+
+function nothingCreated(f: Field): void {
+  expect(existsSync(f.paths.tasksDir) ? readdirSync(f.paths.tasksDir).filter((n) => n.endsWith(".json")) : []).toEqual([]);
+  expect(existsSync(f.paths.poolFile)).toBe(false);
+}
+
+describe("vx dispatch: bad input", () => {
+  test("an empty prompt is a usage error", async () => {
+    await using f = await field();
+    for (const args of [["dispatch"], ["dispatch", "  ", ""], ["dispatch", "--kind", "scout"]]) {
+      const r = await f.run(args);
+      expect(r.code).toBe(64);
+      expect(r.stderr).toStartWith("vx: missing prompt\nUsage: vx dispatch <prompt...>");
+    }
+    nothingCreated(f);
+  });
+
+  test.each([
+    [["--kind", "raid"], 'unknown kind "raid", expected mission or scout'],
+    [["--harness", "gemini"], 'unknown harness "gemini", expected one of claude, codex, pi, opencode'],
+    [["--backend", "screen"], 'unknown backend "screen", expected herdr or tmux'],
+    [["--model", "gpt"], 'unknown model "gpt" (expected one of haiku, sonnet, opus, fable)'],
+    [["--effort", "huge"], 'unknown effort "huge" (expected one of low, medium, high, xhigh, max)'],
+    [["--harness", "claude", "--model", "gpt-5"], 'unknown model "gpt-5" (expected one of haiku, sonnet, opus, fable)'],
+    [["--harness", "opencode", "--effort", "high"], "--effort is not supported for harness opencode"],
+  ])("%p is refused with exit 64", async (flags, message) => {
+    await using f = await field();
+    const r = await f.run(["dispatch", "fix it", ...flags]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toStartWith(`vx: ${message}\nUsage: vx dispatch`);
+    nothingCreated(f);
+  });
+
+  test("a prompt over 100000 bytes is refused with exit 1", async () => {
+    await using f = await field();
+    let r = await f.run(["dispatch", "x".repeat(100_001)]);
+    expect(r).toMatchObject({ code: 1, stdout: "", stderr: "vx: the prompt is too long (100001 bytes, at most 100000)\n" });
+    r = await f.run(["dispatch", "é".repeat(50_001)]);
+    expect(r.stderr).toBe("vx: the prompt is too long (100002 bytes, at most 100000)\n");
+    expect((await f.run(["dispatch", "--harness", "codex", "y".repeat(100_001)])).code).toBe(1);
+    nothingCreated(f);
+  });
+
+  test("outside a herdr pane", async () => {
+    await using f = await field();
+    const { HERDR_WORKSPACE_ID: _, ...env } = f.env;
+    const r = await f.run(["dispatch", "fix it"], { env });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane\n" });
+    nothingCreated(f);
+  });
+
+  test("from inside a camp, outside a project, and before init", async () => {
+    await using f = await field();
+    const camp = join(f.home, ".vexillum", "projects", "x-00000000", "camps", "1", "project");
+    mkdirSync(camp, { recursive: true });
+    let r = await f.run(["dispatch", "fix it"], { cwd: camp });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
+    );
+    r = await f.run(["dispatch", "fix it"], { cwd: dirname(f.project) });
+    expect(r.stderr).toBe("vx: current directory is not a git repository\n");
+    await using bare = await field({ init: false });
+    r = await bare.run(["dispatch", "fix it"]);
+    expect(r).toMatchObject({ code: 1, stderr: "vx: project not initialized, run 'vx init' first\n" });
+  });
+
+  test("a detached HEAD", async () => {
+    await using f = await field();
+    git(f.project, "checkout", "-q", "--detach");
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the project checkout is on a detached HEAD - check out the branch to dispatch from\n" });
+    nothingCreated(f);
+  });
+
+  test("the tmux backend: tmux must be on PATH, then it is refused honestly", async () => {
+    await using f = await field();
+    const onlyGit = join(f.bin, "only-git");
+    mkdirSync(onlyGit);
+    symlinkSync(Bun.which("git") as string, join(onlyGit, "git"));
+    let r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux\n" });
+    writeFileSync(join(f.bin, "tmux"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    r = await f.run(["dispatch", "fix it", "--backend", "tmux"]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "vx: the tmux backend is not available in this version of vx - use --backend herdr\n",
+    });
+    nothingCreated(f);
+  });
+});
+
+describe("vx dispatch", () => {
+  test("prints the four lines, saves the task and submits the prompt with its blocks", async () => {
+    await using f = await field();
+    const r = await f.run(["dispatch", "fix", "the", "login", "bug"]);
+    expect(r.code).toBe(0);
+    const id = taskIdOf(r.stdout);
+    const t = f.task(id);
+    const name = "vx-fix-the-login-bug";
+    expect(r.stdout).toBe(
+      [
+        `task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}`,
+        "status=running",
+        `herdr: workspace=${f.ws.workspace_id} tab=${t.herdr_tab_id} pane=${t.herdr_pane_id} agent=${name}`,
+        "still running past the quick-settle probe - the sentinel will record its final status",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toMatch(/^vx: auto-started sentinel \(pid \d+\), logging to .*sentinel\.log\n$/);
+    expect(t).toMatchObject({
+      kind: "mission",
+      prompt: "fix the login bug",
+      status: "running",
+      camp_slot: 1,
+      camp_path: join(f.paths.campsDir, "1", "project"),
+      camp_branch: `vexillum/${id}`,
+      camp_base: "main",
+      backend: "herdr",
+      harness: "claude",
+      herdr_workspace_id: f.ws.workspace_id,
+      herdr_agent_name: name,
+      commander_pane: f.ws.pane_id,
+    });
+    expect(t.commander_project).toBeUndefined();
+    expect(git(t.camp_path as string, "rev-parse", "--abbrev-ref", "HEAD")).toBe(`vexillum/${id}`);
+    expect(agentArgv(f.fh, name)).toEqual(["claude", "--dangerously-skip-permissions", "--prompt-suggestions", "false"]);
+
+    const prompts = recordedPrompts(f.fh);
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0].text).toBe(
+      dispatchText({ prompt: "fix the login bug", kind: "mission", reportPath: reportPath(f.paths, t), pauseFile: pausePath(f.paths, t) }),
+    );
+    expect(prompts[0].text).toEndWith(TRAILER);
+    expect(prompts[0].text).toContain(`write ${join(f.paths.stateDir, "pauses", `${name}.md`)} with a first line`);
+    expect(prompts[0].text).not.toContain("Before you finish");
+  });
+
+  test("model and effort reach the harness (codex, claude)", async () => {
+    await using f = await field();
+    let r = await f.run(["dispatch", "port it", "--harness", "codex", "--model", "gpt-5", "--effort", "high"]);
+    expect(r.code).toBe(0);
+    let t = f.task(taskIdOf(r.stdout));
+    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual([
+      "codex", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5", "-c", "model_reasoning_effort=high",
+    ]);
+    expect(t).toMatchObject({ harness: "codex", model: "gpt-5", effort: "high" });
+    r = await f.run(["dispatch", "tidy it", "--model", "opus", "--effort", "max"]);
+    t = f.task(taskIdOf(r.stdout));
+    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual([
+      "claude", "--dangerously-skip-permissions", "--prompt-suggestions", "false", "--model", "opus", "--effort", "max",
+    ]);
+    expect(t.camp_slot).toBe(2);
+  });
+
+  test("a mission that commits within the probe settles done and prints its transcript", async () => {
+    await using f = await field({ scale: "0.5" });
+    const running = f.run(["dispatch", "add a changelog"]);
+    const name = "vx-add-a-changelog";
+    await waitFor(() => activeWaits(f.fh, name).length > 0, 10_000, "the prompt's wait");
+    const [file] = readdirSync(f.paths.tasksDir).filter((n) => n.endsWith(".json"));
+    const camp = f.task(file.slice(0, -5)).camp_path as string;
+    writeFileSync(join(camp, "CHANGELOG.md"), "# Changelog\n");
+    git(camp, "add", "CHANGELOG.md");
+    git(camp, "commit", "-q", "-m", "add a changelog");
+    appendPaneText(f.fh, name, "⏺ Added CHANGELOG.md and committed it.\n");
+    setAgentStatus(f.fh, name, "done");
+    const r = await running;
+    expect(r.code).toBe(0);
+    const id = taskIdOf(r.stdout);
+    const transcript = (paneText(f.fh, name) as string).trimEnd();
+    expect(r.stdout).toEndWith(`\nstatus=done\nherdr: workspace=${f.ws.workspace_id} tab=${f.task(id).herdr_tab_id} pane=${f.task(id).herdr_pane_id} agent=${name}\noutput:\n${transcript}\n`);
+    expect(transcript).toContain("Added CHANGELOG.md and committed it.");
+    expect(f.task(id)).toMatchObject({ status: "done", output: transcript });
+  });
+
+  test("a scout whose report exists when its turn ends settles done", async () => {
+    await using f = await field({ scale: "0.5" });
+    const running = f.run(["dispatch", "survey the auth code", "--kind", "scout"]);
+    const name = "vx-survey-the-auth-code";
+    await waitFor(() => activeWaits(f.fh, name).length > 0, 10_000, "the prompt's wait");
+    const [file] = readdirSync(f.paths.tasksDir).filter((n) => n.endsWith(".json"));
+    const t = f.task(file.slice(0, -5));
+    const report = reportPath(f.paths, t);
+    expect(recordedPrompts(f.fh)[0].text).toContain(
+      `\n\n---\nBefore you finish, write your final report as a single Markdown file at: ${report}\nCreate its parent directories if needed. 'vx strike' will refuse to strike your camp without it.\n\n---\nIf you have to wait`,
+    );
+    mkdirSync(dirname(report), { recursive: true });
+    writeFileSync(report, "# Auth survey\n");
+    appendPaneText(f.fh, name, "⏺ Report written.\n");
+    setAgentStatus(f.fh, name, "idle");
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("\nstatus=done\n");
+    expect(r.stdout).toContain("\noutput:\n");
+    expect(r.stdout).toEndWith("⏺ Report written.\n");
+  });
+});

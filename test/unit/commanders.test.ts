@@ -1,0 +1,178 @@
+// Commander resolution and registry (CMDR-01..04) and doctor's commanders check (DOC-12).
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { registerAwaiter } from "../../src/awaiters/registry";
+import type { AgentInfo } from "../../src/backends/herdr";
+import { commandersCheck, liveCommanders } from "../../src/commanders/check";
+import { commanderFields, noteCommander, recordCommander, resolveCommander } from "../../src/commanders/resolve";
+import type { Exec, ExecResult } from "../../src/exec";
+import { projectPaths, rootPaths } from "../../src/state/paths";
+import { testDeps } from "../deps";
+
+let base: string;
+let root: string;
+let project: string;
+let calls: string[][];
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), "vx-cmdr-")));
+  root = join(base, "home", ".vexillum");
+  project = join(base, "app");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, "src"), { recursive: true });
+  calls = [];
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const ok = (stdout: string): ExecResult => ({ code: 0, stdout, stderr: "" });
+
+function agentJson(over: Record<string, unknown> = {}) {
+  return { agent: "claude", agent_status: "working", pane_id: "w1:p1", tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 1, cwd: join(project, "src"), ...over };
+}
+
+/** herdr answers `agent get` with `agent` (or agent_not_found); ps says `command` for every pid. */
+function exec(opts: { agent?: Record<string, unknown>; command?: string }): Exec {
+  return {
+    async run(argv) {
+      calls.push(argv);
+      if (argv[0] === "herdr" && argv[1] === "agent" && argv[2] === "get") {
+        if (!opts.agent) return { code: 1, stdout: "", stderr: '{"error":{"code":"agent_not_found","message":"agent target w1:p1 not found"}}' };
+        return ok(`${JSON.stringify({ id: "cli:agent:get", result: { type: "agent_info", agent: opts.agent } })}\n`);
+      }
+      if (argv[0] === "ps") return opts.command ? ok(`    1 ${opts.command}\n`) : { code: 1, stdout: "", stderr: "" };
+      throw new Error(`unexpected call ${argv.join(" ")}`);
+    },
+  };
+}
+
+function deps(env: Record<string, string>, ex: Exec) {
+  const d = testDeps({ cwd: project, env: { HOME: join(base, "home"), ...env } });
+  d.exec = ex;
+  return d;
+}
+
+function awaiter(pid: number, pane: string, projectPath: string): void {
+  const dir = rootPaths(root).awaitersDir;
+  mkdirSync(dir, { recursive: true });
+  registerAwaiter(dir, { pid, owner_pid: 1, project_path: projectPath, project_key: "k", herdr_pane_id: pane, started_at: "2026-11-30T12:00:00.000Z" });
+}
+
+describe("resolveCommander", () => {
+  test("outside a herdr pane nothing is resolved and nothing is called", async () => {
+    expect(await resolveCommander(deps({}, exec({})), root)).toBeUndefined();
+    expect(commanderFields(undefined)).toEqual({});
+    expect(calls).toEqual([]);
+  });
+
+  test("a live verified awaiter of the pane names the project", async () => {
+    awaiter(4242, "w1:p1", "/elsewhere/queue-project");
+    awaiter(4343, "w1:p9", "/elsewhere/other");
+    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson(), command: "/usr/local/bin/vx sentinel await" })), root);
+    expect(c).toEqual({ pane: "w1:p1", project: "/elsewhere/queue-project", harness: "claude", workspace: "w1" });
+  });
+
+  test("an awaiter record whose pid runs something else is not trusted", async () => {
+    awaiter(4242, "w1:p1", "/elsewhere/queue-project");
+    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ agent: "pi" }), command: "/usr/bin/python3 server.py" })), root);
+    expect(c).toEqual({ pane: "w1:p1", project, harness: "pi", workspace: "w1" });
+  });
+
+  test("otherwise the git toplevel of the cwd herdr reports; none without an agent or inside a camp", async () => {
+    let c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1", HERDR_WORKSPACE_ID: "w7" }, exec({})), root);
+    expect(c).toEqual({ pane: "w1:p1", project: undefined, harness: undefined, workspace: "w7" });
+    const camp = join(root, "projects", "app-1", "camps", "1", "app");
+    mkdirSync(join(camp, ".git"), { recursive: true });
+    c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ cwd: camp }) })), root);
+    expect(c?.project).toBeUndefined();
+    expect(commanderFields(c)).toEqual({ commander_project: undefined, commander_pane: "w1:p1" });
+  });
+});
+
+describe("recordCommander", () => {
+  test("writes the entry keyed by kind, keeping other entries and unknown fields", async () => {
+    const paths = projectPaths(root, project);
+    mkdirSync(paths.stateDir, { recursive: true });
+    writeFileSync(
+      paths.commandersFile,
+      JSON.stringify({
+        schema_version: 1,
+        commanders: {
+          claude: { herdr_pane_id: "w0:p0", project_path: project, registered_at: "2026-01-01T00:00:00.000Z", color: "red" },
+          pi: { herdr_pane_id: "w2:p1", project_path: project, registered_at: "2026-01-01T00:00:00.000Z" },
+        },
+        zeta: true,
+      }),
+    );
+    await recordCommander(root, { pane: "w1:p1", project, harness: "claude", workspace: "w1" }, Date.parse("2026-11-30T12:00:00Z"));
+    expect(JSON.parse(readFileSync(paths.commandersFile, "utf8"))).toEqual({
+      schema_version: 1,
+      commanders: {
+        claude: { herdr_pane_id: "w1:p1", herdr_workspace_id: "w1", project_path: project, registered_at: "2026-11-30T12:00:00.000Z", color: "red" },
+        pi: { herdr_pane_id: "w2:p1", project_path: project, registered_at: "2026-01-01T00:00:00.000Z" },
+      },
+      zeta: true,
+    });
+    expect(JSON.parse(readFileSync(join(paths.stateDir, "project.json"), "utf8")).path).toBe(project);
+  });
+
+  test("nothing is written without a project or a kind", async () => {
+    await recordCommander(root, { pane: "w1:p1", harness: "claude" }, 0);
+    await recordCommander(root, { pane: "w1:p1", project }, 0);
+    expect(() => readFileSync(projectPaths(root, project).commandersFile)).toThrow();
+  });
+
+  test("noteCommander warns when the commander works in another project (CMDR-04)", async () => {
+    const other = join(base, "other");
+    mkdirSync(join(other, ".git"), { recursive: true });
+    const d = deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ cwd: other }) }));
+    const fields = await noteCommander(d, root, projectPaths(root, project), { warnOtherProject: true });
+    expect(fields).toEqual({ commander_project: other, commander_pane: "w1:p1" });
+    expect(d.text().stderr).toBe(
+      `vx: warning: this commander works in ${other}, not ${project} - the sentinel wakes it there, but run vx status, land, strike and prompt for this soldier from ${project}\n`,
+    );
+    const quiet = deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson() }));
+    await noteCommander(quiet, root, projectPaths(root, project), { warnOtherProject: true });
+    expect(quiet.text().stderr).toBe("");
+  });
+});
+
+describe("commandersCheck", () => {
+  const info = (agent: string, pane: string): AgentInfo => ({ agent, agent_status: "idle", pane_id: pane, tab_id: "t", workspace_id: "w1", state_change_seq: 0, interactive_ready: true });
+
+  async function check(agents: AgentInfo[] | Error) {
+    const paths = projectPaths(root, project);
+    return commandersCheck(paths, async () => {
+      if (agents instanceof Error) throw agents;
+      return agents;
+    });
+  }
+
+  test("none registered, none live, one live, two live", async () => {
+    expect(await check([])).toEqual([{ status: "ok", name: "commanders", detail: "none registered" }]);
+    await recordCommander(root, { pane: "w1:p1", project, harness: "pi" }, 0);
+    await recordCommander(root, { pane: "w1:p2", project, harness: "claude" }, 0);
+    expect(await check([info("claude", "w1:p1")])).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: claude, pi)" }]);
+    expect(await check(new Error("server_not_running"))).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: claude, pi)" }]);
+    expect(await check([info("claude", "w1:p2")])).toEqual([{ status: "ok", name: "commanders", detail: "claude live in pane w1:p2" }]);
+    expect(await check([info("pi", "w1:p1"), info("claude", "w1:p2")])).toEqual([
+      {
+        status: "warn",
+        name: "commanders share one wake queue",
+        detail:
+          "2 commanders are live in this project (claude, pi) and a wake is delivered once, to whichever asks first, so the others never hear of that soldier or that forum message; keep one commander per project (the others can catch up with vx status and vx forum inbox)",
+      },
+    ]);
+    expect(liveCommanders({ commanders: {} }, [info("pi", "w1:p1")])).toEqual([]);
+  });
+
+  test("a corrupt registry is a warning naming the file", async () => {
+    const paths = projectPaths(root, project);
+    mkdirSync(paths.stateDir, { recursive: true });
+    writeFileSync(paths.commandersFile, "{");
+    const [c] = await check([]);
+    expect(c.status).toBe("warn");
+    expect(c.detail).toStartWith(`${paths.commandersFile}: invalid JSON`);
+  });
+});
