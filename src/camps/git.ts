@@ -87,9 +87,14 @@ export async function currentBranch(dir: string, exec: Exec): Promise<string | u
   return res.stdout.trim() || undefined;
 }
 
-/** True when `git status --porcelain` is empty (untracked files count as changes). */
-export async function isClean(dir: string, exec: Exec): Promise<boolean> {
-  return (await gitOk(exec, dir, ["status", "--porcelain"])).trim() === "";
+/**
+ * True when `git status --porcelain` is empty. Untracked files count as changes unless
+ * `ignoreUntracked` (a project checkout about to fast-forward: git itself refuses a merge that
+ * would overwrite one, while a camp's untracked files are a soldier's unsaved work).
+ */
+export async function isClean(dir: string, exec: Exec, opts: { ignoreUntracked?: boolean } = {}): Promise<boolean> {
+  const args = ["status", "--porcelain", ...(opts.ignoreUntracked ? ["--untracked-files=no"] : [])];
+  return (await gitOk(exec, dir, args)).trim() === "";
 }
 
 /**

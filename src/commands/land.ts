@@ -29,7 +29,7 @@ async function checkLandable(deps: Deps, project: string, task: Task): Promise<{
   const branch = task.camp_branch;
   const base = task.camp_base;
   if (!branch || !base) throw refused(`task ${id} has no camp branch and base recorded`);
-  if (!(await isClean(project, deps.exec))) {
+  if (!(await isClean(project, deps.exec, { ignoreUntracked: true }))) {
     throw new VxError(`project checkout ${project} has uncommitted changes, refusing to land ${branch}`);
   }
   const current = await currentBranch(project, deps.exec);

@@ -128,11 +128,12 @@ describe("vx land", () => {
     expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: task ${ID} is shipped - landing a pull request is not supported yet\n` });
   });
 
-  test("a dirty project checkout is refused and nothing moves", async () => {
+  test("a dirty project checkout is refused and nothing moves (untracked files alone do not block)", async () => {
     using w = await world();
     commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
     const before = git(w.s.project, "rev-parse", "main");
-    writeFileSync(join(w.s.project, "notes.txt"), "wip\n");
+    writeFileSync(join(w.s.project, "notes.txt"), "untracked notes\n");
+    writeFileSync(join(w.s.project, "README.md"), "edited but not committed\n");
     const r = await w.run("land", ID);
     expect(r).toEqual({
       code: 1, stdout: "", stderr: `vx: project checkout ${w.s.project} has uncommitted changes, refusing to land ${BRANCH}\n`,
