@@ -1,5 +1,5 @@
 /** Helpers for drain/await tests: an initialized project with a task and a wake, and process control. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../src/state/paths";
 import { type Sandbox, sandbox, vx, waitFor } from "./helpers";
@@ -24,7 +24,9 @@ export function taskWithWake(q: Queue, id: string, status = "done", wakeStatus =
   writeFileSync(join(q.stateDir, "tasks", `${id}.json`), JSON.stringify(task));
   const wake = { task_id: id, kind: "mission", old_status: "running", new_status: wakeStatus, detected_at: "2026-11-30T10:00:01Z" };
   const path = join(q.wakes, `${id}.json`);
-  writeFileSync(path, JSON.stringify(wake));
+  // Atomically, as the sentinel does: a watching await must never see a half-written wake.
+  writeFileSync(join(q.wakes, `.${id}.tmp`), JSON.stringify(wake));
+  renameSync(join(q.wakes, `.${id}.tmp`), path);
   return path;
 }
 

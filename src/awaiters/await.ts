@@ -29,11 +29,12 @@ export async function awaitWake(deps: Deps): Promise<number> {
   let registeredIn: string | undefined;
   let waker: Waker | undefined;
   try {
-    if (deps.ppid() <= 1) return 0;
+    // Read once: an owner that dies during start-up must show as a changed parent, not become it.
+    const owner = deps.ppid();
+    if (owner <= 1) return 0;
     const project = await deliveryProject(deps);
     if (!project) return 0;
     root = project.root;
-    const owner = deps.ppid();
     const awaitersDir = rootPaths(root).awaitersDir;
     const rec: Awaiter = {
       pid: deps.pid,
@@ -60,8 +61,14 @@ export async function awaitWake(deps: Deps): Promise<number> {
       if (text) {
         // The owner is checked again right before printing: a wake told to nobody is put back.
         if (ac.signal.aborted || deps.ppid() !== owner || !deps.stderr.write(`${text}\n`)) return 0;
-        finishClaims(held);
+        // Delivered: from here on the answer is 2 whatever happens to the cleanup.
+        const delivered = held;
         held = [];
+        try {
+          finishClaims(delivered);
+        } catch (err) {
+          logAwaitError(root, deps, err);
+        }
         return 2;
       }
       held = [];
@@ -69,19 +76,26 @@ export async function awaitWake(deps: Deps): Promise<number> {
     }
     return 0;
   } catch (err) {
-    if (root) {
-      try {
-        ensureDir(root);
-        appendFileSync(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`, { mode: 0o600 });
-      } catch {
-        // Nowhere left to report; exiting 0 is still the contract.
-      }
-    }
+    if (root) logAwaitError(root, deps, err);
     return 0;
   } finally {
     putBackAll(held, () => {});
     waker?.close();
-    if (registeredIn) unregisterAwaiter(registeredIn, deps.pid);
+    try {
+      if (registeredIn) unregisterAwaiter(registeredIn, deps.pid);
+    } catch (err) {
+      if (root) logAwaitError(root, deps, err);
+    }
     for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
+
+/** AWT-10: internal errors go to sentinel.log, never to stderr (which would read as a wake). */
+function logAwaitError(root: string, deps: Deps, err: unknown): void {
+  try {
+    ensureDir(root);
+    appendFileSync(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`, { mode: 0o600 });
+  } catch {
+    // Nowhere left to report; exiting 0 is still the contract.
   }
 }

@@ -15,7 +15,7 @@ import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { Decision, Task } from "../state/schemas";
-import { requireTask } from "../state/tasks";
+import { requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { followUpText } from "../soldiers/prompt-text";
 import { CLEARED_MARKS, guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
@@ -176,6 +176,28 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
   return saved.task;
 }
 
+/** Runs under the task's operation lock, so the checks and the delivery see one state. */
+async function decideTask(deps: Deps, project: Project, id: string, answer: string, dismiss: boolean): Promise<number> {
+  const task = requireTask(project.paths, id);
+  if (task.status === "interrupted") {
+    throw new VxError(
+      `task ${id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`,
+    );
+  }
+  if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
+  if (task.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+
+  const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
+  try {
+    const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
+    const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;
+    deps.stdout.write(`status=${final.status}\n${done}\n`);
+    return 0;
+  } finally {
+    ensureSentinel(deps, project.root);
+  }
+}
+
 /** `vx decide`. */
 export const decideCommand = defineVxCommand({
   name: "decide",
@@ -193,23 +215,6 @@ export const decideCommand = defineVxCommand({
     const answer = words.join(" ");
     if (!dismiss && answer.trim() === "") throw new UsageError("missing answer", "decide");
     const project = await openProject(deps);
-    const task = requireTask(project.paths, id);
-    if (task.status === "interrupted") {
-      throw new VxError(
-        `task ${id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`,
-      );
-    }
-    if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
-    if (task.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
-
-    const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
-    try {
-      const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
-      const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;
-      deps.stdout.write(`status=${final.status}\n${done}\n`);
-      return 0;
-    } finally {
-      ensureSentinel(deps, project.root);
-    }
+    return withTaskOp(project.paths, id, () => decideTask(deps, project, id, answer, dismiss));
   },
 });

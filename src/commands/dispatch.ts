@@ -15,7 +15,7 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { newTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
-import { createTask } from "../state/tasks";
+import { createTask, withTaskOp } from "../state/tasks";
 import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
 import { isoTime } from "../time";
 
@@ -140,8 +140,12 @@ export const dispatchCommand = defineVxCommand({
       effort: flags.effort,
       ...commander,
     };
-    await createTask(project.paths, task);
-    const result = await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task);
-    return reportLaunch(deps, result);
+    // The task's operation lock spans its whole launch: a strike of it waits instead of
+    // releasing a camp the launch is still filling.
+    return withTaskOp(project.paths, id, async () => {
+      await createTask(project.paths, task);
+      const result = await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task);
+      return reportLaunch(deps, result);
+    });
   },
 });

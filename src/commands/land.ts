@@ -1,6 +1,5 @@
 /** `vx land <task-id>` (CMD-LAND-01/02): fast-forward the base to a mission's branch, then strike. */
 import { branchExists, currentBranch, isAncestor, isClean, isFastForward, mergeFastForward } from "../camps/git";
-import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
@@ -8,7 +7,7 @@ import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { requireTask, updateTask } from "../state/tasks";
+import { requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 import { taskIdArg } from "./strike";
 
@@ -61,6 +60,27 @@ async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<
   });
 }
 
+/** Runs under the task's operation lock, so no prompt or strike of it interleaves. */
+async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<number> {
+  const project = paths.project;
+  const { branch } = await checkLandable(deps, project, requireTask(paths, id));
+  try {
+    await mergeFastForward(project, branch, deps.exec);
+  } catch (err) {
+    throw refused(errorMessage(err));
+  }
+  deps.stdout.write(`landed: fast-forwarded ${project} to ${branch}\n`);
+  await recordDone(deps, paths, id);
+  try {
+    await strikeTask(deps, paths, id);
+  } catch (err) {
+    const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
+    deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
+    return 1;
+  }
+  return 0;
+}
+
 export const landCommand = defineVxCommand({
   name: "land",
   summary: "Land a finished mission's work into this project's base branch",
@@ -69,27 +89,6 @@ export const landCommand = defineVxCommand({
   async run(args, deps) {
     const id = taskIdArg(args._, "land");
     const { paths } = await openProject(deps);
-    const project = paths.project;
-    const { branch } = await checkLandable(deps, project, requireTask(paths, id));
-    try {
-      await mergeFastForward(project, branch, deps.exec);
-    } catch (err) {
-      throw refused(errorMessage(err));
-    }
-    deps.stdout.write(`landed: fast-forwarded ${project} to ${branch}\n`);
-    await recordDone(deps, paths, id);
-    if (!leaseOf(paths, id)) {
-      // Landing a branch kept by an earlier strike: its camp is already back in the pool.
-      deps.stderr.write(`vx: task ${id}'s camp was already struck, nothing left to strike\n`);
-      return 0;
-    }
-    try {
-      await strikeTask(deps, paths, id);
-    } catch (err) {
-      const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
-      deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
-      return 1;
-    }
-    return 0;
+    return withTaskOp(paths, id, () => landTask(deps, paths, id));
   },
 });

@@ -8,13 +8,14 @@ import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import { UsageError, VxError, errorMessage } from "../errors";
-import { openProject } from "../project";
+import type { Deps } from "../deps";
+import { type Project, openProject } from "../project";
 import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
-import { requireTask, updateTask } from "../state/tasks";
+import { requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { followUpText } from "../soldiers/prompt-text";
 import { CLEARED_MARKS, guardedSave, soldierTarget } from "../soldiers/quick-settle";
@@ -76,6 +77,60 @@ export function restorePatch(before: Task): Partial<Task> {
   };
 }
 
+/** Runs under the task's operation lock, so the checks and the delivery see one state. */
+async function promptTask(deps: Deps, project: Project, id: string, text: string): Promise<number> {
+  const { paths } = project;
+  const before = requireTask(paths, id);
+  const refusal = promptRefusal(paths, before);
+  if (refusal) throw new VxError(refusal);
+  if (before.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+
+  try {
+    const commander = await noteCommander(deps, project.root, paths);
+    const started = await guardedSave(paths, id, before, {
+      ...commander,
+      ...CLEARED_MARKS,
+      status: "running",
+      updated_at: isoTime(deps.clock.now()),
+    });
+    if (!started.written) {
+      throw new VxError(`task ${id} changed while it was being prompted (it is now ${started.task.status}) - nothing was sent`);
+    }
+    const running = started.task;
+    const ops = herdrOps(deps);
+    let outcome: PromptOutcome;
+    try {
+      outcome = await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
+    } catch (err) {
+      await guardedSave(paths, id, running, restorePatch(before));
+      throw new VxError(`could not deliver the prompt to task ${id}: ${errorMessage(err)} - it is ${before.status} again`);
+    }
+    if (outcome.kind === "gone") {
+      const note = "[vexillum] this soldier's herdr pane was already gone when 'vx prompt' tried to reach it - marked interrupted. Any work it already committed is still in its camp.";
+      await guardedSave(paths, id, running, {
+        status: "interrupted",
+        updated_at: isoTime(deps.clock.now()),
+        output: composeOutput(undefined, running.output, [note]),
+      });
+      throw new VxError(`task ${id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
+    }
+    if (outcome.kind === "blocked") {
+      throw new VxError(
+        `the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${id} <answer>'`,
+      );
+    }
+    const amended = await addAmendment(paths, id, (cur) => ({
+      amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),
+    }));
+    const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
+    const final = unchanged ? await settleAfterPrompt({ deps, paths, ops }, amended, outcome) : amended;
+    deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
+    return 0;
+  } finally {
+    ensureSentinel(deps, project.root);
+  }
+}
+
 /** `vx prompt`. */
 export const promptCommand = defineVxCommand({
   name: "prompt",
@@ -90,54 +145,6 @@ export const promptCommand = defineVxCommand({
     if (text.trim() === "") throw new UsageError("the prompt text is empty", "prompt");
     const project = await openProject(deps);
     const { paths } = project;
-    const before = requireTask(paths, id);
-    const refusal = promptRefusal(paths, before);
-    if (refusal) throw new VxError(refusal);
-    if (before.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
-
-    try {
-      const commander = await noteCommander(deps, project.root, paths);
-      const started = await guardedSave(paths, id, before, {
-        ...commander,
-        ...CLEARED_MARKS,
-        status: "running",
-        updated_at: isoTime(deps.clock.now()),
-      });
-      if (!started.written) {
-        throw new VxError(`task ${id} changed while it was being prompted (it is now ${started.task.status}) - nothing was sent`);
-      }
-      const running = started.task;
-      const ops = herdrOps(deps);
-      let outcome: PromptOutcome;
-      try {
-        outcome = await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
-      } catch (err) {
-        await guardedSave(paths, id, running, restorePatch(before));
-        throw new VxError(`could not deliver the prompt to task ${id}: ${errorMessage(err)} - it is ${before.status} again`);
-      }
-      if (outcome.kind === "gone") {
-        const note = "[vexillum] this soldier's herdr pane was already gone when 'vx prompt' tried to reach it - marked interrupted. Any work it already committed is still in its camp.";
-        await guardedSave(paths, id, running, {
-          status: "interrupted",
-          updated_at: isoTime(deps.clock.now()),
-          output: composeOutput(undefined, running.output, [note]),
-        });
-        throw new VxError(`task ${id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
-      }
-      if (outcome.kind === "blocked") {
-        throw new VxError(
-          `the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${id} <answer>'`,
-        );
-      }
-      const amended = await addAmendment(paths, id, (cur) => ({
-        amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),
-      }));
-      const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
-      const final = unchanged ? await settleAfterPrompt({ deps, paths, ops }, amended, outcome) : amended;
-      deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
-      return 0;
-    } finally {
-      ensureSentinel(deps, project.root);
-    }
+    return withTaskOp(paths, id, () => promptTask(deps, project, id, text));
   },
 });

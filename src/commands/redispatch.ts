@@ -17,7 +17,7 @@ import { isDirectory, removeFile } from "../state/files";
 import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { requireTask } from "../state/tasks";
+import { requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
@@ -74,6 +74,52 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, ops: Herd
   }
 }
 
+/** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
+async function redispatchTask(deps: Deps, project: Project, id: string): Promise<number> {
+  const task = requireTask(project.paths, id);
+  if (task.status !== "interrupted") {
+    throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
+  }
+  const workspace = checkBackend(deps, task.backend ?? "herdr");
+  const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
+  if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+
+  ensureSentinel(deps, project.root);
+  ensureProjectRecord(project.paths);
+  const commander = await noteCommander(deps, project.root, project.paths);
+  const ops = herdrOps(deps);
+  await discardOldRun(deps, project, task, ops);
+
+  const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
+  const saved = await guardedSave(project.paths, id, task, {
+    ...commander,
+    status: "pending",
+    updated_at: isoTime(deps.clock.now()),
+    camp_slot: camp.slot,
+    camp_path: camp.path,
+    camp_branch: camp.branch,
+    camp_base: base,
+    backend: "herdr",
+    herdr_workspace_id: undefined,
+    herdr_tab_id: undefined,
+    herdr_pane_id: undefined,
+    herdr_agent_name: undefined,
+    output: undefined,
+    decision: undefined,
+    agent_not_found_since: undefined,
+    idle_unconfirmed_since: undefined,
+    held_running_since: undefined,
+    pause_seen_at: undefined,
+    redispatches: (task.redispatches ?? 0) + 1,
+  });
+  if (!saved.written) {
+    await releaseLease(project.paths, id);
+    throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
+  }
+  const result = await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task);
+  return reportLaunch(deps, result);
+}
+
 /** `vx redispatch`. */
 export const redispatchCommand = defineVxCommand({
   name: "redispatch",
@@ -86,47 +132,6 @@ export const redispatchCommand = defineVxCommand({
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "redispatch");
     const id = assertTaskId(raw, "redispatch");
     const project = await openProject(deps);
-    const task = requireTask(project.paths, id);
-    if (task.status !== "interrupted") {
-      throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
-    }
-    const workspace = checkBackend(deps, task.backend ?? "herdr");
-    const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
-    if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
-
-    ensureSentinel(deps, project.root);
-    ensureProjectRecord(project.paths);
-    const commander = await noteCommander(deps, project.root, project.paths);
-    const ops = herdrOps(deps);
-    await discardOldRun(deps, project, task, ops);
-
-    const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
-    const saved = await guardedSave(project.paths, id, task, {
-      ...commander,
-      status: "pending",
-      updated_at: isoTime(deps.clock.now()),
-      camp_slot: camp.slot,
-      camp_path: camp.path,
-      camp_branch: camp.branch,
-      camp_base: base,
-      backend: "herdr",
-      herdr_workspace_id: undefined,
-      herdr_tab_id: undefined,
-      herdr_pane_id: undefined,
-      herdr_agent_name: undefined,
-      output: undefined,
-      decision: undefined,
-      agent_not_found_since: undefined,
-      idle_unconfirmed_since: undefined,
-      held_running_since: undefined,
-      pause_seen_at: undefined,
-      redispatches: (task.redispatches ?? 0) + 1,
-    });
-    if (!saved.written) {
-      await releaseLease(project.paths, id);
-      throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
-    }
-    const result = await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task);
-    return reportLaunch(deps, result);
+    return withTaskOp(project.paths, id, () => redispatchTask(deps, project, id));
   },
 });

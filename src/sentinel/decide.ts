@@ -60,7 +60,12 @@ function mark(patch: Patch, log?: string): Action {
   return Object.keys(patch).length ? { type: "mark", patch, log } : { type: "none" };
 }
 
-/** SEN-10: the decision for a pane herdr classifies as blocked: modal first, prose fallback. */
+/**
+ * SEN-10: the decision for a pane herdr classifies as blocked. The question and options come from
+ * the rendered dialog, or from the prose fallback when the dialog cannot be parsed; either way it
+ * is a dialog on screen, so it is answered by option keys (`modal`, CMD-DECIDE-02), never by a
+ * typed prompt, which herdr refuses while a dialog shows.
+ */
 export function blockedDecision(transcript: string | undefined, visible: string | undefined, nowIso: string): Decision {
   const modal = visible !== undefined ? parseModal(visible) : null;
   const parsed = modal ?? parseProse(transcript ?? visible ?? "");
@@ -68,7 +73,7 @@ export function blockedDecision(transcript: string | undefined, visible: string 
     question: redact(parsed.question),
     options: parsed.options.map(redact),
     asked_at: nowIso,
-    kind: modal ? "modal" : "prose",
+    kind: "modal",
   };
 }
 

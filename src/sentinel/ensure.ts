@@ -3,12 +3,22 @@
  * start `<own executable> sentinel` detached in a new session with its output appended to
  * sentinel.log. A start failure never fails the caller.
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
-import { ensureDir } from "../state/files";
+import { ensureDir, writeAtomic } from "../state/files";
 import { rootPaths } from "../state/paths";
+import { scaled } from "../time";
 import { sentinelState } from "./singleton";
+
+function startedWithin(marker: string, since: number): boolean {
+  try {
+    return statSync(marker).mtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
 
 export type EnsureResult = { started?: number; error?: string };
 
@@ -17,6 +27,10 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
   try {
     const state = sentinelState(paths);
     if (state.running && !state.stale) return {};
+    // A successor waits up to the retire wait for a stale holder to let go: one is enough, however
+    // many awaits poll meanwhile.
+    const marker = join(root, ".sentinel-successor");
+    if (state.running && startedWithin(marker, deps.clock.now() - scaled("retireWait", deps.env))) return {};
     ensureDir(root);
     const fd = openSync(paths.sentinelLog, "a", 0o600);
     let pid: number;
@@ -34,6 +48,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     } finally {
       closeSync(fd);
     }
+    if (state.running) writeAtomic(marker, `${pid}\n`);
     if (!opts.quiet) deps.stderr.write(`vx: auto-started sentinel (pid ${pid}), logging to ${paths.sentinelLog}\n`);
     return { started: pid };
   } catch (err) {

@@ -15,6 +15,7 @@ import { reapAwaiters } from "../awaiters/registry";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog } from "./log";
+import type { Build } from "../state/schemas";
 import { type PassCtx, newMemory, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
 
@@ -51,9 +52,9 @@ export async function runSentinel(deps: Deps): Promise<number> {
   const paths = rootPaths(root);
   const exe = selfExecutable();
   const build = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
-  const single = await acquireSingleton(paths, deps, build);
   const ac = new AbortController();
   let stoppedBy: string | undefined;
+  // Handlers first: a successor waiting out a stale holder must still stop cleanly (SEN-24).
   const handlers = SIGNALS.map((sig) => {
     const h = () => {
       stoppedBy ??= sig;
@@ -64,40 +65,54 @@ export async function runSentinel(deps: Deps): Promise<number> {
   });
   const log = createLog(deps.stdout, deps.clock);
   try {
-    const reaped = await reapAwaiters(paths.awaitersDir, deps.exec);
-    if (reaped > 0) log(`sentinel: stopped ${reaped} orphaned await process(es)`);
-    const poll = scaled("sentinelPoll", deps.env);
-    log(`sentinel: polling ${root} every ${seconds(poll)}s as vx ${VERSION} (ctrl-c to stop)`);
-    const ctx: PassCtx = {
-      root,
-      exec: deps.exec,
-      ops: { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env },
-      log,
-      windows: scaledWindows(deps.env),
-      memory: newMemory(),
-      signal: ac.signal,
-    };
-    while (!ac.signal.aborted) {
+    const single = await acquireSingleton(paths, deps, build, ac.signal);
+    if (single) {
       try {
-        await runPass(ctx);
-      } catch (err) {
-        log(`sentinel: tick error: ${errorMessage(err)}`);
+        await poll(deps, root, build, log, ac.signal);
+      } finally {
+        if (stoppedBy) log(`sentinel: stopped by ${stoppedBy}`);
+        single.release();
       }
-      if (ac.signal.aborted) break;
-      await recoverClaims(root, deps, log);
-      const reason = changeReason(build);
-      if (reason) {
-        log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
-        break;
-      }
-      // A full collection between passes keeps the idle heap small and flat for days of polling.
-      Bun.gc(true);
-      await deps.clock.sleep(poll, ac.signal);
+    } else {
+      log(`sentinel: stopped by ${stoppedBy}`);
     }
-    if (stoppedBy) log(`sentinel: stopped by ${stoppedBy}`);
   } finally {
-    single.release();
     for (const [sig, h] of handlers) process.off(sig, h);
   }
   return 0;
+}
+
+/** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
+async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
+  const paths = rootPaths(root);
+  const reaped = await reapAwaiters(paths.awaitersDir, deps.exec);
+  if (reaped > 0) log(`sentinel: stopped ${reaped} orphaned await process(es)`);
+  const interval = scaled("sentinelPoll", deps.env);
+  log(`sentinel: polling ${root} every ${seconds(interval)}s as vx ${VERSION} (ctrl-c to stop)`);
+  const ctx: PassCtx = {
+    root,
+    exec: deps.exec,
+    ops: { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env },
+    log,
+    windows: scaledWindows(deps.env),
+    memory: newMemory(),
+    signal,
+  };
+  while (!signal.aborted) {
+    try {
+      await runPass(ctx);
+    } catch (err) {
+      log(`sentinel: tick error: ${errorMessage(err)}`);
+    }
+    if (signal.aborted) break;
+    await recoverClaims(root, deps, log);
+    const reason = changeReason(build);
+    if (reason) {
+      log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
+      break;
+    }
+    // A full collection between passes keeps the idle heap small and flat for days of polling.
+    Bun.gc(true);
+    await deps.clock.sleep(interval, signal);
+  }
 }

@@ -172,6 +172,8 @@ async function serveRunning(ctx: PassCtx, p: Project, task: Task, agents: AgentI
   if (action.type === "stabilize" && obs.kind === "idle" && agent) {
     const target = agentTarget(agent);
     const s = await stabilize(obs.transcript, () => readTranscript(ctx.ops, target), ctx.ops, ctx.signal);
+    // A signal cut the re-reads short: that says nothing about the pane, so settle next time.
+    if (ctx.signal?.aborted) return false;
     obs = { ...obs, transcript: s.transcript, stability: s.stability };
     action = decide(task, obs, ctx.ops.clock.now(), ctx.windows, p.paths.key);
   }

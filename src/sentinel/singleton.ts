@@ -40,19 +40,25 @@ export type Singleton = { release(): void };
 
 /**
  * Takes the sentinel lock, or refuses naming the holder. A holder whose binary changed on disk
- * is given the retire wait to let go, polled every retry step.
+ * is given the retire wait to let go, polled every retry step. Undefined when `signal` ended the
+ * wait.
  */
-export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Build): Promise<Singleton> {
+export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Build, signal?: AbortSignal): Promise<Singleton | undefined> {
   ensureDir(paths.root);
   const deadline = deps.clock.now() + scaled("retireWait", deps.env);
-  let judgedStale = false;
+  // The holder seen stale. It stays judged stale while it retires (its sentinel.json may vanish
+  // first); a different, current holder ends the wait at once.
+  let stalePid: number | undefined;
   let lock: HeldLock | undefined;
   for (;;) {
     lock = tryLockExclusive(paths.sentinelLock);
     if (lock) break;
+    if (signal?.aborted) return undefined;
     const info = readSentinelInfo(paths);
-    judgedStale ||= Boolean(info && changeReason(info.build));
-    if (!judgedStale || deps.clock.now() >= deadline) {
+    const stale = Boolean(info && changeReason(info.build));
+    if (info && stale) stalePid = info.pid;
+    const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
+    if (stalePid === undefined || freshHolder || deps.clock.now() >= deadline) {
       // The holder writes its pid right after taking the lock; give it a moment to appear.
       let pid = readSentinelPid(paths) ?? info?.pid;
       for (let i = 0; pid === undefined && i < 10; i++) {
@@ -63,7 +69,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
         `a sentinel is already running (pid ${pid ?? "unknown"}) for ${paths.root} - not starting a second one`,
       );
     }
-    await deps.clock.sleep(scaled("retireStep", deps.env));
+    await deps.clock.sleep(scaled("retireStep", deps.env), signal);
   }
   const held = lock;
   writeAtomic(paths.sentinelPid, `${deps.pid}\n`);

@@ -19,7 +19,7 @@ import { reportPath } from "../sentinel/observe";
 import { exists, isDirectory } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { requireTask, updateTask } from "../state/tasks";
+import { requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
@@ -64,7 +64,12 @@ export function backendOf(task: Task): "herdr" | "tmux" {
  * (with `discard`), warnings on stderr, and the `struck:` line on stdout. Refusals and failures
  * before the lease is cleared throw StrikeError and leave the camp leased.
  */
-export async function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions = {}): Promise<StrikeResult> {
+export function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions = {}): Promise<StrikeResult> {
+  // Under the task's operation lock: a launch still filling this camp finishes first.
+  return withTaskOp(paths, taskId, () => strikeLocked(deps, paths, taskId, opts));
+}
+
+async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions): Promise<StrikeResult> {
   const task = requireTask(paths, taskId);
   const branch = task.camp_branch ?? campBranch(taskId);
   const slot = leaseOf(paths, taskId);

@@ -2,7 +2,7 @@
  * Low-level file access for state: directories 0700, files 0600 (STA-04), every write atomic
  * through a dot-named temporary file in the same directory (STA-05).
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { StateError, errorMessage } from "../errors";
 
@@ -13,19 +13,43 @@ export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/** Writes `content` to `path` atomically: readers see the old file or the new one, never half. */
+/** Flushes a directory's entries (a rename) to disk; best effort where directories cannot be opened. */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse to fsync a directory; the rename itself stays atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Writes `content` to `path` atomically: readers see the old file or the new one, never half.
+ * The data is flushed before the rename and the rename after it, so after a power loss the file
+ * is whole and a later write (a wake's commit) never reaches disk before an earlier one.
+ */
 export function writeAtomic(path: string, content: string, mode = 0o600): void {
   const dir = dirname(path);
   ensureDir(dir);
   // Starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++tmpSeq}.tmp`);
   try {
-    writeFileSync(tmp, content, { mode });
+    const fd = openSync(tmp, "w", mode);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
+  syncDir(dir);
 }
 
 /** The file's text, or undefined when it does not exist. */

@@ -106,3 +106,23 @@ export async function updateTask(
     return next;
   });
 }
+
+const opsHere = new Set<string>();
+
+/**
+ * Serializes the lifecycle commands of one task (launch, redispatch, prompt, decide, land,
+ * strike) across processes, so a strike never releases a camp a launch is still filling and two
+ * redispatches never discard each other's camp. The sentinel does not take it: its guarded saves
+ * (SEN-19) already yield to any command. Re-entrant within a process (land strikes).
+ */
+export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => Promise<T>): Promise<T> {
+  const lockPath = join(paths.tasksDir, `.${id}.op.lock`);
+  if (opsHere.has(lockPath)) return fn();
+  ensureDir(paths.tasksDir);
+  opsHere.add(lockPath);
+  try {
+    return await withLock(lockPath, fn);
+  } finally {
+    opsHere.delete(lockPath);
+  }
+}

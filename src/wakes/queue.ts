@@ -15,7 +15,8 @@ import { linkSync, readdirSync, renameSync, statSync, utimesSync } from "node:fs
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { VxError, errorMessage } from "../errors";
-import { readTextIfExists, removeFile, writeAtomic } from "../state/files";
+import { readTextIfExists, removeFile, syncDir, writeAtomic } from "../state/files";
+import { renameNoReplace } from "../state/rename";
 import { isSafeBaseName, isTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import { mergeForSave, parseRecord, renderState } from "../state/record";
@@ -83,6 +84,7 @@ export function writePendingWake(queueDir: string, wake: SoldierWake): string {
 export function commitPendingWake(queueDir: string, taskId: string): boolean {
   try {
     renameSync(pendingWakePath(queueDir, taskId), soldierWakePath(queueDir, taskId));
+    syncDir(queueDir);
     return true;
   } catch (err) {
     if (isErrno(err, "ENOENT")) return false;
@@ -239,14 +241,22 @@ export type PutBack = "back" | "superseded" | "gone";
 
 /**
  * WAK-07: returns a claimed wake to the queue, unless a newer wake of the same name arrived
- * meanwhile, in which case the claimed copy is deleted (newest wins). A hard link refuses to
- * replace an existing name atomically, so a wake written between a check and a rename can never
- * be overwritten by the older claimed copy.
+ * meanwhile, in which case the claimed copy is deleted (newest wins). A no-replace rename does
+ * both checks and the move in one system call, so a newer wake is never overwritten and a crash
+ * never leaves the wake under two names (which could deliver it twice). Where that call is
+ * missing, a hard link (which also refuses to replace) followed by an unlink stands in.
  */
 export function putBackClaim(claimedPath: string): PutBack {
   const name = claimedWakeName(claimedPath);
   if (!name) throw new VxError(`${claimedPath}: not a claimed wake`);
   const target = join(dirname(claimedPath), name);
+  const moved = renameNoReplace(claimedPath, target);
+  if (moved === "ok") return "back";
+  if (moved === "gone") return "gone";
+  if (moved === "exists") {
+    removeFile(claimedPath);
+    return "superseded";
+  }
   try {
     linkSync(claimedPath, target);
   } catch (err) {

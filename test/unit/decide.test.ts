@@ -101,9 +101,9 @@ describe("status mapping (SEN-09, SEN-10)", () => {
       decision: { question: "Which database should I use?", options: ["Postgres", "SQLite", "Type something.", "Chat about this"], kind: "modal", asked_at: iso(at) },
     });
   });
-  test("blocked without a parsable dialog: prose fallback", () => {
+  test("blocked without a parsable dialog: prose-fallback question, still answered as a dialog", () => {
     const a = run(task(), { kind: "blocked", transcript: "Work so far.\n\nShould I delete the cache?\n- yes\n- no", visible: "no dialog here" }, at);
-    expect(a).toMatchObject({ to: "blocked", decision: { kind: "prose", question: "Should I delete the cache?", options: ["yes", "no"] } });
+    expect(a).toMatchObject({ to: "blocked", decision: { kind: "modal", question: "Should I delete the cache?", options: ["yes", "no"] } });
   });
 });
 

@@ -132,7 +132,7 @@ describe("quick-settle", () => {
   test("blocked without a parsable dialog: the prose fallback", async () => {
     const o = ops(["Should I proceed?\n- yes\n- no\n"], "garbled");
     const s = await quickSettle({ ops: o, exec: realExec, paths }, task(), settled("blocked"));
-    expect(s.fields.decision).toMatchObject({ question: "Should I proceed?", options: ["yes", "no"], kind: "prose" });
+    expect(s.fields.decision).toMatchObject({ question: "Should I proceed?", options: ["yes", "no"], kind: "modal" });
   });
 
   type Row = { name: string; pane: string; report?: boolean; pause?: "active" | "stale"; over?: Partial<Task>; want: Settlement["status"] };
