@@ -68,7 +68,16 @@ export function checkModelEffort(harness: Harness, model: string | undefined, ef
   if (harness === "opencode" && effort !== undefined) {
     throw new UsageError("--effort is not supported for harness opencode", "dispatch");
   }
+  // Other harnesses take any name, but herdr types the launch line into the pane's shell, and
+  // how it quotes arguments is not documented: only plain identifier characters get through.
+  for (const [flag, value] of [["model", model], ["effort", effort]] as const) {
+    if (value !== undefined && !SAFE_VALUE.test(value)) {
+      throw new UsageError(`invalid ${flag} "${value}": use only letters, digits and . _ : / @ + = -`, "dispatch");
+    }
+  }
 }
+
+const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
 /**
  * CMD-DISPATCH-02 for the backend; the tmux backend, once its precondition holds, is refused

@@ -80,9 +80,16 @@ describe("vx sentinel await", () => {
 
   test("gives up after 55 minutes (scaled) with exit 0 and no output", async () => {
     current = await queue({ VX_TIME_SCALE: "0.0001" });
-    const p = startAwait(current);
+    const q = current;
+    const t0 = performance.now();
+    const p = startAwait(q);
+    await waitFor(() => records(q).includes(`${p.pid}.json`) || p.exitCode !== null, 5000, "registration");
+    expect(records(q)).toContain(`${p.pid}.json`);
     expect(await p.exited).toBe(0);
+    // It waited out the scaled 55 minutes (330 ms) rather than leaving at once.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(330);
     expect(await new Response(p.stderr).text()).toBe("");
+    expect(records(q)).toEqual([]);
   });
 
   test.each([

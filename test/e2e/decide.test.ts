@@ -87,6 +87,17 @@ describe("vx decide: modal questions", () => {
     expect(t.commander_pane).toBe(f.ws.pane_id);
   });
 
+  test("a dialog only the prose fallback could parse (a permission prompt) is still answered by digit", async () => {
+    await using f = await field();
+    const fallback: Decision = { question: "Allow the command to run?", options: ["Yes", "No, and tell Claude what to do differently"], asked_at: ASKED, kind: "modal" };
+    const { task, name } = await seedTask(f, { status: "blocked", decision: fallback, agentStatus: "blocked" });
+    answersOn(f, name, "1");
+    const r = await f.run(["decide", task.id, "1"]);
+    expect(r.code).toBe(0);
+    expect(sentKeys(f.fh, name).map((k) => k.keys)).toEqual([["1"]]);
+    expect(recordedPrompts(f.fh)).toHaveLength(0);
+  });
+
   test("an answer by option text is sent as its digit, and a commit makes it done", async () => {
     await using f = await field({ scale: "0.1" });
     const { task, name } = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked" });

@@ -34,6 +34,8 @@ describe("vx dispatch: bad input", () => {
     [["--effort", "huge"], 'unknown effort "huge" (expected one of low, medium, high, xhigh, max)'],
     [["--harness", "claude", "--model", "gpt-5"], 'unknown model "gpt-5" (expected one of haiku, sonnet, opus, fable)'],
     [["--harness", "opencode", "--effort", "high"], "--effort is not supported for harness opencode"],
+    [["--harness", "codex", "--model", "gpt-5; rm -rf ~"], 'invalid model "gpt-5; rm -rf ~": use only letters, digits and . _ : / @ + = -'],
+    [["--harness", "pi", "--effort", "$(whoami)"], 'invalid effort "$(whoami)": use only letters, digits and . _ : / @ + = -'],
   ])("%p is refused with exit 64", async (flags, message) => {
     await using f = await field();
     const r = await f.run(["dispatch", "fix it", ...flags]);

@@ -75,6 +75,26 @@ describe("vx sentinel drain", () => {
     expect(existsSync(claimed)).toBe(false);
   });
 
+  test("a wake routed from another project names it and is judged against that project's task", async () => {
+    using q = await queue();
+    const { projectKey } = await import("../../src/state/paths");
+    const other = { project: join(q.project, "..", "other-project") };
+    // The soldier's task lives in the other project's state dir, under the same HOME.
+    const originState = join(q.root, "projects", projectKey(other.project));
+    mkdirSync(join(originState, "tasks"), { recursive: true });
+    writeFileSync(
+      join(originState, "tasks", `${ID}.json`),
+      JSON.stringify({ id: ID, schema_version: 1, kind: "scout", prompt: "p", status: "done", created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z" }),
+    );
+    mkdirSync(q.wakes, { recursive: true });
+    const wake = { task_id: ID, kind: "scout", old_status: "running", new_status: "done", detected_at: "2026-11-30T10:00:01Z", report_path: "/r/vx-a-1.md", origin: other.project, note: "[vexillum] n" };
+    writeFileSync(join(q.wakes, `${ID}.json`), JSON.stringify(wake));
+    const reason = JSON.parse((await vx(["sentinel", "drain"], { cwd: q.project, env: q.env })).stdout).reason as string;
+    expect(reason).toBe(
+      `A vexillum soldier's status changed:\n- scout ${ID}: running -> done\n  project: ${other.project}\n  report: /r/vx-a-1.md\n  note: [vexillum] n\nCheck on it (and report to the general, or land/strike as appropriate) before ending your turn.`,
+    );
+  });
+
   test("routed wakes name their project; forum and soldier sections together", async () => {
     using q = await queue();
     taskWithWake(q, ID);
