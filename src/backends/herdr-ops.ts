@@ -228,7 +228,9 @@ async function closeOr(close: Promise<void>, goneCode: string): Promise<boolean>
     await close;
     return true;
   } catch (err) {
-    if (herdrCode(err) === goneCode) return false;
+    // A stopped herdr server took every pane process with it (herdr.md section 3.1): closed too.
+    const code = herdrCode(err);
+    if (code === goneCode || code === "server_not_running") return false;
     throw err;
   }
 }

@@ -12,6 +12,8 @@ import { rootPaths, stateRoot } from "../state/paths";
 import { scaled } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
+import type { AgentInfo } from "../backends/herdr";
+import { injectOpencode } from "../commanders/opencode";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog } from "./log";
@@ -99,13 +101,20 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     signal,
   };
   while (!signal.aborted) {
+    let agents: AgentInfo[] | undefined;
     try {
-      await runPass(ctx);
+      agents = (await runPass(ctx)).agents;
     } catch (err) {
       log(`sentinel: tick error: ${errorMessage(err)}`);
     }
     if (signal.aborted) break;
     await recoverClaims(root, deps, log);
+    try {
+      await injectOpencode(ctx, agents);
+    } catch (err) {
+      log(`sentinel: tick error: ${errorMessage(err)}`);
+    }
+    if (signal.aborted) break;
     const reason = changeReason(build);
     if (reason) {
       log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);

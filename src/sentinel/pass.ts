@@ -16,7 +16,8 @@ import { parseRecord } from "../state/record";
 import { type Task, TaskSchema } from "../state/schemas";
 import { taskFileNames } from "../state/tasks";
 import { readTextIfExists } from "../state/files";
-import { recoverPendingWakes } from "../wakes/queue";
+import { listWakeNames, recoverPendingWakes } from "../wakes/queue";
+import { readCommanders } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
 import { type Windows, decide } from "./decide";
@@ -79,8 +80,25 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
 
 const isHerdr = (t: Task) => (t.backend ?? "herdr") === "herdr";
 
-/** Runs one pass; returns how many wakes it recorded and how many herdr status calls it made. */
-export async function runPass(ctx: PassCtx): Promise<{ wakes: number; herdrCalls: number }> {
+/**
+ * SEN-05: pending wakes and a registered `opencode` commander also need the agent list, for the
+ * injector (CMDR-08). commanders.json is read only when the queue holds a wake; an unreadable one
+ * counts as none here (the injector reports it).
+ */
+function opencodeWaiting(paths: ProjectPaths): boolean {
+  try {
+    if (listWakeNames(paths.wakesDir).length === 0 && listWakeNames(paths.forumWakesDir).length === 0) return false;
+    return readCommanders(paths)?.commanders.opencode !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** What a pass did; `agents` is its one `herdr agent list` when that call was made and succeeded. */
+export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[] };
+
+/** Runs one pass; returns how many wakes it recorded, its herdr status calls and the agents listed. */
+export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
   for (const paths of stateDirs(ctx.root)) {
     try {
@@ -105,7 +123,9 @@ export async function runPass(ctx: PassCtx): Promise<{ wakes: number; herdrCalls
     }
   }
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
-  const needsHerdr = projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t))));
+  const needsHerdr =
+    projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t)))) ||
+    projects.some((p) => opencodeWaiting(p.paths));
   if (!needsHerdr) return { wakes: 0, herdrCalls: 0 };
 
   let agents: AgentInfo[];
@@ -129,7 +149,7 @@ export async function runPass(ctx: PassCtx): Promise<{ wakes: number; herdrCalls
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, herdrCalls: 1 };
+  return { wakes, herdrCalls: 1, agents };
 }
 
 function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {

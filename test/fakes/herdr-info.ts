@@ -113,6 +113,7 @@ export function agentInfo(s: FakeState, p: PaneRec): Json {
   };
   if (a.name) info.name = a.name;
   if (a.interactive_ready) info.interactive_ready = true;
+  if (a.agent_session) info.agent_session = a.agent_session;
   return info;
 }
 

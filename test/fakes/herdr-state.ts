@@ -34,6 +34,8 @@ export interface AgentRec {
   reaction?: ReactionStep[];
   /** A startup dialog that this key dismisses (agent_not_ready / trust dialog). */
   accept_key?: string;
+  /** The native session an integration reported (AgentInfo `agent_session`). */
+  agent_session?: { source: string; agent: string; kind: "id" | "path"; value: string };
 }
 
 export interface PaneRec {

@@ -10,7 +10,7 @@ import { realExec } from "../../src/exec";
 import { realClock } from "../../src/time";
 import {
   addAgent, agentArgv, callsOf, createTab, createWorkspace, type FakeHerdrEnv, getAgent, installFakeHerdr, queueFailure,
-  recordedPrompts, removeAgent, sentKeys, setAgentStatus, setPaneText, setPromptReaction, stopServer,
+  recordedPrompts, removeAgent, sentKeys, setAgentStatus, setPaneText, setPromptReaction, setProtocolMismatch, stopServer,
 } from "../fakes/herdr-control.ts";
 import { type Sandbox, sandbox } from "../helpers";
 
@@ -273,9 +273,14 @@ describe("reads and closes", () => {
     expect(await closePane(ops, other.pane_id)).toBe(false);
   });
 
-  test("other close failures are thrown", async () => {
+  test("a stopped server killed every pane: closing counts as done", async () => {
     stopServer(fake);
-    expect((await rejection(closeTab(ops, ws.tab_id))).code).toBe("server_not_running");
+    expect(await closeTab(ops, ws.tab_id)).toBe(false);
+  });
+
+  test("other close failures are thrown", async () => {
+    setProtocolMismatch(fake, true);
+    expect((await rejection(closeTab(ops, ws.tab_id))).code).toBe("protocol_mismatch");
   });
 });
 

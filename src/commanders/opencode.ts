@@ -1,0 +1,240 @@
+/**
+ * The sentinel's OpenCode injector (CMDR-08). OpenCode 2.x has no Stop hook, so after each pass
+ * the sentinel itself delivers a project's wakes to a live `opencode` commander that no await
+ * serves: claimed and filtered exactly as a drain would, posted once to the commander's session
+ * with `opencode api`, and after 30 s of failures typed in with `herdr agent prompt` while the
+ * commander is idle. An undeliverable wake goes back to the queue stamped with
+ * `delivery_failing_since`; it is retried every pass and never discarded.
+ */
+import { existsSync } from "node:fs";
+import { liveAwaiters } from "../awaiters/registry";
+import { type AgentInfo, isIdleStatus } from "../backends/herdr";
+import { promptAgent } from "../backends/herdr-ops";
+import { isLanded } from "../camps/git";
+import { errorMessage } from "../errors";
+import { isLiveVx } from "../procs";
+import type { PassCtx, PassMemory } from "../sentinel/pass";
+import { stateDirs } from "../sentinel/pass";
+import { readTextIfExists } from "../state/files";
+import { type ProjectPaths, rootPaths } from "../state/paths";
+import { parseRecord, saveRecord } from "../state/record";
+import { type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
+import { isoTime, parseTime, scaled } from "../time";
+import { leasedIn, loadTaskIn } from "../wakes/currency";
+import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
+import { listWakeNames } from "../wakes/queue";
+import { reasonText } from "../wakes/reason";
+import { readCommanders } from "./check";
+import { apiFailure, latestRootSession, opencodeArgv, promptBody } from "./opencode-cli";
+
+const HARNESS = "opencode";
+const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
+
+/**
+ * How long one `opencode api` call may run. It guards the sentinel's loop against a hung client,
+ * not a product window, so like herdr's call guard it is not scaled by VX_TIME_SCALE.
+ */
+const OPENCODE_CALL_GUARD_MS = 30_000;
+
+/** One project whose wakes go to a live opencode commander. */
+type Target = { paths: ProjectPaths; project: string; pane: string; agent: AgentInfo };
+
+type Delivery = { ok: true } | { ok: false; error: string };
+
+// Log de-duplication only (last error logged per project); every fact lives in the wake files.
+const lastFailure = new WeakMap<PassMemory, Map<string, string>>();
+
+function failures(ctx: PassCtx): Map<string, string> {
+  let m = lastFailure.get(ctx.memory);
+  if (!m) lastFailure.set(ctx.memory, (m = new Map()));
+  return m;
+}
+
+function logOnce(ctx: PassCtx, key: string, message: string): void {
+  const m = failures(ctx);
+  if (m.get(key) === message) return;
+  m.set(key, message);
+  ctx.log(message);
+}
+
+/** True when the project's `wakes/` or `wakes/forum/` holds a deliverable `*.json`. */
+function hasPendingWakes(paths: ProjectPaths): boolean {
+  try {
+    return listWakeNames(paths.wakesDir).length > 0 || listWakeNames(paths.forumWakesDir).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * CMDR-08, run by the sentinel after the pass and dead-claim recovery. `agents` is the pass's one
+ * `herdr agent list`; without it (no list this pass, or herdr unavailable) no commander can be
+ * shown live, so nothing is claimed.
+ */
+export async function injectOpencode(ctx: PassCtx, agents: AgentInfo[] | undefined): Promise<void> {
+  if (!agents) return;
+  const targets = findTargets(ctx, agents);
+  if (targets.length === 0) return;
+  const served = await awaitedProjects(ctx);
+  for (const t of targets) {
+    if (ctx.signal?.aborted) return;
+    if (served.has(t.paths.key) || served.has(t.project)) continue;
+    try {
+      await injectProject(ctx, t);
+    } catch (err) {
+      ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`);
+    }
+  }
+}
+
+function findTargets(ctx: PassCtx, agents: readonly AgentInfo[]): Target[] {
+  const out: Target[] = [];
+  for (const paths of stateDirs(ctx.root)) {
+    if (!hasPendingWakes(paths)) continue;
+    let registry: Commanders | undefined;
+    try {
+      registry = readCommanders(paths);
+      failures(ctx).delete(`${paths.key}:commanders`);
+    } catch (err) {
+      logOnce(ctx, `${paths.key}:commanders`, `sentinel: skipping ${errorMessage(err)}`);
+      continue;
+    }
+    const commander = registry?.commanders[HARNESS];
+    if (!commander) continue;
+    // CMDR-03: live means an agent of that kind in that pane; its status and session are used below.
+    const agent = agents.find((a) => a.pane_id === commander.herdr_pane_id && a.agent === HARNESS);
+    if (!agent) continue;
+    out.push({ paths, project: paths.project || commander.project_path, pane: commander.herdr_pane_id, agent });
+  }
+  return out;
+}
+
+/** Keys and paths of projects a live verified await serves (its hook drains that queue). */
+async function awaitedProjects(ctx: PassCtx): Promise<Set<string>> {
+  const served = new Set<string>();
+  for (const { rec } of await liveAwaiters(rootPaths(ctx.root).awaitersDir, ctx.exec, undefined, true)) {
+    served.add(rec.project_key);
+    served.add(rec.project_path);
+  }
+  return served;
+}
+
+/** What drain's `deliverDeps` gives, built from the pass's exec and clock. */
+function deliverDepsFor(ctx: PassCtx): DeliverDeps {
+  return {
+    clock: ctx.ops.clock,
+    isLiveVx: (pid) => isLiveVx(pid, ctx.exec),
+    currency: {
+      root: ctx.root,
+      loadTask: loadTaskIn,
+      leased: leasedIn,
+      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, ctx.exec) : undefined),
+    },
+  };
+}
+
+function queueOf(paths: ProjectPaths): QueueDirs {
+  return { stateDir: paths.stateDir, wakesDir: paths.wakesDir, forumWakesDir: paths.forumWakesDir, forumInboxDir: paths.forumInboxDir };
+}
+
+/** The earliest `delivery_failing_since` among the wakes, in epoch ms; undefined when none failed yet. */
+function failingSince(wakes: readonly SoldierWake[]): number | undefined {
+  let first: number | undefined;
+  for (const w of wakes) {
+    const at = parseTime(w.delivery_failing_since);
+    if (!Number.isNaN(at) && (first === undefined || at < first)) first = at;
+  }
+  return first;
+}
+
+async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
+  const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
+  const { claims } = got;
+  if (claims.length === 0) return;
+  if (ctx.signal?.aborted) {
+    putBackAll(claims, (err) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`));
+    return;
+  }
+  const text = reasonText(got.soldier, got.forum);
+  const now = ctx.ops.clock.now();
+  const since = failingSince(got.soldier);
+  // Typing into the pane can join an unsent draft, so it is the fallback, and only at a turn's end.
+  const viaHerdr = since !== undefined && now - since >= scaled("opencodeFallback", ctx.ops.env) && isIdleStatus(t.agent.agent_status);
+  const result = viaHerdr ? await promptViaHerdr(ctx, t, text) : await postToSession(ctx, t, text);
+  if (result.ok) {
+    finishClaims(claims);
+    failures(ctx).delete(t.paths.key);
+    const how = viaHerdr ? " via herdr agent prompt" : "";
+    ctx.log(`sentinel: delivered ${claims.length} wake(s) to the opencode commander of ${t.project}${how}`);
+    return;
+  }
+  logOnce(ctx, t.paths.key, `sentinel: opencode commander of ${t.project} not reached: ${result.error} (wakes kept, retried every pass)`);
+  keepForRetry(ctx, t, claims, now);
+}
+
+/** The session herdr names for the pane, else the project's most recently updated root session. */
+async function postToSession(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+  // The commander's own directory, so `opencode api` resolves the same server and config it does.
+  const cwd = existsSync(t.project) ? t.project : undefined;
+  const run = (argv: string[], stdin?: string) =>
+    ctx.exec.run(argv, { env: ctx.ops.env, cwd, stdin, timeoutMs: OPENCODE_CALL_GUARD_MS });
+  try {
+    let session = sessionOf(t.agent);
+    if (!session) {
+      const argv = opencodeArgv.sessions(t.project);
+      const res = await run(argv);
+      if (res.code !== 0) return { ok: false, error: apiFailure(argv, res) };
+      session = latestRootSession(res.stdout);
+      if (!session) return { ok: false, error: `no opencode session for ${t.project} yet` };
+    }
+    const argv = opencodeArgv.prompt(session);
+    const res = await run(argv, promptBody(text));
+    return res.code === 0 ? { ok: true } : { ok: false, error: apiFailure(argv, res) };
+  } catch (err) {
+    return { ok: false, error: errorMessage(err) };
+  }
+}
+
+/** herdr's `agent_session` for the pane when it is a session id (a path names no API session). */
+function sessionOf(agent: AgentInfo): string | undefined {
+  const s = agent.agent_session;
+  return s?.kind === "id" && s.value ? s.value : undefined;
+}
+
+async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+  try {
+    const out = await promptAgent(ctx.ops, t.pane, text);
+    if (out.kind === "sent" || out.kind === "settled") return { ok: true };
+    if (out.kind === "gone") return { ok: false, error: `herdr agent prompt ${t.pane}: the commander is gone (${out.code})` };
+    if (out.kind === "blocked") return { ok: false, error: `herdr agent prompt ${t.pane}: the commander is at a dialog (agent_blocked)` };
+    return { ok: false, error: `herdr agent prompt ${t.pane}: timeout` };
+  } catch (err) {
+    return { ok: false, error: errorMessage(err) };
+  }
+}
+
+/**
+ * Every claim goes back to its queue; soldier wakes first get `delivery_failing_since` (kept when
+ * already set), written atomically to the claimed file so the stamp travels with the wake.
+ */
+function keepForRetry(ctx: PassCtx, t: Target, claims: readonly Claim[], now: number): void {
+  const report = (err: unknown) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`);
+  for (const c of claims) {
+    if (c.kind !== "soldier") continue;
+    try {
+      stampFailing(c.path, now);
+    } catch (err) {
+      report(err); // the wake still goes back, only without its stamp
+    }
+  }
+  putBackAll(claims, report);
+}
+
+/** Sets `delivery_failing_since` on a claimed soldier wake unless it is already set. */
+function stampFailing(claimedPath: string, now: number): void {
+  const text = readTextIfExists(claimedPath);
+  if (text === undefined) return;
+  const wake = parseRecord(claimedPath, text, SoldierWakeSchema).value;
+  if (wake.delivery_failing_since) return;
+  saveRecord(claimedPath, { ...wake, delivery_failing_since: isoTime(now) }, SOLDIER_KEYS);
+}
