@@ -8,6 +8,10 @@ BUN_VERSION=1.4.5
 dest_dir=${VX_INSTALL_DIR:-$HOME/.local/bin}
 
 if ! command -v bun >/dev/null 2>&1; then
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install: bun and npm are both missing; install Node.js (npm) or Bun first, then run this again" >&2
+    exit 1
+  fi
   echo "install: bun not found, installing bun@${BUN_VERSION} with npm" >&2
   npm install -g "bun@${BUN_VERSION}" >/dev/null
 fi

@@ -36,7 +36,9 @@ function flagTable(args: ArgsDef): Map<string, FlagInfo> {
   const table = new Map<string, FlagInfo>();
   for (const [name, def] of Object.entries(args)) {
     if (def.type === "positional") continue;
-    const info = { takesValue: def.type === "string" || def.type === "enum", negatable: def.type === "boolean" };
+    // `--no-<flag>` only where the command documents it (a negativeDescription), e.g. --no-skills.
+    const negatable = def.type === "boolean" && Boolean((def as { negativeDescription?: string }).negativeDescription);
+    const info = { takesValue: def.type === "string" || def.type === "enum", negatable };
     const aliases = [(def as { alias?: string | string[] }).alias ?? []].flat();
     for (const n of [name, ...aliases]) table.set(n, info);
   }
@@ -73,7 +75,7 @@ export function checkFlags(cmd: VxCommand, argv: string[]): void {
       }
       i++;
     }
-    if (!info.takesValue && eq >= 0) throw new UsageError(`--${name} takes no value`, cmd.name);
+    if (!info.takesValue && eq >= 0) throw unknown(a);
   }
 }
 

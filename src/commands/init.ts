@@ -5,9 +5,9 @@ import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { EXIT, SilentExit, UsageError, VxError } from "../errors";
 import { configPath, locateProject } from "../project";
-import type { BlockLang } from "../scaffold/block";
+import { type BlockLang, hasClaudeImport } from "../scaffold/block";
 import { type InitChoices, type InitPlan, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
-import { ensureDir, writeAtomic } from "../state/files";
+import { ensureDir, writeAtomic, writeProjectFile } from "../state/files";
 import { projectPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord } from "../state/record";
@@ -55,7 +55,7 @@ export const initCommand = defineVxCommand({
   args: {
     yes: { type: "boolean", alias: "y", description: "Accept every question without asking" },
     lang: { type: "string", valueHint: "en|es", description: "Language of the commander block (default: the file's own)" },
-    skills: { type: "boolean", description: "Install the vexillum skill (--no-skills to skip it)" },
+    skills: { type: "boolean", description: "Install the vexillum skill (--no-skills to skip it)", negativeDescription: "Do not install the vexillum skill" },
     commander: { type: "string", valueHint: "claude|pi|opencode", description: "The commander's harness (default claude)" },
     backend: { type: "string", valueHint: "herdr|tmux", description: "Where soldiers' terminals live (default herdr)" },
     harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "Default soldier harness (default claude)" },
@@ -84,7 +84,7 @@ export const initCommand = defineVxCommand({
       skills = await ask(deps, "Install the vexillum skill?");
     }
     let editClaude = true;
-    if (interactive && blockFile === "AGENTS.md" && facts.claude !== undefined && !/^@AGENTS\.md\s*$/m.test(facts.claude)) {
+    if (interactive && blockFile === "AGENTS.md" && facts.claude !== undefined && !hasClaudeImport(facts.claude)) {
       editClaude = await ask(deps, "CLAUDE.md exists. Add an @AGENTS.md line to it so Claude Code reads the block?");
     }
     const choices: InitChoices = {
@@ -115,7 +115,7 @@ export const initCommand = defineVxCommand({
       throw new VxError(`cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run 'vx init' again`);
     }
     for (const f of plan.files) {
-      if (f.action !== "unchanged") writeAtomic(join(top, f.path), f.content, 0o644);
+      if (f.action !== "unchanged") writeProjectFile(join(top, f.path), f.content);
       deps.stdout.write(`${f.action === "create" ? "created" : f.action === "update" ? "updated" : "unchanged"} ${f.path}\n`);
     }
     for (const n of plan.notes) deps.stderr.write(`vx: ${n}\n`);

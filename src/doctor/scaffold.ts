@@ -2,11 +2,12 @@
 import { join } from "node:path";
 import { errorMessage } from "../errors";
 import { blockState, hasClaudeImport } from "../scaffold/block";
-import { HOOK_COMMAND, hookState, isVexillumHandler } from "../scaffold/hook";
+import { HOOK_COMMAND, hookState } from "../scaffold/hook";
 import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
 import { PI_EXTENSION } from "../scaffold/pi";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists } from "../state/files";
+import { sameFile } from "../scaffold/init-plan";
 import type { ProjectConfig } from "../state/schemas";
 import type { Check } from "./report";
 
@@ -25,7 +26,9 @@ function blockChecks(top: string, config: ProjectConfig): Check[] {
   else out.push({ status: "warn", name, detail: st.state });
   if (file === "AGENTS.md") {
     const importName = "CLAUDE.md imports AGENTS.md";
-    if (claude === undefined) {
+    if (sameFile(join(top, "CLAUDE.md"), join(top, "AGENTS.md"))) {
+      out.push({ status: "ok", name: importName, detail: "CLAUDE.md is a link to AGENTS.md" });
+    } else if (claude === undefined) {
       out.push({ status: "warn", name: importName, detail: "CLAUDE.md does not exist, so Claude Code will not see the vexillum block; run 'vx init'" });
     } else if (!hasClaudeImport(claude)) {
       out.push({ status: "warn", name: importName, detail: "CLAUDE.md has no @AGENTS.md line, so Claude Code will not see the vexillum block; run 'vx init'" });
@@ -70,7 +73,7 @@ function piCheck(top: string, config: ProjectConfig): Check[] {
   return [{ status: "warn", name, detail: "edited by hand" }];
 }
 
-/** The registered vexillum Stop handler's command, and DOC-09's verdict. */
+/** DOC-09's verdict, and the command DOC-10 probes when a vexillum handler is registered. */
 export function hookCheck(top: string): { check: Check; command?: string } {
   const name = "sentinel Stop hook";
   const text = readTextIfExists(join(top, ".claude", "settings.json"));
@@ -84,21 +87,11 @@ export function hookCheck(top: string): { check: Check; command?: string } {
   if (state === "missing") {
     return { check: { status: "warn", name, detail: "not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'" } };
   }
-  const command = registeredCommand(settings) ?? HOOK_COMMAND;
-  if (state === "outdated") return { check: { status: "warn", name, detail: "registered but out of date; run 'vx upgrade'" }, command };
-  return { check: { status: "ok", name, detail: "registered in .claude/settings.json" }, command };
-}
-
-function registeredCommand(settings: unknown): string | undefined {
-  const stop = (settings as { hooks?: { Stop?: unknown } })?.hooks?.Stop;
-  if (!Array.isArray(stop)) return undefined;
-  for (const group of stop) {
-    for (const h of (group as { hooks?: unknown[] })?.hooks ?? []) {
-      const cmd = (h as { command?: unknown })?.command;
-      if (typeof cmd === "string" && isVexillumHandler(cmd)) return cmd;
-    }
-  }
-  return undefined;
+  // The probe runs vx's own wrapper, never the text found in the file: settings.json comes with
+  // the repository, and a doctor must not execute what a clone committed. An outdated entry is
+  // reported as such; the probe then says whether the current wrapper would find vx.
+  if (state === "outdated") return { check: { status: "warn", name, detail: "registered but out of date; run 'vx upgrade'" }, command: HOOK_COMMAND };
+  return { check: { status: "ok", name, detail: "registered in .claude/settings.json" }, command: HOOK_COMMAND };
 }
 
 export function scaffoldChecks(top: string, config: ProjectConfig): Check[] {

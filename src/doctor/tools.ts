@@ -73,7 +73,7 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
 
 export function timeScaleCheck(deps: Deps): Check[] {
   const raw = deps.env.VX_TIME_SCALE;
-  if (raw === undefined) return [];
+  if (raw === undefined || raw === "") return [];
   const ts = parseTimeScale(raw);
   if (!ts.valid) return [{ status: "warn", name: "VX_TIME_SCALE", detail: `"${raw}" is not a positive number, using 1` }];
   return [{ status: "warn", name: "VX_TIME_SCALE", detail: `${raw} (every built-in duration is scaled; for tests and demos)` }];

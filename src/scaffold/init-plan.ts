@@ -2,6 +2,7 @@
  * Everything `vx init` would write for a project, computed from the files on disk and the
  * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
  */
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readTextIfExists } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
@@ -51,7 +52,7 @@ function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefi
   const text = readTextIfExists(join(top, c.blockFile)) ?? "";
   const state = blockState(text).state;
   if (state === "drifted") {
-    plan.notes.push(`${c.blockFile}: the vexillum block was edited by hand, left as it is (run 'vx upgrade --force' to replace it)`);
+    plan.notes.push(`${c.blockFile}: the vexillum block was edited by hand, left as it is (delete the block and run 'vx init' again to get the current one)`);
     plan.files.push(planFile(top, c.blockFile, text, "the vexillum commander block"));
     return undefined;
   }
@@ -61,7 +62,7 @@ function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefi
     return next;
   } catch (err) {
     if (!(err instanceof MalformedBlockError)) throw err;
-    plan.problems.push(`${c.blockFile} has a malformed vexillum block (unbalanced or duplicate markers), leaving it untouched - run 'vx upgrade' to repair it`);
+    plan.problems.push(`${c.blockFile} has a malformed vexillum block (unbalanced or duplicate markers), leaving it untouched - fix or remove the markers, then run 'vx init' again`);
     return undefined;
   }
 }
@@ -88,7 +89,8 @@ function jsonPlan(top: string, path: string, merge: (x: unknown) => { next: unkn
 export function planInit(top: string, c: InitChoices, existing: { raw?: Record<string, unknown>; config?: ProjectConfig }): InitPlan {
   const plan: InitPlan = { files: [], problems: [], notes: [] };
   const blockText = blockPlan(top, c, plan);
-  if (c.blockFile === "AGENTS.md") {
+  // A CLAUDE.md that is a link to AGENTS.md already shows Claude Code the block.
+  if (c.blockFile === "AGENTS.md" && !sameFile(join(top, "CLAUDE.md"), join(top, "AGENTS.md"))) {
     const claude = readTextIfExists(join(top, "CLAUDE.md"));
     if (claude === undefined) plan.files.push(planFile(top, "CLAUDE.md", "@AGENTS.md\n", "imports AGENTS.md for Claude Code"));
     else if (!hasClaudeImport(claude) && c.editClaude) {
@@ -98,8 +100,14 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   jsonPlan(top, SETTINGS_PATH, mergeStopHook, "the sentinel Stop hook", plan);
   const fileHashes: Record<string, string> = { ...(existing.config?.file_hashes ?? {}) };
   if (c.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
-    plan.files.push(planFile(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension"));
-    fileHashes[PI_EXTENSION_PATH] = bodyHash(PI_EXTENSION);
+    const current = readTextIfExists(join(top, PI_EXTENSION_PATH));
+    // Like the skill: refreshed only while it is what vx wrote (or absent), never over hand edits.
+    if (current === undefined || current === PI_EXTENSION || bodyHash(current) === fileHashes[PI_EXTENSION_PATH]) {
+      plan.files.push(planFile(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension"));
+      fileHashes[PI_EXTENSION_PATH] = bodyHash(PI_EXTENSION);
+    } else {
+      plan.notes.push(`${PI_EXTENSION_PATH}: edited by hand, left as it is (delete it and run 'vx init' again to get the current one)`);
+    }
     jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
   }
   const skillHashes: Record<string, string> = { ...(existing.config?.skill_hashes ?? {}) };
@@ -108,7 +116,7 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
       plan.files.push(...skillPlan(top));
       skillHashes.vexillum = skillHash(SKILL_FILES);
     } else {
-      plan.notes.push("Skill vexillum: edited by hand, left as it is; rerun with --force to overwrite it (a backup is saved first)");
+      plan.notes.push("Skill vexillum: edited by hand, left as it is (delete .claude/skills/vexillum and run 'vx init' again to get the current one)");
     }
   }
   const config: ProjectConfig = {
@@ -128,11 +136,27 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   plan.files.push(planFile(top, ".vexillum/config.json", content, "marks the project initialized"));
   const models = readTextIfExists(join(top, ".vexillum", "models.json"));
   plan.files.push(planFile(top, ".vexillum/models.json", models ?? `${JSON.stringify({ profiles: {} }, null, 2)}\n`, "model profiles, yours to edit"));
-  plan.files.push(planFile(top, ".vexillum/.gitignore", "forum/\n", "keeps forum scratch files out of git"));
+  plan.files.push(planFile(top, ".vexillum/.gitignore", withForumIgnored(readTextIfExists(join(top, ".vexillum", ".gitignore"))), "keeps forum scratch files out of git"));
   return plan;
 }
 
 /** The hash in the current template's BEGIN marker. */
 function templateHash(lang: BlockLang): string {
   return /hash:([0-9a-f]{8})/.exec(renderBlock(lang))?.[1] ?? "";
+}
+
+/** `.vexillum/.gitignore` with a `forum/` line, keeping every line already there. */
+function withForumIgnored(current: string | undefined): string {
+  if (current === undefined || current === "") return "forum/\n";
+  if (current.split(/\r?\n/).some((l) => l.trim() === "forum/" || l.trim() === "/forum/")) return current;
+  return `${current}${current.endsWith("\n") ? "" : "\n"}forum/\n`;
+}
+
+/** True when both paths exist and resolve to the same file. */
+export function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

@@ -6,7 +6,7 @@
 import { parseModal, parseProse } from "../decisions/dialog";
 import { redact } from "../redact";
 import type { Decision, Task, TaskStatus } from "../state/schemas";
-import { DURATIONS } from "../time";
+import { DURATIONS, isoTime } from "../time";
 import { type Evidence, backgroundWork, finalTurnWindow, needsDecision, turnInProgress } from "./evidence";
 import * as notes from "./notes";
 
@@ -79,7 +79,7 @@ export function blockedDecision(transcript: string | undefined, visible: string 
 
 /** The decision for one running task at `now`. `key` is the project key, for log lines. */
 export function decide(task: Task, obs: Observation, now: number, w: Windows, key: string): Action {
-  const nowIso = new Date(now).toISOString();
+  const nowIso = isoTime(now);
   if (since(now, task.updated_at) < w.settleGrace) return { type: "none" };
 
   if (obs.kind === "missing") {

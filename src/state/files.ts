@@ -2,7 +2,7 @@
  * Low-level file access for state: directories 0700, files 0600 (STA-04), every write atomic
  * through a dot-named temporary file in the same directory (STA-05).
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { StateError, errorMessage } from "../errors";
 
@@ -31,9 +31,9 @@ export function syncDir(dir: string): void {
  * The data is flushed before the rename and the rename after it, so after a power loss the file
  * is whole and a later write (a wake's commit) never reaches disk before an earlier one.
  */
-export function writeAtomic(path: string, content: string, mode = 0o600): void {
+export function writeAtomic(path: string, content: string, mode = 0o600, dirMode = 0o700): void {
   const dir = dirname(path);
-  ensureDir(dir);
+  mkdirSync(dir, { recursive: true, mode: dirMode });
   // Starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++tmpSeq}.tmp`);
   try {
@@ -50,6 +50,20 @@ export function writeAtomic(path: string, content: string, mode = 0o600): void {
     throw err;
   }
   syncDir(dir);
+}
+
+/**
+ * Writes a file of the user's project: 0644, directories 0755 (they are committed and shared),
+ * and through a symlink to its target (CLAUDE.md is often a link to AGENTS.md), never over it.
+ */
+export function writeProjectFile(path: string, content: string): void {
+  let target = path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  } catch {
+    // Absent, or a dangling link: write the path itself.
+  }
+  writeAtomic(target, content, 0o644, 0o755);
 }
 
 /** The file's text, or undefined when it does not exist. */

@@ -124,6 +124,25 @@ describe("vx init", () => {
     expect(JSON.parse(read(join(s.project, ".vexillum/config.json"))).block_lang).toBe("es");
   });
 
+  test("writes through a symlinked CLAUDE.md, keeps .gitignore lines, leaves an edited Pi extension", async () => {
+    using s = sandbox();
+    writeFileSync(join(s.project, "AGENTS.md"), "# Agents\n");
+    require("node:fs").symlinkSync("AGENTS.md", join(s.project, "CLAUDE.md"));
+    mkdirSync(join(s.project, ".vexillum"));
+    writeFileSync(join(s.project, ".vexillum/.gitignore"), "local.json\n");
+    expect((await vx(["init", "--yes", "--commander", "pi"], { cwd: s.project, env: s.env })).code).toBe(0);
+    expect(require("node:fs").lstatSync(join(s.project, "CLAUDE.md")).isSymbolicLink()).toBe(true);
+    expect(read(join(s.project, "AGENTS.md"))).toContain("<!-- BEGIN VEXILLUM");
+    expect(read(join(s.project, ".vexillum/.gitignore"))).toBe("local.json\nforum/\n");
+    const ext = join(s.project, ".pi/extensions/vexillum-wake.ts");
+    writeFileSync(ext, `${read(ext)}// mine\n`);
+    const again = await vx(["init", "--yes", "--commander", "pi"], { cwd: s.project, env: s.env });
+    expect(again.code).toBe(0);
+    expect(read(ext)).toEndWith("// mine\n");
+    expect(again.stderr).toContain(".pi/extensions/vexillum-wake.ts: edited by hand, left as it is");
+    expect(require("node:fs").statSync(join(s.project, ".vexillum")).mode & 0o777).toBe(0o755);
+  });
+
   test("outside a git repository", async () => {
     using s = sandbox({ git: false });
     const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
@@ -142,8 +161,8 @@ describe("vx init", () => {
     );
   });
 
-  test("an unwritable state root fails before any project file is written", async () => {
-    if (process.getuid?.() !== 0 || !Bun.which("setpriv")) return; // needs root to drop to another user
+  const asRoot = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
+  test.skipIf(!asRoot)("an unwritable state root fails before any project file is written (run as another user)", async () => {
     using s = sandbox();
     const { chmodSync, chownSync } = await import("node:fs");
     mkdirSync(join(s.home, ".vexillum"), { mode: 0o500 });

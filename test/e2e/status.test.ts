@@ -79,11 +79,11 @@ describe("vx status", () => {
     empty[Symbol.dispose]();
   });
 
-  test("any other flag: unknown status flag, exit 64", async () => {
+  test.each(["--all", "--no-json", "--json=1", "-j"])("any other flag (%s): unknown status flag, exit 64", async (flag) => {
     using s = await initialized();
-    const r = await vx(["status", "--all"], { cwd: s.project, env: s.env });
+    const r = await vx(["status", flag], { cwd: s.project, env: s.env });
     expect(r.code).toBe(64);
-    expect(r.stderr).toStartWith('vx: unknown status flag "--all"\n');
+    expect(r.stderr).toStartWith(`vx: unknown status flag "${flag}"\n`);
   });
 
   test("a task file with invalid JSON: exit 1 naming the file, file untouched", async () => {
