@@ -35,8 +35,12 @@ export const realExec: Exec = {
       return { code: EXEC_NOT_FOUND, stdout: "", stderr: err instanceof Error ? err.message : String(err) };
     }
     if (opts.stdin !== undefined && proc.stdin && typeof proc.stdin !== "number") {
-      proc.stdin.write(opts.stdin);
-      await proc.stdin.end();
+      try {
+        proc.stdin.write(opts.stdin);
+        await proc.stdin.end();
+      } catch {
+        // The child exited without reading its input (EPIPE): its exit code says what happened.
+      }
     }
     let timedOut = false;
     const timer =

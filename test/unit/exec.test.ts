@@ -1,0 +1,18 @@
+// The process seam: exit codes, output, stdin, timeouts, a missing executable.
+import { expect, test } from "bun:test";
+import { EXEC_NOT_FOUND, realExec } from "../../src/exec";
+
+test("argv in, code and both streams out; stdin passed as is", async () => {
+  const r = await realExec.run(["sh", "-c", 'cat; echo "$1" >&2; exit 3', "sh", "it's $(not) expanded"], { stdin: "in\n" });
+  expect(r).toEqual({ code: 3, stdout: "in\n", stderr: "it's $(not) expanded\n" });
+});
+
+test("a child that exits without reading a large stdin is not an error", async () => {
+  const r = await realExec.run(["sh", "-c", "exit 7"], { stdin: "x".repeat(4 << 20) });
+  expect(r.code).toBe(7);
+});
+
+test("a missing executable is 127, a timeout 124", async () => {
+  expect((await realExec.run(["/nonexistent/vx-no-such-tool"])).code).toBe(EXEC_NOT_FOUND);
+  expect((await realExec.run(["sleep", "5"], { timeoutMs: 50 })).code).toBe(124);
+});
