@@ -36,7 +36,8 @@ export const realExec: Exec = {
     }
     if (opts.stdin !== undefined && proc.stdin && typeof proc.stdin !== "number") {
       try {
-        proc.stdin.write(opts.stdin);
+        // write() returns a promise once the pipe is full; awaiting it catches a late EPIPE too.
+        await proc.stdin.write(opts.stdin);
         await proc.stdin.end();
       } catch {
         // The child exited without reading its input (EPIPE): its exit code says what happened.
