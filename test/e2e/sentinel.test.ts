@@ -72,7 +72,9 @@ describe("vx sentinel process", () => {
     copyFileSync(VX_BIN, tmp);
     writeFileSync(tmp, readFileSync(tmp)); // fresh mtime
     require("node:fs").renameSync(tmp, bin);
-    const successor = start(bin, env, s.home);
+    // The successor keeps the real 15 s retire wait: a loaded machine may take a while to retire
+    // the old one, and the test is about the hand-over, not its speed.
+    const successor = start(bin, { ...env, VX_TIME_SCALE: "1" }, s.home);
     expect(await p.exited).toBe(0);
     const out = await text(p.stdout);
     expect(out).toContain(`sentinel: retiring, ${bin} was replaced on disk - the next vx dispatch, prompt or Stop hook await starts a fresh one\n`);
@@ -82,7 +84,7 @@ describe("vx sentinel process", () => {
       } catch {
         return false;
       }
-    }, 5000, "the successor's sentinel.json");
+    }, 15_000, "the successor's sentinel.json");
     successor.kill("SIGTERM");
     expect(await successor.exited).toBe(0);
   });
