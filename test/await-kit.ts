@@ -1,8 +1,8 @@
 /** Helpers for drain/await tests: an initialized project with a task and a wake, and process control. */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../src/state/paths";
-import { type Sandbox, sandbox, vx, waitFor } from "./helpers";
+import { type Sandbox, alive, sandbox, stopSentinels, vx } from "./helpers";
 
 export type Queue = Sandbox & { stateDir: string; wakes: string; root: string };
 
@@ -34,29 +34,9 @@ export function reasonFor(id: string, status = "done"): string {
   return `A vexillum soldier's status changed:\n- mission ${id}: running -> ${status}\nCheck on it (and report to the general, or land/strike as appropriate) before ending your turn.\n`;
 }
 
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-  } catch {
-    return "";
-  }
-}
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z");
-  } catch {
-    return false;
-  }
-}
-
-/** Stops a sentinel an await or command auto-started, after checking the pid really is one. */
+/** Stops a sentinel an await or command auto-started (verified first). */
 export async function stopSentinel(root: string): Promise<void> {
-  const file = join(root, "sentinel.pid");
-  if (!existsSync(file)) return;
-  const pid = Number(readFileSync(file, "utf8"));
-  if (!cmdline(pid).includes("sentinel")) return;
-  process.kill(pid, "SIGTERM");
-  await waitFor(() => !alive(pid), 5000, `sentinel ${pid} to stop`);
+  await stopSentinels(join(root, ".."));
 }
+
+export { alive };

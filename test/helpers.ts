@@ -2,7 +2,7 @@
  * Shared test fixtures: throwaway homes and real git repositories, running the compiled vx as a
  * user would, and waiting on conditions (never on fixed sleeps).
  */
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -93,4 +93,39 @@ export async function waitFor<T>(cond: () => T | Promise<T>, timeoutMs = 10_000,
 export function writeExecutable(path: string, text: string): void {
   rmSync(path, { force: true });
   writeFileSync(path, text, { mode: 0o755 });
+}
+
+/** True while `pid` runs (a zombie counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
+  const stat = ps.stdout.toString().trim();
+  return stat !== "" && !stat.startsWith("Z");
+}
+
+function isSentinel(pid: number): boolean {
+  const ps = Bun.spawnSync(["ps", "-o", "command=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
+  return /\bsentinel\b/.test(ps.stdout.toString());
+}
+
+/**
+ * Stops the sentinels a test started: the given pids and the one `sentinel.pid` names under
+ * `home`, each only if alive and verified by its command line to be a sentinel.
+ */
+export async function stopSentinels(home: string, pids: Iterable<number> = []): Promise<void> {
+  const all = new Set(pids);
+  const pidFile = join(home, ".vexillum", "sentinel.pid");
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    if (Number.isInteger(pid) && pid > 0) all.add(pid);
+  }
+  for (const pid of all) {
+    if (!alive(pid) || !isSentinel(pid)) continue;
+    process.kill(pid, "SIGTERM");
+    await waitFor(() => !alive(pid), 10_000, `sentinel ${pid} to stop`);
+  }
 }

@@ -105,25 +105,30 @@ export function decide(task: Task, obs: Observation, now: number, w: Windows, ke
     return mark(patch);
   }
 
-  return decideIdle(task, obs, now, nowIso, w, key, patch);
+  const redacted = obs.transcript === undefined ? undefined : redact(obs.transcript);
+  return decideIdle({ task, obs, now, nowIso, w, key, patch, redacted });
 }
 
-function decideIdle(
-  task: Task,
-  obs: Extract<Observation, { kind: "idle" }>,
-  now: number,
-  nowIso: string,
-  w: Windows,
-  key: string,
-  patch: Patch,
-): Action {
+/** One idle settlement's inputs; `patch` collects mark changes as the steps run. */
+type IdleCtx = {
+  task: Task;
+  obs: Extract<Observation, { kind: "idle" }>;
+  now: number;
+  nowIso: string;
+  w: Windows;
+  key: string;
+  patch: Patch;
+  redacted: string | undefined;
+};
+
+function decideIdle(c: IdleCtx): Action {
+  const { task, obs, now, nowIso, w, patch, redacted } = c;
   const window = obs.transcript === undefined ? "" : finalTurnWindow(obs.transcript);
-  const redacted = obs.transcript === undefined ? undefined : redact(obs.transcript);
   const settleNotes = (status: string) =>
     obs.stability === "unstable" ? [notes.noteUnstable(status)] : obs.stability === "unreadable" ? [notes.noteUnreadable(status)] : [];
 
   const inProgress = turnInProgress(window);
-  if (inProgress) return hold(task, obs, now, nowIso, w, key, patch, inProgress, redacted);
+  if (inProgress) return hold(c, inProgress);
 
   const answered = task.decision
     ? { question: task.decision.question, answered: Boolean(task.decision.answered_at) }
@@ -142,7 +147,7 @@ function decideIdle(
   }
 
   const background = backgroundWork(window);
-  if (background) return hold(task, obs, now, nowIso, w, key, patch, background, redacted);
+  if (background) return hold(c, background);
   if (task.held_running_since) patch.held_running_since = undefined;
 
   if (obs.completion) {
@@ -175,17 +180,8 @@ function decideIdle(
 }
 
 /** SEN-13: keep the task running while its pane shows work in progress, up to the limit. */
-function hold(
-  task: Task,
-  obs: Extract<Observation, { kind: "idle" }>,
-  now: number,
-  nowIso: string,
-  w: Windows,
-  key: string,
-  patch: Patch,
-  evidence: Evidence,
-  redacted: string | undefined,
-): Action {
+function hold(c: IdleCtx, evidence: Evidence): Action {
+  const { task, obs, now, nowIso, w, key, patch, redacted } = c;
   // The evidence explains the idle, so an unexplained-idle window must not keep running under it.
   if (task.idle_unconfirmed_since) patch.idle_unconfirmed_since = undefined;
   if (obs.pause === "active" && !task.pause_seen_at) patch.pause_seen_at = nowIso;

@@ -4,7 +4,6 @@
  * `VX_TIME_SCALE`, seeded tasks with real camps, and disposal that stops every sentinel the test
  * started (by pid, verified first) before the directories go.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName } from "../../src/backends/herdr-ops";
 import { acquireCamp, releaseLease } from "../../src/camps/pool";
@@ -15,7 +14,7 @@ import { ensureProjectRecord } from "../../src/state/project-record";
 import type { Task } from "../../src/state/schemas";
 import { createTask, loadTask } from "../../src/state/tasks";
 import { type AgentStatus, type FakeHerdrEnv, addAgent, createTab, createWorkspace, installFakeHerdr } from "../fakes/herdr-control";
-import { type RunResult, type Sandbox, sandbox, vx, waitFor } from "../helpers";
+import { type RunResult, type Sandbox, sandbox, stopSentinels, vx } from "../helpers";
 
 export type Field = Sandbox & {
   fh: FakeHerdrEnv;
@@ -30,38 +29,6 @@ export type Field = Sandbox & {
 };
 
 const STARTED_RE = /auto-started sentinel \(pid (\d+)\)/g;
-
-/** True while `pid` runs (a zombie counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
-  const stat = ps.stdout.toString().trim();
-  return stat !== "" && !stat.startsWith("Z");
-}
-
-function isSentinel(pid: number): boolean {
-  const ps = Bun.spawnSync(["ps", "-o", "command=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
-  return /\bsentinel\b/.test(ps.stdout.toString());
-}
-
-/** Stops the given sentinel pids and the one `sentinel.pid` names, each only if alive and a sentinel. */
-export async function stopSentinels(home: string, pids: Iterable<number>): Promise<void> {
-  const all = new Set(pids);
-  const pidFile = join(home, ".vexillum", "sentinel.pid");
-  if (existsSync(pidFile)) {
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
-    if (Number.isInteger(pid) && pid > 0) all.add(pid);
-  }
-  for (const pid of all) {
-    if (!alive(pid) || !isSentinel(pid)) continue;
-    process.kill(pid, "SIGTERM");
-    await waitFor(() => !alive(pid), 10_000, `sentinel ${pid} to stop`);
-  }
-}
 
 /** A fresh field; `scale` is VX_TIME_SCALE (0.02 makes the 15 s probe 300 ms). */
 export async function field(opts: { scale?: string; init?: boolean } = {}): Promise<Field> {

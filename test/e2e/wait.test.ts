@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type HeldLock, tryLockExclusive } from "../../src/state/lock";
 import { projectKey } from "../../src/state/paths";
 import { installFakeHerdr } from "../fakes/herdr-control";
-import { type RunResult, type Sandbox, sandbox, vx, waitFor } from "../helpers";
+import { type RunResult, type Sandbox, sandbox, stopSentinels, vx, waitFor } from "../helpers";
 
 const ID = "fedcba9876543210";
 
@@ -176,26 +176,7 @@ describe("vx wait", () => {
       expect(lines[2]).toStartWith("VX_WAIT_NOTE: [vexillum] this soldier's herdr agent disappeared");
       expect(lines.at(-2)).toBe(`VX_WAIT_TERMINAL: task=${ID} status=interrupted`);
     } finally {
-      await stopSentinel(s, pid);
+      await stopSentinels(s.home, pid ? [pid] : []);
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Stops the sentinel the command started, by the pid it recorded, and waits until it is gone. */
-async function stopSentinel(s: Sandbox, started: number | undefined): Promise<void> {
-  const pidFile = join(s.home, ".vexillum", "sentinel.pid");
-  if (started && alive(started)) await waitFor(() => !alive(started) || read(pidFile).trim() === String(started), 10_000, "sentinel.pid");
-  const pid = Number(read(pidFile).trim()) || started;
-  if (!pid || !alive(pid)) return;
-  process.kill(pid, "SIGTERM");
-  await waitFor(() => !alive(pid), 10_000, "the sentinel to stop");
-}
