@@ -37,6 +37,19 @@ export const DURATIONS = {
 
 export type DurationName = keyof typeof DURATIONS;
 
+/**
+ * Guards against a hung child process, in milliseconds. Not behaviour timings: never scaled, so a
+ * tiny VX_TIME_SCALE in tests cannot kill a tool before it has even started.
+ */
+export const GUARDS = {
+  herdrCall: 60 * S,
+  gitQuery: 60 * S,
+  gitWrite: 10 * MIN,
+  opencodeCall: 30 * S,
+  tmuxCall: 60 * S,
+  toolProbe: 10 * S,
+} as const;
+
 /** Counts, not durations: never scaled. */
 export const COUNTS = {
   stabilizeReads: 5,

@@ -5,6 +5,7 @@
  */
 import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
 import type { Env } from "../state/paths";
+import { GUARDS } from "../time";
 import { type HerdrVersion, parseHerdrVersion } from "./herdr-version";
 import {
   type AgentInfo, HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus,
@@ -101,7 +102,7 @@ export type HerdrClientOptions = {
  * CLI, so it is deliberately not scaled by VX_TIME_SCALE: process start-up does not get faster in
  * tests. `agent start` waits up to 30 s on its own.
  */
-export const CALL_GUARD_MS = 60_000;
+export const CALL_GUARD_MS = GUARDS.herdrCall;
 
 // The group and verb name the call in messages; the rest of argv may hold a whole prompt.
 function label(argv: string[]): string {

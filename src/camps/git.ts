@@ -8,11 +8,12 @@ import { dirname } from "node:path";
 import { VxError } from "../errors";
 import type { Exec, ExecResult } from "../exec";
 import { realpathOr } from "../state/paths";
+import { GUARDS } from "../time";
 
 /** Ceiling for read-only queries. A safety limit, not a spec duration, so it is not scaled. */
-export const GIT_QUERY_TIMEOUT_MS = 60_000;
+export const GIT_QUERY_TIMEOUT_MS = GUARDS.gitQuery;
 /** Ceiling for checkouts, resets and merges, which write a whole tree on large repositories. */
-export const GIT_WRITE_TIMEOUT_MS = 600_000;
+export const GIT_WRITE_TIMEOUT_MS = GUARDS.gitWrite;
 
 /** A git command that exited non-zero (or timed out); the message names the command and dir. */
 export class GitError extends VxError {

@@ -19,7 +19,7 @@ import { readTextIfExists } from "../state/files";
 import { type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
-import { isoTime, parseTime, scaled } from "../time";
+import { GUARDS, isoTime, parseTime, scaled } from "../time";
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { listWakeNames } from "../wakes/queue";
@@ -34,7 +34,7 @@ const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
  * How long one `opencode api` call may run. It guards the sentinel's loop against a hung client,
  * not a product window, so like herdr's call guard it is not scaled by VX_TIME_SCALE.
  */
-const OPENCODE_CALL_GUARD_MS = 30_000;
+const OPENCODE_CALL_GUARD_MS = GUARDS.opencodeCall;
 
 /** One project whose wakes go to a live opencode commander. */
 type Target = { paths: ProjectPaths; project: string; pane: string; agent: AgentInfo };

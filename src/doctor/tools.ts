@@ -4,7 +4,7 @@ import { errorMessage } from "../errors";
 import { which } from "../exec";
 import { parseHerdrVersion } from "../backends/herdr-version";
 import type { ProjectConfig } from "../state/schemas";
-import { parseTimeScale } from "../time";
+import { GUARDS, parseTimeScale } from "../time";
 import type { Check } from "./report";
 
 const HARNESS_CHECKS = [
@@ -16,7 +16,7 @@ const HARNESS_CHECKS = [
 
 async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
   const out: Check[] = [];
-  const ver = await deps.exec.run([herdr, "--version"], { env: deps.env, timeoutMs: 10_000 });
+  const ver = await deps.exec.run([herdr, "--version"], { env: deps.env, timeoutMs: GUARDS.toolProbe });
   const parsed = ver.code === 0 ? parseHerdrVersion(ver.stdout) : undefined;
   if (!parsed) {
     const why = ver.code === 0 ? `unexpected output ${JSON.stringify(ver.stdout.trim())}` : ver.stderr.trim() || `exit ${ver.code}`;
@@ -30,7 +30,7 @@ async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
   } else {
     out.push({ status: "ok", name: "herdr version", detail: parsed.version });
   }
-  const st = await deps.exec.run([herdr, "status", "server", "--json"], { env: deps.env, timeoutMs: 10_000 });
+  const st = await deps.exec.run([herdr, "status", "server", "--json"], { env: deps.env, timeoutMs: GUARDS.toolProbe });
   try {
     const doc = JSON.parse(st.stdout) as { running?: boolean; compatible?: boolean; protocol?: number };
     if (!doc.running) out.push({ status: "warn", name: "herdr server", detail: "not running" });

@@ -20,7 +20,7 @@ import { exists, isDirectory } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { isoTime } from "../time";
+import { GUARDS, isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
 export class StrikeError extends VxError {
@@ -149,7 +149,7 @@ const TMUX_GONE = /can't find session|session not found|no server running|error 
 
 async function killTmuxSession(deps: Deps, session: string): Promise<void> {
   // `=` asks for an exact name: a bare target also matches any session it is a prefix of.
-  const res = await deps.exec.run(["tmux", "kill-session", "-t", `=${session}`], { env: deps.env, timeoutMs: 60_000 });
+  const res = await deps.exec.run(["tmux", "kill-session", "-t", `=${session}`], { env: deps.env, timeoutMs: GUARDS.tmuxCall });
   if (res.code === 0 || TMUX_GONE.test(res.stderr)) return;
   const why = res.code === EXEC_NOT_FOUND ? "tmux not found in PATH" : res.stderr.trim().split("\n")[0] || `exit ${res.code}`;
   throw new StrikeError(`could not close the soldier's tmux session ${session}: ${why}`, "strike failed");
