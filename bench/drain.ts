@@ -8,10 +8,12 @@ import { VX, benchWorld, emptyBinary, interleaved } from "./lib";
 
 const runs = Number(process.argv[2] ?? 100);
 const w = benchWorld({ HERDR_WORKSPACE_ID: "w1" });
-const empty = emptyBinary(w.base);
-const [e, d, dNoPane] = interleaved(
+const empty = await emptyBinary(w.base);
+const same = await emptyBinary(w.base, true);
+const [e, e2, d, dNoPane] = interleaved(
   [
     { argv: [empty], cwd: w.project, env: w.env },
+    { argv: [same], cwd: w.project, env: w.env },
     { argv: [VX, "sentinel", "drain"], cwd: w.project, env: w.env },
     { argv: [VX, "sentinel", "drain"], cwd: w.project, env: { ...w.env, HERDR_WORKSPACE_ID: "" } },
   ],
@@ -20,5 +22,6 @@ const [e, d, dNoPane] = interleaved(
 w.dispose();
 console.log(`runs: ${runs} each, interleaved`);
 console.log(`empty bun binary:                      median ${e.toFixed(2)} ms`);
-console.log(`vx sentinel drain (herdr pane, empty): median ${d.toFixed(2)} ms  ratio ${(d / e).toFixed(2)}x`);
-console.log(`vx sentinel drain (outside herdr):     median ${dNoPane.toFixed(2)} ms  ratio ${(dNoPane / e).toFixed(2)}x`);
+console.log(`empty, built like vx (--smol):         median ${e2.toFixed(2)} ms`);
+console.log(`vx sentinel drain (herdr pane, empty): median ${d.toFixed(2)} ms  ratio ${(d / e).toFixed(2)}x (${(d / e2).toFixed(2)}x vs like-vx)`);
+console.log(`vx sentinel drain (outside herdr):     median ${dNoPane.toFixed(2)} ms  ratio ${(dNoPane / e).toFixed(2)}x (${(dNoPane / e2).toFixed(2)}x vs like-vx)`);

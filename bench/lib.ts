@@ -31,11 +31,21 @@ export function benchWorld(extraEnv: Record<string, string> = {}): BenchWorld {
   return { base, home, project, env, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** A compiled empty Bun program, the baseline for start-up ratios. */
-export function emptyBinary(dir: string): string {
-  Bun.write(join(dir, "empty.ts"), "");
-  run(["bun", "build", "--compile", "--bytecode", join(dir, "empty.ts"), "--outfile", join(dir, "empty")], dir, { PATH: process.env.PATH ?? "" });
-  return join(dir, "empty");
+/**
+ * A compiled empty Bun program, the baseline for start-up ratios; `sameFlags` builds it the way
+ * scripts/build.ts builds vx (bytecode, --smol), to separate vx's own cost from Bun's options.
+ */
+export async function emptyBinary(dir: string, sameFlags = false): Promise<string> {
+  const src = join(dir, "empty.ts");
+  await Bun.write(src, "");
+  const out = join(dir, sameFlags ? "empty-same-flags" : "empty");
+  const result = await Bun.build({
+    entrypoints: [src],
+    ...(sameFlags ? { bytecode: true, format: "esm" as const } : {}),
+    compile: { outfile: out, ...(sameFlags ? { execArgv: ["--smol"] } : {}) },
+  });
+  if (!result.success) throw new Error(`could not build ${out}`);
+  return out;
 }
 
 /**

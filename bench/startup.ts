@@ -9,16 +9,20 @@ import { VX, benchWorld, emptyBinary, interleaved } from "./lib";
 
 const runs = Number(process.argv[2] ?? 60);
 const w = benchWorld();
-const empty = emptyBinary(w.base);
-const [e, s] = interleaved(
+const empty = await emptyBinary(w.base);
+const same = await emptyBinary(w.base, true);
+const [e, e2, s] = interleaved(
   [
     { argv: [empty], cwd: w.project, env: w.env },
+    { argv: [same], cwd: w.project, env: w.env },
     { argv: [VX, "status"], cwd: w.project, env: w.env },
   ],
   runs,
 );
 w.dispose();
 console.log(`runs: ${runs} each, interleaved`);
-console.log(`empty bun binary: median ${e.toFixed(2)} ms`);
-console.log(`vx status:        median ${s.toFixed(2)} ms`);
-console.log(`ratio (vx status / empty): ${(s / e).toFixed(2)}x`);
+console.log(`empty bun binary:                 median ${e.toFixed(2)} ms`);
+console.log(`empty, built like vx (--smol):    median ${e2.toFixed(2)} ms`);
+console.log(`vx status:                        median ${s.toFixed(2)} ms`);
+console.log(`ratio vx status / empty:          ${(s / e).toFixed(2)}x`);
+console.log(`ratio vx status / empty like vx:  ${(s / e2).toFixed(2)}x`);
