@@ -15,10 +15,10 @@ import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { Decision, Task } from "../state/schemas";
-import { requireTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { followUpText } from "../soldiers/prompt-text";
-import { CLEARED_MARKS, guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
+import { guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
 import { NO_TMUX_BACKEND } from "./dispatch";
 import { addAmendment, restorePatch, withAmendment } from "./prompt";
@@ -107,7 +107,7 @@ async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<
   const { deps, project } = ctx;
   const { paths } = project;
   const how = await chooseDelivery(ctx, blocked, answer);
-  const started = await guardedSave(paths, blocked.id, blocked, { ...CLEARED_MARKS, status: "running", updated_at: isoTime(deps.clock.now()) });
+  const started = await guardedSave(paths, blocked.id, blocked, { ...EPISODE_CLEARS, status: "running", updated_at: isoTime(deps.clock.now()) });
   if (!started.written) {
     throw new VxError(`task ${blocked.id} changed while it was being answered (it is now ${started.task.status}) - nothing was sent`);
   }
@@ -161,7 +161,7 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
     throw new VxError(`the soldier's pane is really blocked on a question - answer it with 'vx decide ${blocked.id} <answer>'`);
   }
   const commander = await noteCommander(deps, project.root, paths);
-  const base: Partial<Task> = { ...commander, ...CLEARED_MARKS, decision, status: "running", updated_at: at };
+  const base: Partial<Task> = { ...commander, ...EPISODE_CLEARS, decision, status: "running", updated_at: at };
   let patch = base;
   if (isIdleStatus(agent.agent_status)) {
     // Judged as the running task it becomes, with the dismissed question no longer asked.

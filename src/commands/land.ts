@@ -7,7 +7,7 @@ import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 import { taskIdArg } from "./strike";
 
@@ -52,10 +52,7 @@ async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<
       ...t,
       status: "done",
       updated_at: isoTime(deps.clock.now()),
-      agent_not_found_since: undefined,
-      idle_unconfirmed_since: undefined,
-      held_running_since: undefined,
-      pause_seen_at: undefined,
+      ...EPISODE_CLEARS,
     };
   });
 }

@@ -15,10 +15,10 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
-import { requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { followUpText } from "../soldiers/prompt-text";
-import { CLEARED_MARKS, guardedSave, soldierTarget } from "../soldiers/quick-settle";
+import { guardedSave, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
 import { NO_TMUX_BACKEND } from "./dispatch";
 
@@ -89,7 +89,7 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
     const commander = await noteCommander(deps, project.root, paths);
     const started = await guardedSave(paths, id, before, {
       ...commander,
-      ...CLEARED_MARKS,
+      ...EPISODE_CLEARS,
       status: "running",
       updated_at: isoTime(deps.clock.now()),
     });

@@ -17,7 +17,7 @@ import { isDirectory, removeFile } from "../state/files";
 import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { requireTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
@@ -106,10 +106,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
     herdr_agent_name: undefined,
     output: undefined,
     decision: undefined,
-    agent_not_found_since: undefined,
-    idle_unconfirmed_since: undefined,
-    held_running_since: undefined,
-    pause_seen_at: undefined,
+    ...EPISODE_CLEARS,
     redispatches: (task.redispatches ?? 0) + 1,
   });
   if (!saved.written) {

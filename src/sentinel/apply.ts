@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import type { ProjectPaths } from "../state/paths";
 import { projectPaths } from "../state/paths";
 import type { SoldierWake, Task } from "../state/schemas";
-import { updateTask } from "../state/tasks";
+import { SETTLE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
 import type { Action, Patch } from "./decide";
@@ -72,9 +72,7 @@ export async function applySettle(ctx: ApplyCtx, snapshot: Task, action: Extract
         updated_at: nowIso,
         output: action.output,
         ...(action.decision ? { decision: action.decision } : {}),
-        agent_not_found_since: undefined,
-        idle_unconfirmed_since: undefined,
-        held_running_since: undefined,
+        ...SETTLE_CLEARS,
       });
     });
   } catch (err) {

@@ -5,7 +5,7 @@
 import type { AgentInfo } from "../backends/herdr-types";
 import { findAgent } from "../backends/herdr-ops";
 import type { Task } from "../state/schemas";
-import { updateTask } from "../state/tasks";
+import { EPISODE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
 import type { ApplyCtx } from "./apply";
 
@@ -26,10 +26,7 @@ export async function reopenIfWorking(ctx: ApplyCtx, task: Task, agents: AgentIn
       ...cur,
       status: "running",
       updated_at: nowIso,
-      agent_not_found_since: undefined,
-      idle_unconfirmed_since: undefined,
-      held_running_since: undefined,
-      pause_seen_at: undefined,
+      ...EPISODE_CLEARS,
     };
     if (cur.status === "blocked" && cur.decision) {
       next.decision = { ...cur.decision, answered_at: nowIso, answer: "(answered in the pane)" };

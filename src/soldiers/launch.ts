@@ -13,10 +13,10 @@ import { composeOutput } from "../sentinel/notes";
 import { pausePath, reportPath } from "../sentinel/observe";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
-import { loadTask } from "../state/tasks";
+import { EPISODE_CLEARS, loadTask } from "../state/tasks";
 import { isoTime, scaled } from "../time";
 import { dispatchText } from "./prompt-text";
-import { CLEARED_MARKS, guardedSave, quickSettle } from "./quick-settle";
+import { guardedSave, quickSettle } from "./quick-settle";
 
 /** HerdrOps over the command's own exec, clock and environment. */
 export function herdrOps(deps: Deps): HerdrOps {
@@ -54,7 +54,7 @@ function nameTried(err: unknown, candidate: string, id: string): string {
 async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<Task> = {}): Promise<LaunchResult> {
   const saved = await guardedSave(ctx.paths, task.id, task, {
     ...extra,
-    ...CLEARED_MARKS,
+    ...EPISODE_CLEARS,
     status: "failed",
     updated_at: isoTime(ctx.deps.clock.now()),
     output: composeOutput(undefined, task.output, [`[vexillum] ${reason} - marked failed.`]),
@@ -111,7 +111,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
 
   // The settle grace (SEN-07) runs from the moment the prompt goes in, not from tab creation.
   // Marks a sentinel set while the harness was starting describe that start, not this run.
-  step = await guardedSave(paths, task.id, task, { ...CLEARED_MARKS, updated_at: now(), herdr_agent_name: name });
+  step = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: now(), herdr_agent_name: name });
   if (!step.written) return changedUnderUs(step.task);
   task = step.task;
 

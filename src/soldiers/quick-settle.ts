@@ -12,21 +12,13 @@ import { type Observation, type Windows, decide } from "../sentinel/decide";
 import { agentTarget, completion, stabilize } from "../sentinel/observe";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { updateTask } from "../state/tasks";
+import { SETTLE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
 
 export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths };
 
 /** The probe's verdict: the status to record and the fields to save with it (none for running). */
 export type Settlement = { status: "running" | "done" | "blocked"; fields: Partial<Task> };
-
-/** The four marks a task leaving or re-entering `running` through a command starts without. */
-export const CLEARED_MARKS: Partial<Task> = {
-  agent_not_found_since: undefined,
-  idle_unconfirmed_since: undefined,
-  held_running_since: undefined,
-  pause_seen_at: undefined,
-};
 
 const RUNNING: Settlement = { status: "running", fields: {} };
 
@@ -74,9 +66,7 @@ export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: Prom
     status: action.to,
     updated_at: isoTime(ctx.ops.clock.now()),
     output: action.output,
-    agent_not_found_since: undefined,
-    idle_unconfirmed_since: undefined,
-    held_running_since: undefined,
+    ...SETTLE_CLEARS,
   };
   if (action.decision) fields.decision = action.decision;
   return { status: action.to, fields };

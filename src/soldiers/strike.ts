@@ -19,7 +19,7 @@ import { reportPath } from "../sentinel/observe";
 import { exists, isDirectory } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { GUARDS, isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
@@ -212,10 +212,7 @@ async function recordStruck(deps: Deps, paths: ProjectPaths, taskId: string): Pr
       status: "interrupted",
       updated_at: isoTime(deps.clock.now()),
       output: composeOutput(undefined, t.output, [struckNote(t.status)]),
-      agent_not_found_since: undefined,
-      idle_unconfirmed_since: undefined,
-      held_running_since: undefined,
-      pause_seen_at: undefined,
+      ...EPISODE_CLEARS,
     };
   });
   return saved?.status ?? status!;

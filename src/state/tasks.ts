@@ -14,6 +14,16 @@ import { readTextIfExists, writeAtomic } from "./files";
 
 export const TASK_KEYS = keysOf(TaskSchema);
 
+/** The marks of one running episode (SEN-08/13/18); every settlement out of running clears them. */
+export const SETTLE_CLEARS = {
+  agent_not_found_since: undefined,
+  idle_unconfirmed_since: undefined,
+  held_running_since: undefined,
+} as const satisfies Partial<Task>;
+
+/** A new running episode (a command or a reopen) also forgets the pause it saw (SEN-17). */
+export const EPISODE_CLEARS = { ...SETTLE_CLEARS, pause_seen_at: undefined } as const satisfies Partial<Task>;
+
 export function taskPath(paths: ProjectPaths, id: string): string {
   return join(paths.tasksDir, `${id}.json`);
 }
