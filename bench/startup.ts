@@ -4,7 +4,6 @@
  * program, measured in the same run (interleaved, so machine noise hits both alike).
  * Usage: bun run build && bun bench/startup.ts [runs]
  */
-import { join } from "node:path";
 import { VX, benchWorld, emptyBinary, interleaved } from "./lib";
 
 const runs = Number(process.argv[2] ?? 60);

@@ -2,9 +2,11 @@
  * Shared test fixtures: throwaway homes and real git repositories, running the compiled vx as a
  * user would, and waiting on conditions (never on fixed sleeps).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { projectKey } from "../src/state/paths";
+import type { Task } from "../src/state/schemas";
 
 export const REPO = resolve(import.meta.dir, "..");
 export const VX_BIN = join(REPO, "dist", "vx");
@@ -128,4 +130,30 @@ export async function stopSentinels(home: string, pids: Iterable<number> = []): 
     process.kill(pid, "SIGTERM");
     await waitFor(() => !alive(pid), 10_000, `sentinel ${pid} to stop`);
   }
+}
+
+export type TaskFixture = Task & Record<string, unknown>;
+
+/** A task file's contents as vx writes them, with `over` applied (unknown fields allowed). */
+export function taskFixture(over: Partial<Task> & Record<string, unknown> = {}): TaskFixture {
+  return {
+    id: "0123456789abcdef",
+    schema_version: 1,
+    kind: "mission",
+    prompt: "fix the login bug",
+    status: "running",
+    created_at: "2026-11-30T10:00:00.000Z",
+    updated_at: "2026-11-30T10:00:00.000Z",
+    ...over,
+  } as TaskFixture;
+}
+
+/** Writes a task file under `home` for `project` the way vx does (temp file, then rename). */
+export function writeTaskFile(home: string, project: string, task: Record<string, unknown>): string {
+  const dir = join(home, ".vexillum", "projects", projectKey(project), "tasks");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${task.id}.json`);
+  writeFileSync(join(dir, `.${task.id}.tmp`), JSON.stringify(task, null, 2));
+  renameSync(join(dir, `.${task.id}.tmp`), path);
+  return path;
 }

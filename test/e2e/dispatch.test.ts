@@ -8,7 +8,7 @@ import { TRAILER } from "../../src/sentinel/evidence";
 import { dispatchText } from "../../src/soldiers/prompt-text";
 import { activeWaits, agentArgv, appendPaneText, paneText, recordedPrompts, setAgentStatus } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
-import { type Field, field, taskIdOf } from "./soldier-field";
+import { type Field, field, stillRunningLines, taskIdOf } from "./soldier-field";
 
 function nothingCreated(f: Field): void {
   expect(existsSync(f.paths.tasksDir) ? readdirSync(f.paths.tasksDir).filter((n) => n.endsWith(".json")) : []).toEqual([]);
@@ -113,13 +113,7 @@ describe("vx dispatch", () => {
     const t = f.task(id);
     const name = "vx-fix-the-login-bug";
     expect(r.stdout).toBe(
-      [
-        `task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}`,
-        "status=running",
-        `herdr: workspace=${f.ws.workspace_id} tab=${t.herdr_tab_id} pane=${t.herdr_pane_id} agent=${name}`,
-        "still running past the quick-settle probe - the sentinel will record its final status",
-        "",
-      ].join("\n"),
+      stillRunningLines(f, t, name),
     );
     expect(r.stderr).toMatch(/^vx: auto-started sentinel \(pid \d+\), logging to .*sentinel\.log\n$/);
     expect(t).toMatchObject({

@@ -6,7 +6,7 @@ import { readPool } from "../../src/camps/pool";
 import { pausePath, reportPath } from "../../src/sentinel/observe";
 import { readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
-import { field, seedTask, taskIdOf } from "./soldier-field";
+import { field, seedTask, stillRunningLines, taskIdOf } from "./soldier-field";
 
 describe("vx redispatch", () => {
   test("only an interrupted task, and only inside a herdr pane", async () => {
@@ -50,13 +50,7 @@ describe("vx redispatch", () => {
     expect(r.code).toBe(0);
     const t = f.task(id);
     expect(r.stdout).toBe(
-      [
-        `task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}`,
-        "status=running",
-        `herdr: workspace=${f.ws.workspace_id} tab=${t.herdr_tab_id} pane=${t.herdr_pane_id} agent=${name}`,
-        "still running past the quick-settle probe - the sentinel will record its final status",
-        "",
-      ].join("\n"),
+      stillRunningLines(f, t, name),
     );
     expect(t).toMatchObject({ id, status: "running", redispatches: 1, prompt: "fix the login bug", camp_base: "main", herdr_agent_name: name });
     expect(t.herdr_tab_id).not.toBe(old.herdr_tab_id);

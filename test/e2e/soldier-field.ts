@@ -127,3 +127,14 @@ export function taskIdOf(stdout: string): string {
   if (!m) throw new Error(`no task_id line in: ${stdout}`);
   return m[1];
 }
+
+/** CMD-DISPATCH-04's stdout for a mission in camp slot 1 still running past the probe. */
+export function stillRunningLines(f: Field, t: Task, name: string): string {
+  return [
+    `task_id=${t.id} kind=mission camp_slot=1 camp_branch=vexillum/${t.id}`,
+    "status=running",
+    `herdr: workspace=${f.ws.workspace_id} tab=${t.herdr_tab_id} pane=${t.herdr_pane_id} agent=${name}`,
+    "still running past the quick-settle probe - the sentinel will record its final status",
+    "",
+  ].join("\n");
+}

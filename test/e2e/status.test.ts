@@ -3,32 +3,19 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../../src/state/paths";
-import { type Sandbox, git, sandbox, vx } from "../helpers";
+import { type Sandbox, git, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
 
 function tasksDir(s: Sandbox): string {
   return join(s.home, ".vexillum", "projects", projectKey(s.project), "tasks");
 }
 
 function writeTask(s: Sandbox, t: Record<string, unknown>): string {
-  const dir = tasksDir(s);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${t.id}.json`);
-  writeFileSync(path, JSON.stringify(t, null, 2));
-  return path;
+  return writeTaskFile(s.home, s.project, t);
 }
 
 function task(id: string, over: Record<string, unknown> = {}) {
-  return {
-    id,
-    schema_version: 1,
-    kind: "mission",
-    prompt: "fix the login bug",
-    status: "running",
-    created_at: "2026-11-30T10:00:00Z",
-    updated_at: "2026-11-30T10:00:00Z",
-    camp_branch: `vexillum/${id}`,
-    ...over,
-  };
+  const at = "2026-11-30T10:00:00Z";
+  return taskFixture({ id, created_at: at, updated_at: at, camp_branch: `vexillum/${id}`, ...over });
 }
 
 async function initialized(): Promise<Sandbox> {

@@ -1,12 +1,11 @@
 // `vx wait` end to end (WAIT-01..05): the compiled binary waits while the test plays the sentinel
 // by rewriting the task file, or while a sentinel the command auto-started settles the task.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeldLock, tryLockExclusive } from "../../src/state/lock";
-import { projectKey } from "../../src/state/paths";
 import { installFakeHerdr } from "../fakes/herdr-control";
-import { type RunResult, type Sandbox, sandbox, stopSentinels, vx, waitFor } from "../helpers";
+import { type RunResult, type Sandbox, sandbox, stopSentinels, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
 
 const ID = "fedcba9876543210";
 
@@ -31,25 +30,13 @@ function holdSentinelLock(s: Sandbox): void {
 }
 
 function task(over: Record<string, unknown> = {}) {
-  return {
-    id: ID,
-    schema_version: 1,
-    kind: "mission",
-    prompt: "fix the login bug",
-    status: "running",
-    created_at: "2026-11-30T10:00:00Z",
-    updated_at: "2026-11-30T10:00:00Z",
-    camp_branch: `vexillum/${ID}`,
-    ...over,
-  };
+  const at = "2026-11-30T10:00:00Z";
+  return taskFixture({ id: ID, created_at: at, updated_at: at, camp_branch: `vexillum/${ID}`, ...over });
 }
 
 /** Written the way vx writes state (temp file, then rename), so the waiter never reads half a file. */
 function writeTask(s: Sandbox, t: Record<string, unknown>): void {
-  const dir = join(s.home, ".vexillum", "projects", projectKey(s.project), "tasks");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, ".task.tmp"), JSON.stringify(t, null, 2));
-  renameSync(join(dir, ".task.tmp"), join(dir, `${t.id}.json`));
+  writeTaskFile(s.home, s.project, t);
 }
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : "");

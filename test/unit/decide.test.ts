@@ -4,6 +4,7 @@ import { type Action, NOMINAL_WINDOWS, type Observation, decide } from "../../sr
 import { TRAILER } from "../../src/sentinel/evidence";
 import * as notes from "../../src/sentinel/notes";
 import type { Task } from "../../src/state/schemas";
+import { taskFixture } from "../helpers";
 
 const T0 = Date.parse("2026-11-30T12:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,18 +12,7 @@ const S = 1000;
 const MIN = 60 * S;
 
 function task(over: Partial<Task> = {}): Task {
-  return {
-    id: "0123456789abcdef",
-    schema_version: 1,
-    kind: "mission",
-    prompt: "p",
-    status: "running",
-    created_at: iso(T0),
-    updated_at: iso(T0),
-    backend: "herdr",
-    herdr_agent_name: "vx-p",
-    ...over,
-  };
+  return taskFixture({ prompt: "p", created_at: iso(T0), updated_at: iso(T0), backend: "herdr", herdr_agent_name: "vx-p", ...over });
 }
 
 const run = (t: Task, obs: Observation, at: number): Action => decide(t, obs, at, NOMINAL_WINDOWS, "proj-12345678");

@@ -12,6 +12,7 @@ import { pausePath, reportPath } from "../../src/sentinel/observe";
 import { type Settlement, guardedSave, quickSettle } from "../../src/soldiers/quick-settle";
 import { type ProjectPaths, stateDirPaths } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
+import { taskFixture } from "../helpers";
 import { createTask, loadTask } from "../../src/state/tasks";
 import { fakeClock } from "../deps";
 
@@ -28,12 +29,9 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function task(over: Partial<Task> = {}): Task {
-  return {
-    id: "0123456789abcdef",
-    schema_version: 1,
+  return taskFixture({
     kind: "scout",
     prompt: "survey auth",
-    status: "running",
     created_at: "2026-11-30T11:00:00.000Z",
     updated_at: "2026-11-30T11:59:59.000Z",
     output: "previous",
@@ -43,7 +41,7 @@ function task(over: Partial<Task> = {}): Task {
     harness: "claude",
     held_running_since: "2026-11-30T11:00:00.000Z",
     ...over,
-  };
+  });
 }
 
 function agent(status: string): AgentInfo {

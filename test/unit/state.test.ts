@@ -7,6 +7,7 @@ import { assertTaskId, isTaskId, newTaskId } from "../../src/state/ids";
 import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
 import { isUnder, projectKey, projectPaths, refuseInsideCamp, stateRoot } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
+import { taskFixture } from "../helpers";
 import { createTask, listTasks, loadTask, taskPath, updateTask } from "../../src/state/tasks";
 
 function tmp(): string {
@@ -14,16 +15,7 @@ function tmp(): string {
 }
 
 function task(id: string, over: Partial<Task> = {}): Task {
-  return {
-    id,
-    schema_version: 1,
-    kind: "mission",
-    prompt: "fix the bug",
-    status: "running",
-    created_at: "2026-11-30T10:00:00.000Z",
-    updated_at: "2026-11-30T10:00:00.000Z",
-    ...over,
-  };
+  return taskFixture({ id, prompt: "fix the bug", ...over });
 }
 
 describe("project key", () => {

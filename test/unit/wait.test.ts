@@ -13,7 +13,7 @@ import { type TestDeps, testDeps } from "../deps";
 import {
   addAgent, callsOf, createWorkspace, type FakeHerdrEnv, installFakeHerdr, removeAgent, setPaneText,
 } from "../fakes/herdr-control";
-import { type Sandbox, sandbox } from "../helpers";
+import { type Sandbox, sandbox, taskFixture } from "../helpers";
 
 const ID = "0123456789abcdef";
 const T0 = Date.parse("2026-11-30T12:00:00Z");
@@ -34,16 +34,7 @@ beforeEach(() => {
 afterEach(() => box[Symbol.dispose]());
 
 function task(over: Partial<Task> = {}): Task {
-  return {
-    id: ID,
-    schema_version: 1,
-    kind: "mission",
-    prompt: "fix the login bug",
-    status: "running",
-    created_at: "2026-11-30T10:00:00.000Z",
-    updated_at: "2026-11-30T10:00:00.000Z",
-    ...over,
-  };
+  return taskFixture({ id: ID, ...over });
 }
 
 type Step = () => void | Promise<void>;

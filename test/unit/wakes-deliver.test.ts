@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectPaths, stateDirPaths } from "../../src/state/paths";
 import type { ForumWake, SoldierWake, Task } from "../../src/state/schemas";
+import { taskFixture } from "../helpers";
 import { createTask } from "../../src/state/tasks";
 import {
   type CurrencyContext,
@@ -23,16 +24,7 @@ function tmp(): string {
 }
 
 function task(over: Partial<Task> = {}): Task {
-  return {
-    id: ID,
-    schema_version: 1,
-    kind: "mission",
-    prompt: "p",
-    status: "done",
-    created_at: "2026-11-30T10:00:00.000Z",
-    updated_at: "2026-11-30T10:00:00.000Z",
-    ...over,
-  };
+  return taskFixture({ id: ID, prompt: "p", status: "done", ...over });
 }
 
 function wake(over: Partial<SoldierWake> = {}): SoldierWake {
