@@ -71,9 +71,13 @@ function hasPendingWakes(paths: ProjectPaths): boolean {
  * `herdr agent list`; without it (no list this pass, or herdr unavailable) no commander can be
  * shown live, so nothing is claimed.
  */
-export async function injectOpencode(ctx: PassCtx, agents: AgentInfo[] | undefined): Promise<void> {
+export async function injectOpencode(
+  ctx: PassCtx,
+  agents: AgentInfo[] | undefined,
+  dirs: ProjectPaths[] = stateDirs(ctx.root),
+): Promise<void> {
   if (!agents) return;
-  const targets = findTargets(ctx, agents);
+  const targets = findTargets(ctx, agents, dirs);
   if (targets.length === 0) return;
   const served = await awaitedProjects(ctx);
   for (const t of targets) {
@@ -87,9 +91,9 @@ export async function injectOpencode(ctx: PassCtx, agents: AgentInfo[] | undefin
   }
 }
 
-function findTargets(ctx: PassCtx, agents: readonly AgentInfo[]): Target[] {
+function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Target[] {
   const out: Target[] = [];
-  for (const paths of stateDirs(ctx.root)) {
+  for (const paths of dirs) {
     if (!hasPendingWakes(paths)) continue;
     let registry: Commanders | undefined;
     try {

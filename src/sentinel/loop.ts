@@ -8,17 +8,16 @@ import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { errorMessage } from "../errors";
 import { isLiveVx } from "../procs";
-import { rootPaths, stateRoot } from "../state/paths";
+import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
 import { scaled } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
-import type { AgentInfo } from "../backends/herdr";
 import { injectOpencode } from "../commanders/opencode";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog } from "./log";
 import type { Build } from "../state/schemas";
-import { type PassCtx, newMemory, runPass, stateDirs } from "./pass";
+import { type PassCtx, type PassResult, newMemory, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -37,8 +36,8 @@ export function scaledWindows(env: Deps["env"]) {
   };
 }
 
-async function recoverClaims(root: string, deps: Deps, log: Log): Promise<void> {
-  for (const p of stateDirs(root)) {
+async function recoverClaims(dirs: ProjectPaths[], deps: Deps, log: Log): Promise<void> {
+  for (const p of dirs) {
     for (const dir of [p.wakesDir, p.forumWakesDir]) {
       try {
         await recoverDeadClaims(dir, { now: deps.clock.now(), isLiveVx: (pid) => isLiveVx(pid, deps.exec), pid: deps.pid });
@@ -101,16 +100,18 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     signal,
   };
   while (!signal.aborted) {
-    let agents: AgentInfo[] | undefined;
+    // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
+    let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [] };
     try {
-      agents = (await runPass(ctx)).agents;
+      seen = await runPass(ctx);
     } catch (err) {
       log(`sentinel: tick error: ${errorMessage(err)}`);
+      seen.dirs = stateDirs(root);
     }
     if (signal.aborted) break;
-    await recoverClaims(root, deps, log);
+    await recoverClaims(seen.dirs, deps, log);
     try {
-      await injectOpencode(ctx, agents);
+      await injectOpencode(ctx, seen.agents, seen.dirs);
     } catch (err) {
       log(`sentinel: tick error: ${errorMessage(err)}`);
     }

@@ -95,12 +95,14 @@ function opencodeWaiting(paths: ProjectPaths): boolean {
 }
 
 /** What a pass did; `agents` is its one `herdr agent list` when that call was made and succeeded. */
-export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[] };
+/** What a pass did, and what it saw for the steps after it (the state dirs, the agent list). */
+export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[]; dirs: ProjectPaths[] };
 
 /** Runs one pass; returns how many wakes it recorded, its herdr status calls and the agents listed. */
 export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
-  for (const paths of stateDirs(ctx.root)) {
+  const dirs = stateDirs(ctx.root);
+  for (const paths of dirs) {
     try {
       recoverPendingWakes(paths.wakesDir, (wake) => {
         const dir = wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : paths.stateDir;
@@ -126,7 +128,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const needsHerdr =
     projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t)))) ||
     projects.some((p) => opencodeWaiting(p.paths));
-  if (!needsHerdr) return { wakes: 0, herdrCalls: 0 };
+  if (!needsHerdr) return { wakes: 0, herdrCalls: 0, dirs };
 
   let agents: AgentInfo[];
   try {
@@ -136,7 +138,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     const msg = errorMessage(err);
     if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
     ctx.memory.herdrError = msg;
-    return { wakes: 0, herdrCalls: 1 };
+    return { wakes: 0, herdrCalls: 1, dirs };
   }
 
   let wakes = 0;
@@ -149,7 +151,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, herdrCalls: 1, agents };
+  return { wakes, herdrCalls: 1, agents, dirs };
 }
 
 function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {
