@@ -81,7 +81,7 @@ export function parseJsonText(path: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new StateError(path, `invalid JSON (${errorMessage(err)})`);
+    throw new StateError(path, `invalid JSON (${errorMessage(err)}) - vx leaves it as it is; repair it or move it aside`);
   }
 }
 

@@ -42,7 +42,9 @@ export function parseRecord<S extends ObjectSchema>(
   if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
   if (versioned) checkSchemaVersion(path, raw);
   const result = v.safeParse(schema, raw);
-  if (!result.success) throw new StateError(path, issueText(result.issues[0]));
+  if (!result.success) {
+    throw new StateError(path, `${issueText(result.issues[0])} - vx leaves it as it is; repair it or move it aside`);
+  }
   return { value: result.output as v.InferOutput<S>, raw };
 }
 

@@ -81,6 +81,7 @@ describe("vx status", () => {
     const r = await vx(["status"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toStartWith(`vx: ${bad}: invalid JSON`);
+    expect(r.stderr).toEndWith(" - vx leaves it as it is; repair it or move it aside\n");
     expect(readFileSync(bad, "utf8")).toBe('{"id": "ffff');
   });
 
