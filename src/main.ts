@@ -25,7 +25,8 @@ export function report(err: unknown, deps: Deps): number {
     if (err.message) deps.stderr.write(`vx: ${err.message}\n`);
     return err.exit;
   }
-  deps.stderr.write(`vx: unexpected error: ${errorMessage(err)}\n`);
+  const hint = deps.env.VX_DEBUG ? "" : " (run it again with VX_DEBUG=1 to see where)";
+  deps.stderr.write(`vx: unexpected error: ${errorMessage(err)}${hint}\n`);
   if (deps.env.VX_DEBUG && err instanceof Error && err.stack) deps.stderr.write(`${err.stack}\n`);
   return EXIT.error;
 }
