@@ -9,6 +9,7 @@ import {
   queueFailure, readState, recordedPrompts, removeAgent, scheduleSteps, sentKeys, setAgentStatus, setPaneText,
   setPromptReaction, setProtocolMismatch, setVersion, startServer, stopServer, appendPaneText, type FakeHerdrEnv,
 } from "../fakes/herdr-control.ts";
+import { waitFor } from "../helpers";
 
 let dir: string;
 let env: FakeHerdrEnv;
@@ -56,14 +57,6 @@ async function usageError(...args: string[]): Promise<string> {
   expect(r.stderr.trim().split("\n")).toHaveLength(1);
   expect(() => JSON.parse(r.stderr)).toThrow();
   return r.stderr.trim();
-}
-
-async function waitUntil(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await Bun.sleep(20);
-  }
 }
 
 function expectSortedKeys(v: unknown): void {
@@ -225,7 +218,7 @@ describe("agents", () => {
     expect((await ok("agent", "wait", "vx-one", "--until", "done", "--timeout", "5000")).agent.agent_status).toBe("done");
     setAgentStatus(env, "vx-one", "working");
     const waiting = herdr("agent", "wait", "vx-one");
-    await waitUntil(() => activeWaits(env, "vx-one").length === 1);
+    await waitFor(() => activeWaits(env, "vx-one").length === 1);
     removeAgent(env, "vx-one");
     const r = await waiting;
     expect([r.code, JSON.parse(r.stderr).error.code]).toEqual([1, "agent_not_running"]);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { SettingsShapeError } from "../../src/scaffold/hook";
 import { PI_EXTENSION, PI_SKILLS_ENTRY, mergePiSettings } from "../../src/scaffold/pi";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "../../src/scaffold/skill";
+import { waitFor } from "../helpers";
 
 const ALL = Object.values(SKILL_FILES).join("\n");
 
@@ -251,13 +252,6 @@ describe("Pi wake extension (CMDR-07)", () => {
   }
 
   const log = () => readFileSync(join(dir, "log"), "utf8").trim().split("\n");
-  async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
-    const until = Date.now() + ms;
-    while (!cond()) {
-      if (Date.now() > until) throw new Error("timed out waiting");
-      await Bun.sleep(10);
-    }
-  }
   const safeLog = () => {
     try {
       return log();
