@@ -6,8 +6,7 @@ import { HOOK_COMMAND, hookState } from "../scaffold/hook";
 import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
 import { PI_EXTENSION } from "../scaffold/pi";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
-import { readTextIfExists } from "../state/files";
-import { sameFile } from "../scaffold/init-plan";
+import { readTextIfExists, sameFile } from "../state/files";
 import type { ProjectConfig } from "../state/schemas";
 import type { Check } from "./report";
 

@@ -2,9 +2,8 @@
  * Everything `vx init` would write for a project, computed from the files on disk and the
  * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
  */
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { readTextIfExists } from "../state/files";
+import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
 import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, upsertBlock } from "./block";
@@ -150,13 +149,4 @@ function withForumIgnored(current: string | undefined): string {
   if (current === undefined || current === "") return "forum/\n";
   if (current.split(/\r?\n/).some((l) => l.trim() === "forum/" || l.trim() === "/forum/")) return current;
   return `${current}${current.endsWith("\n") ? "" : "\n"}forum/\n`;
-}
-
-/** True when both paths exist and resolve to the same file. */
-export function sameFile(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }
