@@ -15,6 +15,7 @@ import { isoTime, scaled } from "../time";
 import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { reasonText } from "../wakes/reason";
 import { deliverDeps, deliveryProject } from "./queue-context";
+import { chainHolds, findOwner, isNonInteractiveClaude } from "./owner";
 import { reapAwaiters, registerAwaiter, unregisterAwaiter } from "./registry";
 import { type Waker, createWaker } from "./waker";
 
@@ -30,15 +31,19 @@ export async function awaitWake(deps: Deps): Promise<number> {
   let waker: Waker | undefined;
   try {
     // Read once: an owner that dies during start-up must show as a changed parent, not become it.
-    const owner = deps.ppid();
-    if (owner <= 1) return 0;
+    const parent = deps.ppid();
+    if (parent <= 1 || isNonInteractiveClaude(deps.env)) return 0;
     const project = await deliveryProject(deps);
     if (!project) return 0;
+    const chain = await findOwner(parent, deps.exec);
+    if (!chain || isNonInteractiveClaude(deps.env, chain.ownerCommand)) return 0;
+    const ownerHolds = () => chainHolds(deps.ppid(), chain, deps.exec);
     root = project.root;
     const awaitersDir = rootPaths(root).awaitersDir;
     const rec: Awaiter = {
       pid: deps.pid,
-      owner_pid: owner,
+      owner_pid: chain.owner,
+      wrapper_pids: chain.wrappers,
       project_path: project.paths.project,
       project_key: project.paths.key,
       herdr_pane_id: deps.env.HERDR_PANE_ID || undefined,
@@ -53,14 +58,14 @@ export async function awaitWake(deps: Deps): Promise<number> {
     const poll = scaled("awaitPoll", deps.env);
     const delivery = deliverDeps(deps, root);
     while (!ac.signal.aborted && deps.clock.now() < giveUp) {
-      if (deps.ppid() !== owner) return 0;
+      if (!(await ownerHolds())) return 0;
       ensureSentinel(deps, root, { quiet: true });
       const collected = await collectWakes(project.queue, delivery);
       held = collected.claims;
       const text = reasonText(collected.soldier, collected.forum);
       if (text) {
         // The owner is checked again right before printing: a wake told to nobody is put back.
-        if (ac.signal.aborted || deps.ppid() !== owner || !deps.stderr.write(`${text}\n`)) return 0;
+        if (ac.signal.aborted || !(await ownerHolds()) || !deps.stderr.write(`${text}\n`)) return 0;
         // Delivered: from here on the answer is 2 whatever happens to the cleanup.
         const delivered = held;
         held = [];

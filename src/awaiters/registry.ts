@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Exec } from "../exec";
 import { type ProcessInfo, inspectProcess, isAwaitCommand } from "../procs";
+import { expectedParent } from "./owner";
 import { readTextIfExists, removeFile, writeAtomic } from "../state/files";
 import { parseRecord, renderState } from "../state/record";
 import { type Awaiter, AwaiterSchema } from "../state/schemas";
@@ -19,6 +20,7 @@ export function registerAwaiter(dir: string, rec: Awaiter): void {
   const ordered: Awaiter = {
     pid: rec.pid,
     owner_pid: rec.owner_pid,
+    ...(rec.wrapper_pids?.length ? { wrapper_pids: rec.wrapper_pids } : {}),
     project_path: rec.project_path,
     project_key: rec.project_key,
     ...(rec.herdr_pane_id ? { herdr_pane_id: rec.herdr_pane_id } : {}),
@@ -89,7 +91,7 @@ function newer(a: Awaiter, b: Awaiter): boolean {
 export async function reapAwaiters(dir: string, exec: Exec, self?: Awaiter, signal: (pid: number) => void = term): Promise<number> {
   let count = 0;
   for (const { rec, proc } of await liveAwaiters(dir, exec, self?.pid)) {
-    const orphan = proc.ppid !== rec.owner_pid;
+    const orphan = proc.ppid !== expectedParent({ owner: rec.owner_pid, wrappers: rec.wrapper_pids ?? [] });
     const superseded =
       self !== undefined && rec.owner_pid === self.owner_pid && rec.project_path === self.project_path && newer(self, rec);
     if (orphan || superseded) {

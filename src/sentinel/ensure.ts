@@ -20,6 +20,30 @@ function startedWithin(marker: string, since: number): boolean {
   }
 }
 
+/**
+ * The sentinel is started by a throwaway shell in a new session that backgrounds it and exits at
+ * once, so it is reparented away from the caller: a harness that kills its hook's whole process
+ * tree on exit (Claude Code 2.1.332 does) cannot take the sentinel with it. The script is fixed;
+ * the log path and argv travel as positional parameters, never as shell text.
+ */
+const LAUNCHER = '"$@" </dev/null >>"$0" 2>&1 & echo $!';
+
+function startDetached(argv: string[], log: string, cwd: string, env: Deps["env"]): number {
+  const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, log, ...argv], {
+    cwd,
+    env: env as Record<string, string>,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
+  const pid = Number(res.stdout.toString().trim());
+  if (res.exitCode !== 0 || !Number.isSafeInteger(pid) || pid <= 1) {
+    throw new Error(res.stderr.toString().trim() || `the launcher shell exited with ${res.exitCode}`);
+  }
+  return pid;
+}
+
 export type EnsureResult = { started?: number; error?: string };
 
 export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean } = {}): EnsureResult {
@@ -32,22 +56,9 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     const marker = join(root, ".sentinel-successor");
     if (state.running && startedWithin(marker, deps.clock.now() - scaled("retireWait", deps.env))) return {};
     ensureDir(root);
-    const fd = openSync(paths.sentinelLog, "a", 0o600);
-    let pid: number;
-    try {
-      const proc = Bun.spawn([...deps.self, "sentinel"], {
-        cwd: root,
-        env: deps.env as Record<string, string>,
-        stdin: "ignore",
-        stdout: fd,
-        stderr: fd,
-        detached: true,
-      });
-      proc.unref();
-      pid = proc.pid;
-    } finally {
-      closeSync(fd);
-    }
+    // The shell's `>>` would create the log with the umask's mode; state files are 0600.
+    closeSync(openSync(paths.sentinelLog, "a", 0o600));
+    const pid = startDetached([...deps.self, "sentinel"], paths.sentinelLog, root, deps.env);
     if (state.running) writeAtomic(marker, `${pid}\n`);
     if (!opts.quiet) deps.stderr.write(`vx: auto-started sentinel (pid ${pid}), logging to ${paths.sentinelLog}\n`);
     return { started: pid };

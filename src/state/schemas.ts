@@ -108,6 +108,8 @@ export type ForumWake = v.InferOutput<typeof ForumWakeSchema>;
 export const AwaiterSchema = v.object({
   pid: Int,
   owner_pid: Int,
+  /** AWT-06: the hook shells between the await and its owner, nearest first. */
+  wrapper_pids: v.optional(v.array(Int)),
   project_path: v.string(),
   project_key: v.string(),
   herdr_pane_id: OptString,

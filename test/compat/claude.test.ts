@@ -1,0 +1,99 @@
+// The real Claude Code as commander, in tmux, against the mock Anthropic server: the Stop hook's
+// await (AWT-06, owner-bound), wakes reaching the model, print mode, and a sentinel that outlives
+// the session (SEN-23).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { taskWithWake } from "../await-kit";
+import { alive, waitFor } from "../helpers";
+import { claudeEnv, seedClaude } from "./claude-setup";
+import { type World, requestWith, screenShows, world } from "./world";
+
+const WAKE = "A vexillum soldier's status changed";
+let w: World;
+
+beforeAll(async () => {
+  w = await world({ harness: "claude", commander: "claude", env: {} });
+  Object.assign(w.env, claudeEnv(w.models.url));
+  seedClaude(w.home, [w.project]);
+  w.tmux.close();
+  w.tmux = (await import("./tmux")).startTmux(w.env);
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+async function startClaude(name: string): Promise<number> {
+  const pid = w.tmux.start(name, [w.exe], w.project);
+  await screenShows(w, name, /❯/, 90_000);
+  return pid;
+}
+
+/** One user turn: type, submit, wait for the model to see it and for the turn's Stop hook await. */
+async function turn(name: string, text: string, previousAwait?: number): Promise<number> {
+  w.tmux.type(name, text);
+  await screenShows(w, name, new RegExp(text));
+  w.tmux.keys(name, "Enter");
+  await requestWith(w, text, 0, 90_000);
+  return waitFor(() => {
+    const live = w.awaits();
+    return live.length === 1 && live[0] !== previousAwait ? live[0] : undefined;
+  }, 60_000, `the await of the turn "${text}"`);
+}
+
+describe("Claude Code commander", () => {
+  let claude: number;
+  let sentinel: number | undefined;
+
+  test("after 3 turns exactly one await is alive, owned by Claude Code", async () => {
+    claude = await startClaude("cmd");
+    let last: number | undefined;
+    for (const text of ["first turn", "second turn", "third turn"]) last = await turn("cmd", text, last);
+    expect(w.awaits()).toEqual([last!]);
+    expect(w.awaiterRecords()).toEqual([`${last}.json`]);
+    sentinel = await waitFor(() => w.sentinelPid(), 20_000, "the auto-started sentinel");
+  });
+
+  test("a wake reaches the model within 3 s of the wake file", async () => {
+    const t0 = Date.now();
+    taskWithWake(w, "c1c1c1c1c1c1c1c1");
+    const req = await requestWith(w, WAKE, t0, 30_000);
+    const latency = req.at - t0;
+    console.log(`compat: claude wake file -> model request: ${latency} ms`);
+    expect(req.lastUser).toContain("mission c1c1c1c1c1c1c1c1: running -> done");
+    expect(latency).toBeLessThan(3000);
+    // The woken turn ends with a fresh await, still one.
+    await waitFor(() => w.awaits().length === 1, 60_000, "one await after the woken turn");
+  });
+
+  test("/exit leaves no await and no awaiter record within 10 s; the sentinel survives", async () => {
+    w.tmux.type("cmd", "/exit");
+    await screenShows(w, "cmd", /\/exit/);
+    w.tmux.keys("cmd", "Enter");
+    await waitFor(() => !alive(claude), 30_000, "Claude Code to exit");
+    const t0 = Date.now();
+    await waitFor(() => w.awaits().length === 0 && w.awaiterRecords().length === 0, 10_000, "no await and no record");
+    console.log(`compat: claude /exit -> no await: ${Date.now() - t0} ms`);
+    expect(sentinel).toBeDefined();
+    expect(alive(sentinel!)).toBe(true);
+  });
+
+  test("kill -9 of Claude Code leaves no await and no awaiter record within 10 s", async () => {
+    const pid = await startClaude("cmd2");
+    await turn("cmd2", "a turn before the kill");
+    process.kill(pid, "SIGKILL");
+    const t0 = Date.now();
+    await waitFor(() => w.awaits().length === 0 && w.awaiterRecords().length === 0, 10_000, "no await and no record");
+    console.log(`compat: claude kill -9 -> no await: ${Date.now() - t0} ms`);
+    expect(alive(sentinel!)).toBe(true);
+  });
+
+  test("claude -p in an initialized project with HERDR_WORKSPACE_ID set exits within 15 s", async () => {
+    const t0 = Date.now();
+    const p = Bun.spawn([w.exe, "-p", "print mode question"], { cwd: w.project, env: w.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const code = await Promise.race([p.exited, Bun.sleep(15_000).then(() => "timeout" as const)]);
+    if (code === "timeout") p.kill("SIGKILL");
+    console.log(`compat: claude -p exited in ${Date.now() - t0} ms`);
+    expect(code).toBe(0);
+    expect(await new Response(p.stdout).text()).toContain("ok");
+    expect(w.awaits()).toEqual([]);
+  });
+});

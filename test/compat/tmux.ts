@@ -1,0 +1,67 @@
+/**
+ * A private tmux server for one compat world (its own socket name, no user config), where the
+ * real TUIs run. The server takes its environment from the process that starts it, so each
+ * world's server carries that world's HOME and model settings. Closing it stops every pane's
+ * process, and the pids seen are checked afterwards.
+ */
+
+export type Tmux = {
+  socket: string;
+  /** Starts `argv` in a new detached session; returns the pane's process id. */
+  start(name: string, argv: string[], cwd: string): number;
+  /** Types literal text (no Enter). */
+  type(name: string, text: string): void;
+  /** Sends key names (`Enter`, `Escape`, `C-c`, ...). */
+  keys(name: string, ...keys: string[]): void;
+  /** The visible screen, joined lines. */
+  screen(name: string): string;
+  hasSession(name: string): boolean;
+  close(): void;
+};
+
+export function startTmux(env: Record<string, string>): Tmux {
+  const socket = `vx-compat-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const pids = new Set<number>();
+  const run = (args: string[]) => {
+    const res = Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
+    return { code: res.exitCode, out: res.stdout.toString(), err: res.stderr.toString() };
+  };
+  const must = (args: string[]) => {
+    const r = run(args);
+    if (r.code !== 0) throw new Error(`tmux ${args[0]} failed: ${r.err.trim()}`);
+    return r.out;
+  };
+  return {
+    socket,
+    start(name, argv, cwd) {
+      must(["new-session", "-d", "-s", name, "-x", "220", "-y", "50", "-c", cwd, "--", ...argv]);
+      // A dead pane stays visible so a failing test can still read what the harness printed.
+      must(["set-option", "-t", name, "remain-on-exit", "on"]);
+      const pid = Number(must(["display-message", "-p", "-t", name, "#{pane_pid}"]).trim());
+      pids.add(pid);
+      return pid;
+    },
+    type(name, text) {
+      must(["send-keys", "-t", name, "-l", "--", text]);
+    },
+    keys(name, ...keys) {
+      must(["send-keys", "-t", name, ...keys]);
+    },
+    screen(name) {
+      return run(["capture-pane", "-p", "-J", "-t", name]).out;
+    },
+    hasSession(name) {
+      return run(["has-session", "-t", name]).code === 0;
+    },
+    close() {
+      run(["kill-server"]);
+      for (const pid of pids) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone with its pane.
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * One compat world: a temp HOME, a real git project initialized by the compiled vx, the fake
+ * herdr (herdr itself cannot be installed here) and vx on PATH, the mock model server, and a
+ * private tmux server whose panes see exactly this world's environment.
+ */
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Queue } from "../await-kit";
+import { installFakeHerdr } from "../fakes/herdr-control";
+import { VX_BIN, alive, sandbox, stopSentinels, vx, waitFor } from "../helpers";
+import { type HarnessName, harness } from "./harnesses";
+import { type MockModels, startMockModels } from "./mock-models";
+import { type Tmux, startTmux } from "./tmux";
+
+export type World = Queue & {
+  exe: string;
+  models: MockModels;
+  tmux: Tmux;
+  /** The vx every hook and extension runs (a link to dist/vx in the world's bin). */
+  vxPath: string;
+  /** Live `vx sentinel await` processes of this world, from `ps` (not from the registry). */
+  awaits(): number[];
+  awaiterRecords(): string[];
+  sentinelPid(): number | undefined;
+  close(): Promise<void>;
+};
+
+export type WorldOptions = {
+  harness: HarnessName;
+  commander: "claude" | "pi" | "opencode" | "codex";
+  env?: Record<string, string>;
+};
+
+export async function world(opts: WorldOptions): Promise<World> {
+  const exe = await harness(opts.harness);
+  const s = sandbox();
+  const models = startMockModels();
+  const herdr = installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
+  const vxPath = join(s.bin, "vx");
+  symlinkSync(VX_BIN, vxPath);
+  Object.assign(s.env, {
+    ...herdr,
+    PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    HERDR_WORKSPACE_ID: "w1",
+    HERDR_PANE_ID: "w1:p1",
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+    ...opts.env,
+  });
+  const init = await vx(["init", "--yes", "--commander", opts.commander], { cwd: s.project, env: s.env });
+  if (init.code !== 0) throw new Error(`vx init failed: ${init.stderr}`);
+  const root = join(s.home, ".vexillum");
+  const stateDir = join(root, "projects", readdirSync(join(root, "projects"))[0] as string);
+  const tmux = startTmux(s.env);
+  const awaitersDir = join(root, "sentinel-awaiters");
+  const w: World = Object.assign(s, {
+    exe,
+    models,
+    tmux,
+    vxPath,
+    root,
+    stateDir,
+    wakes: join(stateDir, "wakes"),
+    awaits: () => processesRunning(`${vxPath} sentinel await`),
+    awaiterRecords: () => {
+      try {
+        return readdirSync(awaitersDir).filter((n) => n.endsWith(".json"));
+      } catch {
+        return [];
+      }
+    },
+    sentinelPid: () => {
+      try {
+        const pid = Number(readFileSync(join(root, "sentinel.pid"), "utf8").trim());
+        return pid > 0 && alive(pid) ? pid : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async close() {
+      tmux.close();
+      models.stop();
+      // Awaits end with their owner; wait for that rather than signalling them.
+      await waitFor(() => w.awaits().length === 0, 15_000, "every await to end with its harness").catch(() => {});
+      await stopSentinels(s.home);
+      s[Symbol.dispose]();
+    },
+  });
+  return w;
+}
+
+/** Pids whose full command line starts with `prefix` (a world's own vx path makes it unique). */
+export function processesRunning(prefix: string): number[] {
+  const ps = Bun.spawnSync(["ps", "-eo", "pid=,args="], { stdout: "pipe" });
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null && m[2]!.startsWith(prefix))
+    .map((m) => Number(m[1]));
+}
+
+/** Waits for a model request whose last user message contains `text`; returns it. */
+export function requestWith(w: World, text: string, after = 0, timeoutMs = 60_000) {
+  return waitFor(() => w.models.turns().find((r) => r.at >= after && r.lastUser.includes(text)), timeoutMs, `a model request holding ${JSON.stringify(text)}`);
+}
+
+/** Waits for the pane's screen to match; the screen goes into the error when it never does. */
+export async function screenShows(w: World, name: string, re: RegExp, timeoutMs = 60_000): Promise<string> {
+  try {
+    return await waitFor(() => {
+      const s = w.tmux.screen(name);
+      return re.test(s) ? s : undefined;
+    }, timeoutMs, `the screen to show ${re}`);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- screen ---\n${w.tmux.screen(name)}`);
+  }
+}

@@ -1,0 +1,73 @@
+// AWT-06's owner walk and AWT-01's print-mode rule, on command lines as `ps` prints them.
+import { describe, expect, test } from "bun:test";
+import { chainHolds, findOwner, isHookShell, isNonInteractiveClaude } from "../../src/awaiters/owner";
+import type { Exec } from "../../src/exec";
+import { HOOK_COMMAND } from "../../src/scaffold/hook";
+
+/** A `ps -o ppid=,command= -p <pid>` answering from a table: pid -> [ppid, command]. */
+function psTable(table: Record<number, [number, string]>): Exec {
+  return {
+    async run(argv) {
+      const row = table[Number(argv.at(-1))];
+      return row ? { code: 0, stdout: `${row[0]} ${row[1]}\n`, stderr: "" } : { code: 1, stdout: "", stderr: "" };
+    },
+  };
+}
+
+describe("isHookShell", () => {
+  test.each([
+    [`/bin/sh -c ${HOOK_COMMAND}`, true],
+    [`sh -c ${HOOK_COMMAND}`, true],
+    [`/usr/bin/bash -c vx sentinel await`, true],
+    [`-dash -c vx sentinel await`, true],
+    [`sh -c echo hello`, false],
+    [`/usr/local/bin/claude`, false],
+    [`node /usr/lib/pi/cli.js vx sentinel await`, false],
+    [`/root/.local/bin/vx sentinel await`, false],
+  ])("%s -> %p", (command, want) => expect(isHookShell(command)).toBe(want));
+});
+
+describe("findOwner", () => {
+  const hook = `/bin/sh -c ${HOOK_COMMAND}`;
+  test("skips the per-hook shell and names the harness", async () => {
+    const exec = psTable({ 30: [20, hook], 20: [10, "claude --resume"] });
+    expect(await findOwner(30, exec)).toEqual({ owner: 20, ownerCommand: "claude --resume", wrappers: [30] });
+  });
+  test("a parent that is the harness itself has no wrappers", async () => {
+    expect(await findOwner(20, psTable({ 20: [1, "node pi"] }))).toEqual({ owner: 20, ownerCommand: "node pi", wrappers: [] });
+  });
+  test("a wrapper orphaned to init, or a vanished parent, has no owner", async () => {
+    expect(await findOwner(30, psTable({ 30: [1, hook] }))).toBeUndefined();
+    expect(await findOwner(30, psTable({}))).toBeUndefined();
+  });
+});
+
+describe("chainHolds", () => {
+  const chain = { owner: 20, ownerCommand: "claude", wrappers: [30] };
+  test("holds while the wrapper is the owner's child and the owner lives", async () => {
+    expect(await chainHolds(30, chain, psTable({ 30: [20, "sh"], 20: [1, "claude"] }))).toBe(true);
+  });
+  test("broken when the await was reparented, the wrapper reparented, or the owner gone", async () => {
+    expect(await chainHolds(1, chain, psTable({ 30: [20, "sh"], 20: [1, "claude"] }))).toBe(false);
+    expect(await chainHolds(30, chain, psTable({ 30: [1, "sh"] }))).toBe(false);
+    expect(await chainHolds(30, chain, psTable({ 30: [20, "sh"] }))).toBe(false);
+  });
+  test("without wrappers only the parent is compared, with no ps call", async () => {
+    const none: Exec = { run: async () => { throw new Error("no ps expected"); } };
+    expect(await chainHolds(20, { owner: 20, ownerCommand: "pi", wrappers: [] }, none)).toBe(true);
+    expect(await chainHolds(1, { owner: 20, ownerCommand: "pi", wrappers: [] }, none)).toBe(false);
+  });
+});
+
+describe("isNonInteractiveClaude", () => {
+  test.each([
+    [{ CLAUDE_CODE_ENTRYPOINT: "sdk-cli" }, undefined, true],
+    [{ CLAUDE_CODE_ENTRYPOINT: "sdk-ts" }, "claude", true],
+    [{ CLAUDE_CODE_ENTRYPOINT: "cli" }, "claude", false],
+    [{}, "/usr/bin/claude -p say hi", true],
+    [{}, "/usr/bin/claude --print", true],
+    [{ CLAUDECODE: "1" }, "node /x/cli.js -p hi", true],
+    [{}, "node /x/pi -p hi", false],
+    [{}, "claude --permission-mode plan", false],
+  ] as const)("%o %s -> %p", (env, command, want) => expect(isNonInteractiveClaude(env, command)).toBe(want));
+});
