@@ -4,7 +4,7 @@ import { errorMessage } from "../errors";
 import { blockState, hasClaudeImport } from "../scaffold/block";
 import { HOOK_COMMAND, hookState } from "../scaffold/hook";
 import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
-import { PI_EXTENSION } from "../scaffold/pi";
+import { PI_EXTENSION } from "../scaffold/pi-extension";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists, sameFile } from "../state/files";
 import type { ProjectConfig } from "../state/schemas";

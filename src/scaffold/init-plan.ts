@@ -9,7 +9,8 @@ import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schema
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, upsertBlock } from "./block";
 import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
 import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, skillPlan, skillWritable } from "./install";
-import { PI_EXTENSION, mergePiSettings } from "./pi";
+import { mergePiSettings } from "./pi";
+import { PI_EXTENSION } from "./pi-extension";
 import { SKILL_FILES, skillHash } from "./skill";
 
 export type InitChoices = {

@@ -1,11 +1,7 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { SettingsShapeError } from "../../src/scaffold/hook";
-import { PI_EXTENSION, PI_SKILLS_ENTRY, mergePiSettings } from "../../src/scaffold/pi";
+import { PI_SKILLS_ENTRY, mergePiSettings } from "../../src/scaffold/pi";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "../../src/scaffold/skill";
-import { waitFor } from "../helpers";
 
 const ALL = Object.values(SKILL_FILES).join("\n");
 
@@ -172,123 +168,5 @@ describe("Pi settings (SCF-07)", () => {
     ["null skills", { skills: null }],
   ])("refuses %s", (_name, input) => {
     expect(() => mergePiSettings(input)).toThrow(SettingsShapeError);
-  });
-});
-
-describe("Pi wake extension (CMDR-07)", () => {
-  test("is valid TypeScript that imports only Node built-ins", () => {
-    const js = new Bun.Transpiler({ loader: "ts" }).transformSync(PI_EXTENSION);
-    expect(js).toContain("export default");
-    const imports = [...PI_EXTENSION.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports.length).toBeGreaterThan(0);
-    for (const source of imports) expect(source.startsWith("node:")).toBe(true);
-    expect(PI_EXTENSION).toContain('spawn(vx, ["sentinel", "await"]');
-    expect(PI_EXTENSION).toContain('pi.sendUserMessage(pending[0], { deliverAs: "followUp" })');
-    expect(PI_EXTENSION.endsWith("\n")).toBe(true);
-  });
-
-  type Handler = (event: unknown, ctx: { cwd: string; hasUI?: boolean }) => unknown;
-  let dir: string;
-  let saved: { PATH?: string; VX_TIME_SCALE?: string; FAKE_VX_DIR?: string };
-
-  beforeEach(() => {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-pi-ext-")));
-    saved = { PATH: process.env.PATH, VX_TIME_SCALE: process.env.VX_TIME_SCALE, FAKE_VX_DIR: process.env.FAKE_VX_DIR };
-    mkdirSync(join(dir, "bin"));
-    // A fake vx whose n-th run follows line n of `script` and logs its directory and arguments.
-    writeFileSync(
-      join(dir, "bin", "vx"),
-      [
-        "#!/bin/sh",
-        'n=$(($(cat "$FAKE_VX_DIR/count" 2>/dev/null || echo 0) + 1)); echo "$n" > "$FAKE_VX_DIR/count"',
-        'echo "$PWD $*" >> "$FAKE_VX_DIR/log"',
-        'case "$(sed -n "${n}p" "$FAKE_VX_DIR/script")" in',
-        "  wake) printf 'A vexillum soldier%ss status changed:\\n- mission 0123456789abcdef: running -> done\\n' \"'\" >&2; exit 2;;",
-        "  giveup) sleep 2; exit 0;;",
-        '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; while :; do sleep 0.05; done;;',
-        "esac",
-        "exit 0",
-        "",
-      ].join("\n"),
-    );
-    chmodSync(join(dir, "bin", "vx"), 0o755);
-    process.env.PATH = `${join(dir, "bin")}:${saved.PATH ?? "/usr/bin:/bin"}`;
-    // Retry every 100 ms; an await that ran 1.2 s or more counts as a give-up.
-    process.env.VX_TIME_SCALE = "0.02";
-    process.env.FAKE_VX_DIR = dir;
-  });
-
-  afterEach(() => {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  });
-
-  async function loadExtension(name: string) {
-    const file = join(dir, `${name}.ts`);
-    writeFileSync(file, PI_EXTENSION);
-    const factory = (await import(file)).default as (pi: unknown) => void;
-    const handlers: Record<string, Handler> = {};
-    const sent: Array<[string, unknown]> = [];
-    let refusals = 0;
-    const pi = {
-      on: (event: string, handler: Handler) => {
-        handlers[event] = handler;
-      },
-      sendUserMessage: (text: string, options: unknown) => {
-        if (refusals-- > 0) throw new Error("Extension runtime not initialized");
-        sent.push([text, options]);
-      },
-    };
-    factory(pi);
-    return { handlers, sent, refuse: (n: number) => (refusals = n) };
-  }
-
-  function gitRepo(path: string): string {
-    mkdirSync(path, { recursive: true });
-    expect(Bun.spawnSync(["git", "init", "-q", path]).exitCode).toBe(0);
-    return path;
-  }
-
-  const log = () => readFileSync(join(dir, "log"), "utf8").trim().split("\n");
-  const safeLog = () => {
-    try {
-      return log();
-    } catch {
-      return [];
-    }
-  };
-
-  test("delivers wakes as follow-ups, retries refused text, restarts after give-ups, stops on a quick exit", async () => {
-    const project = gitRepo(join(dir, "project"));
-    writeFileSync(join(dir, "script"), "wake\ngiveup\nwake\nquick\n");
-    const ext = await loadExtension("deliver");
-    ext.refuse(1);
-    ext.handlers.session_start({ reason: "startup" }, { cwd: project, hasUI: false });
-    await waitFor(() => ext.sent.length === 2 && safeLog().length === 4);
-    const wake = "A vexillum soldier's status changed:\n- mission 0123456789abcdef: running -> done";
-    expect(ext.sent).toEqual([
-      [wake, { deliverAs: "followUp" }],
-      [wake, { deliverAs: "followUp" }],
-    ]);
-    expect(log()).toEqual(Array(4).fill(`${project} sentinel await`));
-    // The quick fourth exit ends the loop: no fifth await however long we wait for one.
-    await Bun.sleep(300);
-    expect(log().length).toBe(4);
-  });
-
-  test("kills its await on session_shutdown and does nothing in a camp", async () => {
-    const project = gitRepo(join(dir, "project"));
-    const camp = gitRepo(join(process.env.HOME ?? "", ".vexillum", "projects", "p-12345678", "camps", "1", "repo"));
-    writeFileSync(join(dir, "script"), "hang\n");
-    const inCamp = await loadExtension("camp");
-    inCamp.handlers.session_start({ reason: "startup" }, { cwd: camp, hasUI: false });
-    const ext = await loadExtension("shutdown");
-    ext.handlers.session_start({ reason: "startup" }, { cwd: project, hasUI: false });
-    await waitFor(() => safeLog().length === 1);
-    ext.handlers.session_shutdown({ reason: "quit" }, { cwd: project });
-    await waitFor(() => safeLog().includes("TERM"));
-    expect(log()).toEqual([`${project} sentinel await`, "TERM"]);
   });
 });

@@ -1,0 +1,79 @@
+/**
+ * For the wake templates vx writes into projects (Pi extension, OpenCode plugin), loaded in-process:
+ * a fake `vx` on PATH whose n-th run follows line n of a script (wake, giveup, hang, quick), a
+ * temp dir, a git repo, and the log of every await it ran.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const FAKE_WAKE = "A vexillum soldier's status changed:\n- mission 0123456789abcdef: running -> done";
+
+export type WakeKit = {
+  dir: string;
+  /** One line per await run: `wake`, `giveup` (runs 2 s then exits 0), `hang` (until SIGTERM), `late` (SIGTERM makes it exit 2 with a wake), other: exit 0 at once. */
+  script(lines: string[]): void;
+  /** `<cwd> sentinel await` per run, and `TERM` when a hanging one was stopped. */
+  log(): string[];
+  gitRepo(path: string): string;
+  /** Writes `text` as a module file and imports it afresh. */
+  load<T>(name: string, text: string): Promise<T>;
+  restore(): void;
+};
+
+export function wakeKit(): WakeKit {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-wake-kit-")));
+  const saved = { PATH: process.env.PATH, VX_TIME_SCALE: process.env.VX_TIME_SCALE, FAKE_VX_DIR: process.env.FAKE_VX_DIR };
+  mkdirSync(join(dir, "bin"));
+  writeFileSync(
+    join(dir, "bin", "vx"),
+    [
+      "#!/bin/sh",
+      "wake_msg() { printf 'A vexillum soldier%ss status changed:\\n- mission 0123456789abcdef: running -> done\\n' \"'\" >&2; }",
+      'n=$(($(cat "$FAKE_VX_DIR/count" 2>/dev/null || echo 0) + 1)); echo "$n" > "$FAKE_VX_DIR/count"',
+      'echo "$PWD $*" >> "$FAKE_VX_DIR/log"',
+      'case "$(sed -n "${n}p" "$FAKE_VX_DIR/script")" in',
+      "  wake) wake_msg; exit 2;;",
+      "  giveup) sleep 2; exit 0;;",
+      '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; while :; do sleep 0.05; done;;',
+      // An await whose wake came in just as it was told to stop: it still exits 2 with the text.
+      "  late) trap 'wake_msg; exit 2' TERM; while :; do sleep 0.05; done;;",
+      "esac",
+      "exit 0",
+      "",
+    ].join("\n"),
+  );
+  chmodSync(join(dir, "bin", "vx"), 0o755);
+  process.env.PATH = `${join(dir, "bin")}:${saved.PATH ?? "/usr/bin:/bin"}`;
+  // Retry every 100 ms; an await that ran 1.2 s or more counts as a give-up.
+  process.env.VX_TIME_SCALE = "0.02";
+  process.env.FAKE_VX_DIR = dir;
+  return {
+    dir,
+    script: (lines) => writeFileSync(join(dir, "script"), `${lines.join("\n")}\n`),
+    log: () => {
+      try {
+        return readFileSync(join(dir, "log"), "utf8").trim().split("\n").filter(Boolean);
+      } catch {
+        return [];
+      }
+    },
+    gitRepo(path) {
+      mkdirSync(path, { recursive: true });
+      if (Bun.spawnSync(["git", "init", "-q", path]).exitCode !== 0) throw new Error(`git init ${path} failed`);
+      return path;
+    },
+    async load<T>(name: string, text: string) {
+      const file = join(dir, `${name}.ts`);
+      writeFileSync(file, text);
+      return (await import(file)).default as T;
+    },
+    restore() {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
