@@ -22,7 +22,7 @@ export const DURATIONS = {
   retireWait: 15 * S,
   retireStep: 200,
   quickSettle: 15 * S,
-  opencodeFallback: 30 * S,
+  herdrPromptFallback: 30 * S,
   trustWait: 15 * S,
   trustPoll: 200,
   paneBusyStep: 500,
@@ -45,7 +45,7 @@ export const GUARDS = {
   herdrCall: 60 * S,
   gitQuery: 60 * S,
   gitWrite: 10 * MIN,
-  opencodeCall: 30 * S,
+  codexCall: 30 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
 } as const;

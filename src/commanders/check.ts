@@ -9,6 +9,20 @@ import type { ProjectPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
 import { type Commanders, CommandersSchema } from "../state/schemas";
 
+/** Commanders without an async hook, which the sentinel delivers to itself (CMDR-08, CMDR-09). */
+export const HOOKLESS = ["codex", "opencode"] as const;
+export type Hookless = (typeof HOOKLESS)[number];
+
+/** True when the project registered a hook-less commander; an unreadable registry counts as none. */
+export function hasHooklessCommander(paths: ProjectPaths): boolean {
+  try {
+    const registered = readCommanders(paths)?.commanders;
+    return HOOKLESS.some((h) => registered?.[h] !== undefined);
+  } catch {
+    return false;
+  }
+}
+
 /** One registered commander that the agent list shows alive. */
 export type LiveCommander = { harness: string; pane: string };
 

@@ -24,6 +24,9 @@ export type Commander = {
   /** herdr's kind label for the pane's agent (`claude`, `pi`, `opencode`, ...). */
   harness?: string;
   workspace?: string;
+  /** CMDR-09: the Codex thread the command was run from, and the Codex home it lives in. */
+  codexThread?: string;
+  codexHome?: string;
 };
 
 const ENTRY_KEYS = keysOf(CommanderSchema);
@@ -54,7 +57,15 @@ export async function resolveCommander(deps: Deps, root: string): Promise<Comman
     // A camp is never a commander's project: its wakes would go to a queue nobody reads.
     if (top && !isUnder(top, root)) project = top;
   }
-  return { pane, project, harness: agent?.agent || undefined, workspace: agent?.workspace_id || deps.env.HERDR_WORKSPACE_ID };
+  return {
+    pane,
+    project,
+    harness: agent?.agent || undefined,
+    workspace: agent?.workspace_id || deps.env.HERDR_WORKSPACE_ID,
+    // Codex gives every command it runs its own thread id: the pane's session, not the newest one.
+    codexThread: deps.env.CODEX_THREAD_ID || undefined,
+    codexHome: deps.env.CODEX_HOME || undefined,
+  };
 }
 
 /** The task fields of CMDR-01; empty outside a herdr pane (nothing is recorded). */
@@ -86,6 +97,7 @@ export async function recordCommander(root: string, c: Commander, now: number): 
       herdr_workspace_id: c.workspace,
       project_path: c.project,
       registered_at: isoTime(now),
+      ...(c.harness === "codex" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
     };
     const key = c.harness as string;
     const previous = raw[key];

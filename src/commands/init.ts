@@ -50,13 +50,13 @@ export const initCommand = defineVxCommand({
   name: "init",
   summary: "Prepare the current project to be orchestrated by vexillum",
   usage: [
-    "init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander claude|pi|opencode] [--backend herdr|tmux] [--harness <h>]",
+    "init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander claude|pi|opencode|codex] [--backend herdr|tmux] [--harness <h>]",
   ],
   args: {
     yes: { type: "boolean", alias: "y", description: "Accept every question without asking" },
     lang: { type: "string", valueHint: "en|es", description: "Language of the commander block (default: the file's own)" },
     skills: { type: "boolean", description: "Install the vexillum skill (--no-skills to skip it)", negativeDescription: "Do not install the vexillum skill" },
-    commander: { type: "string", valueHint: "claude|pi|opencode", description: "The commander's harness (default claude)" },
+    commander: { type: "string", valueHint: "claude|pi|opencode|codex", description: "The commander's harness (default claude)" },
     backend: { type: "string", valueHint: "herdr|tmux", description: "Where soldiers' terminals live (default herdr)" },
     harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "Default soldier harness (default claude)" },
   },

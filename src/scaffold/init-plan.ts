@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
-import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
+import { COMMANDERS, type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, upsertBlock } from "./block";
 import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
 import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, skillPlan, skillWritable } from "./install";
@@ -19,7 +19,7 @@ export type InitChoices = {
   skills: boolean;
   /** Add `@AGENTS.md` to an existing CLAUDE.md (a new one always gets it). */
   editClaude: boolean;
-  commander: "claude" | "pi" | "opencode";
+  commander: (typeof COMMANDERS)[number];
   backend: "herdr" | "tmux";
   harness: "claude" | "codex" | "pi" | "opencode";
   vxVersion: string;

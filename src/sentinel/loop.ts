@@ -12,7 +12,10 @@ import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
 import { scaled } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
-import { injectOpencode } from "../commanders/opencode";
+import { type Waker, createWaker } from "../awaiters/waker";
+import { ensureDir } from "../state/files";
+import { hasHooklessCommander } from "../commanders/check";
+import { injectWakes } from "../commanders/inject";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog } from "./log";
@@ -83,6 +86,38 @@ export async function runSentinel(deps: Deps): Promise<number> {
   return 0;
 }
 
+/**
+ * Watches the queues of projects whose commander the sentinel delivers to itself (Codex, OpenCode
+ * without its plugin): for them the sentinel is the await, so a wake written between passes cuts
+ * the poll short (AWT-04's latency) instead of waiting it out. The watch is updated right after
+ * each pass, before delivery, so nothing written from then on slips past it.
+ */
+function queueWatch(clock: Deps["clock"]) {
+  let current: { key: string; waker: Waker } | undefined;
+  return {
+    update(dirs: ProjectPaths[]): void {
+      const watched = dirs.filter(hasHooklessCommander).flatMap((p) => [p.wakesDir, p.forumWakesDir]);
+      const key = watched.join("\n");
+      if (current?.key === key) return;
+      current?.waker.close();
+      for (const d of watched) {
+        try {
+          ensureDir(d); // a queue that does not exist yet cannot be watched
+        } catch {
+          // Unwatchable: the poll is the safety net.
+        }
+      }
+      current = watched.length > 0 ? { key, waker: createWaker(watched, clock) } : undefined;
+    },
+    wait(ms: number, signal: AbortSignal): Promise<void> {
+      return current ? current.waker.wait(ms, signal) : clock.sleep(ms, signal);
+    },
+    close(): void {
+      current?.waker.close();
+    },
+  };
+}
+
 /** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
   const paths = rootPaths(root);
@@ -99,30 +134,36 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     memory: newMemory(),
     signal,
   };
-  while (!signal.aborted) {
-    // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
-    let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [] };
-    try {
-      seen = await runPass(ctx);
-    } catch (err) {
-      log(`sentinel: tick error: ${errorMessage(err)}`);
-      seen.dirs = stateDirs(root);
+  const watch = queueWatch(deps.clock);
+  try {
+    while (!signal.aborted) {
+      // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
+      let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [] };
+      try {
+        seen = await runPass(ctx);
+      } catch (err) {
+        log(`sentinel: tick error: ${errorMessage(err)}`);
+        seen.dirs = stateDirs(root);
+      }
+      if (signal.aborted) break;
+      watch.update(seen.dirs);
+      await recoverClaims(seen.dirs, deps, log);
+      try {
+        await injectWakes(ctx, seen.agents, seen.dirs);
+      } catch (err) {
+        log(`sentinel: tick error: ${errorMessage(err)}`);
+      }
+      if (signal.aborted) break;
+      const reason = changeReason(build);
+      if (reason) {
+        log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
+        break;
+      }
+      // A full collection between passes keeps the idle heap small and flat for days of polling.
+      Bun.gc(true);
+      await watch.wait(interval, signal);
     }
-    if (signal.aborted) break;
-    await recoverClaims(seen.dirs, deps, log);
-    try {
-      await injectOpencode(ctx, seen.agents, seen.dirs);
-    } catch (err) {
-      log(`sentinel: tick error: ${errorMessage(err)}`);
-    }
-    if (signal.aborted) break;
-    const reason = changeReason(build);
-    if (reason) {
-      log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
-      break;
-    }
-    // A full collection between passes keeps the idle heap small and flat for days of polling.
-    Bun.gc(true);
-    await deps.clock.sleep(interval, signal);
+  } finally {
+    watch.close();
   }
 }

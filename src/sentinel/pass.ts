@@ -17,7 +17,7 @@ import { type Task, TaskSchema } from "../state/schemas";
 import { taskFileNames } from "../state/tasks";
 import { readTextIfExists } from "../state/files";
 import { listWakeNames, recoverPendingWakes } from "../wakes/queue";
-import { readCommanders } from "../commanders/check";
+import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
 import { type Windows, decide } from "./decide";
@@ -81,14 +81,14 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
 const isHerdr = (t: Task) => (t.backend ?? "herdr") === "herdr";
 
 /**
- * SEN-05: pending wakes and a registered `opencode` commander also need the agent list, for the
- * injector (CMDR-08). commanders.json is read only when the queue holds a wake; an unreadable one
+ * SEN-05: pending wakes and a registered hook-less commander (codex, opencode) also need the agent
+ * list, for the injector (CMDR-08, CMDR-09). commanders.json is read only when the queue holds a wake; an unreadable one
  * counts as none here (the injector reports it).
  */
-function opencodeWaiting(paths: ProjectPaths): boolean {
+function hooklessWaiting(paths: ProjectPaths): boolean {
   try {
     if (listWakeNames(paths.wakesDir).length === 0 && listWakeNames(paths.forumWakesDir).length === 0) return false;
-    return readCommanders(paths)?.commanders.opencode !== undefined;
+    return hasHooklessCommander(paths);
   } catch {
     return false;
   }
@@ -127,7 +127,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
   const needsHerdr =
     projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t)))) ||
-    projects.some((p) => opencodeWaiting(p.paths));
+    projects.some((p) => hooklessWaiting(p.paths));
   if (!needsHerdr) return { wakes: 0, herdrCalls: 0, dirs };
 
   let agents: AgentInfo[];

@@ -25,7 +25,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const KINDS = ["mission", "scout"] as const;
 export const HARNESSES = ["claude", "codex", "pi", "opencode"] as const;
 export const BACKENDS = ["herdr", "tmux"] as const;
-export const COMMANDERS = ["claude", "pi", "opencode"] as const;
+export const COMMANDERS = ["claude", "pi", "opencode", "codex"] as const;
 
 export const DecisionSchema = v.object({
   question: v.string(),
@@ -150,7 +150,11 @@ export const CommanderSchema = v.object({
   herdr_workspace_id: OptString,
   project_path: v.string(),
   registered_at: Time,
+  /** CMDR-09: the Codex thread the commander ran vx from (`CODEX_THREAD_ID`), and its `CODEX_HOME`. */
+  codex_thread_id: OptString,
+  codex_home: OptString,
 });
+export type Commander = v.InferOutput<typeof CommanderSchema>;
 export const CommandersSchema = v.object({
   schema_version: v.optional(Int),
   commanders: v.record(v.string(), CommanderSchema),

@@ -117,6 +117,21 @@ describe("recordCommander", () => {
     expect(JSON.parse(readFileSync(join(paths.stateDir, "project.json"), "utf8")).path).toBe(project);
   });
 
+  test("a Codex commander's entry records the thread it ran vx from and its CODEX_HOME (CMDR-09)", async () => {
+    const c = await resolveCommander(
+      deps({ HERDR_PANE_ID: "w1:p1", CODEX_THREAD_ID: "019a-thread", CODEX_HOME: "/h/.codex" }, exec({ agent: agentJson({ agent: "codex" }) })),
+      root,
+    );
+    expect(c).toMatchObject({ harness: "codex", codexThread: "019a-thread", codexHome: "/h/.codex" });
+    await recordCommander(root, { ...c!, project }, Date.parse("2026-11-30T12:00:00Z"));
+    const entry = JSON.parse(readFileSync(projectPaths(root, project).commandersFile, "utf8")).commanders.codex;
+    expect(entry).toMatchObject({ codex_thread_id: "019a-thread", codex_home: "/h/.codex" });
+    // Another kind never carries a Codex thread, even when the variable leaked into its environment.
+    await recordCommander(root, { ...c!, project, harness: "claude" }, 0);
+    const claude = JSON.parse(readFileSync(projectPaths(root, project).commandersFile, "utf8")).commanders.claude;
+    expect(claude.codex_thread_id).toBeUndefined();
+  });
+
   test("nothing is written without a project or a kind", async () => {
     await recordCommander(root, { pane: "w1:p1", harness: "claude" }, 0);
     await recordCommander(root, { pane: "w1:p1", project }, 0);

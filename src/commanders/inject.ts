@@ -1,10 +1,12 @@
 /**
- * The sentinel's OpenCode injector (CMDR-08). OpenCode 2.x has no Stop hook, so after each pass
- * the sentinel itself delivers a project's wakes to a live `opencode` commander that no await
- * serves: claimed and filtered exactly as a drain would, posted once to the commander's session
- * with `opencode api`, and after 30 s of failures typed in with `herdr agent prompt` while the
- * commander is idle. An undeliverable wake goes back to the queue stamped with
- * `delivery_failing_since`; it is retried every pass and never discarded.
+ * The sentinel's delivery to commanders that have no async hook (CMDR-08, CMDR-09). After each
+ * pass, for every project with a live registered `codex` or `opencode` commander that no live
+ * await serves, the project's wakes are claimed and filtered exactly as a drain would and sent
+ * once: to Codex with `codex queue` (run by its TUI after the running turn), and to an OpenCode
+ * without the wake plugin by typing them into its idle pane with `herdr agent prompt`. After 30 s
+ * of Codex failures the pane is typed into as well, only while the commander is idle. An
+ * undeliverable wake goes back to the queue stamped with `delivery_failing_since`; it is retried
+ * every pass and never discarded.
  */
 import { existsSync } from "node:fs";
 import { liveAwaiters } from "../awaiters/registry";
@@ -18,26 +20,19 @@ import { stateDirs } from "../sentinel/pass";
 import { readTextIfExists } from "../state/files";
 import { type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
-import { type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
+import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
 import { GUARDS, isoTime, parseTime, scaled } from "../time";
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { listWakeNames } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
-import { readCommanders } from "./check";
-import { apiFailure, latestRootSession, opencodeArgv, promptBody } from "./opencode-cli";
+import { HOOKLESS, type Hookless, readCommanders } from "./check";
+import { codexFailure, codexQueueArgv } from "./codex";
 
-const HARNESS = "opencode";
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
-/**
- * How long one `opencode api` call may run. It guards the sentinel's loop against a hung client,
- * not a product window, so like herdr's call guard it is not scaled by VX_TIME_SCALE.
- */
-const OPENCODE_CALL_GUARD_MS = GUARDS.opencodeCall;
-
-/** One project whose wakes go to a live opencode commander. */
-type Target = { paths: ProjectPaths; project: string; pane: string; agent: AgentInfo };
+/** One project whose wakes go to a live hook-less commander. */
+type Target = { paths: ProjectPaths; project: string; harness: Hookless; entry: Commander; agent: AgentInfo };
 
 type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -67,11 +62,11 @@ function hasPendingWakes(paths: ProjectPaths): boolean {
 }
 
 /**
- * CMDR-08, run by the sentinel after the pass and dead-claim recovery. `agents` is the pass's one
+ * Run by the sentinel after the pass and dead-claim recovery. `agents` is the pass's one
  * `herdr agent list`; without it (no list this pass, or herdr unavailable) no commander can be
  * shown live, so nothing is claimed.
  */
-export async function injectOpencode(
+export async function injectWakes(
   ctx: PassCtx,
   agents: AgentInfo[] | undefined,
   dirs: ProjectPaths[] = stateDirs(ctx.root),
@@ -103,12 +98,14 @@ function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPa
       logOnce(ctx, `${paths.key}:commanders`, `sentinel: skipping ${errorMessage(err)}`);
       continue;
     }
-    const commander = registry?.commanders[HARNESS];
-    if (!commander) continue;
-    // CMDR-03: live means an agent of that kind in that pane; its status and session are used below.
-    const agent = agents.find((a) => a.pane_id === commander.herdr_pane_id && a.agent === HARNESS);
-    if (!agent) continue;
-    out.push({ paths, project: paths.project || commander.project_path, pane: commander.herdr_pane_id, agent });
+    for (const harness of HOOKLESS) {
+      const entry = registry?.commanders[harness];
+      // CMDR-03: live means an agent of that kind in that pane; its status is used below.
+      const agent = entry && agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness);
+      if (!entry || !agent) continue;
+      out.push({ paths, project: paths.project || entry.project_path, harness, entry, agent });
+      break;
+    }
   }
   return out;
 }
@@ -152,6 +149,10 @@ function failingSince(wakes: readonly SoldierWake[]): number | undefined {
 }
 
 async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
+  // Typing into the pane can join an unsent draft, so it happens only at a turn's end; an
+  // OpenCode commander has no other path, so its wakes wait in the queue, unclaimed, meanwhile.
+  const idle = isIdleStatus(t.agent.agent_status);
+  if (t.harness === "opencode" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
   const { claims } = got;
   if (claims.length === 0) return;
@@ -162,56 +163,48 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   const text = reasonText(got.soldier, got.forum);
   const now = ctx.ops.clock.now();
   const since = failingSince(got.soldier);
-  // Typing into the pane can join an unsent draft, so it is the fallback, and only at a turn's end.
-  const viaHerdr = since !== undefined && now - since >= scaled("opencodeFallback", ctx.ops.env) && isIdleStatus(t.agent.agent_status);
-  const result = viaHerdr ? await promptViaHerdr(ctx, t, text) : await postToSession(ctx, t, text);
+  const viaHerdr =
+    t.harness === "opencode" ||
+    (since !== undefined && now - since >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
+  const result = viaHerdr ? await promptViaHerdr(ctx, t, text) : await queueToCodex(ctx, t, text);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);
     const how = viaHerdr ? " via herdr agent prompt" : "";
-    ctx.log(`sentinel: delivered ${claims.length} wake(s) to the opencode commander of ${t.project}${how}`);
+    ctx.log(`sentinel: delivered ${claims.length} wake(s) to the ${t.harness} commander of ${t.project}${how}`);
     return;
   }
-  logOnce(ctx, t.paths.key, `sentinel: opencode commander of ${t.project} not reached: ${result.error} (wakes kept, retried every pass)`);
+  logOnce(ctx, t.paths.key, `sentinel: ${t.harness} commander of ${t.project} not reached: ${result.error} (wakes kept, retried every pass)`);
   keepForRetry(ctx, t, claims, now);
 }
 
-/** The session herdr names for the pane, else the project's most recently updated root session. */
-async function postToSession(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
-  // The commander's own directory, so `opencode api` resolves the same server and config it does.
-  const cwd = existsSync(t.project) ? t.project : undefined;
-  const run = (argv: string[], stdin?: string) =>
-    ctx.exec.run(argv, { env: ctx.ops.env, cwd, stdin, timeoutMs: OPENCODE_CALL_GUARD_MS });
+/** CMDR-09: `codex queue` into the thread the commander ran vx from, with its CODEX_HOME. */
+async function queueToCodex(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+  const thread = t.entry.codex_thread_id;
+  if (!thread) {
+    return { ok: false, error: "no Codex thread recorded for this commander yet (vx records it when the commander runs vx dispatch, prompt or decide)" };
+  }
+  const env = t.entry.codex_home ? { ...ctx.ops.env, CODEX_HOME: t.entry.codex_home } : ctx.ops.env;
   try {
-    let session = sessionOf(t.agent);
-    if (!session) {
-      const argv = opencodeArgv.sessions(t.project);
-      const res = await run(argv);
-      if (res.code !== 0) return { ok: false, error: apiFailure(argv, res) };
-      session = latestRootSession(res.stdout);
-      if (!session) return { ok: false, error: `no opencode session for ${t.project} yet` };
-    }
-    const argv = opencodeArgv.prompt(session);
-    const res = await run(argv, promptBody(text));
-    return res.code === 0 ? { ok: true } : { ok: false, error: apiFailure(argv, res) };
+    const res = await ctx.exec.run(codexQueueArgv(thread, text), {
+      env,
+      cwd: existsSync(t.project) ? t.project : undefined,
+      timeoutMs: GUARDS.codexCall,
+    });
+    return res.code === 0 ? { ok: true } : { ok: false, error: codexFailure(res) };
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }
 }
 
-/** herdr's `agent_session` for the pane when it is a session id (a path names no API session). */
-function sessionOf(agent: AgentInfo): string | undefined {
-  const s = agent.agent_session;
-  return s?.kind === "id" && s.value ? s.value : undefined;
-}
-
 async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+  const pane = t.entry.herdr_pane_id;
   try {
-    const out = await promptAgent(ctx.ops, t.pane, text);
+    const out = await promptAgent(ctx.ops, pane, text);
     if (out.kind === "sent" || out.kind === "settled") return { ok: true };
-    if (out.kind === "gone") return { ok: false, error: `herdr agent prompt ${t.pane}: the commander is gone (${out.code})` };
-    if (out.kind === "blocked") return { ok: false, error: `herdr agent prompt ${t.pane}: the commander is at a dialog (agent_blocked)` };
-    return { ok: false, error: `herdr agent prompt ${t.pane}: timeout` };
+    if (out.kind === "gone") return { ok: false, error: `herdr agent prompt ${pane}: the commander is gone (${out.code})` };
+    if (out.kind === "blocked") return { ok: false, error: `herdr agent prompt ${pane}: the commander is at a dialog (agent_blocked)` };
+    return { ok: false, error: `herdr agent prompt ${pane}: timeout` };
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }
