@@ -11,11 +11,14 @@ const WAKE = "A vexillum soldier's status changed";
 let w: World;
 
 beforeAll(async () => {
-  w = await world({ harness: "claude", commander: "claude", env: {} });
-  Object.assign(w.env, claudeEnv(w.models.url));
-  seedClaude(w.home, [w.project]);
-  w.tmux.close();
-  w.tmux = (await import("./tmux")).startTmux(w.env);
+  w = await world({
+    harness: "claude",
+    commander: "claude",
+    prepare: (x) => {
+      seedClaude(x.home, [x.project]);
+      return claudeEnv(x.models.url);
+    },
+  });
 });
 afterAll(async () => {
   await w?.close();

@@ -5,15 +5,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { taskWithWake } from "../await-kit";
 import { waitFor } from "../helpers";
 import { PI_ENV, seedPi } from "./pi-setup";
-import { startTmux } from "./tmux";
 import { type World, requestWith, screenShows, world } from "./world";
 
 let w: World;
 const PANE = "pi";
 
 beforeAll(async () => {
-  w = await world({ harness: "pi", commander: "pi", env: PI_ENV });
-  seedPi(w.home, w.models.url);
+  w = await world({ harness: "pi", commander: "pi", env: PI_ENV, prepare: (x) => seedPi(x.home, x.models.url) });
   w.tmux.start(PANE, [w.exe], w.project);
   // The extension's await is Pi's child once the session started.
   await waitFor(() => w.awaits().length === 1, 60_000, "Pi's await");

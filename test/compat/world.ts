@@ -29,6 +29,11 @@ export type WorldOptions = {
   harness: HarnessName;
   commander: "claude" | "pi" | "opencode" | "codex";
   env?: Record<string, string>;
+  /**
+   * Runs once the world exists and before its tmux server starts (the server keeps the environment
+   * it started with): seeds the harness's config and returns environment additions.
+   */
+  prepare?: (w: Pick<World, "home" | "project" | "bin" | "env" | "models" | "root" | "stateDir">) => Record<string, string> | void;
 };
 
 export async function world(opts: WorldOptions): Promise<World> {
@@ -51,6 +56,7 @@ export async function world(opts: WorldOptions): Promise<World> {
   if (init.code !== 0) throw new Error(`vx init failed: ${init.stderr}`);
   const root = join(s.home, ".vexillum");
   const stateDir = join(root, "projects", readdirSync(join(root, "projects"))[0] as string);
+  Object.assign(s.env, opts.prepare?.({ ...s, models, root, stateDir }) ?? {});
   const tmux = startTmux(s.env);
   const awaitersDir = join(root, "sentinel-awaiters");
   const w: World = Object.assign(s, {
@@ -78,25 +84,37 @@ export async function world(opts: WorldOptions): Promise<World> {
       }
     },
     async close() {
-      tmux.close();
+      w.tmux.close();
       models.stop();
       // Awaits end with their owner; wait for that rather than signalling them.
       await waitFor(() => w.awaits().length === 0, 15_000, "every await to end with its harness").catch(() => {});
       await stopSentinels(s.home);
+      // Anything still running from this world's own temp dir (a harness daemon, say) is ours.
+      const base = dirname(s.home);
+      for (const pid of processesRunning(base, true)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
       s[Symbol.dispose]();
     },
   });
   return w;
 }
 
-/** Pids whose full command line starts with `prefix` (a world's own vx path makes it unique). */
-export function processesRunning(prefix: string): number[] {
+/**
+ * Pids whose full command line starts with `prefix` (a world's own vx path makes it unique), or
+ * with `anywhere`, contains it.
+ */
+export function processesRunning(prefix: string, anywhere = false): number[] {
   const ps = Bun.spawnSync(["ps", "-eo", "pid=,args="], { stdout: "pipe" });
   return ps.stdout
     .toString()
     .split("\n")
     .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null && m[2]!.startsWith(prefix))
+    .filter((m): m is RegExpMatchArray => m !== null && (anywhere ? m[2]!.includes(prefix) : m[2]!.startsWith(prefix)))
     .map((m) => Number(m[1]));
 }
 
