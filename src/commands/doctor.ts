@@ -11,7 +11,7 @@ import { shadowCheck, stateRootCheck } from "../doctor/state";
 import { timeScaleCheck, toolChecks } from "../doctor/tools";
 import { UsageError } from "../errors";
 import { loadConfig } from "../project";
-import { gitToplevel, projectPaths, refuseInsideCamp, stateRoot } from "../state/paths";
+import { gitToplevel, projectPaths, realpathOr, refuseInsideCamp, stateRoot } from "../state/paths";
 import type { ProjectConfig } from "../state/schemas";
 
 export const doctorCommand = defineVxCommand({
@@ -49,7 +49,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(...projectLines);
     checks.push(shadowCheck(deps));
     if (top && config) {
-      checks.push(...scaffoldChecks(top, config));
+      checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd)));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));

@@ -10,6 +10,7 @@ import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyH
 import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
 import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, skillPlan, skillWritable } from "./install";
 import { mergePiSettings } from "./pi";
+import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, mergeOpencodeConfig } from "./opencode-plugin";
 import { PI_EXTENSION } from "./pi-extension";
 import { SKILL_FILES, skillHash } from "./skill";
 
@@ -67,6 +68,17 @@ function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefi
   }
 }
 
+/** A wake template: refreshed only while it is what vx wrote (or absent), never over hand edits. */
+function wakeFilePlan(top: string, path: string, content: string, why: string, fileHashes: Record<string, string>, plan: InitPlan): void {
+  const current = readTextIfExists(join(top, path));
+  if (current === undefined || current === content || bodyHash(current) === fileHashes[path]) {
+    plan.files.push(planFile(top, path, content, why));
+    fileHashes[path] = bodyHash(content);
+  } else {
+    plan.notes.push(`${path}: edited by hand, left as it is (delete it and run 'vx init' again to get the current one)`);
+  }
+}
+
 function jsonPlan(top: string, path: string, merge: (x: unknown) => { next: unknown }, why: string, plan: InitPlan): void {
   const text = readTextIfExists(join(top, path));
   let parsed: unknown = {};
@@ -100,15 +112,16 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   jsonPlan(top, SETTINGS_PATH, mergeStopHook, "the sentinel Stop hook", plan);
   const fileHashes: Record<string, string> = { ...(existing.config?.file_hashes ?? {}) };
   if (c.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
-    const current = readTextIfExists(join(top, PI_EXTENSION_PATH));
-    // Like the skill: refreshed only while it is what vx wrote (or absent), never over hand edits.
-    if (current === undefined || current === PI_EXTENSION || bodyHash(current) === fileHashes[PI_EXTENSION_PATH]) {
-      plan.files.push(planFile(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension"));
-      fileHashes[PI_EXTENSION_PATH] = bodyHash(PI_EXTENSION);
-    } else {
-      plan.notes.push(`${PI_EXTENSION_PATH}: edited by hand, left as it is (delete it and run 'vx init' again to get the current one)`);
-    }
+    wakeFilePlan(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension", fileHashes, plan);
     jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
+  }
+  if (c.commander === "opencode" || readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined) {
+    wakeFilePlan(top, OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN, "the OpenCode commander's wake plugin", fileHashes, plan);
+    if (readTextIfExists(join(top, "opencode.jsonc")) !== undefined && readTextIfExists(join(top, OPENCODE_CONFIG_PATH)) === undefined) {
+      plan.notes.push(`opencode.jsonc: add "${OPENCODE_PLUGIN_ENTRY}" to its "plugin" list yourself, so OpenCode loads the wake plugin (vx edits only opencode.json)`);
+    } else {
+      jsonPlan(top, OPENCODE_CONFIG_PATH, mergeOpencodeConfig, "OpenCode loads the wake plugin", plan);
+    }
   }
   const skillHashes: Record<string, string> = { ...(existing.config?.skill_hashes ?? {}) };
   if (c.skills) {

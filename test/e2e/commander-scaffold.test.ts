@@ -1,0 +1,74 @@
+// What `vx init --commander <h>` writes for each commander, and what doctor says of it (CMDR-07,
+// CMDR-08a, CMDR-09, DOC-08).
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { OPENCODE_PLUGIN } from "../../src/scaffold/opencode-plugin";
+import { installFakeHerdr } from "../fakes/herdr-control";
+import { git, sandbox, vx, writeExecutable } from "../helpers";
+
+const read = (p: string) => readFileSync(p, "utf8");
+
+function withTools(s: ReturnType<typeof sandbox>) {
+  Object.assign(s.env, installFakeHerdr(s.bin));
+  for (const exe of ["claude", "pi", "opencode", "codex"]) writeExecutable(join(s.bin, exe), "#!/bin/sh\nexit 0\n");
+  return s;
+}
+
+describe("vx init --commander opencode", () => {
+  test("writes the wake plugin and lists it in opencode.json, keeping the user's keys and entries", async () => {
+    using s = withTools(sandbox());
+    writeFileSync(join(s.project, "opencode.json"), `${JSON.stringify({ model: "x/y", plugin: ["other-plugin"] }, null, 2)}\n`);
+    git(s.project, "add", "opencode.json");
+    git(s.project, "commit", "-q", "-m", "user config");
+    const r = await vx(["init", "--yes", "--commander", "opencode"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(read(join(s.project, ".vexillum/opencode-wake.ts"))).toBe(OPENCODE_PLUGIN);
+    expect(JSON.parse(read(join(s.project, "opencode.json")))).toEqual({ model: "x/y", plugin: ["other-plugin", "./.vexillum/opencode-wake.ts"] });
+    expect(existsSync(join(s.project, ".opencode"))).toBe(false);
+    const again = await vx(["init", "--yes", "--commander", "opencode"], { cwd: s.project, env: s.env });
+    expect(again.stderr).toContain("nothing to change, every file is current");
+    const doctor = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(doctor.stdout).toContain("[ok] OpenCode wake plugin - current\n");
+    expect(doctor.stdout).toContain("[ok] OpenCode loads the wake plugin - listed in opencode.json\n");
+  });
+
+  test("an opencode.jsonc is left to the user, with a note saying what to add; doctor warns", async () => {
+    using s = withTools(sandbox());
+    writeFileSync(join(s.project, "opencode.jsonc"), "{ // mine\n}\n");
+    const r = await vx(["init", "--yes", "--commander", "opencode"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(s.project, "opencode.json"))).toBe(false);
+    expect(r.stderr).toContain('opencode.jsonc: add "./.vexillum/opencode-wake.ts" to its "plugin" list yourself');
+    const doctor = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(doctor.stdout).toContain('[warn] OpenCode loads the wake plugin - add "./.vexillum/opencode-wake.ts" to the "plugin" list of opencode.json');
+  });
+});
+
+describe("vx init --commander codex", () => {
+  test("adds nothing Codex-specific to the project; doctor says how Codex is woken and requires codex", async () => {
+    using s = withTools(sandbox());
+    const r = await vx(["init", "--yes", "--commander", "codex"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(read(join(s.project, ".vexillum/config.json"))).commander).toBe("codex");
+    for (const p of [".codex", ".opencode", "opencode.json", ".pi"]) expect(existsSync(join(s.project, p))).toBe(false);
+    const doctor = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(doctor.stdout).toContain("[ok] Codex commander - woken by the sentinel with 'codex queue'");
+    rmSync(join(s.bin, "codex"));
+    const without = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(without.stdout).toContain("[missing] Codex - codex not found in PATH");
+    expect(without.code).toBe(1);
+  });
+});
+
+describe("doctor on a Pi commander", () => {
+  test("says to start Pi at the project root, naming it when run from a subdirectory", async () => {
+    using s = withTools(sandbox());
+    expect((await vx(["init", "--yes", "--commander", "pi"], { cwd: s.project, env: s.env })).code).toBe(0);
+    const atRoot = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(atRoot.stdout).toContain("[ok] Pi wake extension - current (start Pi here, at the project root)\n");
+    mkdirSync(join(s.project, "src"));
+    const below = await vx(["doctor"], { cwd: join(s.project, "src"), env: s.env });
+    expect(below.stdout).toContain(`[ok] Pi wake extension - current (start Pi at the project root, ${s.project}: it loads .pi/ only from its working directory)\n`);
+  });
+});
