@@ -16,23 +16,32 @@ export const OPENCODE_PLUGIN_PATH = ".vexillum/opencode-wake.ts";
 export const OPENCODE_PLUGIN_ENTRY = `./${OPENCODE_PLUGIN_PATH}`;
 export const OPENCODE_CONFIG_PATH = "opencode.json";
 
+/** OpenCode writes this key first into any opencode.json it loads that lacks it. */
+const OPENCODE_SCHEMA = "https://opencode.ai/config.json";
+
 /**
- * `opencode.json` with the plugin in its `plugin` list, every other key and entry kept (a new key
- * goes last). Throws SettingsShapeError when the root is not an object or `plugin` not an array.
+ * `opencode.json` with the plugin in its `plugin` list, every other key and entry kept (a new
+ * `plugin` key goes last). `$schema` is added first when missing, as OpenCode itself would on its
+ * next start, so the committed file stays as OpenCode leaves it. Throws SettingsShapeError when the
+ * root is not an object or `plugin` is not an array.
  */
 export function mergeOpencodeConfig(config: unknown): { next: Record<string, unknown>; changed: boolean } {
   if (typeof config !== "object" || config === null || Array.isArray(config)) {
     throw new SettingsShapeError("opencode.json must hold a JSON object at the top level", "");
   }
-  const next = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const next: Record<string, unknown> = Object.hasOwn(copy, "$schema") ? copy : { $schema: OPENCODE_SCHEMA, ...copy };
+  let changed = next !== copy;
   if (!Object.hasOwn(next, "plugin")) {
     next.plugin = [OPENCODE_PLUGIN_ENTRY];
-    return { next, changed: true };
+    changed = true;
+  } else if (!Array.isArray(next.plugin)) {
+    throw new SettingsShapeError('"plugin" must be an array of plugin names or paths', "plugin");
+  } else if (!hasOpencodePlugin(next)) {
+    next.plugin.push(OPENCODE_PLUGIN_ENTRY);
+    changed = true;
   }
-  if (!Array.isArray(next.plugin)) throw new SettingsShapeError('"plugin" must be an array of plugin names or paths', "plugin");
-  if (hasOpencodePlugin(next)) return { next, changed: false };
-  next.plugin.push(OPENCODE_PLUGIN_ENTRY);
-  return { next, changed: true };
+  return { next, changed };
 }
 
 /** Whether a parsed `opencode.json` lists the plugin (with or without the leading `./`). */

@@ -24,7 +24,12 @@ describe("vx init --commander opencode", () => {
     const r = await vx(["init", "--yes", "--commander", "opencode"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
     expect(read(join(s.project, ".vexillum/opencode-wake.ts"))).toBe(OPENCODE_PLUGIN);
-    expect(JSON.parse(read(join(s.project, "opencode.json")))).toEqual({ model: "x/y", plugin: ["other-plugin", "./.vexillum/opencode-wake.ts"] });
+    expect(JSON.parse(read(join(s.project, "opencode.json")))).toEqual({
+      $schema: "https://opencode.ai/config.json",
+      model: "x/y",
+      plugin: ["other-plugin", "./.vexillum/opencode-wake.ts"],
+    });
+    expect(Object.keys(JSON.parse(read(join(s.project, "opencode.json"))))[0]).toBe("$schema");
     expect(existsSync(join(s.project, ".opencode"))).toBe(false);
     const again = await vx(["init", "--yes", "--commander", "opencode"], { cwd: s.project, env: s.env });
     expect(again.stderr).toContain("nothing to change, every file is current");
