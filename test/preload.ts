@@ -1,12 +1,21 @@
 /**
- * Runs before any test file imports src/: points HOME at a throwaway directory and clears every
- * variable that would make vx talk to a real multiplexer or change its timing.
+ * Runs before any test file imports src/: points HOME at a throwaway directory, gives the run its
+ * own temp dir (every mkdtemp of the suite lands inside it, and it is removed when the run ends),
+ * and clears every variable that would make vx talk to a real multiplexer or change its timing.
  */
-import { mkdtempSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-process.env.HOME = mkdtempSync(join(tmpdir(), "vx-test-home-"));
+const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
+// Searchable by others, like /tmp: a test runs vx as another user inside it.
+chmodSync(runDir, 0o755);
+process.env.TMPDIR = runDir;
+// A preload's afterAll runs once, after every test file.
+afterAll(() => rmSync(runDir, { recursive: true, force: true }));
+
+process.env.HOME = mkdtempSync(join(runDir, "vx-test-home-"));
 for (const name of Object.keys(process.env)) {
   if (name.startsWith("HERDR_") || name.startsWith("TMUX") || name.startsWith("VX_")) delete process.env[name];
 }
