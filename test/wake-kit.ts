@@ -11,8 +11,10 @@ export const FAKE_WAKE = "A vexillum soldier's status changed:\n- mission 012345
 
 export type WakeKit = {
   dir: string;
-  /** One line per await run: `wake`, `giveup` (runs 2 s then exits 0), `hang` (until SIGTERM), `late` (SIGTERM makes it exit 2 with a wake), other: exit 0 at once. */
+  /** One line per await run: `wake`, `giveup` (runs 2 s then exits 0), `hang` (until SIGTERM), `late` (SIGTERM makes it exit 2 with a wake), `waitwake` (a wake on trigger()), other: exit 0 at once. */
   script(lines: string[]): void;
+  /** Lets a `waitwake` run exit 2 with its wake. */
+  trigger(): void;
   /** `<cwd> sentinel await` per run, and `TERM` when a hanging one was stopped. */
   log(): string[];
   gitRepo(path: string): string;
@@ -38,6 +40,8 @@ export function wakeKit(): WakeKit {
       '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; while :; do sleep 0.05; done;;',
       // An await whose wake came in just as it was told to stop: it still exits 2 with the text.
       "  late) trap 'wake_msg; exit 2' TERM; while :; do sleep 0.05; done;;",
+      // A wake that comes when the test says so (trigger()).
+      '  waitwake) while [ ! -e "$FAKE_VX_DIR/trigger" ]; do sleep 0.05; done; rm -f "$FAKE_VX_DIR/trigger"; wake_msg; exit 2;;',
       "esac",
       "exit 0",
       "",
@@ -50,6 +54,7 @@ export function wakeKit(): WakeKit {
   process.env.FAKE_VX_DIR = dir;
   return {
     dir,
+    trigger: () => writeFileSync(join(dir, "trigger"), ""),
     script: (lines) => writeFileSync(join(dir, "script"), `${lines.join("\n")}\n`),
     log: () => {
       try {

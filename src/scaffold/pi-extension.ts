@@ -23,8 +23,12 @@ type Ctx = {
   isIdle(): boolean;
 };
 type Pi = {
-  on(event: "session_start" | "session_shutdown" | "agent_end" | "session_tree", handler: (event: unknown, ctx: Ctx) => unknown): void;
-  on(event: "message_start" | "message_end", handler: (event: { message: Message }, ctx: Ctx) => unknown): void;
+  on(event: "session_start", handler: (event: unknown, ctx: Ctx) => unknown): void;
+  on(event: "session_shutdown", handler: (event: unknown, ctx: Ctx) => unknown): void;
+  on(event: "session_tree", handler: (event: unknown, ctx: Ctx) => unknown): void;
+  on(event: "agent_end", handler: (event: unknown, ctx: Ctx) => unknown): void;
+  on(event: "message_start", handler: (event: { message: Message }, ctx: Ctx) => unknown): void;
+  on(event: "message_end", handler: (event: { message: Message }, ctx: Ctx) => unknown): void;
   on(event: "context", handler: (event: { messages: Message[] }, ctx: Ctx) => { messages: Message[] } | undefined): void;
   sendUserMessage(text: string, options: { deliverAs: "followUp" }): void;
 };
