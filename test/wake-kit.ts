@@ -13,6 +13,8 @@ export type WakeKit = {
   dir: string;
   /** One line per await run: `wake`, `giveup` (runs 2 s then exits 0), `hang` (until SIGTERM), `late` (SIGTERM makes it exit 2 with a wake), `waitwake` (a wake on trigger()), other: exit 0 at once. */
   script(lines: string[]): void;
+  /** How many `hang`/`late` runs have their TERM trap set (wait for it before stopping one). */
+  armed(): number;
   /** Lets a `waitwake` run exit 2 with its wake. */
   trigger(): void;
   /** `<cwd> sentinel await` per run, and `TERM` when a hanging one was stopped. */
@@ -37,9 +39,10 @@ export function wakeKit(): WakeKit {
       'case "$(sed -n "${n}p" "$FAKE_VX_DIR/script")" in',
       "  wake) wake_msg; exit 2;;",
       "  giveup) sleep 2; exit 0;;",
-      '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; while :; do sleep 0.05; done;;',
+      // `armed` counts runs whose TERM trap is set: a signal before that would kill them silently.
+      '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; echo x >> "$FAKE_VX_DIR/armed"; while :; do sleep 0.05; done;;',
       // An await whose wake came in just as it was told to stop: it still exits 2 with the text.
-      "  late) trap 'wake_msg; exit 2' TERM; while :; do sleep 0.05; done;;",
+      "  late) trap 'wake_msg; exit 2' TERM; echo x >> \"$FAKE_VX_DIR/armed\"; while :; do sleep 0.05; done;;",
       // A wake that comes when the test says so (trigger()).
       '  waitwake) while [ ! -e "$FAKE_VX_DIR/trigger" ]; do sleep 0.05; done; rm -f "$FAKE_VX_DIR/trigger"; wake_msg; exit 2;;',
       "esac",
@@ -54,6 +57,13 @@ export function wakeKit(): WakeKit {
   process.env.FAKE_VX_DIR = dir;
   return {
     dir,
+    armed: () => {
+      try {
+        return readFileSync(join(dir, "armed"), "utf8").split("\n").filter(Boolean).length;
+      } catch {
+        return 0;
+      }
+    },
     trigger: () => writeFileSync(join(dir, "trigger"), ""),
     script: (lines) => writeFileSync(join(dir, "script"), `${lines.join("\n")}\n`),
     log: () => {

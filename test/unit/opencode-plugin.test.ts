@@ -63,6 +63,7 @@ describe("OpenCode wake plugin (CMDR-08a)", () => {
     expect(p.prompts()[0]!.args.body!.parts![0]!.text).toBe(FAKE_WAKE);
     await waitFor(() => p.calls().some((c) => c.fn === "tui.publish"), 5000, "the session select");
     expect(p.calls().some((c) => c.fn === "session.create")).toBe(false);
+    await waitFor(() => kit.armed() === 1, 10_000, "the hanging await");
     p.send({ dispose: true });
     await waitFor(() => kit.log().includes("TERM"));
   });
@@ -80,6 +81,7 @@ describe("OpenCode wake plugin (CMDR-08a)", () => {
     p.send({ status: ["ses_own", "idle"], event: status("ses_own", "idle") });
     await waitFor(() => p.prompts().length === 1, 5000, "the prompt after the turn");
     expect(p.prompts()[0]!.args.path!.id).toBe("ses_own");
+    await waitFor(() => kit.armed() === 1, 10_000, "the hanging await");
     p.send({ dispose: true });
     await waitFor(() => kit.log().includes("TERM"));
   });
@@ -93,6 +95,7 @@ describe("OpenCode wake plugin (CMDR-08a)", () => {
     await waitFor(() => p.calls().some((c) => c.fn === "tui.publish"), 5000, "the session select");
     const select = p.calls().find((c) => c.fn === "tui.publish")!;
     expect(select.args.body).toEqual({ type: "tui.session.select", properties: { sessionID: "ses_new1" } });
+    await waitFor(() => kit.armed() === 1, 10_000, "the hanging await");
     p.send({ dispose: true });
     await waitFor(() => kit.log().includes("TERM"));
   });

@@ -126,7 +126,7 @@ describe("Pi wake extension (CMDR-07)", () => {
     kit.script(["late", "hang"]);
     const old = await load("old");
     old.start(project);
-    await waitFor(() => kit.log().length === 1);
+    await waitFor(() => kit.armed() === 1, 10_000, "the old instance's await");
     // /reload: the old instance is shut down, and its await exits 2 with a wake only afterwards.
     old.shutdown();
     const next = await load("next");
@@ -134,6 +134,7 @@ describe("Pi wake extension (CMDR-07)", () => {
     await waitFor(() => next.sent.length === 1, 5000, "the next instance to send the late wake");
     expect(old.sent).toEqual([]);
     expect(next.sent).toEqual([FAKE_WAKE]);
+    await waitFor(() => kit.armed() === 2, 10_000, "the next instance's await");
     next.shutdown();
     await waitFor(() => kit.log().includes("TERM"));
   });
@@ -146,7 +147,7 @@ describe("Pi wake extension (CMDR-07)", () => {
     inCamp.start(camp);
     const pi = await load("shutdown");
     pi.start(project);
-    await waitFor(() => kit.log().length === 1);
+    await waitFor(() => kit.armed() === 1, 10_000, "the await");
     pi.shutdown();
     await waitFor(() => kit.log().includes("TERM"));
     expect(kit.log()).toEqual([`${project} sentinel await`, "TERM"]);
