@@ -110,6 +110,14 @@ export async function commitsAhead(campPath: string | undefined, base: string | 
   return Number.isNaN(n) ? undefined : n;
 }
 
+/** Commits on `branch` that `base` lacks (`rev-list --count <base>..<branch>` in `dir`); undefined on a git error. */
+export async function commitsNotIn(dir: string, branch: string, base: string, exec: Exec): Promise<number | undefined> {
+  const res = await runGit(exec, dir, ["rev-list", "--count", `${base}..${branch}`]);
+  if (res.code !== 0) return undefined;
+  const n = Number.parseInt(res.stdout.trim(), 10);
+  return Number.isNaN(n) ? undefined : n;
+}
+
 /** `merge-base --is-ancestor a b`: whether commit `a` is reachable from `b`. */
 export function isAncestor(dir: string, a: string, b: string, exec: Exec): Promise<boolean> {
   return gitYesNo(exec, dir, ["merge-base", "--is-ancestor", a, b]);

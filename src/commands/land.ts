@@ -1,5 +1,5 @@
 /** `vx land <task-id>` (CMD-LAND-01/02): fast-forward the base to a mission's branch, then strike. */
-import { branchExists, currentBranch, isAncestor, isClean, isFastForward, mergeFastForward } from "../camps/git";
+import { branchExists, commitsNotIn, currentBranch, isClean, isFastForward, mergeFastForward } from "../camps/git";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
@@ -36,9 +36,12 @@ async function checkLandable(deps: Deps, project: string, task: Task): Promise<{
     throw new VxError(`project checkout ${project} is on ${current ?? "a detached HEAD"}, not ${base} - check out ${base}, then retry`);
   }
   if (!(await branchExists(project, branch, deps.exec))) throw refused(`branch ${branch} does not exist`);
-  // A branch already contained in base has nothing to add: git's ff-only merge is then a no-op.
-  const ff = (await isFastForward(project, branch, base, deps.exec)) || (await isAncestor(project, branch, base, deps.exec));
-  if (!ff) {
+  // Nothing ahead of base: the soldier has not committed yet (landing would close its pane
+  // mid-work), or its work is already in base by other means (then strike is the command).
+  if ((await commitsNotIn(project, branch, base, deps.exec)) === 0) {
+    throw refused(`nothing to land yet: ${branch} has no commit that ${base} lacks - wait for the soldier's commits, or strike task ${id} if its work is already in ${base}`);
+  }
+  if (!(await isFastForward(project, branch, base, deps.exec))) {
     throw new VxError(`${branch} is not a fast-forward of ${base} (it has diverged) - have the soldier rebase ${branch} onto ${base}, then retry`);
   }
   return { branch, base };

@@ -104,6 +104,20 @@ describe("vx land", () => {
     expect(wakes(w)).toEqual([]);
   });
 
+  test("a mission with no commit ahead of its base is refused: nothing recorded, the soldier's pane left open", async () => {
+    using w = await world();
+    const r = await w.run("land", ID);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: land refused: nothing to land yet: ${BRANCH} has no commit that main lacks - wait for the soldier's commits, or strike task ${ID} if its work is already in main\n`,
+    });
+    expect(w.task().status).toBe("running");
+    expect(w.task().updated_at).toBe(CREATED);
+    expect(tabCloses(w)).toEqual([]);
+    expect(leaseOf(w.paths, ID)?.leased_by).toBe(ID);
+  });
+
   test("an interrupted task keeps its status and updated_at", async () => {
     using w = await world({ status: "interrupted" });
     commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
