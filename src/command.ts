@@ -54,35 +54,58 @@ export function wantsHelp(argv: string[]): boolean {
   return false;
 }
 
-/** Rejects unknown flags and flags missing their value, before citty parses anything. */
-export function checkFlags(cmd: VxCommand, argv: string[]): void {
+/**
+ * A word that reads as a flag: a dash then a name. Text such as "- fix the list" (a prompt that
+ * starts with a bullet) has whitespace in what would be the name, and is an argument.
+ */
+function isFlagLike(word: string): boolean {
+  if (!word.startsWith("-") || word === "-") return false;
+  const name = word.replace(/^--?/, "").split("=", 1)[0] ?? "";
+  return name !== "" && !/\s/.test(name);
+}
+
+/**
+ * Rejects unknown flags and flags missing their value, before citty parses anything, and returns
+ * argv with every flag (and its value) first and every positional after one `--`, in order: citty
+ * would otherwise read an argument like "- fix the list" as a cluster of short flags.
+ */
+export function checkFlags(cmd: VxCommand, argv: string[]): string[] {
   const table = flagTable(cmd.args);
   const unknown = (flag: string) =>
     new UsageError(cmd.unknownFlag ? cmd.unknownFlag(flag) : `unknown flag "${flag}"`, cmd.name);
+  const flags: string[] = [];
+  const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--") return;
-    if (!a.startsWith("-") || a === "-") continue;
+    const a = argv[i] as string;
+    if (a === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!isFlagLike(a)) {
+      positionals.push(a);
+      continue;
+    }
     const body = a.replace(/^--?/, "");
     const eq = body.indexOf("=");
     const name = eq >= 0 ? body.slice(0, eq) : body;
     let info = table.get(name);
     if (!info && name.startsWith("no-") && table.get(name.slice(3))?.negatable) info = { takesValue: false, negatable: false };
     if (!info || (a.startsWith("--") ? false : name.length !== 1)) throw unknown(a);
+    flags.push(a);
     if (info.takesValue && eq < 0) {
       if (i + 1 >= argv.length || argv[i + 1] === "--") {
         throw new UsageError(`missing value for --${name}`, cmd.name);
       }
-      i++;
+      flags.push(argv[++i] as string);
     }
     if (!info.takesValue && eq >= 0) throw unknown(a);
   }
+  return positionals.length ? [...flags, "--", ...positionals] : flags;
 }
 
 /** Parses argv with citty after the strict check; positionals after `--` land in `_`. */
 export function parseCommandArgs(cmd: VxCommand, argv: string[]): ParsedArgs {
-  checkFlags(cmd, argv);
-  return parseArgs(argv, cmd.args);
+  return parseArgs(checkFlags(cmd, argv), cmd.args);
 }
 
 /** `vx <command> --help`. */

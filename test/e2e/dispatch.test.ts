@@ -44,6 +44,13 @@ describe("vx dispatch: bad input", () => {
     nothingCreated(f);
   });
 
+  test("a prompt that starts with a bullet is a prompt, not an unknown flag", async () => {
+    await using f = await field();
+    const r = await f.run(["dispatch", "- fix the list"]);
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    expect(f.task(taskIdOf(r.stdout)).prompt).toBe("- fix the list");
+  });
+
   test("a prompt over 100000 bytes is refused with exit 1", async () => {
     await using f = await field();
     let r = await f.run(["dispatch", "x".repeat(100_001)]);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkFlags } from "../../src/command";
+import { checkFlags, parseCommandArgs } from "../../src/command";
 import { COMMANDS, findCommand, generalHelp, readmeTable } from "../../src/commands";
 import { UsageError } from "../../src/errors";
 
@@ -32,5 +32,18 @@ describe("command registry", () => {
   ] as { argv: string[]; ok: boolean }[])("init flags $argv", ({ argv, ok }) => {
     if (ok) expect(() => checkFlags(init, argv)).not.toThrow();
     else expect(() => checkFlags(init, argv)).toThrow(UsageError);
+  });
+
+  const dispatch = findCommand("dispatch")!;
+  test.each([
+    [["- fix the list"], ["- fix the list"]],
+    [["--kind", "scout", "-  indented bullet", "and more"], ["-  indented bullet", "and more"]],
+    [["fix", "--", "--kind", "-x"], ["fix", "--kind", "-x"]],
+  ])("a prompt word that is not a flag stays a prompt word: %p", (argv, positionals) => {
+    expect(parseCommandArgs(dispatch, argv)._).toEqual(positionals);
+  });
+
+  test("an unknown flag is still refused next to a bulleted prompt", () => {
+    expect(() => checkFlags(dispatch, ["- item", "--bogus"])).toThrow(UsageError);
   });
 });
