@@ -4,7 +4,7 @@
  * Flags are checked strictly here because an unknown flag must be a usage error (64), never
  * silently ignored.
  */
-import { type ArgsDef, type CommandDef, type ParsedArgs, defineCommand, parseArgs } from "citty";
+import { type ArgsDef, type CommandDef, type ParsedArgs, defineCommand } from "citty";
 import type { Deps } from "./deps";
 import { UsageError } from "./errors";
 
@@ -101,11 +101,6 @@ export function checkFlags(cmd: VxCommand, argv: string[]): string[] {
     if (!info.takesValue && eq >= 0) throw unknown(a);
   }
   return positionals.length ? [...flags, "--", ...positionals] : flags;
-}
-
-/** Parses argv with citty after the strict check; positionals after `--` land in `_`. */
-export function parseCommandArgs(cmd: VxCommand, argv: string[]): ParsedArgs {
-  return parseArgs(checkFlags(cmd, argv), cmd.args);
 }
 
 /** `vx <command> --help`. */

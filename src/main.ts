@@ -32,8 +32,7 @@ export function report(err: unknown, deps: Deps): number {
 }
 
 async function runVx(cmd: VxCommand, rest: string[], deps: Deps): Promise<number> {
-  checkFlags(cmd, rest);
-  const { result } = await runCommand(cmd.def, { rawArgs: rest, data: deps });
+  const { result } = await runCommand(cmd.def, { rawArgs: checkFlags(cmd, rest), data: deps });
   return typeof result === "number" ? result : EXIT.ok;
 }
 

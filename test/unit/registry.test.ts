@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkFlags, parseCommandArgs } from "../../src/command";
+import { parseArgs } from "citty";
+import { checkFlags } from "../../src/command";
 import { COMMANDS, findCommand, generalHelp, readmeTable } from "../../src/commands";
 import { UsageError } from "../../src/errors";
 
@@ -40,7 +41,7 @@ describe("command registry", () => {
     [["--kind", "scout", "-  indented bullet", "and more"], ["-  indented bullet", "and more"]],
     [["fix", "--", "--kind", "-x"], ["fix", "--kind", "-x"]],
   ])("a prompt word that is not a flag stays a prompt word: %p", (argv, positionals) => {
-    expect(parseCommandArgs(dispatch, argv)._).toEqual(positionals);
+    expect(parseArgs(checkFlags(dispatch, argv), dispatch.args)._).toEqual(positionals);
   });
 
   test("an unknown flag is still refused next to a bulleted prompt", () => {
