@@ -12,9 +12,8 @@ import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
 import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
-import { parseRecord } from "../state/record";
-import { type Task, TaskSchema } from "../state/schemas";
-import { taskFileNames } from "../state/tasks";
+import type { Task } from "../state/schemas";
+import { parseTaskFile, taskFileNames } from "../state/tasks";
 import { readTextIfExists } from "../state/files";
 import { listWakeNames, recoverPendingWakes } from "../wakes/queue";
 import { hasHooklessCommander } from "../commanders/check";
@@ -68,7 +67,7 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
     const path = join(paths.tasksDir, name);
     try {
       const text = readTextIfExists(path);
-      if (text !== undefined) out.push(parseRecord(path, text, TaskSchema, true).value);
+      if (text !== undefined) out.push(parseTaskFile(path, text).value);
       ctx.memory.corrupt.delete(path);
     } catch (err) {
       if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorMessage(err)}`);

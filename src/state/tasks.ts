@@ -3,12 +3,12 @@
  * A corrupt or too-new task file is an error naming it; commands never skip it silently.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { StateError, VxError } from "../errors";
 import { ensureDir } from "./files";
 import { withLock } from "./lock";
 import type { ProjectPaths } from "./paths";
-import { type Loaded, loadRecord, mergeForSave, parseRecord, renderState } from "./record";
+import { type Loaded, mergeForSave, parseRecord, renderState } from "./record";
 import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
 import { readTextIfExists, writeAtomic } from "./files";
 
@@ -28,9 +28,24 @@ export function taskPath(paths: ProjectPaths, id: string): string {
   return join(paths.tasksDir, `${id}.json`);
 }
 
+/**
+ * One task file's content. Its `id` must be its file name: saves write to the file named by the
+ * id, so a mismatch would let a save land on another task's file. Such a file is corrupt.
+ */
+export function parseTaskFile(path: string, text: string): Loaded<Task> {
+  const loaded = parseRecord(path, text, TaskSchema, true);
+  const name = basename(path, ".json");
+  if (loaded.value.id !== name) {
+    throw new StateError(path, `its id is "${loaded.value.id}" but its file is named for ${name} - vx leaves it as it is; repair the id or move the file aside`);
+  }
+  return loaded;
+}
+
 /** Loads one task; undefined when its file does not exist. */
 export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefined {
-  return loadRecord(taskPath(paths, id), TaskSchema, true);
+  const path = taskPath(paths, id);
+  const text = readTextIfExists(path);
+  return text === undefined ? undefined : parseTaskFile(path, text);
 }
 
 /** Loads a task the user named: a missing file is `no task <id> in this project`. */
@@ -59,7 +74,7 @@ export function listTasks(paths: ProjectPaths): Loaded<Task>[] {
     const path = join(paths.tasksDir, name);
     const text = readTextIfExists(path);
     if (text === undefined) continue; // removed between listing and reading
-    out.push(parseRecord(path, text, TaskSchema, true));
+    out.push(parseTaskFile(path, text));
   }
   return out;
 }

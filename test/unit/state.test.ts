@@ -107,6 +107,22 @@ describe("tasks on disk", () => {
     expect(readFileSync(file, "utf8")).toBe("{not json");
   });
 
+  test("a task whose id is not its file name is corrupt: never loaded, never saved over another task", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    const other = "fedcba9876543210";
+    await createTask(paths, task(id));
+    await createTask(paths, task(other));
+    const file = taskPath(paths, id);
+    const text = readFileSync(file, "utf8").replace(`"id": "${id}"`, `"id": "${other}"`);
+    writeFileSync(file, text);
+    const otherBefore = readFileSync(taskPath(paths, other), "utf8");
+    expect(() => loadTask(paths, id)).toThrow(`${file}: its id is "${other}" but its file is named for ${id}`);
+    expect(() => listTasks(paths)).toThrow(StateError);
+    await expect(updateTask(paths, id, (t) => ({ ...t, status: "done" }))).rejects.toThrow(file);
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect(readFileSync(taskPath(paths, other), "utf8")).toBe(otherBefore);
+  });
+
   test("schema_version 9 is refused with the spec's message", async () => {
     const paths = projectPaths(tmp(), "/p/app");
     await createTask(paths, task(id));
