@@ -110,6 +110,11 @@ export async function commitsAhead(campPath: string | undefined, base: string | 
   return Number.isNaN(n) ? undefined : n;
 }
 
+/** Whether `dir`'s HEAD names a commit (false in a repository with no commit yet). */
+export async function hasCommit(dir: string, exec: Exec): Promise<boolean> {
+  return (await resolve(exec, dir, "HEAD^{commit}")) !== undefined;
+}
+
 /** Commits on `branch` that `base` lacks (`rev-list --count <base>..<branch>` in `dir`); undefined on a git error. */
 export async function commitsNotIn(dir: string, branch: string, base: string, exec: Exec): Promise<number | undefined> {
   const res = await runGit(exec, dir, ["rev-list", "--count", `${base}..${branch}`]);

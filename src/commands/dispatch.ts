@@ -4,7 +4,7 @@
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
 import { acquireCamp } from "../camps/pool";
-import { currentBranch } from "../camps/git";
+import { currentBranch, hasCommit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -118,6 +118,9 @@ export const dispatchCommand = defineVxCommand({
     if (bytes > MAX_PROMPT_BYTES) throw new VxError(`the prompt is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES})`);
     const base = await currentBranch(project.paths.project, deps.exec);
     if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+    if (!(await hasCommit(project.paths.project, deps.exec))) {
+      throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
+    }
     const workspace = checkBackend(deps, backend);
 
     ensureSentinel(deps, project.root);

@@ -85,6 +85,17 @@ describe("vx dispatch: bad input", () => {
     expect(r).toMatchObject({ code: 1, stderr: "vx: project not initialized, run 'vx init' first\n" });
   });
 
+  test("a repository with no commit yet gets a clear refusal, not git's error", async () => {
+    await using f = await field();
+    const fresh = join(f.home, "..", "fresh");
+    mkdirSync(fresh);
+    git(fresh, "init", "-q", "-b", "main");
+    const init = await f.run(["init", "--yes"], { cwd: fresh });
+    expect(init.code).toBe(0);
+    const r = await f.run(["dispatch", "fix it"], { cwd: fresh });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: main has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch\n" });
+  });
+
   test("a detached HEAD", async () => {
     await using f = await field();
     git(f.project, "checkout", "-q", "--detach");
