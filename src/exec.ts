@@ -17,8 +17,10 @@ export interface Exec {
   run(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
 }
 
-/** Exit code used when the executable cannot be found or started. */
+/** Exit code used when the executable cannot be found. */
 export const EXEC_NOT_FOUND = 127;
+/** Exit code used when it exists but could not be started (E2BIG, EACCES, ...); stderr says why. */
+export const EXEC_CANNOT_RUN = 126;
 
 export const realExec: Exec = {
   async run(argv, opts = {}) {
@@ -32,7 +34,8 @@ export const realExec: Exec = {
         stderr: "pipe",
       });
     } catch (err) {
-      return { code: EXEC_NOT_FOUND, stdout: "", stderr: err instanceof Error ? err.message : String(err) };
+      const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
+      return { code, stdout: "", stderr: err instanceof Error ? err.message : String(err) };
     }
     if (opts.stdin !== undefined && proc.stdin && typeof proc.stdin !== "number") {
       try {

@@ -3,7 +3,7 @@
  * Argv is built by the pure functions in `herdrArgv`; every call runs through the injected Exec with
  * the caller's environment unchanged (ENV-02) and a timeout. Retries and recovery live in herdr-ops.
  */
-import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
+import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
 import type { Env } from "../state/paths";
 import { GUARDS } from "../time";
 import { type HerdrVersion, parseHerdrVersion } from "./herdr-version";
@@ -130,6 +130,7 @@ function apiError(stderr: string): { code: string; message: string } | undefined
 export function failure(argv: string[], res: ExecResult, guardMs: number): HerdrError {
   const name = label(argv);
   if (res.code === EXEC_NOT_FOUND) return new HerdrError("herdr_missing", "herdr not found in PATH", argv, res.stderr.trim());
+  if (res.code === EXEC_CANNOT_RUN) return new HerdrError("herdr_spawn_failed", `${name}: could not run herdr: ${res.stderr.trim()}`, argv, res.stderr.trim());
   const api = apiError(res.stderr);
   if (api) return new HerdrError(api.code, `${name}: ${api.message || api.code} (${api.code})`, argv, api.message);
   if (res.code === 124) {

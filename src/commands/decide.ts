@@ -17,7 +17,7 @@ import { assertTaskId } from "../state/ids";
 import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
-import { followUpText } from "../soldiers/prompt-text";
+import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
 import { NO_TMUX_BACKEND } from "./dispatch";
@@ -214,6 +214,7 @@ export const decideCommand = defineVxCommand({
     if (dismiss && words.length > 0) throw new UsageError("--dismiss takes only the task id, there is no answer to send", "decide");
     const answer = words.join(" ");
     if (!dismiss && answer.trim() === "") throw new UsageError("missing answer", "decide");
+    assertPromptSize(answer, "the answer");
     const project = await openProject(deps);
     return withTaskOp(project.paths, id, () => decideTask(deps, project, id, answer, dismiss));
   },

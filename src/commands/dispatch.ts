@@ -9,6 +9,7 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError } from "../errors";
+import { assertPromptSize } from "../soldiers/prompt-text";
 import { which } from "../exec";
 import { openProject } from "../project";
 import { ensureSentinel } from "../sentinel/ensure";
@@ -22,7 +23,6 @@ import { isoTime } from "../time";
 const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
 const CLAUDE_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
-export const MAX_PROMPT_BYTES = 100_000;
 
 /** CMD-DISPATCH-02, shared by redispatch. */
 export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
@@ -114,8 +114,7 @@ export const dispatchCommand = defineVxCommand({
     const harness = flags.harness ?? project.config.harness ?? "claude";
     const backend = flags.backend ?? project.config.backend ?? "herdr";
     checkModelEffort(harness, flags.model, flags.effort);
-    const bytes = Buffer.byteLength(flags.prompt, "utf8");
-    if (bytes > MAX_PROMPT_BYTES) throw new VxError(`the prompt is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES})`);
+    assertPromptSize(flags.prompt, "the prompt");
     const base = await currentBranch(project.paths.project, deps.exec);
     if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
     if (!(await hasCommit(project.paths.project, deps.exec))) {

@@ -17,7 +17,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
-import { followUpText } from "../soldiers/prompt-text";
+import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { guardedSave, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
 import { NO_TMUX_BACKEND } from "./dispatch";
@@ -143,6 +143,7 @@ export const promptCommand = defineVxCommand({
     const id = assertTaskId(raw, "prompt");
     const text = words.join(" ");
     if (text.trim() === "") throw new UsageError("the prompt text is empty", "prompt");
+    assertPromptSize(text, "the prompt");
     const project = await openProject(deps);
     const { paths } = project;
     return withTaskOp(paths, id, () => promptTask(deps, project, id, text));

@@ -3,6 +3,7 @@
  * sentence, so the sentinel can find where the soldier's last turn starts (SEN-16). The stored
  * `prompt` never includes any of this.
  */
+import { VxError } from "../errors";
 import { TRAILER } from "../sentinel/evidence";
 import type { Task } from "../state/schemas";
 
@@ -47,4 +48,13 @@ export function dispatchText(opts: { prompt: string; kind: Task["kind"]; reportP
 /** A follow-up (`vx prompt`, prose `vx decide`): the text, then the short decision block. */
 export function followUpText(text: string): string {
   return withBlocks(text, [FOLLOW_UP_BLOCK]);
+}
+
+/** The largest prompt, follow-up or answer vx sends (it travels as one argument to herdr). */
+export const MAX_PROMPT_BYTES = 100_000;
+
+/** Refuses a text over MAX_PROMPT_BYTES, naming what it is (`the prompt`, `the answer`). */
+export function assertPromptSize(text: string, what: string): void {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_PROMPT_BYTES) throw new VxError(`${what} is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES})`);
 }

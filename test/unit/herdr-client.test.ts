@@ -173,12 +173,19 @@ describe("envelope parsing", () => {
     { name: "an agent without ids", reply: ok({ type: "agent_list", agents: [{ agent_status: "idle" }] }), code: "unparsable" },
     { name: "two JSON lines", reply: { code: 0, stdout: `{"result":{}}\n{"result":{}}\n` }, code: "unparsable" },
     { name: "the guard timeout", reply: { code: 124 }, code: "exec_timeout" },
-    { name: "exec could not start herdr", reply: { code: 127, stderr: "Executable not found" }, code: "herdr_missing" },
+    { name: "exec could not find herdr", reply: { code: 127, stderr: "Executable not found" }, code: "herdr_missing" },
+    { name: "exec could not start herdr (E2BIG)", reply: { code: 126, stderr: "E2BIG: argument list too long" }, code: "herdr_spawn_failed" },
   ])("$name → $code", async ({ reply, code }) => {
     const { herdr } = client(reply);
     const err = await herdr.agentList().catch((e) => e);
     expect(err).toBeInstanceOf(HerdrError);
     expect(err.code).toBe(code);
+  });
+
+  test("a spawn failure says what failed, not that herdr is missing", async () => {
+    const { herdr } = client({ code: 126, stderr: "E2BIG: argument list too long, posix_spawn 'herdr'" });
+    const err = await herdr.agentList().catch((e) => e);
+    expect(err.message).toBe("herdr agent list: could not run herdr: E2BIG: argument list too long, posix_spawn 'herdr'");
   });
 
   test("usage error message quotes herdr's line", async () => {
