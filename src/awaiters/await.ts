@@ -4,7 +4,7 @@
  * give-up, signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
  * because a stray exit code from an async hook can wake the commander in a loop.
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, fstatSync, statSync } from "node:fs";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { ensureSentinel } from "../sentinel/ensure";
@@ -32,7 +32,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
   try {
     // Read once: an owner that dies during start-up must show as a changed parent, not become it.
     const parent = deps.ppid();
-    if (parent <= 1 || isNonInteractiveClaude(deps.env)) return 0;
+    if (parent <= 1 || isNonInteractiveClaude(deps.env) || stderrGoesNowhere()) return 0;
     const project = await deliveryProject(deps);
     if (!project) return 0;
     const chain = await findOwner(parent, deps.exec);
@@ -92,6 +92,20 @@ export async function awaitWake(deps: Deps): Promise<number> {
       if (root) logAwaitError(root, deps, err);
     }
     for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
+
+/**
+ * A wake is deleted once written to stderr, so stderr must reach someone: with stderr closed
+ * (`2>&-`) the runtime reopens fd 2 on /dev/null, and a wake "delivered" there would be lost.
+ */
+function stderrGoesNowhere(): boolean {
+  try {
+    const fd2 = fstatSync(2);
+    const devNull = statSync("/dev/null");
+    return fd2.isCharacterDevice() && fd2.rdev === devNull.rdev;
+  } catch {
+    return false;
   }
 }
 

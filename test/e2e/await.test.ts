@@ -105,6 +105,15 @@ describe("vx sentinel await", () => {
     expect(records(current)).toEqual([]);
   });
 
+  test("with stderr closed (2>&-) it exits 0 at once and consumes no wake", async () => {
+    current = await queue();
+    const wake = taskWithWake(current, ID);
+    const p = Bun.spawn(["sh", "-c", 'exec "$0" sentinel await 2>&-', VX_BIN], { cwd: current.project, env: current.env, stdout: "pipe", stderr: "pipe" });
+    expect(await p.exited).toBe(0);
+    expect(existsSync(wake)).toBe(true);
+    expect(records(current)).toEqual([]);
+  });
+
   test("an internal error ends it with exit 0 and a line in sentinel.log", async () => {
     current = await queue();
     rmSync(join(current.root, "sentinel-awaiters"), { recursive: true, force: true });
