@@ -7,6 +7,7 @@ import { type VxCommand, checkFlags, commandHelp, wantsHelp } from "./command";
 import { findCommand, generalHelp } from "./commands";
 import { type Deps, realDeps } from "./deps";
 import { EXIT, SilentExit, UsageError, VxError, errorMessage } from "./errors";
+import { printable } from "./printable";
 import { VERSION } from "./version";
 
 function usageOf(name: string | undefined): string {
@@ -18,15 +19,15 @@ function usageOf(name: string | undefined): string {
 export function report(err: unknown, deps: Deps): number {
   if (err instanceof SilentExit) return err.exit;
   if (err instanceof UsageError) {
-    deps.stderr.write(`vx: ${err.message}\n${usageOf(err.command)}`);
+    deps.stderr.write(`vx: ${printable(err.message)}\n${usageOf(err.command)}`);
     return err.exit;
   }
   if (err instanceof VxError) {
-    if (err.message) deps.stderr.write(`vx: ${err.message}\n`);
+    if (err.message) deps.stderr.write(`vx: ${printable(err.message)}\n`);
     return err.exit;
   }
   const hint = deps.env.VX_DEBUG ? "" : " (run it again with VX_DEBUG=1 to see where)";
-  deps.stderr.write(`vx: unexpected error: ${errorMessage(err)}${hint}\n`);
+  deps.stderr.write(`vx: unexpected error: ${printable(errorMessage(err))}${hint}\n`);
   if (deps.env.VX_DEBUG && err instanceof Error && err.stack) deps.stderr.write(`${err.stack}\n`);
   return EXIT.error;
 }
@@ -48,7 +49,7 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
   }
   const cmd = findCommand(first);
   if (!cmd) {
-    deps.stderr.write(`vx: unknown command "${first}"\nRun 'vx --help' for a list of commands.\n`);
+    deps.stderr.write(`vx: unknown command "${printable(first)}"\nRun 'vx --help' for a list of commands.\n`);
     return EXIT.usage;
   }
   if (wantsHelp(rest)) {

@@ -5,6 +5,7 @@ import { openProject } from "../project";
 import type { Loaded } from "../state/record";
 import type { Task } from "../state/schemas";
 import { listTasks } from "../state/tasks";
+import { printable } from "../printable";
 import { isoTime } from "../time";
 
 /** Most recently updated first; ties by id ascending. */
@@ -32,7 +33,8 @@ export function statusLines(tasks: Loaded<Task>[]): string {
     );
     if (t.status === "blocked" && t.decision) out.push(`    question: ${t.decision.question}`);
   }
-  return `${out.join("\n")}\n`;
+  // Everything here came from task files: never let it drive the terminal.
+  return `${out.map(printable).join("\n")}\n`;
 }
 
 export const statusCommand = defineVxCommand({

@@ -50,6 +50,19 @@ describe("vx status", () => {
     );
   });
 
+  test("escape sequences in a prompt, a question or an argument are shown, not sent to the terminal", async () => {
+    using s = await initialized();
+    const question = "\u001b]0;owned\u0007really?";
+    writeTask(s, task("aaaaaaaaaaaaaaaa", { prompt: "\u001b[2Jwipe", status: "blocked", decision: { question, options: [], asked_at: "2026-11-30T11:00:00Z", kind: "prose" } }));
+    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain("\\x1b[2Jwipe");
+    expect(r.stdout).toContain("    question: \\x1b]0;owned\\x07really?");
+    expect(r.stdout).not.toContain("\u001b");
+    const bad = await vx(["status", "--\u001b[31mred"], { cwd: s.project, env: s.env });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toStartWith('vx: unknown status flag "--\\x1b[31mred"\n');
+  });
+
   test("--json: the envelope, tasks exactly as persisted with unknown fields", async () => {
     using s = await initialized();
     writeTask(s, task("dddddddddddddddd", { future_field: { x: 1 } }));

@@ -1,0 +1,10 @@
+/**
+ * Text from files and arguments made safe to print to a terminal: control characters (ESC and the
+ * rest of C0 except newline and tab, DEL, and C1) are shown as `\xNN` escapes, so a prompt, a
+ * soldier's question or an id can never move the cursor, recolour, retitle or clear the screen.
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
