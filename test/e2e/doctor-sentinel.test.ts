@@ -26,7 +26,7 @@ describe("doctor: sentinel and pending wakes", () => {
     const s = Bun.spawn([VX_BIN, "sentinel"], { cwd: q.home, env: q.env, stdout: "ignore", stderr: "ignore" });
     spawned.push(s);
     await waitFor(() => existsSync(join(q.root, "sentinel.json")), 5000, "sentinel");
-    const a = Bun.spawn([VX_BIN, "sentinel", "await"], { cwd: q.project, env: q.env, stdout: "ignore", stderr: "ignore" });
+    const a = Bun.spawn([VX_BIN, "sentinel", "await"], { cwd: q.project, env: q.env, stdout: "ignore", stderr: "pipe" });
     spawned.push(a);
     await waitFor(() => existsSync(join(q.root, "sentinel-awaiters", `${a.pid}.json`)), 5000, "await registration");
     const r = await vx(["doctor"], { cwd: q.project, env: q.env });
