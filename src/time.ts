@@ -46,6 +46,8 @@ export const GUARDS = {
   gitQuery: 60 * S,
   gitWrite: 10 * MIN,
   codexCall: 30 * S,
+  /** How long a command waits to see an auto-started sentinel take its lock before saying so. */
+  sentinelStart: 3 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
 } as const;

@@ -31,7 +31,9 @@ export function testDeps(opts: { cwd: string; env: Record<string, string>; tty?:
     stderr: { write: (t) => (err.push(t), true) },
     stdinIsTTY: opts.tty ?? false,
     readLine: async () => answers.shift(),
-    self: [process.execPath, "src/cli.ts"],
+    // In-process tests never start a real sentinel: an auto-start runs `false sentinel`, which
+    // exits at once, and is reported as the failure it is.
+    self: ["false"],
     pid: process.pid,
     ppid: () => process.ppid,
     out,

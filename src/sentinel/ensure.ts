@@ -9,8 +9,8 @@ import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { ensureDir, writeAtomic } from "../state/files";
 import { rootPaths } from "../state/paths";
-import { scaled } from "../time";
-import { sentinelState } from "./singleton";
+import { GUARDS, scaled } from "../time";
+import { readSentinelInfo, sentinelState } from "./singleton";
 
 function startedWithin(marker: string, since: number): boolean {
   try {
@@ -44,6 +44,30 @@ function startDetached(argv: string[], log: string, cwd: string, env: Deps["env"
   return pid;
 }
 
+/** Alive and not a zombie: an orphan that exited stays one until init reaps it, which can take seconds. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
+  const stat = ps.stdout.toString().trim();
+  return stat !== "" && !stat.startsWith("Z");
+}
+
+/** Waits briefly for a started sentinel to take the lock; "gone" when it exited first. */
+function awaitStart(paths: ReturnType<typeof rootPaths>, pid: number): "running" | "gone" | "starting" {
+  // A process guard, not a behaviour timing: real time, whatever clock the caller runs on.
+  const deadline = performance.now() + GUARDS.sentinelStart;
+  for (;;) {
+    if (readSentinelInfo(paths)?.pid === pid) return "running";
+    if (!isAlive(pid)) return readSentinelInfo(paths)?.pid === pid ? "running" : "gone";
+    if (performance.now() >= deadline) return "starting";
+    Bun.sleepSync(20);
+  }
+}
+
 export type EnsureResult = { started?: number; error?: string };
 
 export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean } = {}): EnsureResult {
@@ -60,7 +84,15 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     closeSync(openSync(paths.sentinelLog, "a", 0o600));
     const pid = startDetached([...deps.self, "sentinel"], paths.sentinelLog, root, deps.env);
     if (state.running) writeAtomic(marker, `${pid}\n`);
-    if (!opts.quiet) deps.stderr.write(`vx: auto-started sentinel (pid ${pid}), logging to ${paths.sentinelLog}\n`);
+    if (opts.quiet) return { started: pid };
+    // Said only when true: the new sentinel holds the lock, or is alive and waiting out a stale
+    // holder. One that exited at once lost the start to another (nothing to say) or failed.
+    const outcome = awaitStart(paths, pid);
+    if (outcome === "gone") {
+      if (sentinelState(paths).running) return {};
+      throw new Error(`it exited at once (see ${paths.sentinelLog})`);
+    }
+    deps.stderr.write(`vx: auto-started sentinel (pid ${pid}), logging to ${paths.sentinelLog}\n`);
     return { started: pid };
   } catch (err) {
     const error = errorMessage(err);

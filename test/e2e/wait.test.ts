@@ -1,7 +1,7 @@
 // `vx wait` end to end (WAIT-01..05): the compiled binary waits while the test plays the sentinel
 // by rewriting the task file, or while a sentinel the command auto-started settles the task.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeldLock, tryLockExclusive } from "../../src/state/lock";
 import { installFakeHerdr } from "../fakes/herdr-control";
@@ -165,5 +165,19 @@ describe("vx wait", () => {
     } finally {
       await stopSentinels(s.home, pid ? [pid] : []);
     }
+  });
+
+  test("a sentinel that exits at once is not called auto-started: the warning says what happened", async () => {
+    using s = await initialized();
+    Object.assign(s.env, installFakeHerdr(s.bin));
+    writeTask(s, task({ backend: "herdr", herdr_agent_name: "vx-fix-login", harness: "claude", output: "working" }));
+    // The started sentinel cannot write sentinel.json and exits 1 at once.
+    mkdirSync(join(s.home, ".vexillum", "sentinel.json"));
+    const r = await vx(["wait", ID, "--max-wait", "0.5"], { cwd: s.project, env: s.env });
+    const log = join(s.home, ".vexillum", "sentinel.log");
+    expect(r.stderr).not.toContain("auto-started");
+    expect(r.stderr).toStartWith(
+      `vx: warning: could not auto-start the sentinel: it exited at once (see ${log}) - run 'vx sentinel' yourself in the background\n`,
+    );
   });
 });
