@@ -9,12 +9,11 @@ import { addAgent, createWorkspace } from "../fakes/herdr-control";
 import { VX_BIN, stopSentinels, waitFor } from "../helpers";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
 import type { LoggedRequest } from "./mock-models";
-import { type World, requestWith, screenShows, world } from "./world";
+import { type World, requestWith, say, screenShows, wakeDuringBusyTurn, wakeOf, world } from "./world";
 
 let w: World;
 let sentinel: Bun.Subprocess | undefined;
 const PANE = "codex";
-const wakeOf = (id: string) => `mission ${id}: running -> done`;
 
 /** The last input item of a Responses request: a tool result means the model's tool call ran. */
 const lastItem = (r: LoggedRequest) => ((r.body as { input?: { type?: string; output?: unknown }[] })?.input ?? []).at(-1);
@@ -46,12 +45,6 @@ afterAll(async () => {
   }
 });
 
-async function say(text: string): Promise<void> {
-  w.tmux.type(PANE, text);
-  await screenShows(w, PANE, new RegExp(text));
-  w.tmux.keys(PANE, "Enter");
-  await requestWith(w, text, 0, 60_000);
-}
 
 describe("Codex commander", () => {
   test("a vx dispatch run by Codex records the commander with its own thread", async () => {
@@ -62,7 +55,7 @@ describe("Codex commander", () => {
       if (lastItem(r)?.type === "function_call_output") return { text: "dispatched" };
       return { tool: { name: "exec_command", input: { cmd: "VX_TIME_SCALE=0.05 vx dispatch compat soldier task" } } };
     });
-    await say("dispatch a soldier");
+    await say(w, PANE, "dispatch a soldier");
     const file = join(w.stateDir, "commanders.json");
     const entry = await waitFor(() => {
       try {
@@ -88,14 +81,6 @@ describe("Codex commander", () => {
   });
 
   test("a busy Codex receives the wake after its running turn", async () => {
-    w.models.respond((r) => (r.lastUser.includes("a slow question") ? { text: "slow answer", delayMs: 4000 } : undefined));
-    await say("a slow question");
-    const slow = w.models.turns().find((r) => r.lastUser.includes("a slow question"))!;
-    const t0 = Date.now();
-    taskWithWake(w, "a7a7a7a7a7a7a7a7");
-    const req = await requestWith(w, wakeOf("a7a7a7a7a7a7a7a7"), t0, 30_000);
-    console.log(`compat: codex busy wake file -> model request: ${req.at - t0} ms (turn ended ${slow.at + 4000 - t0} ms after the wake)`);
-    expect(req.at).toBeGreaterThanOrEqual(slow.at + 4000);
-    w.models.respond(undefined);
+    await wakeDuringBusyTurn(w, PANE, "codex", "a7a7a7a7a7a7a7a7");
   });
 });

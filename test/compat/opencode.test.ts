@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { taskWithWake } from "../await-kit";
 import { git, waitFor } from "../helpers";
 import { seedOpencode } from "./opencode-setup";
-import { type World, requestWith, screenShows, world } from "./world";
+import { type World, requestWith, say, screenShows, wakeDuringBusyTurn, wakeOf, world } from "./world";
 
 let w: World;
 const PANE = "oc";
-const wakeOf = (id: string) => `mission ${id}: running -> done`;
 
 beforeAll(async () => {
   w = await world({ harness: "opencode", commander: "opencode", prepare: (x) => seedOpencode(x.home, x.models.url) });
@@ -29,16 +28,10 @@ afterAll(async () => {
   await w?.close();
 });
 
-async function say(text: string): Promise<void> {
-  w.tmux.type(PANE, text);
-  await screenShows(w, PANE, new RegExp(text));
-  w.tmux.keys(PANE, "Enter");
-  await requestWith(w, text, 0, 90_000);
-}
 
 describe("OpenCode commander", () => {
   test("a plain TUI receives a wake within 5 s while idle, and shows it", async () => {
-    await say("hello opencode");
+    await say(w, PANE, "hello opencode");
     // Idle again: the footer drops "esc interrupt" (the first turn of a fresh TUI takes seconds).
     await waitFor(() => !w.tmux.screen(PANE).includes("esc interrupt"), 60_000, "the TUI to be idle");
     await waitFor(() => w.awaits().length === 1, 30_000, "the await");
@@ -51,15 +44,7 @@ describe("OpenCode commander", () => {
   });
 
   test("a busy TUI receives the wake after its running turn", async () => {
-    w.models.respond((r) => (r.lastUser.includes("a slow question") ? { text: "slow answer", delayMs: 4000 } : undefined));
-    await say("a slow question");
-    const slow = w.models.turns().find((r) => r.lastUser.includes("a slow question"))!;
-    const t0 = Date.now();
-    taskWithWake(w, "c9c9c9c9c9c9c9c9");
-    const req = await requestWith(w, wakeOf("c9c9c9c9c9c9c9c9"), t0, 40_000);
-    console.log(`compat: opencode busy wake file -> model request: ${req.at - t0} ms (turn ended ${slow.at + 4000 - t0} ms after the wake)`);
-    expect(req.at).toBeGreaterThanOrEqual(slow.at + 4000);
-    w.models.respond(undefined);
+    await wakeDuringBusyTurn(w, PANE, "opencode", "c9c9c9c9c9c9c9c9");
   });
 
   test("git status shows nothing OpenCode or the plugin left in the project", () => {

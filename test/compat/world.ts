@@ -5,11 +5,11 @@
  */
 import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Queue } from "../await-kit";
+import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { VX_BIN, alive, sandbox, stopSentinels, vx, waitFor } from "../helpers";
 import { type HarnessName, harness } from "./harnesses";
-import { type MockModels, startMockModels } from "./mock-models";
+import { type LoggedRequest, type MockModels, startMockModels } from "./mock-models";
 import { type Tmux, startTmux } from "./tmux";
 
 export type World = Queue & {
@@ -132,5 +132,38 @@ export async function screenShows(w: World, name: string, re: RegExp, timeoutMs 
     }, timeoutMs, `the screen to show ${re}`);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- screen ---\n${w.tmux.screen(name)}`);
+  }
+}
+
+/** The line of a wake's reason text that names the task (see taskWithWake). */
+export const wakeOf = (id: string) => `mission ${id}: running -> done`;
+
+/** Types a user turn into the pane, submits it once it shows, and waits for the model to get it. */
+export async function say(w: World, pane: string, text: string): Promise<void> {
+  w.tmux.type(pane, text);
+  await screenShows(w, pane, new RegExp(text));
+  w.tmux.keys(pane, "Enter");
+  await requestWith(w, text, 0, 90_000);
+}
+
+/**
+ * A wake written while the commander is mid-turn (the mock holds its answer for 4 s) must reach
+ * the model only after that turn: returns the request, for its latency.
+ */
+export async function wakeDuringBusyTurn(w: World, pane: string, harness: string, id: string): Promise<LoggedRequest> {
+  const holdMs = 4000;
+  w.models.respond((r) => (r.lastUser.includes("a slow question") ? { text: "slow answer", delayMs: holdMs } : undefined));
+  try {
+    await say(w, pane, "a slow question");
+    const slow = w.models.turns().find((r) => r.lastUser.includes("a slow question"));
+    if (!slow) throw new Error("the slow turn was not seen");
+    const t0 = Date.now();
+    taskWithWake(w, id);
+    const req = await requestWith(w, wakeOf(id), t0, 40_000);
+    console.log(`compat: ${harness} busy wake file -> model request: ${req.at - t0} ms (turn ended ${slow.at + holdMs - t0} ms after the wake)`);
+    if (req.at < slow.at + holdMs) throw new Error(`the wake reached the model ${slow.at + holdMs - req.at} ms before the running turn ended`);
+    return req;
+  } finally {
+    w.models.respond(undefined);
   }
 }
