@@ -54,7 +54,15 @@ export const NOMINAL_WINDOWS: Windows = {
   stillRunningLimit: DURATIONS.stillRunningLimit,
 };
 
-const since = (now: number, iso: string | undefined) => (iso ? now - Date.parse(iso) : Number.NaN);
+/**
+ * How long ago `iso` was. A time in the future (the clock stepped back after it was written) counts
+ * as long ago: otherwise no window would ever close and the task would stay frozen.
+ */
+const since = (now: number, iso: string | undefined) => {
+  if (!iso) return Number.NaN;
+  const age = now - Date.parse(iso);
+  return age < 0 ? Number.POSITIVE_INFINITY : age;
+};
 
 function mark(patch: Patch, log?: string): Action {
   return Object.keys(patch).length ? { type: "mark", patch, log } : { type: "none" };

@@ -76,6 +76,27 @@ export function readTextIfExists(path: string): string | undefined {
   }
 }
 
+/**
+ * readTextIfExists for a state file: a symbolic link whose target is gone is not an absent file.
+ * Treating it as one would let a save write a fresh record where the user put a link (STA-07:
+ * corrupt is reported, never skipped).
+ */
+export function readStateText(path: string): string | undefined {
+  const text = readTextIfExists(path);
+  if (text === undefined && isSymlink(path)) {
+    throw new StateError(path, "is a symbolic link to a file that does not exist - vx leaves it as it is; remove it or restore its target");
+  }
+  return text;
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 /** Parses JSON text from `path`; invalid JSON is a StateError naming the file. */
 export function parseJsonText(path: string, text: string): unknown {
   try {

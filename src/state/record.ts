@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { StateError } from "../errors";
 import { SCHEMA_VERSION } from "./schemas";
-import { parseJsonText, readTextIfExists, writeAtomic } from "./files";
+import { parseJsonText, readStateText, writeAtomic } from "./files";
 
 type ObjectSchema = v.GenericSchema & { entries: Record<string, unknown> };
 
@@ -54,7 +54,7 @@ export function loadRecord<S extends ObjectSchema>(
   schema: S,
   versioned = false,
 ): Loaded<v.InferOutput<S>> | undefined {
-  const text = readTextIfExists(path);
+  const text = readStateText(path);
   if (text === undefined) return undefined;
   return parseRecord(path, text, schema, versioned);
 }
@@ -87,7 +87,7 @@ export function renderState(value: unknown): string {
  * is not a JSON object is never overwritten.
  */
 export function saveRecord(path: string, known: Record<string, unknown>, keys: readonly string[]): void {
-  const text = readTextIfExists(path);
+  const text = readStateText(path);
   let onDisk: Record<string, unknown> | undefined;
   if (text !== undefined) {
     const raw = parseJsonText(path, text);

@@ -10,7 +10,7 @@ import { withLock } from "./lock";
 import type { ProjectPaths } from "./paths";
 import { type Loaded, mergeForSave, parseRecord, renderState } from "./record";
 import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
-import { readTextIfExists, writeAtomic } from "./files";
+import { readStateText, writeAtomic } from "./files";
 
 export const TASK_KEYS = keysOf(TaskSchema);
 
@@ -44,7 +44,7 @@ export function parseTaskFile(path: string, text: string): Loaded<Task> {
 /** Loads one task; undefined when its file does not exist. */
 export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefined {
   const path = taskPath(paths, id);
-  const text = readTextIfExists(path);
+  const text = readStateText(path);
   return text === undefined ? undefined : parseTaskFile(path, text);
 }
 
@@ -72,7 +72,7 @@ export function listTasks(paths: ProjectPaths): Loaded<Task>[] {
   const out: Loaded<Task>[] = [];
   for (const name of taskFileNames(paths)) {
     const path = join(paths.tasksDir, name);
-    const text = readTextIfExists(path);
+    const text = readStateText(path);
     if (text === undefined) continue; // removed between listing and reading
     out.push(parseTaskFile(path, text));
   }
@@ -105,7 +105,7 @@ function writeTask(paths: ProjectPaths, task: Task, onDisk: Record<string, unkno
 export async function createTask(paths: ProjectPaths, task: Task): Promise<void> {
   ensureDir(paths.tasksDir);
   await withLock(paths.tasksLock, () => {
-    if (readTextIfExists(taskPath(paths, task.id)) !== undefined) {
+    if (readStateText(taskPath(paths, task.id)) !== undefined) {
       throw new StateError(taskPath(paths, task.id), "already exists");
     }
     writeTask(paths, task, undefined);

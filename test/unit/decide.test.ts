@@ -32,6 +32,11 @@ describe("settle grace (SEN-07)", () => {
   test("acts at 8 s", () => {
     expect(run(task(), { kind: "missing" }, T0 + 8 * S).type).toBe("mark");
   });
+  test("an updated_at in the future (the clock stepped back) does not freeze the task", () => {
+    expect(run(task({ updated_at: iso(T0 + 3_600 * S) }), { kind: "missing" }, T0).type).toBe("mark");
+    const marked = task({ updated_at: iso(T0 + 3_600 * S), agent_not_found_since: iso(T0 + 3_600 * S) });
+    expect(run(marked, { kind: "missing" }, T0).type).toBe("settle");
+  });
 });
 
 describe("not found -> interrupted (SEN-08)", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { readPool } from "../../src/camps/pool";
 import { StateError, VxError } from "../../src/errors";
 import { assertTaskId, isTaskId, newTaskId } from "../../src/state/ids";
 import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
@@ -121,6 +122,21 @@ describe("tasks on disk", () => {
     await expect(updateTask(paths, id, (t) => ({ ...t, status: "done" }))).rejects.toThrow(file);
     expect(readFileSync(file, "utf8")).toBe(text);
     expect(readFileSync(taskPath(paths, other), "utf8")).toBe(otherBefore);
+  });
+
+  test("a task or pool file that is a dangling symbolic link is reported, not taken as absent", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    await createTask(paths, task(id));
+    const other = "fedcba9876543210";
+    const link = taskPath(paths, other);
+    symlinkSync(join(tmp(), "gone.json"), link);
+    expect(() => listTasks(paths)).toThrow(`${link}: is a symbolic link to a file that does not exist`);
+    expect(() => loadTask(paths, other)).toThrow(StateError);
+    await expect(createTask(paths, task(other))).rejects.toThrow(StateError);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    mkdirSync(dirname(paths.poolFile), { recursive: true });
+    symlinkSync(join(tmp(), "gone-pool.json"), paths.poolFile);
+    expect(() => readPool(paths)).toThrow(`${paths.poolFile}: is a symbolic link to a file that does not exist`);
   });
 
   test("schema_version 9 is refused with the spec's message", async () => {
