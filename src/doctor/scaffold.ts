@@ -107,7 +107,13 @@ function opencodeConfigCheck(top: string): Check {
 /** DOC-09's verdict, and the command DOC-10 probes when a vexillum handler is registered. */
 export function hookCheck(top: string): { check: Check; command?: string } {
   const name = "sentinel Stop hook";
-  const text = readTextIfExists(join(top, ".claude", "settings.json"));
+  let text: string | undefined;
+  try {
+    text = readTextIfExists(join(top, ".claude", "settings.json"));
+  } catch (err) {
+    // A report, not an abort: doctor goes on to the rest of its checks.
+    return { check: { status: "warn", name, detail: `${errorMessage(err)}, so the commander is never woken when a soldier finishes; make it a readable JSON file, then run 'vx upgrade'` } };
+  }
   let settings: unknown;
   try {
     settings = text === undefined ? {} : JSON.parse(text);

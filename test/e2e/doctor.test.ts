@@ -139,6 +139,18 @@ describe("vx doctor", () => {
     expect(r.stdout).toContain("[warn] CLAUDE.md vexillum block - drifted\n");
   });
 
+  test("a .claude/settings.json that is a directory is reported and the report goes on", async () => {
+    using s = await ready();
+    const settings = join(s.project, ".claude/settings.json");
+    require("node:fs").rmSync(settings);
+    mkdirSync(settings);
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toContain(`[warn] sentinel Stop hook - ${settings}: cannot read: EISDIR`);
+    expect(r.stdout).toContain("so the commander is never woken when a soldier finishes; make it a readable JSON file, then run 'vx upgrade'\n");
+    expect(r.stdout).toMatch(/\[ok\] sentinel - /);
+    expect(r.stdout).toMatch(/\nEnvironment ready/);
+  });
+
   test("another vx earlier in PATH", async () => {
     using s = await ready();
     writeExecutable(join(s.bin, "vx"), "#!/bin/sh\necho old vx\n");
