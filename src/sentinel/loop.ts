@@ -20,7 +20,7 @@ import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog } from "./log";
 import type { Build } from "../state/schemas";
-import { type PassCtx, type PassResult, newMemory, runPass, stateDirs } from "./pass";
+import { type PassCtx, type PassResult, newMemory, reportTickError, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -39,13 +39,15 @@ export function scaledWindows(env: Deps["env"]) {
   };
 }
 
-async function recoverClaims(dirs: ProjectPaths[], deps: Deps, log: Log): Promise<void> {
+async function recoverClaims(dirs: ProjectPaths[], deps: Deps, ctx: Pick<PassCtx, "memory" | "log">): Promise<void> {
   for (const p of dirs) {
     for (const dir of [p.wakesDir, p.forumWakesDir]) {
+      const key = `${p.key} claims ${dir}`;
       try {
         await recoverDeadClaims(dir, { now: deps.clock.now(), isLiveVx: (pid) => isLiveVx(pid, deps.exec), pid: deps.pid });
+        reportTickError(ctx, key, undefined);
       } catch (err) {
-        log(`sentinel: tick error: ${p.key}: ${errorMessage(err)}`);
+        reportTickError(ctx, key, err);
       }
     }
   }
@@ -147,7 +149,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       }
       if (signal.aborted) break;
       watch.update(seen.dirs);
-      await recoverClaims(seen.dirs, deps, log);
+      await recoverClaims(seen.dirs, deps, ctx);
       try {
         await injectWakes(ctx, seen.agents, seen.dirs);
       } catch (err) {

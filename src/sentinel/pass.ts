@@ -27,7 +27,7 @@ import { isReopenCandidate, reopenIfWorking } from "./reopen";
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
 /** Log de-duplication only; every fact a decision needs is on disk (STA-01). */
-export type PassMemory = { herdrError?: string; corrupt: Set<string>; statuses: Set<string> };
+export type PassMemory = { herdrError?: string; corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
 
 export type PassCtx = {
   root: string;
@@ -42,7 +42,7 @@ export type PassCtx = {
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
 export function newMemory(): PassMemory {
-  return { corrupt: new Set(), statuses: new Set() };
+  return { corrupt: new Set(), statuses: new Set(), errors: new Map() };
 }
 
 /** Every state dir under `projects/`. */
@@ -58,6 +58,21 @@ export function stateDirs(root: string): ProjectPaths[] {
     const stateDir = join(dir, n);
     return stateDirPaths(stateDir, readProjectPath(stateDir) ?? "");
   });
+}
+
+/**
+ * A project error that repeats every pass (a broken wakes/, say) is logged when it first appears
+ * or changes, not every 5 s; `undefined` marks the step as working again.
+ */
+export function reportTickError(ctx: Pick<PassCtx, "memory" | "log">, key: string, err: unknown | undefined): void {
+  if (err === undefined) {
+    ctx.memory.errors.delete(key);
+    return;
+  }
+  const message = `sentinel: tick error: ${key.split(" ")[0]}: ${errorMessage(err)}`;
+  if (ctx.memory.errors.get(key) === message) return;
+  ctx.memory.errors.set(key, message);
+  ctx.log(message);
 }
 
 /** Tasks of one project; a corrupt or too-new file is logged once and skipped, never rewritten. */
@@ -102,14 +117,21 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
   const dirs = stateDirs(ctx.root);
   for (const paths of dirs) {
+    // The wake journal apart from the tasks: a broken wakes/ must not stop the project being watched.
     try {
       recoverPendingWakes(paths.wakesDir, (wake) => {
         const dir = wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : paths.stateDir;
         return loadTaskIn(dir, wake.task_id)?.status;
       });
-      projects.push({ paths, tasks: loadTasks(ctx, paths) });
+      reportTickError(ctx, `${paths.key} journal`, undefined);
     } catch (err) {
-      ctx.log(`sentinel: tick error: ${paths.key}: ${errorMessage(err)}`);
+      reportTickError(ctx, `${paths.key} journal`, err);
+    }
+    try {
+      projects.push({ paths, tasks: loadTasks(ctx, paths) });
+      reportTickError(ctx, `${paths.key} tasks`, undefined);
+    } catch (err) {
+      reportTickError(ctx, `${paths.key} tasks`, err);
     }
   }
 
@@ -145,8 +167,9 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     if (ctx.signal?.aborted) break;
     try {
       wakes += await serveProject(ctx, p, agents, reopenable);
+      reportTickError(ctx, `${p.paths.key} serve`, undefined);
     } catch (err) {
-      ctx.log(`sentinel: tick error: ${p.paths.key}: ${errorMessage(err)}`);
+      reportTickError(ctx, `${p.paths.key} serve`, err);
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);

@@ -22,6 +22,23 @@ const wakes = (dir: string) => {
 const readJson = (p: string) => JSON.parse(readFileSync(p, "utf8"));
 
 describe("sentinel pass", () => {
+  test("a broken wakes/ is logged once, and the project's tasks are still watched", async () => {
+    using w = world();
+    const { paths } = w.addProject();
+    createWorkspace(w.herdr, { cwd: w.root });
+    writeFileSync(paths.wakesDir, "not a directory");
+    const id = taskId();
+    w.writeTask(paths, { id, herdr_agent_name: "vx-gone" });
+    await runPass(w.ctx);
+    w.clock.advance(5000);
+    await runPass(w.ctx);
+    const errors = w.logs.filter((l) => l.includes("tick error"));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toStartWith(`sentinel: tick error: ${paths.key}: `);
+    // Its soldier is gone from herdr: the not-found window has started despite the broken queue.
+    expect(loadTask(paths, id)?.value.agent_not_found_since).toBeDefined();
+  });
+
   test("one herdr agent list for every running task of every project; none when nothing runs", async () => {
     using w = world();
     const ws = createWorkspace(w.herdr, { cwd: w.addProject().dir });
