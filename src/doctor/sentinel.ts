@@ -1,7 +1,8 @@
 /** Doctor's sentinel check (DOC-11) and pending-wakes check (DOC-13). Never stops a process. */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { liveAwaiters } from "../awaiters/registry";
+import { listWakeNames } from "../wakes/queue";
 import type { Deps } from "../deps";
 import { changeReason } from "../sentinel/build";
 import { sentinelState } from "../sentinel/singleton";
@@ -62,9 +63,10 @@ export async function sentinelCheck(deps: Deps, root: string): Promise<Check> {
   return { status: "ok", name, detail: `${what}, ${awaiting} sentinel await(s) waiting` };
 }
 
+/** The wakes a deliverer would claim (the queue's own listing: a directory is no wake). */
 function countWakes(dir: string): number {
   try {
-    return readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith(".")).length;
+    return listWakeNames(dir).length;
   } catch {
     return 0;
   }

@@ -1,6 +1,6 @@
 // Doctor's sentinel and pending-wakes checks (DOC-11, DOC-13) against real processes.
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VX_BIN, vx, waitFor } from "../helpers";
 import { type Queue, queue, stopSentinel, taskWithWake } from "../await-kit";
@@ -31,6 +31,13 @@ describe("doctor: sentinel and pending wakes", () => {
     await waitFor(() => existsSync(join(q.root, "sentinel-awaiters", `${a.pid}.json`)), 5000, "await registration");
     const r = await vx(["doctor"], { cwd: q.project, env: q.env });
     expect(line(r.stdout, "sentinel")).toBe("[ok] sentinel - running, 1 sentinel await(s) waiting");
+    expect(line(r.stdout, "pending wakes")).toBe("[ok] pending wakes - 0 waiting");
+  });
+
+  test("a directory in wakes/ is not counted as a wake", async () => {
+    current = await queue();
+    mkdirSync(join(current.wakes, "4444444444444444.json"), { recursive: true });
+    const r = await vx(["doctor"], { cwd: current.project, env: current.env });
     expect(line(r.stdout, "pending wakes")).toBe("[ok] pending wakes - 0 waiting");
   });
 
