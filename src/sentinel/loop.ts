@@ -13,6 +13,7 @@ import { scaled } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
+import { statSync } from "node:fs";
 import { ensureDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
@@ -120,6 +121,19 @@ function queueWatch(clock: Deps["clock"]) {
   };
 }
 
+function dirId(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameDir(path: string, id: string | undefined): boolean {
+  return id !== undefined && dirId(path) === id;
+}
+
 /** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
   const paths = rootPaths(root);
@@ -137,6 +151,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     signal,
   };
   const watch = queueWatch(deps.clock);
+  const rootId = dirId(root);
   try {
     while (!signal.aborted) {
       // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
@@ -159,6 +174,11 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       const reason = changeReason(build);
       if (reason) {
         log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
+        break;
+      }
+      // Its state root removed (or replaced) under it: nothing left to watch, so it does not poll on forever.
+      if (!sameDir(root, rootId)) {
+        log(`sentinel: stopping, ${root} was removed`);
         break;
       }
       // A full collection between passes keeps the idle heap small and flat for days of polling.

@@ -10,7 +10,7 @@ import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
 import type { rootPaths } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
 import { type Build, type SentinelInfo, SentinelInfoSchema } from "../state/schemas";
-import { isoTime, scaled } from "../time";
+import { GUARDS, isoTime, scaled } from "../time";
 import { changeReason } from "./build";
 
 type RootPaths = ReturnType<typeof rootPaths>;
@@ -59,10 +59,12 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
     if (info && stale) stalePid = info.pid;
     const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
     if (stalePid === undefined || freshHolder || deps.clock.now() >= deadline) {
-      // The holder writes its pid right after taking the lock; give it a moment to appear.
+      // The holder writes its pid right after taking the lock; give it a moment to appear. A
+      // process guard in real time, unscaled: a loaded machine can take a while to get there.
       let pid = readSentinelPid(paths) ?? info?.pid;
-      for (let i = 0; pid === undefined && i < 10; i++) {
-        await deps.clock.sleep(scaled("retireStep", deps.env));
+      const until = performance.now() + GUARDS.sentinelStart;
+      while (pid === undefined && performance.now() < until) {
+        await deps.clock.sleep(20);
         pid = readSentinelPid(paths);
       }
       throw new VxError(

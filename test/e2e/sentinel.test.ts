@@ -1,6 +1,6 @@
 // `vx sentinel` as a process: singleton, strict subcommands, signals, retirement (SEN-01..03, 22..24).
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { VX_BIN, sandbox, vx, waitFor } from "../helpers";
@@ -87,5 +87,17 @@ describe("vx sentinel process", () => {
     }, 15_000, "the successor's sentinel.json");
     successor.kill("SIGTERM");
     expect(await successor.exited).toBe(0);
+  });
+});
+
+describe("a sentinel whose state root is removed", () => {
+  test("stops by itself instead of polling a directory that is gone", async () => {
+    using s = sandbox();
+    const root = join(s.home, ".vexillum");
+    const p = start(VX_BIN, { ...s.env, VX_TIME_SCALE: "0.01" }, s.home);
+    await waitFor(() => existsSync(join(root, "sentinel.json")), 5000, "sentinel.json");
+    rmSync(root, { recursive: true, force: true });
+    expect(await p.exited).toBe(0);
+    expect(await text(p.stdout)).toContain(`sentinel: stopping, ${root} was removed\n`);
   });
 });
