@@ -24,7 +24,7 @@ import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, k
 import { GUARDS, isoTime, parseTime, scaled } from "../time";
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
-import { listWakeNames } from "../wakes/queue";
+import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
 import { HOOKLESS, type Hookless, readCommanders } from "./check";
 import { codexFailure, codexQueueArgv } from "./codex";
@@ -50,15 +50,6 @@ function logOnce(ctx: PassCtx, key: string, message: string): void {
   if (m.get(key) === message) return;
   m.set(key, message);
   ctx.log(message);
-}
-
-/** True when the project's `wakes/` or `wakes/forum/` holds a deliverable `*.json`. */
-function hasPendingWakes(paths: ProjectPaths): boolean {
-  try {
-    return listWakeNames(paths.wakesDir).length > 0 || listWakeNames(paths.forumWakesDir).length > 0;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { readProjectPath } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { parseTaskFile, taskFileNames } from "../state/tasks";
 import { readTextIfExists } from "../state/files";
-import { listWakeNames, recoverPendingWakes } from "../wakes/queue";
+import { hasPendingWakes, recoverPendingWakes } from "../wakes/queue";
 import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
@@ -100,12 +100,7 @@ const isHerdr = (t: Task) => (t.backend ?? "herdr") === "herdr";
  * counts as none here (the injector reports it).
  */
 function hooklessWaiting(paths: ProjectPaths): boolean {
-  try {
-    if (listWakeNames(paths.wakesDir).length === 0 && listWakeNames(paths.forumWakesDir).length === 0) return false;
-    return hasHooklessCommander(paths);
-  } catch {
-    return false;
-  }
+  return hasPendingWakes(paths) && hasHooklessCommander(paths);
 }
 
 /** What a pass did; `agents` is its one `herdr agent list` when that call was made and succeeded. */

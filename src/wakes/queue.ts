@@ -198,6 +198,15 @@ export function listWakeNames(dir: string): string[] {
     .sort();
 }
 
+/** True when a queue (`wakes/` or `wakes/forum/` of `paths`) holds a deliverable wake; false when unreadable. */
+export function hasPendingWakes(paths: { wakesDir: string; forumWakesDir: string }): boolean {
+  try {
+    return listWakeNames(paths.wakesDir).length > 0 || listWakeNames(paths.forumWakesDir).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 function claimName(name: string, pid: number): string {
   return `${name}.claimed-${pid}-${++claimSeq}`;
 }
