@@ -1,7 +1,8 @@
 /**
  * One sentinel pass over every project vx has seen (SEN-04): finish crashed wake journals, load
  * tasks, ask herdr once for every agent (SEN-05), reopen soldiers working again (SEN-20), and
- * decide and apply for each running task. An error in one project ends that project's pass only.
+ * decide and apply for each running task no lifecycle command is working on. An error in one
+ * project ends that project's pass only.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { errorMessage } from "../errors";
 import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { parseTaskFile, taskFileNames } from "../state/tasks";
+import { isTaskBusy, parseTaskFile, taskFileNames } from "../state/tasks";
 import { readTextIfExists } from "../state/files";
 import { hasPendingWakes, recoverPendingWakes } from "../wakes/queue";
 import { hasHooklessCommander } from "../commanders/check";
@@ -184,7 +185,7 @@ async function serveProject(
   let wakes = 0;
   for (const task of p.tasks) {
     if (ctx.signal?.aborted) break;
-    if (!isHerdr(task)) continue;
+    if (!isHerdr(task) || isTaskBusy(p.paths, task.id)) continue;
     if (reopenable(p, task)) {
       await reopenIfWorking(applyCtxFor(ctx, p), task, agents);
       continue;
@@ -216,6 +217,8 @@ async function serveRunning(ctx: PassCtx, p: Project, task: Task, agents: AgentI
     obs = { ...obs, transcript: s.transcript, stability: s.stability };
     action = decide(task, obs, ctx.ops.clock.now(), ctx.windows, p.paths.key);
   }
+  // A command that began while the pane was being read owns the task now.
+  if (action.type !== "none" && isTaskBusy(p.paths, task.id)) return false;
   const apply = applyCtxFor(ctx, p);
   if (action.type === "mark") {
     if ((await applyMark(apply, task, action.patch)) && action.log) ctx.log(action.log);

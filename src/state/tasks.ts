@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, VxError } from "../errors";
 import { ensureDir } from "./files";
-import { withLock } from "./lock";
+import { isLockHeld, withLock } from "./lock";
 import type { ProjectPaths } from "./paths";
 import { type Loaded, mergeForSave, parseRecord, renderState } from "./record";
 import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
@@ -134,14 +134,18 @@ export async function updateTask(
 
 const opsHere = new Set<string>();
 
+function opLockPath(paths: ProjectPaths, id: string): string {
+  return join(paths.tasksDir, `.${id}.op.lock`);
+}
+
 /**
  * Serializes the lifecycle commands of one task (launch, redispatch, prompt, decide, land,
  * strike) across processes, so a strike never releases a camp a launch is still filling and two
- * redispatches never discard each other's camp. The sentinel does not take it: its guarded saves
- * (SEN-19) already yield to any command. Re-entrant within a process (land strikes).
+ * redispatches never discard each other's camp. The sentinel never waits for it: it passes over
+ * a task whose lock is held (`isTaskBusy`). Re-entrant within a process (land strikes).
  */
 export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => Promise<T>): Promise<T> {
-  const lockPath = join(paths.tasksDir, `.${id}.op.lock`);
+  const lockPath = opLockPath(paths, id);
   if (opsHere.has(lockPath)) return fn();
   ensureDir(paths.tasksDir);
   opsHere.add(lockPath);
@@ -150,4 +154,13 @@ export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => P
   } finally {
     opsHere.delete(lockPath);
   }
+}
+
+/**
+ * Whether a lifecycle command is working on the task now. A pane that herdr has not finished
+ * starting looks like a lost soldier, so the sentinel judges no task while this holds; the kernel
+ * drops the lock when the command dies, so a killed command never hides its task for good.
+ */
+export function isTaskBusy(paths: ProjectPaths, id: string): boolean {
+  return isLockHeld(opLockPath(paths, id));
 }

@@ -1,14 +1,14 @@
 // `vx dispatch` against herdr's faults (HRD-05/06), concurrency (STA-09) and commanders (CMDR-01..04).
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { projectPaths } from "../../src/state/paths";
 import { listTasks } from "../../src/state/tasks";
 import {
-  addAgent, callsOf, createWorkspace, getAgent, queueFailure, recordedPrompts, sentKeys,
+  addAgent, callsOf, createWorkspace, getAgent, holdCommand, queueFailure, recordedPrompts, sentKeys,
 } from "../fakes/herdr-control";
-import { git, sandbox } from "../helpers";
+import { git, sandbox, waitFor } from "../helpers";
 import { field, taskIdOf } from "./soldier-field";
 
 describe("vx dispatch: herdr faults", () => {
@@ -29,6 +29,29 @@ describe("vx dispatch: herdr faults", () => {
     );
     expect(t.herdr_pane_id).toBeUndefined();
     expect(readPool(f.paths).slots).toEqual([{ number: 1, branch: `vexillum/${id}`, leased_by: id }]);
+  });
+
+  test("a slow agent start is never judged by the sentinel: no false interrupted, and the prompt goes in", async () => {
+    await using f = await field();
+    const hold = holdCommand(f.fh, "agent start");
+    const dispatching = f.run(["dispatch", "fix it"]);
+    try {
+      await waitFor(() => callsOf(f.fh, "agent", "start").length === 1, 30_000, "the agent start");
+      // Eight passes at this scale are past the settle grace and the not-found window together.
+      const before = callsOf(f.fh, "agent", "list").length;
+      const judged = () => listTasks(f.paths)[0]?.value.status !== "running";
+      await waitFor(() => callsOf(f.fh, "agent", "list").length >= before + 8 || judged(), 30_000, "eight sentinel passes");
+      const [t] = listTasks(f.paths).map((l) => l.value);
+      expect(t).toMatchObject({ status: "running" });
+      expect(t?.agent_not_found_since).toBeUndefined();
+    } finally {
+      hold.release();
+    }
+    const r = await dispatching;
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    expect(r.stdout).toContain("\nstatus=running\n");
+    expect(recordedPrompts(f.fh, "vx-fix-it")).toHaveLength(1);
+    expect(existsSync(f.paths.wakesDir) ? readdirSync(f.paths.wakesDir).filter((n) => n.endsWith(".json")) : []).toEqual([]);
   });
 
   test("agent_pane_busy right after tab creation is retried", async () => {

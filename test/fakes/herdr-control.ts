@@ -1,8 +1,8 @@
 // Test-side control of the fake herdr. Every function reads or edits the
 // same state file the fake executable uses, under the same lock, so a test can
 // play the part of the agents (status, output, exits) and of the server.
-import { existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { agentInfo } from "./herdr-info.ts";
 import {
   appendTranscript, bumpRevision, closePane as closePaneRec, closeTab as closeTabRec, defaultState, findAgentPane,
@@ -278,6 +278,20 @@ export function queueFailure(ref: FakeHerdrRef, command: string, code: string, o
     if (opts.deliver) f.deliver = true;
     s.failures.push(f);
   });
+}
+
+/**
+ * Makes every `command` call (e.g. "agent start") wait, as a slow herdr does, until `release()`;
+ * the held call then runs as usual.
+ */
+export function holdCommand(ref: FakeHerdrRef, command: string): { release(): void } {
+  const statePath = typeof ref === "string" ? ref : ref.FAKE_HERDR_STATE;
+  const gate = join(dirname(statePath), `hold-${command.replace(/\W+/g, "-")}`);
+  writeFileSync(gate, "");
+  edit(ref, (s) => {
+    s.holds = [...(s.holds ?? []).filter((h) => h.command !== command), { command, gate }];
+  });
+  return { release: () => rmSync(gate, { force: true }) };
 }
 
 export function clearFailures(ref: FakeHerdrRef): void {

@@ -107,6 +107,8 @@ export interface FakeState {
   keys: KeysRecord[];
   inputs: PaneInputRecord[];
   waiting: WaitRecord[];
+  /** Commands that take as long as herdr can (a slow agent start): each waits while its gate file exists. */
+  holds?: { command: string; gate: string }[];
 }
 
 export function defaultState(): FakeState {

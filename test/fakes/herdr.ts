@@ -2,7 +2,7 @@
 // A fake `herdr` CLI for tests. It keeps herdr's observable contract (argv,
 // JSON envelopes on stdout/stderr, exit codes, agent state model) on top of a
 // state file named by FAKE_HERDR_STATE, which tests drive via herdr-control.ts.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { AGENT_COMMANDS } from "./herdr-agent.ts";
 import {
   ApiError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast,
@@ -80,6 +80,9 @@ async function run(argv: string[], statePath: string): Promise<string> {
   const id = `cli:${first}:${verb}`;
   const p = parseArgs(args.slice(2), def);
   const ctx: Ctx = { id, statePath, socket, env: process.env };
+  // A slow call (herdr's agent start may take 30 s): it returns only once the test opens its gate.
+  const hold = loadState(statePath).holds?.find((h) => h.command === key);
+  while (hold && existsSync(hold.gate)) await Bun.sleep(20);
   try {
     let outcome: Outcome = withState(statePath, (s, now) => {
       checkServer(s, socket);

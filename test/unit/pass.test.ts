@@ -124,6 +124,32 @@ describe("sentinel pass", () => {
     expect(w.logs).toContain("sentinel: recorded 1 wake(s)");
   });
 
+  test("a task a lifecycle command is working on is not judged: no mark, no settle, until its lock is free", async () => {
+    using w = world();
+    const { paths } = w.addProject();
+    const ws = createWorkspace(w.herdr);
+    // herdr is still starting the soldier's agent: nothing in the pane yet, long past every window.
+    const t = w.writeTask(paths, { id: taskId(), herdr_agent_name: "vx-slow", herdr_pane_id: ws.pane_id });
+    const lock = join(paths.tasksDir, `.${t.id}.op.lock`);
+    const holder = Bun.spawn(["bun", join(import.meta.dir, "..", "fixtures", "hold-lock.ts"), lock], { stdout: "pipe", stderr: "inherit" });
+    try {
+      const first = await holder.stdout.getReader().read();
+      expect(new TextDecoder().decode(first.value)).toContain("locked");
+      for (let i = 0; i < 6; i++) {
+        await runPass(w.ctx);
+        w.clock.advance(10_000);
+      }
+      expect(loadTask(paths, t.id)?.value).toEqual(t);
+      expect(wakes(paths.wakesDir)).toEqual([]);
+    } finally {
+      holder.kill("SIGKILL");
+      await holder.exited;
+    }
+    // The command died: the kernel dropped its lock, and the task is judged again.
+    await runPass(w.ctx);
+    expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
   test("a mission with a commit settles done after a stable read; wake goes to the commander's project", async () => {
     using w = world();
     const { dir, paths } = w.addProject();
