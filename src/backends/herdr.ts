@@ -63,9 +63,14 @@ export const herdrArgv = {
     ...(lines === undefined ? [] : ["--lines", String(lines)]),
   ],
   agentSendKeys: (target: string, keys: string[]): string[] => ["herdr", "agent", "send-keys", target, ...keys],
+  tabList: (workspace: string): string[] => ["herdr", "tab", "list", "--workspace", workspace],
+  paneList: (workspace: string): string[] => ["herdr", "pane", "list", "--workspace", workspace],
   tabClose: (tab: string): string[] => ["herdr", "tab", "close", tab],
   paneClose: (pane: string): string[] => ["herdr", "pane", "close", pane],
 };
+
+export type TabEntry = { tabId: string; label: string };
+export type PaneEntry = { paneId: string; tabId: string; cwd?: string };
 
 /** The herdr commands vx uses. Every method throws HerdrError on failure. */
 export interface HerdrClient {
@@ -85,6 +90,10 @@ export interface HerdrClient {
   /** Raw pane text, exactly as herdr prints it. */
   agentRead(target: string, source?: ReadSource, lines?: number): Promise<string>;
   agentSendKeys(target: string, keys: string[]): Promise<void>;
+  /** The workspace's tabs: id and label. */
+  tabList(workspace: string): Promise<TabEntry[]>;
+  /** The workspace's panes: id, tab and working directory when herdr knows it. */
+  paneList(workspace: string): Promise<PaneEntry[]>;
   tabClose(tab: string): Promise<void>;
   paneClose(pane: string): Promise<void>;
 }
@@ -235,6 +244,24 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
     agentRead: (target, source, lines) => run(herdrArgv.agentRead(target, source, lines)),
     async agentSendKeys(target, keys) {
       await envelope(herdrArgv.agentSendKeys(target, keys));
+    },
+    async tabList(workspace) {
+      const argv = herdrArgv.tabList(workspace);
+      const { result, stdout } = await envelope(argv);
+      if (!Array.isArray(result.tabs)) throw unparsable(argv, stdout);
+      return result.tabs.map((t) => {
+        if (!isObject(t) || typeof t.tab_id !== "string") throw unparsable(argv, stdout);
+        return { tabId: t.tab_id, label: typeof t.label === "string" ? t.label : "" };
+      });
+    },
+    async paneList(workspace) {
+      const argv = herdrArgv.paneList(workspace);
+      const { result, stdout } = await envelope(argv);
+      if (!Array.isArray(result.panes)) throw unparsable(argv, stdout);
+      return result.panes.map((p) => {
+        if (!isObject(p) || typeof p.pane_id !== "string" || typeof p.tab_id !== "string") throw unparsable(argv, stdout);
+        return { paneId: p.pane_id, tabId: p.tab_id, cwd: typeof p.cwd === "string" ? p.cwd : undefined };
+      });
     },
     async tabClose(tab) {
       await envelope(herdrArgv.tabClose(tab));

@@ -4,7 +4,7 @@
  * the git work of an acquire happens inside that lock too, so concurrent dispatches never lease
  * one slot twice and a crash part-way leaves nothing leased.
  */
-import { rmdirSync } from "node:fs";
+import { readdirSync, rmdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { VxError, errorMessage } from "../errors";
 import type { Exec } from "../exec";
@@ -13,7 +13,7 @@ import { withLock } from "../state/lock";
 import type { ProjectPaths } from "../state/paths";
 import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { type Pool, PoolSchema, SCHEMA_VERSION, type Slot, SlotSchema, keysOf } from "../state/schemas";
-import { addWorktree, checkoutFreshBranch, isClean, isWorktreeOf, pruneWorktrees } from "./git";
+import { addWorktree, checkoutFreshBranch, currentBranch, isClean, isWorktreeOf, pruneWorktrees } from "./git";
 
 const POOL_KEYS = keysOf(PoolSchema);
 const SLOT_KEYS = keysOf(SlotSchema);
@@ -121,6 +121,38 @@ async function addCamp(paths: ProjectPaths, project: string, slot: number, base:
   }
 }
 
+/**
+ * Slot directories pool.json does not list (a dispatch killed between `git worktree add` and
+ * the pool save) that hold a worktree of this project: added as idle slots, so acquire can reuse
+ * them. Runs under the pool lock, where no other acquire is half-way through an add. Anything
+ * else in camps/ stays as it is (nextSlotNumber steps over it; doctor reports it).
+ */
+async function adoptStrays(paths: ProjectPaths, project: string, slots: Slot[], exec: Exec): Promise<void> {
+  const known = new Set(slots.map((s) => s.number));
+  let names: string[];
+  try {
+    names = readdirSync(paths.campsDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const number = Number(name);
+    if (!/^[1-9][0-9]*$/.test(name) || known.has(number)) continue;
+    const path = campPath(paths, project, number);
+    if (!isDirectory(path) || !(await isWorktreeOf(path, project, exec))) continue;
+    const branch = (await currentBranch(path, exec).catch(() => undefined)) ?? "";
+    slots.push({ number, branch });
+  }
+}
+
+/**
+ * Clears leases `abandoned` says no task will ever strike (a dispatch killed after leasing and
+ * before saving its task).
+ */
+function clearAbandoned(slots: Slot[], abandoned: ((taskId: string) => boolean) | undefined): void {
+  for (const slot of slots) if (slot.leased_by && abandoned?.(slot.leased_by)) slot.leased_by = undefined;
+}
+
 function skippedText(skipped: SkippedSlot[]): string {
   if (skipped.length === 0) return "";
   return ` (idle slots skipped: ${skipped.map((s) => `${s.slot}: ${s.reason}`).join("; ")})`;
@@ -135,11 +167,14 @@ function skippedText(skipped: SkippedSlot[]): string {
  */
 export async function acquireCamp(
   paths: ProjectPaths,
-  opts: { project: string; taskId: string; base: string; exec: Exec },
+  opts: { project: string; taskId: string; base: string; exec: Exec; abandoned?: (taskId: string) => boolean },
 ): Promise<Camp> {
   const { project, taskId, base, exec } = opts;
   const branch = campBranch(taskId);
   return withPool(paths, async (slots) => {
+    // Saved with the lease below (every way out that leases writes the pool).
+    await adoptStrays(paths, project, slots, exec);
+    clearAbandoned(slots, opts.abandoned);
     const held = slots.find((s) => s.leased_by === taskId);
     if (held) throw new VxError(`task ${taskId} already holds camp slot ${held.number}`);
     const skipped: SkippedSlot[] = [];

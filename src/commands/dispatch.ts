@@ -3,7 +3,7 @@
  * first, then ensure-running the sentinel, record the commander, lease a camp and save the task
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
-import { acquireCamp } from "../camps/pool";
+import { acquireCamp, releaseLease } from "../camps/pool";
 import { currentBranch, hasCommit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
@@ -16,8 +16,8 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { newTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
-import { createTask, withTaskOp } from "../state/tasks";
-import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
+import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
 import { isoTime } from "../time";
 
 const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
@@ -127,34 +127,43 @@ export const dispatchCommand = defineVxCommand({
     const commander = await noteCommander(deps, project.root, project.paths, { warnOtherProject: true });
 
     const id = newTaskId();
-    const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
-    if (camp.skipped.length > 0) {
-      const list = camp.skipped.map((s) => `${s.slot} (${s.reason})`).join(", ");
-      deps.stderr.write(`vx: warning: passed over idle camp slot(s) ${list}\n`);
-    }
-    const now = isoTime(deps.clock.now());
-    const task: Task = {
-      id,
-      schema_version: 1,
-      kind: flags.kind ?? "mission",
-      prompt: flags.prompt,
-      status: "pending",
-      created_at: now,
-      updated_at: now,
-      camp_slot: camp.slot,
-      camp_path: camp.path,
-      camp_branch: camp.branch,
-      camp_base: base,
-      backend,
-      harness,
-      model: flags.model,
-      effort: flags.effort,
-      ...commander,
-    };
-    // The task's operation lock spans its whole launch: a strike of it waits instead of
-    // releasing a camp the launch is still filling.
+    // The task's operation lock spans the lease and the whole launch: a strike of it waits
+    // instead of releasing a camp the launch is still filling, and a lease whose task file does
+    // not exist yet is never taken for a dead dispatch's leftover.
     return withTaskOp(project.paths, id, async () => {
-      await createTask(project.paths, task);
+      const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
+      const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });
+      if (camp.skipped.length > 0) {
+        const list = camp.skipped.map((s) => `${s.slot} (${s.reason})`).join(", ");
+        deps.stderr.write(`vx: warning: passed over idle camp slot(s) ${list}\n`);
+      }
+      const now = isoTime(deps.clock.now());
+      const task: Task = {
+        id,
+        schema_version: 1,
+        kind: flags.kind ?? "mission",
+        prompt: flags.prompt,
+        status: "pending",
+        created_at: now,
+        updated_at: now,
+        camp_slot: camp.slot,
+        camp_path: camp.path,
+        camp_branch: camp.branch,
+        camp_base: base,
+        backend,
+        harness,
+        model: flags.model,
+        effort: flags.effort,
+        ...commander,
+        ...launchIntent({ id, prompt: flags.prompt }, workspace),
+      };
+      try {
+        await createTask(project.paths, task);
+      } catch (err) {
+        // No task records the lease, so nothing could ever strike it: give the camp back.
+        await releaseLease(project.paths, id).catch(() => undefined);
+        throw err;
+      }
       const result = await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task);
       return reportLaunch(deps, result);
     });

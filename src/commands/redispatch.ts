@@ -17,8 +17,8 @@ import { isDirectory, removeFile } from "../state/files";
 import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
-import { herdrOps, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
+import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { checkBackend } from "./dispatch";
@@ -90,25 +90,32 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
   const ops = herdrOps(deps);
   await discardOldRun(deps, project, task, ops);
 
-  const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec });
-  const saved = await guardedSave(project.paths, id, task, {
-    ...commander,
-    status: "pending",
-    updated_at: isoTime(deps.clock.now()),
-    camp_slot: camp.slot,
-    camp_path: camp.path,
-    camp_branch: camp.branch,
-    camp_base: base,
-    backend: "herdr",
-    herdr_workspace_id: undefined,
-    herdr_tab_id: undefined,
-    herdr_pane_id: undefined,
-    herdr_agent_name: undefined,
-    output: undefined,
-    decision: undefined,
-    ...EPISODE_CLEARS,
-    redispatches: (task.redispatches ?? 0) + 1,
-  });
+  const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
+  const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });
+  let saved: Awaited<ReturnType<typeof guardedSave>>;
+  try {
+    saved = await guardedSave(project.paths, id, task, {
+      ...commander,
+      status: "pending",
+      updated_at: isoTime(deps.clock.now()),
+      camp_slot: camp.slot,
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: base,
+      backend: "herdr",
+      herdr_tab_id: undefined,
+      herdr_pane_id: undefined,
+      ...launchIntent(task, workspace),
+      output: undefined,
+      decision: undefined,
+      ...EPISODE_CLEARS,
+      redispatches: (task.redispatches ?? 0) + 1,
+    });
+  } catch (err) {
+    // The old camp fields still name the old lease: nothing would ever release this one.
+    await releaseLease(project.paths, id).catch(() => undefined);
+    throw err;
+  }
   if (!saved.written) {
     await releaseLease(project.paths, id);
     throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);

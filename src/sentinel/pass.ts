@@ -24,6 +24,7 @@ import { type Windows, decide } from "./decide";
 import type { Log } from "./log";
 import { agentTarget, observe, stabilize } from "./observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
+import { failAbandonedLaunch, isAbandonedLaunch } from "../soldiers/leftovers";
 
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
@@ -131,6 +132,8 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
 
+  for (const p of projects) await settleAbandoned(ctx, p);
+
   // Reopen candidates need a leased camp; the pool is read once per project (SEN-20).
   const leased = new Map<string, Set<string> | undefined>();
   for (const p of projects) {
@@ -170,6 +173,23 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
   return { wakes, herdrCalls: 1, agents, dirs };
+}
+
+/** Launches whose command died (kill -9 of dispatch): failed, with any tab they left closed. */
+async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
+  for (const task of p.tasks) {
+    if (ctx.signal?.aborted || !isAbandonedLaunch(p.paths, task)) continue;
+    try {
+      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now() }, task);
+      if (!r.failed) continue;
+      const tabs = r.closed.length ? `; closed its tab ${r.closed.join(", ")}` : "";
+      const unknown = r.error ? `; could not look for a tab it left: ${r.error}` : "";
+      ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);
+      task.status = "failed";
+    } catch (err) {
+      reportTickError(ctx, `${p.paths.key} abandoned ${task.id}`, err);
+    }
+  }
 }
 
 function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {

@@ -39,6 +39,14 @@ export function harnessArgs(harness: NonNullable<Task["harness"]>, model?: strin
   }
 }
 
+/**
+ * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
+ * tab left by a launch that dies before recording it can be found (`soldiers/leftovers.ts`).
+ */
+export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: string): Partial<Task> {
+  return { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) };
+}
+
 export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string };
 
 /** The task as saved at the end, and why it failed when it did. */
@@ -78,17 +86,23 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
     return fail(ctx, pending, `could not create the soldier's herdr tab: ${errorMessage(err)}`);
   }
 
-  let step = await guardedSave(paths, pending.id, pending, {
-    status: "running",
-    updated_at: now(),
-    backend: "herdr",
-    herdr_workspace_id: ctx.workspace,
-    herdr_tab_id: tab.tabId,
-    herdr_pane_id: tab.paneId,
-    herdr_agent_name: candidate,
-  });
-  if (!step.written) {
+  let step: Awaited<ReturnType<typeof guardedSave>>;
+  try {
+    step = await guardedSave(paths, pending.id, pending, {
+      status: "running",
+      updated_at: now(),
+      backend: "herdr",
+      herdr_workspace_id: ctx.workspace,
+      herdr_tab_id: tab.tabId,
+      herdr_pane_id: tab.paneId,
+      herdr_agent_name: candidate,
+    });
+  } catch (err) {
     // Nobody else knows this tab yet, so nobody else would ever close it.
+    await closeTab(ops, tab.tabId).catch(() => undefined);
+    throw err;
+  }
+  if (!step.written) {
     await closeTab(ops, tab.tabId).catch(() => undefined);
     return changedUnderUs(step.task);
   }

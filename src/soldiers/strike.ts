@@ -20,6 +20,7 @@ import { exists, isDirectory } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { closeUnrecordedTabs } from "./leftovers";
 import { GUARDS, isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
@@ -132,8 +133,14 @@ async function closeSoldierPane(deps: Deps, task: Task): Promise<void> {
     if (task.tmux_target) await killTmuxSession(deps, task.tmux_target);
     return;
   }
-  if (!task.herdr_tab_id && !task.herdr_pane_id) return; // never got a pane (pending)
   const ops = { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
+  if (!task.herdr_tab_id && !task.herdr_pane_id) {
+    // Never recorded a pane; a launch that died may still have left its tab.
+    await closeUnrecordedTabs(ops, task).catch((err) => {
+      deps.stderr.write(`vx: could not look for a herdr tab task ${task.id}'s launch may have left: ${errorMessage(err)}\n`);
+    });
+    return;
+  }
   try {
     if (task.herdr_tab_id) await closeTab(ops, task.herdr_tab_id);
     else await closePane(ops, task.herdr_pane_id!);

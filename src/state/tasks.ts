@@ -2,7 +2,7 @@
  * Task files (TSK-01): load, list, and locked read-modify-write saves that keep unknown fields.
  * A corrupt or too-new task file is an error naming it; commands never skip it silently.
  */
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, VxError } from "../errors";
 import { ensureDir } from "./files";
@@ -13,6 +13,15 @@ import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchem
 import { readStateText, writeAtomic } from "./files";
 
 export const TASK_KEYS = keysOf(TaskSchema);
+
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The marks of one running episode (SEN-08/13/18); every settlement out of running clears them. */
 export const SETTLE_CLEARS = {
@@ -163,4 +172,12 @@ export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => P
  */
 export function isTaskBusy(paths: ProjectPaths, id: string): boolean {
   return isLockHeld(opLockPath(paths, id));
+}
+
+/**
+ * A camp lease no task will ever strike: its task file was never written and no command is
+ * working on it (a dispatch killed between leasing and saving the task).
+ */
+export function isLeaseAbandoned(paths: ProjectPaths, id: string): boolean {
+  return !lexists(taskPath(paths, id)) && !isTaskBusy(paths, id);
 }

@@ -149,6 +149,29 @@ describe("camp pool", () => {
     expect((await acquire(sb, C)).slot).toBe(3);
   });
 
+  test("a worktree pool.json never recorded (killed between add and save) is adopted and reused, not stepped over", async () => {
+    using sb = sandbox();
+    const paths = pathsOf(sb);
+    const one = await acquire(sb, A);
+    writeFileSync(paths.poolFile, JSON.stringify({ schema_version: 1, slots: [] }));
+    const camp = await acquire(sb, B);
+    expect(camp).toMatchObject({ slot: 1, path: one.path });
+    expect(git(camp.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(`vexillum/${B}`);
+    expect(readPool(paths).slots).toEqual([{ number: 1, branch: `vexillum/${B}`, leased_by: B }]);
+  });
+
+  test("a lease the caller calls abandoned is cleared and its slot reused; others are kept", async () => {
+    using sb = sandbox();
+    const paths = pathsOf(sb);
+    await acquire(sb, A);
+    await acquire(sb, B);
+    await releaseLease(paths, B);
+    const camp = await acquireCamp(paths, { project: sb.project, taskId: C, base: "main", exec, abandoned: (id) => id === A });
+    expect(camp.slot).toBe(1);
+    expect(leasedTasks(paths)).toEqual(new Set([C]));
+    expect((await acquire(sb, B)).slot).toBe(2);
+  });
+
   test("8 concurrent acquires from 8 processes get 8 distinct slots and 8 leases", async () => {
     using sb = sandbox();
     const paths = pathsOf(sb);

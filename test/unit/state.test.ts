@@ -9,7 +9,7 @@ import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
 import { isUnder, projectKey, projectPaths, refuseInsideCamp, stateRoot } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
-import { createTask, listTasks, loadTask, taskPath, updateTask } from "../../src/state/tasks";
+import { createTask, isLeaseAbandoned, isTaskBusy, listTasks, loadTask, taskPath, updateTask, withTaskOp } from "../../src/state/tasks";
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), "vx-unit-"));
@@ -176,6 +176,21 @@ describe("tasks on disk", () => {
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual(Array(8).fill(0));
     expect(loadTask(paths, id)?.value.redispatches).toBe(40);
+  });
+});
+
+describe("a task's operation lock", () => {
+  test("busy while a command holds it; a lease is abandoned only with no task file and no command", async () => {
+    const paths = projectPaths(join(tmp(), ".vexillum"), "/p");
+    const id = newTaskId();
+    expect(isTaskBusy(paths, id)).toBe(false);
+    expect(isLeaseAbandoned(paths, id)).toBe(true);
+    await withTaskOp(paths, id, async () => {
+      expect(isTaskBusy(paths, id)).toBe(true);
+      expect(isLeaseAbandoned(paths, id)).toBe(false);
+    });
+    await createTask(paths, taskFixture({ id }));
+    expect(isLeaseAbandoned(paths, id)).toBe(false);
   });
 });
 

@@ -1,0 +1,78 @@
+/**
+ * What a launch that died part-way leaves behind (kill -9 of `vx dispatch` or `vx redispatch`):
+ * a task still `pending` with no command working on it, and possibly a herdr tab it created but
+ * never recorded. The launch notes the tab's workspace and label on the task before it creates
+ * the tab, so the tab can be found again: same workspace, same label, a pane in the task's camp.
+ */
+import { realpathSync } from "node:fs";
+import { type HerdrOps, closeTab } from "../backends/herdr-ops";
+import { errorMessage } from "../errors";
+import { composeOutput } from "../sentinel/notes";
+import type { ProjectPaths } from "../state/paths";
+import type { Task } from "../state/schemas";
+import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
+import { isoTime } from "../time";
+import { guardedSave } from "./quick-settle";
+
+/** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */
+export const ABANDONED_REASON = "the command launching this soldier stopped before it finished";
+
+/** A `pending` task no command is working on: its launch died, and nobody else will finish it. */
+export function isAbandonedLaunch(paths: ProjectPaths, task: Task): boolean {
+  return task.status === "pending" && !isTaskBusy(paths, task.id);
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Tabs the task's launch created but never recorded; none when it recorded one or noted none. */
+export async function unrecordedTabs(ops: HerdrOps, task: Task): Promise<string[]> {
+  const { herdr_workspace_id: workspace, herdr_agent_name: label, camp_path: camp } = task;
+  if (task.herdr_tab_id || task.herdr_pane_id || !workspace || !label || !camp) return [];
+  const labelled = (await ops.herdr.tabList(workspace)).filter((t) => t.label === label).map((t) => t.tabId);
+  if (labelled.length === 0) return [];
+  const here = new Set([camp, real(camp)]);
+  const panes = await ops.herdr.paneList(workspace);
+  return labelled.filter((tab) => panes.some((p) => p.tabId === tab && p.cwd !== undefined && (here.has(p.cwd) || here.has(real(p.cwd)))));
+}
+
+/** Closes the tabs `unrecordedTabs` finds; returns the ones closed. Throws when herdr cannot be asked. */
+export async function closeUnrecordedTabs(ops: HerdrOps, task: Task): Promise<string[]> {
+  const closed: string[] = [];
+  for (const tab of await unrecordedTabs(ops, task)) {
+    if (await closeTab(ops, tab)) closed.push(tab);
+  }
+  return closed;
+}
+
+/**
+ * Settles an abandoned launch as T3 on behalf of its dead command: its leftover tab closed, the
+ * task `failed` with its lease kept (so `vx strike` returns the camp). A tab herdr could not be
+ * asked about is left to strike, which looks again. Returns what it did, for the log.
+ */
+export async function failAbandonedLaunch(
+  ctx: { paths: ProjectPaths; ops: HerdrOps; now: number },
+  task: Task,
+): Promise<{ failed: boolean; closed: string[]; error?: string }> {
+  let closed: string[] = [];
+  let error: string | undefined;
+  try {
+    closed = await closeUnrecordedTabs(ctx.ops, task);
+  } catch (err) {
+    error = errorMessage(err);
+  }
+  // Checked again: a strike may have taken the task while herdr was being asked.
+  if (isTaskBusy(ctx.paths, task.id)) return { failed: false, closed, error };
+  const saved = await guardedSave(ctx.paths, task.id, task, {
+    ...EPISODE_CLEARS,
+    status: "failed",
+    updated_at: isoTime(ctx.now),
+    output: composeOutput(undefined, task.output, [`[vexillum] ${ABANDONED_REASON} - marked failed.`]),
+  });
+  return { failed: saved.written, closed, error };
+}

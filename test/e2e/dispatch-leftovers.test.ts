@@ -1,0 +1,53 @@
+// What a dispatch that fails or is killed part-way leaves behind (issue: leaks after failure or kill -9).
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { readPool } from "../../src/camps/pool";
+import { listTasks } from "../../src/state/tasks";
+import { callsOf, holdCommand } from "../fakes/herdr-control";
+import { loadState } from "../fakes/herdr-state";
+import { VX_BIN, waitFor } from "../helpers";
+import { field } from "./soldier-field";
+
+describe("vx dispatch: leftovers", () => {
+  test("a dispatch that fails after leasing its camp gives the lease back", async () => {
+    await using f = await field();
+    // The tasks lock cannot be opened, so the task is never saved once the camp is leased.
+    mkdirSync(f.paths.tasksDir, { recursive: true });
+    mkdirSync(`${f.paths.tasksDir}/.lock`);
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).not.toBe(0);
+    expect(listTasks(f.paths)).toEqual([]);
+    const pool = readPool(f.paths);
+    expect(pool.slots).toHaveLength(1);
+    expect(pool.slots.filter((s) => s.leased_by)).toEqual([]);
+  });
+
+  test("kill -9 while herdr creates the tab: the sentinel closes the tab it left and fails the task; strike returns the camp", async () => {
+    await using f = await field();
+    const hold = holdCommand(f.fh, "tab create");
+    const proc = Bun.spawn([VX_BIN, "dispatch", "fix it"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    try {
+      await waitFor(() => callsOf(f.fh, "tab", "create").length === 1, 30_000, "the tab create");
+      proc.kill("SIGKILL");
+      await proc.exited;
+    } finally {
+      // herdr carries on without its caller: the tab appears, and no task records it.
+      hold.release();
+    }
+    const [pending] = listTasks(f.paths).map((l) => l.value);
+    expect(pending).toMatchObject({ status: "pending", herdr_agent_name: "vx-fix-it", herdr_workspace_id: f.ws.workspace_id });
+    expect(pending?.herdr_tab_id).toBeUndefined();
+    const tabsLabelled = () => loadState(f.fh.FAKE_HERDR_STATE).tabs.filter((t) => t.label === "vx-fix-it");
+    await waitFor(() => tabsLabelled().length === 1, 30_000, "herdr to finish creating the tab");
+
+    // dispatch auto-started the sentinel before it was killed; it finds the dead launch.
+    const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
+    expect(failed.output).toBe("[vexillum] the command launching this soldier stopped before it finished - marked failed.");
+    expect(tabsLabelled()).toEqual([]);
+    expect(readPool(f.paths).slots.filter((s) => s.leased_by === failed.id)).toHaveLength(1);
+
+    const struck = await f.run(["strike", failed.id, "--discard"]);
+    expect({ code: struck.code, stderr: struck.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readPool(f.paths).slots.filter((s) => s.leased_by)).toEqual([]);
+  });
+});
