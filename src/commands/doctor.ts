@@ -3,6 +3,7 @@ import { createHerdrClient } from "../backends/herdr";
 import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
+import { campChecks } from "../doctor/camps";
 import { hookProbeCheck } from "../doctor/probe";
 import { type Check, renderReport } from "../doctor/report";
 import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
@@ -62,6 +63,7 @@ export const doctorCommand = defineVxCommand({
       const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
+      checks.push(...(await campChecks(paths, deps.exec)));
     }
     const { text, exit } = renderReport(checks);
     deps.stdout.write(text);
