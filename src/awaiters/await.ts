@@ -51,7 +51,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
     };
     registerAwaiter(awaitersDir, rec);
     registeredIn = awaitersDir;
-    await reapAwaiters(awaitersDir, deps.exec, rec);
+    await reapAwaiters(root, deps.exec, rec);
     ensureDir(project.queue.forumWakesDir);
     waker = createWaker([project.queue.wakesDir, project.queue.forumWakesDir], deps.clock);
     const giveUp = deps.clock.now() + scaled("awaitGiveUp", deps.env);

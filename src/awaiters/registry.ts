@@ -1,14 +1,17 @@
 /**
  * The awaiter registry (AWT-07) and verified reaping (AWT-08). A record is trusted only when the
  * process it names is alive and its command line is a `vx sentinel await`: a pid can be recycled,
- * and vx never signals a process it has not verified, and never by name.
+ * and vx never signals a process it has not verified, and never by name. Before a signal the
+ * process must also be proven to run with this state root: an await of another HOME can hold a
+ * pid one of ours had, and its command line reads the same.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Exec } from "../exec";
-import { type ProcessInfo, inspectProcess, isAwaitCommand } from "../procs";
+import { type ProcessInfo, inspectProcess, isAwaitCommand, processStateRoot } from "../procs";
 import { expectedParent } from "./owner";
 import { readTextIfExists, removeFile, writeAtomic } from "../state/files";
+import { realpathOr, rootPaths } from "../state/paths";
 import { parseRecord, renderState } from "../state/record";
 import { type Awaiter, AwaiterSchema } from "../state/schemas";
 
@@ -83,21 +86,38 @@ function newer(a: Awaiter, b: Awaiter): boolean {
   return ta !== tb ? ta > tb : a.pid > b.pid;
 }
 
+/** What reaping does to processes, replaceable in tests that name pids no process has. */
+export type ReapSeams = {
+  signal?: (pid: number) => void;
+  /** The state root `pid` runs with (symlinks resolved); undefined when it cannot be told. */
+  rootOf?: (pid: number) => Promise<string | undefined>;
+};
+
 /**
- * AWT-08: SIGTERM every verified await that is an orphan (its parent is no longer its recorded
- * owner) and, when `self` is given, every older await of the same owner and project. Returns how
- * many were signalled.
+ * AWT-08: SIGTERM every verified await of the state root `root` that is an orphan (its parent is
+ * no longer its recorded owner) and, when `self` is given, every older await of the same owner
+ * and project. Returns how many were signalled. Only those about to be signalled have their state
+ * root read, so an await start with nothing to reap costs no more than before.
  */
-export async function reapAwaiters(dir: string, exec: Exec, self?: Awaiter, signal: (pid: number) => void = term): Promise<number> {
+export async function reapAwaiters(root: string, exec: Exec, self?: Awaiter, seams: ReapSeams = {}): Promise<number> {
+  const dir = rootPaths(root).awaitersDir;
+  const signal = seams.signal ?? term;
+  const rootOf = seams.rootOf ?? ((pid: number) => processStateRoot(pid, exec));
+  const ours = realpathOr(root);
   let count = 0;
   for (const { rec, proc } of await liveAwaiters(dir, exec, self?.pid)) {
     const orphan = proc.ppid !== expectedParent({ owner: rec.owner_pid, wrappers: rec.wrapper_pids ?? [] });
     const superseded =
       self !== undefined && rec.owner_pid === self.owner_pid && rec.project_path === self.project_path && newer(self, rec);
-    if (orphan || superseded) {
-      signal(rec.pid);
-      count++;
+    if (!orphan && !superseded) continue;
+    const theirs = await rootOf(rec.pid);
+    if (theirs !== ours) {
+      // Not proven ours: never signalled. Proven another root's: our await of that pid is gone.
+      if (theirs !== undefined) removeFile(recordPath(dir, rec.pid));
+      continue;
     }
+    signal(rec.pid);
+    count++;
   }
   return count;
 }

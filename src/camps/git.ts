@@ -190,7 +190,8 @@ export async function discardedWork(campPath: string, base: string, exec: Exec):
 
 /**
  * Throws away everything in the camp: hard reset, remove untracked files (ignored ones stay),
- * then detach HEAD at `base`. The camp's branch itself is left for the caller.
+ * then detach HEAD at `base`. The camp's branch itself is left for the caller, and so is the proof
+ * that `campPath` is a camp of the pool (`assertCampOfPool`), which this module cannot know.
  */
 export async function resetCamp(campPath: string, base: string, exec: Exec): Promise<void> {
   await gitOk(exec, campPath, ["reset", "--hard", "--quiet"], GIT_WRITE_TIMEOUT_MS);
@@ -216,16 +217,22 @@ export async function addWorktree(projectDir: string, path: string, branch: stri
 }
 
 /**
- * True when `dir` is itself the top level of a worktree of the repository at `projectDir`
- * (not a plain directory, not a worktree of some other repository, not a broken link).
+ * What `dir` is to the repository at `projectDir`: `linked`, a linked worktree of it (what a camp
+ * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
+ * repository; `none`, not the top level of any worktree (a plain or broken directory).
  */
-export async function isWorktreeOf(dir: string, projectDir: string, exec: Exec): Promise<boolean> {
-  const args = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-common-dir"];
+export type WorktreeKind = "linked" | "main" | "other" | "none";
+
+export async function worktreeKind(dir: string, projectDir: string, exec: Exec): Promise<WorktreeKind> {
+  const args = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"];
   const [mine, theirs] = await Promise.all([runGit(exec, dir, args), runGit(exec, projectDir, args)]);
-  if (mine.code !== 0 || theirs.code !== 0) return false;
-  const [top, common] = mine.stdout.trim().split("\n");
-  const projectCommon = theirs.stdout.trim().split("\n")[1];
-  return top !== undefined && common !== undefined && common === projectCommon && top === realpathOr(dir);
+  if (mine.code !== 0) return "none";
+  const [top, gitDir, common] = mine.stdout.trim().split("\n");
+  if (top === undefined || top !== realpathOr(dir)) return "none";
+  const projectCommon = theirs.code === 0 ? theirs.stdout.trim().split("\n")[2] : undefined;
+  if (common === undefined || projectCommon === undefined || common !== projectCommon) return "other";
+  // A linked worktree's own git dir is `<common>/worktrees/<name>`; the main one's is the common dir.
+  return gitDir === common ? "main" : "linked";
 }
 
 export type DeleteResult = { deleted: true } | { deleted: false; reason: string };

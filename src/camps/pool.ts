@@ -6,14 +6,16 @@
  */
 import { readdirSync, rmdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { VxError, errorMessage } from "../errors";
+import { StateError, VxError, errorMessage } from "../errors";
 import type { Exec } from "../exec";
-import { ensureDir, exists, isDirectory } from "../state/files";
+import { printable } from "../printable";
+import { ensureDir, exists } from "../state/files";
 import { withLock } from "../state/lock";
-import type { ProjectPaths } from "../state/paths";
+import { type ProjectPaths, isUnder, realpathOr } from "../state/paths";
 import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { type Pool, PoolSchema, SCHEMA_VERSION, type Slot, SlotSchema, keysOf } from "../state/schemas";
-import { addWorktree, checkoutFreshBranch, currentBranch, isClean, isWorktreeOf, pruneWorktrees } from "./git";
+import { taskPath } from "../state/tasks";
+import { addWorktree, checkoutFreshBranch, currentBranch, isClean, pruneWorktrees, worktreeKind } from "./git";
 
 const POOL_KEYS = keysOf(PoolSchema);
 const SLOT_KEYS = keysOf(SlotSchema);
@@ -82,9 +84,10 @@ async function withPool<T>(
  * Readies an idle slot's worktree for `branch`; undefined on success, else why it was skipped.
  * A failure here never blocks dispatch: the slot is passed over like a missing one.
  */
-async function reuse(path: string, project: string, base: string, branch: string, exec: Exec): Promise<string | undefined> {
-  if (!isDirectory(path)) return "worktree is missing";
-  if (!(await isWorktreeOf(path, project, exec))) return "not a worktree of this project";
+async function reuse(paths: ProjectPaths, slot: Slot, base: string, branch: string, exec: Exec): Promise<string | undefined> {
+  const path = campPath(paths, paths.project, slot.number);
+  const check = await checkCamp(paths, { slot: slot.number, path }, exec, [slot]);
+  if (check.kind !== "camp") return check.reason;
   try {
     if (!(await isClean(path, exec))) return "has uncommitted changes";
     await checkoutFreshBranch(path, base, branch, exec);
@@ -139,7 +142,7 @@ async function adoptStrays(paths: ProjectPaths, project: string, slots: Slot[], 
     const number = Number(name);
     if (!/^[1-9][0-9]*$/.test(name) || known.has(number)) continue;
     const path = campPath(paths, project, number);
-    if (!isDirectory(path) || !(await isWorktreeOf(path, project, exec))) continue;
+    if ((await worktreeKind(path, project, exec)) !== "linked") continue;
     const branch = (await currentBranch(path, exec).catch(() => undefined)) ?? "";
     slots.push({ number, branch });
   }
@@ -171,6 +174,8 @@ export async function acquireCamp(
 ): Promise<Camp> {
   const { project, taskId, base, exec } = opts;
   const branch = campBranch(taskId);
+  // Callers that found the state dir by listing pass the project apart from the paths.
+  const own = { ...paths, project };
   return withPool(paths, async (slots) => {
     // Saved with the lease below (every way out that leases writes the pool).
     await adoptStrays(paths, project, slots, exec);
@@ -181,7 +186,7 @@ export async function acquireCamp(
     for (const slot of [...slots].sort((a, b) => a.number - b.number)) {
       if (slot.leased_by) continue;
       const path = campPath(paths, project, slot.number);
-      const reason = await reuse(path, project, base, branch, exec);
+      const reason = await reuse(own, slot, base, branch, exec);
       if (reason !== undefined) {
         skipped.push({ slot: slot.number, reason });
         continue;
@@ -228,4 +233,60 @@ export function leasedTasks(paths: ProjectPaths): Set<string> {
 /** The slot leased by `taskId`; undefined when it holds none. Throws when the pool cannot be read. */
 export function leaseOf(paths: ProjectPaths, taskId: string): Slot | undefined {
   return readPool(paths).slots.find((s) => s.leased_by === taskId);
+}
+
+/**
+ * What a task's camp path is, checked before any git command that can destroy work there (reset,
+ * clean, checkout, branch delete). `camp`: camp slot `slot` of this project's pool, i.e. under its
+ * camps dir at that slot's place (symlinks resolved), listed in pool.json, not leased to another
+ * task, and a linked worktree of this project. `gone`: nothing there for git to act on (missing,
+ * or the slot's place holds no worktree of this project). `foreign`: anything else, such as the
+ * project checkout itself or another worktree, named by an edited or stale task file.
+ */
+export type CampCheck = { kind: "camp" } | { kind: "gone" | "foreign"; reason: string };
+
+export async function checkCamp(
+  paths: ProjectPaths,
+  camp: { slot: number; path: string; taskId?: string },
+  exec: Exec,
+  slots: Slot[] = readPool(paths).slots,
+): Promise<CampCheck> {
+  const { slot, path, taskId } = camp;
+  if (!exists(path)) return { kind: "gone", reason: "worktree is missing" };
+  const foreign = (reason: string): CampCheck => ({ kind: "foreign", reason });
+  const real = realpathOr(path);
+  const expected = campPath(paths, paths.project, slot);
+  if (!isUnder(real, paths.campsDir)) return foreign(`it is outside this project's camps directory ${paths.campsDir}`);
+  if (real !== realpathOr(expected)) return foreign(`it is not camp slot ${slot}'s path ${expected}`);
+  const listed = slots.find((s) => s.number === slot);
+  if (!listed) return foreign(`camp slot ${slot} is not listed in ${paths.poolFile}`);
+  if (listed.leased_by && listed.leased_by !== taskId) return foreign(`camp slot ${slot} is leased by task ${listed.leased_by}`);
+  const kind = await worktreeKind(path, paths.project, exec);
+  if (kind === "linked") return { kind: "camp" };
+  if (kind === "main") return foreign("it is a main worktree, not a camp");
+  return { kind: "gone", reason: "not a worktree of this project" };
+}
+
+/** The refusal for a task whose camp path failed `checkCamp`: names the task file and the path. */
+export function campRefused(paths: ProjectPaths, taskId: string, path: string, reason: string): StateError {
+  return new StateError(
+    taskPath(paths, taskId),
+    `camp_path ${printable(path)} is not task ${taskId}'s camp (${printable(reason)}) - vx will not run destructive git there; fix camp_path and camp_slot in the task file, or remove the file`,
+  );
+}
+
+/**
+ * Throws `campRefused` unless `path` is the task's camp (see `checkCamp`); `gone` is allowed only
+ * with `allowGone`, for callers that then run no git there. Returns whether it is a camp.
+ */
+export async function assertCampOfPool(
+  paths: ProjectPaths,
+  camp: { taskId: string; slot: number; path: string },
+  exec: Exec,
+  opts: { allowGone?: boolean } = {},
+): Promise<boolean> {
+  const check = await checkCamp(paths, camp, exec);
+  if (check.kind === "camp") return true;
+  if (check.kind === "gone" && opts.allowGone) return false;
+  throw campRefused(paths, camp.taskId, camp.path, check.reason);
 }

@@ -4,8 +4,8 @@
  * and pause are discarded first.
  */
 import { type HerdrOps, agentName, closeTab } from "../backends/herdr-ops";
-import { currentBranch, deleteBranch, isWorktreeOf, pruneWorktrees, resetCamp } from "../camps/git";
-import { acquireCamp, campBranch, readPool, releaseLease } from "../camps/pool";
+import { currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
+import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -13,7 +13,7 @@ import { UsageError, VxError, errorMessage } from "../errors";
 import { type Project, openProject } from "../project";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { ensureSentinel } from "../sentinel/ensure";
-import { isDirectory, removeFile } from "../state/files";
+import { exists, removeFile } from "../state/files";
 import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
@@ -28,28 +28,33 @@ function warn(deps: Deps, text: string): void {
 }
 
 /**
- * Whether the old camp is still this task's to discard: leased by it, or idle (struck) with its
- * branch still checked out. A slot another task now leases is never touched.
+ * The old camp's path when it is still this task's to discard: leased by it, or idle (struck)
+ * with its branch still checked out; undefined when there is nothing to discard. A slot another
+ * task now leases is never touched, and a camp path that is not the task's camp of the pool
+ * (the project checkout, say) refuses the redispatch before anything has changed.
  */
-async function ownsOldCamp(deps: Deps, project: Project, task: Task): Promise<boolean> {
-  if (task.camp_slot === undefined || !task.camp_path || !isDirectory(task.camp_path)) return false;
+async function oldCampToDiscard(deps: Deps, project: Project, task: Task): Promise<string | undefined> {
+  if (task.camp_slot === undefined || !task.camp_path || !task.camp_base || !exists(task.camp_path)) return undefined;
   const slot = readPool(project.paths).slots.find((s) => s.number === task.camp_slot);
-  if (!slot) return false;
-  if (slot.leased_by === task.id) return true;
-  if (slot.leased_by) return false;
-  if (!(await isWorktreeOf(task.camp_path, project.paths.project, deps.exec))) return false;
-  return (await currentBranch(task.camp_path, deps.exec).catch(() => undefined)) === campBranch(task.id);
+  if (!slot || (slot.leased_by && slot.leased_by !== task.id)) return undefined;
+  const guard = { taskId: task.id, slot: slot.number, path: task.camp_path };
+  if (!(await assertCampOfPool(project.paths, guard, deps.exec, { allowGone: true }))) return undefined;
+  if (slot.leased_by === task.id) return task.camp_path;
+  const onBranch = (await currentBranch(task.camp_path, deps.exec).catch(() => undefined)) === campBranch(task.id);
+  return onBranch ? task.camp_path : undefined;
 }
 
 /** Throws away everything the interrupted run left behind; problems are warnings, not refusals. */
-async function discardOldRun(deps: Deps, project: Project, task: Task, ops: HerdrOps): Promise<void> {
+async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: string | undefined, ops: HerdrOps): Promise<void> {
   const { paths } = project;
   const branch = campBranch(task.id);
-  if (task.camp_path && task.camp_base && (await ownsOldCamp(deps, project, task))) {
+  if (oldCamp && task.camp_base && task.camp_slot !== undefined) {
+    // Again right before the reset: the commander and sentinel steps ran since the first check.
+    await assertCampOfPool(paths, { taskId: task.id, slot: task.camp_slot, path: oldCamp }, deps.exec);
     try {
-      await resetCamp(task.camp_path, task.camp_base, deps.exec);
+      await resetCamp(oldCamp, task.camp_base, deps.exec);
     } catch (err) {
-      warn(deps, `could not reset the old camp ${task.camp_path}: ${errorMessage(err)}`);
+      warn(deps, `could not reset the old camp ${oldCamp}: ${errorMessage(err)}`);
     }
   }
   await pruneWorktrees(paths.project, deps.exec).catch(() => undefined);
@@ -83,12 +88,13 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
   const workspace = checkBackend(deps, task.backend ?? "herdr");
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+  const oldCamp = await oldCampToDiscard(deps, project, task);
 
   ensureSentinel(deps, project.root);
   ensureProjectRecord(project.paths);
   const commander = await noteCommander(deps, project.root, project.paths);
   const ops = herdrOps(deps);
-  await discardOldRun(deps, project, task, ops);
+  await discardOldRun(deps, project, task, oldCamp, ops);
 
   const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
   const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });

@@ -6,9 +6,8 @@
  */
 import { readdirSync } from "node:fs";
 import { campPath, readPool } from "../camps/pool";
-import { isWorktreeOf } from "../camps/git";
+import { worktreeKind } from "../camps/git";
 import type { Exec } from "../exec";
-import { isDirectory } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Pool, Task } from "../state/schemas";
 import { isLeaseAbandoned, isTaskBusy, listTasks } from "../state/tasks";
@@ -33,7 +32,7 @@ async function strayDirs(paths: ProjectPaths, pool: Pool, exec: Exec): Promise<{
   for (const name of names) {
     if (!/^[1-9][0-9]*$/.test(name) || known.has(Number(name))) continue;
     const path = campPath(paths, paths.project, Number(name));
-    const ours = isDirectory(path) && (await isWorktreeOf(path, paths.project, exec));
+    const ours = (await worktreeKind(path, paths.project, exec)) === "linked";
     (ours ? out.adoptable : out.foreign).push(Number(name));
   }
   return out;

@@ -137,7 +137,7 @@ function sameDir(path: string, id: string | undefined): boolean {
 /** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
   const paths = rootPaths(root);
-  const reaped = await reapAwaiters(paths.awaitersDir, deps.exec);
+  const reaped = await reapAwaiters(root, deps.exec);
   if (reaped > 0) log(`sentinel: stopped ${reaped} orphaned await process(es)`);
   const interval = scaled("sentinelPoll", deps.env);
   log(`sentinel: polling ${root} every ${seconds(interval)}s as vx ${VERSION} (ctrl-c to stop)`);

@@ -7,16 +7,16 @@
 import { closePane, closeTab } from "../backends/herdr-ops";
 import { createHerdrClient, herdrCode } from "../backends/herdr";
 import {
-  type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, isWorktreeOf, pruneWorktrees,
+  type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, pruneWorktrees,
   resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS,
 } from "../camps/git";
-import { campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
+import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { EXEC_NOT_FOUND } from "../exec";
 import { composeOutput } from "../sentinel/notes";
 import { reportPath } from "../sentinel/observe";
-import { exists, isDirectory } from "../state/files";
+import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
@@ -78,9 +78,10 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   const base = task.camp_base;
   if (!base) throw new StrikeError(`task ${taskId} has no camp base recorded`);
   const camp = task.camp_path ?? campPath(paths, paths.project, slot.number);
-  // A camp that is no longer a worktree of this project must never get git commands: they
-  // would act on whatever repository encloses the path.
-  const campOk = isDirectory(camp) && (await isWorktreeOf(camp, paths.project, deps.exec));
+  // Before anything changes: a camp path that is not this task's camp of the pool (the project
+  // checkout, another worktree) is refused outright; one whose worktree is gone gets no git at all.
+  const guard = { taskId, slot: slot.number, path: camp };
+  const campOk = await assertCampOfPool(paths, guard, deps.exec, { allowGone: true });
   if (!campOk && !opts.discard) {
     throw new StrikeError(`camp of task ${taskId} at ${camp} is missing or is not a worktree of this project - strike with --discard to release it anyway`);
   }
@@ -88,8 +89,13 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   if (task.kind === "scout") checkReport(deps, paths, task, opts.force === true);
 
   await closeSoldierPane(deps, task);
-  if (campOk) await dismantle(deps, camp, base, opts.discard === true);
-  if (!campOk) deps.stderr.write(`vx: camp ${camp} is missing or is not a worktree of this project, nothing to discard\n`);
+  if (campOk) {
+    // Again right before the reset or detach: closing the pane can take a while.
+    await assertCampOfPool(paths, guard, deps.exec);
+    await dismantle(deps, camp, base, opts.discard === true);
+  } else {
+    deps.stderr.write(`vx: camp ${camp} is missing or is not a worktree of this project, nothing to discard\n`);
+  }
   if (!(await releaseLease(paths, taskId))) {
     // Another strike got there between our check and now; it did (or is doing) the rest.
     throw new StrikeError(`task ${taskId}'s camp is not leased (already struck)`);

@@ -9,6 +9,9 @@ import type { Exec } from "../exec";
 
 export type Env = Record<string, string | undefined>;
 
+/** Every variable `stateRoot` reads, for telling another process's state root from its environment. */
+export const STATE_ROOT_VARS = ["HOME"] as const;
+
 /** `$HOME/.vexillum`; every command but help/version needs HOME (ENV-01). */
 export function stateRoot(env: Env): string {
   const home = env.HOME;

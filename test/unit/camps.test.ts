@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { GitError, commitsAhead, currentBranch, deleteBranch, discardedWork, isAncestor } from "../../src/camps/git";
 import { isClean, isFastForward, isLanded, mergeFastForward, pruneWorktrees, resetCamp } from "../../src/camps/git";
-import { acquireCamp, leaseOf, leasedTasks, readPool, releaseLease } from "../../src/camps/pool";
+import { acquireCamp, checkCamp, leaseOf, leasedTasks, readPool, releaseLease } from "../../src/camps/pool";
 import { StateError, VxError } from "../../src/errors";
 import { realExec } from "../../src/exec";
 import { type ProjectPaths, projectPaths } from "../../src/state/paths";
@@ -134,6 +134,40 @@ describe("camp pool", () => {
       { slot: 2, reason: "not a worktree of this project" },
     ]);
     expect(git(third.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe(`vexillum/${C}`);
+  });
+
+  test("an idle slot whose path is a symlink to the project checkout is skipped; the checkout is untouched", async () => {
+    using sb = sandbox();
+    const paths = pathsOf(sb);
+    const one = await acquire(sb, A);
+    await releaseLease(paths, A);
+    renameSync(one.path, `${one.path}.moved`);
+    symlinkSync(sb.project, one.path);
+    const two = await acquire(sb, B);
+    expect(two.slot).toBe(2);
+    expect(two.skipped).toEqual([{ slot: 1, reason: `it is outside this project's camps directory ${paths.campsDir}` }]);
+    expect(git(sb.project, "rev-parse", "--abbrev-ref", "HEAD")).toBe("main");
+  });
+
+  test("checkCamp: a camp, a gone one, and every foreign path", async () => {
+    using sb = sandbox();
+    const paths = pathsOf(sb);
+    const one = await acquire(sb, A);
+    const two = await acquire(sb, B);
+    const check = (slot: number, path: string, taskId = A) => checkCamp(paths, { slot, path, taskId }, exec);
+    expect(await check(1, one.path)).toEqual({ kind: "camp" });
+    expect(await check(1, sb.project)).toEqual({ kind: "foreign", reason: `it is outside this project's camps directory ${paths.campsDir}` });
+    expect(await check(1, two.path)).toEqual({ kind: "foreign", reason: `it is not camp slot 1's path ${one.path}` });
+    expect(await check(2, two.path)).toEqual({ kind: "foreign", reason: `camp slot 2 is leased by task ${B}` });
+    expect(await check(2, two.path, B)).toEqual({ kind: "camp" });
+    const three = join(paths.campsDir, "3", basename(sb.project));
+    mkdirSync(three, { recursive: true });
+    expect(await check(3, three)).toEqual({ kind: "foreign", reason: `camp slot 3 is not listed in ${paths.poolFile}` });
+    expect(await check(1, join(one.path, "missing"))).toEqual({ kind: "gone", reason: "worktree is missing" });
+    rmSync(one.path, { recursive: true, force: true });
+    expect(await check(1, one.path)).toEqual({ kind: "gone", reason: "worktree is missing" });
+    mkdirSync(one.path);
+    expect(await check(1, one.path)).toEqual({ kind: "gone", reason: "not a worktree of this project" });
   });
 
   test("a lost pool file and leftover directories do not wedge acquire", async () => {

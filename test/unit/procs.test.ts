@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Exec, ExecResult } from "../../src/exec";
 import { realExec } from "../../src/exec";
-import { inspectProcess, isAwaitCommand, isLiveVx, isVxCommand } from "../../src/procs";
+import { inspectProcess, isAwaitCommand, isLiveVx, isVxCommand, processStateRoot } from "../../src/procs";
 
 describe("command lines", () => {
   test.each([
@@ -71,5 +74,41 @@ describe("isLiveVx against real processes", () => {
       await proc.exited;
     }
     expect(await isLiveVx(proc.pid, realExec)).toBe(false);
+  });
+});
+
+describe("processStateRoot", () => {
+  test.skipIf(process.platform !== "linux")("a live process's HOME, as vx computes the state root, symlinks resolved; none once it is gone", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-procroot-")));
+    try {
+      mkdirSync(join(base, "home", ".vexillum"), { recursive: true });
+      symlinkSync(join(base, "home"), join(base, "link"));
+      const viaLink = Bun.spawn(["sleep", "60"], { env: { HOME: join(base, "link") } });
+      const noHome = Bun.spawn(["sleep", "60"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+      try {
+        expect(await processStateRoot(viaLink.pid, realExec)).toBe(join(base, "home", ".vexillum"));
+        expect(await processStateRoot(noHome.pid, realExec)).toBeUndefined();
+      } finally {
+        viaLink.kill();
+        noHome.kill();
+        await Promise.all([viaLink.exited, noHome.exited]);
+      }
+      expect(await processStateRoot(viaLink.pid, realExec)).toBeUndefined();
+      expect(await processStateRoot(0, realExec)).toBeUndefined();
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test("without /proc: ps -E, one HOME word or nothing", async () => {
+    const calls: string[][] = [];
+    const ps = (stdout: string, code = 0) => fakeExec({ code, stdout, stderr: "" }, calls);
+    expect(await processStateRoot(77, ps("vx sentinel await TERM=xterm HOME=/Users/u PATH=/bin\n"), "darwin")).toBe("/Users/u/.vexillum");
+    expect(calls[0]).toEqual(["ps", "-E", "-ww", "-o", "command=", "-p", "77"]);
+    // Another user's process shows no environment; a value containing " HOME=" makes two.
+    expect(await processStateRoot(77, ps("vx sentinel await\n"), "darwin")).toBeUndefined();
+    expect(await processStateRoot(77, ps("vx sentinel await HOME=/Users/them X=a HOME=/Users/u\n"), "darwin")).toBeUndefined();
+    expect(await processStateRoot(77, ps("vx sentinel await HOME=relative\n"), "darwin")).toBeUndefined();
+    expect(await processStateRoot(77, ps("", 1), "darwin")).toBeUndefined();
   });
 });

@@ -118,7 +118,8 @@ describe("verified reaping (AWT-08)", () => {
   });
 
   test("orphans and older siblings are signalled; unverified, dead and malformed records are deleted unsignalled", async () => {
-    const dir = join(tmp(), "sentinel-awaiters");
+    const root = tmp();
+    const dir = join(root, "sentinel-awaiters");
     mkdirSync(dir);
     registerAwaiter(dir, rec(101, 50, "2026-11-30T10:00:00.000Z")); // older sibling of 105
     registerAwaiter(dir, rec(102, 60, "2026-11-30T10:00:00.000Z")); // orphan: its parent is now 1
@@ -137,21 +138,38 @@ describe("verified reaping (AWT-08)", () => {
     const signalled: number[] = [];
     const self = rec(105, 50, "2026-11-30T10:05:00.000Z");
     registerAwaiter(dir, self);
-    const n = await reapAwaiters(dir, exec, self, (pid) => signalled.push(pid));
+    const n = await reapAwaiters(root, exec, self, { signal: (pid) => signalled.push(pid), rootOf: async () => root });
     expect(signalled.sort()).toEqual([101, 102]);
     expect(n).toBe(2);
     expect(readdirSync(dir).sort()).toEqual(["101.json", "102.json", "103.json", "105.json"]);
   });
 
+  test("an await not proven to run with this state root is never signalled; another root's record is deleted", async () => {
+    const root = tmp();
+    const dir = join(root, "sentinel-awaiters");
+    mkdirSync(dir);
+    registerAwaiter(dir, rec(301, 50, "2026-11-30T10:00:00.000Z")); // orphan of another HOME's root
+    registerAwaiter(dir, rec(302, 50, "2026-11-30T10:00:00.000Z")); // orphan whose root is unreadable
+    registerAwaiter(dir, rec(303, 50, "2026-11-30T10:00:00.000Z")); // orphan of ours
+    const exec = psExec({ 301: "1 vx sentinel await", 302: "1 vx sentinel await", 303: "1 vx sentinel await" });
+    const roots: Record<number, string | undefined> = { 301: join(tmp(), ".vexillum"), 302: undefined, 303: root };
+    const signalled: number[] = [];
+    const seams = { signal: (pid: number) => signalled.push(pid), rootOf: async (pid: number) => roots[pid] };
+    expect(await reapAwaiters(root, exec, undefined, seams)).toBe(1);
+    expect(signalled).toEqual([303]);
+    expect(readdirSync(dir).sort()).toEqual(["302.json", "303.json"]);
+  });
+
   test("the sentinel's reap (no self) spares siblings and signals only orphans", async () => {
-    const dir = join(tmp(), "sentinel-awaiters");
+    const root = tmp();
+    const dir = join(root, "sentinel-awaiters");
     mkdirSync(dir);
     registerAwaiter(dir, rec(201, 50, "2026-11-30T10:00:00.000Z"));
     registerAwaiter(dir, rec(202, 50, "2026-11-30T10:01:00.000Z"));
     registerAwaiter(dir, rec(203, 70, "2026-11-30T10:01:00.000Z"));
     const exec = psExec({ 201: "50 vx sentinel await", 202: "50 vx sentinel await", 203: "1 vx sentinel await" });
     const signalled: number[] = [];
-    expect(await reapAwaiters(dir, exec, undefined, (pid) => signalled.push(pid))).toBe(1);
+    expect(await reapAwaiters(root, exec, undefined, { signal: (pid) => signalled.push(pid), rootOf: async () => root })).toBe(1);
     expect(signalled).toEqual([203]);
   });
 });
