@@ -1,7 +1,7 @@
 // `vx doctor` end to end (section 16): line formats, summary and exit code, read-only.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { configure, installFakeHerdr, stopServer } from "../fakes/herdr-control";
 import { type Sandbox, VX_BIN, sandbox, vx, writeExecutable } from "../helpers";
 
@@ -49,7 +49,8 @@ describe("vx doctor", () => {
     ]);
     expect(r.stdout).toContain("[ok] herdr version - 0.9.3\n");
     expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");
-    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH\n");
+    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+    expect(r.stdout).toContain("[ok] another vx earlier in PATH - none (no vx on PATH)\n");
     expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
     expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
     expect(r.stdout).toContain("[ok] skill vexillum - installed, current\n");
@@ -92,8 +93,7 @@ describe("vx doctor", () => {
   test("herdr missing is a required check: not ready, exit 1", async () => {
     using s = sandbox();
     writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
-    const env = { ...s.env, PATH: `${s.bin}:/usr/bin:/bin` };
-    const r = await vx(["doctor"], { cwd: s.project, env });
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
     expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH\n");
     expect(r.stdout).not.toContain("herdr version");
     expect(r.stdout).toContain("[missing] ~/.vexillum/ - does not exist, run 'vx init'\n");
@@ -151,10 +151,37 @@ describe("vx doctor", () => {
     expect(r.stdout).toMatch(/\nEnvironment ready/);
   });
 
-  test("another vx earlier in PATH", async () => {
+  test("missing tools say which are required and why, and which are optional", async () => {
     using s = await ready();
-    writeExecutable(join(s.bin, "vx"), "#!/bin/sh\necho old vx\n");
+    const init = await vx(["init", "--yes", "--harness", "codex"], { cwd: s.project, env: s.env });
+    expect(init.code).toBe(0);
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stdout).toContain(`[warn] another vx earlier in PATH - ${join(s.bin, "vx")}\n`);
+    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (required, this project's soldier harness)\n");
+    expect(r.stdout).toContain("[missing] Pi - pi not found in PATH (optional, only needed to run Pi soldiers or commanders)\n");
+    expect(r.stdout).toMatch(/\nEnvironment not ready, see missing checks above\.\n$/);
+    expect(r.code).toBe(1);
+    const config = join(s.project, ".vexillum", "config.json");
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux", harness: "claude" }));
+    require("node:fs").rmSync(join(s.bin, "herdr"));
+    writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\nexit 0\n");
+    const tmux = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(tmux.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)\n");
+    expect(tmux.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+    expect(tmux.stdout).toMatch(/\nEnvironment ready \(optional: herdr, Codex, Pi, OpenCode missing\)\.\n$/);
+    expect(tmux.code).toBe(0);
+  });
+
+  test("the first vx on PATH being this one is fine; another one is a warning saying what to do", async () => {
+    using s = await ready();
+    symlinkSync(VX_BIN, join(s.bin, "vx"));
+    const same = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(same.stdout).toContain("[ok] another vx earlier in PATH - none, the first vx on PATH is this one\n");
+    const other = join(s.home, "old-bin");
+    mkdirSync(other);
+    writeExecutable(join(other, "vx"), "#!/bin/sh\necho old vx\n");
+    const r = await vx(["doctor"], { cwd: s.project, env: { ...s.env, PATH: `${other}:${s.env.PATH}` } });
+    expect(r.stdout).toContain(
+      `[warn] another vx earlier in PATH - ${join(other, "vx")} is what 'vx' runs (in your shell and the Stop hook), not this vx (${VX_BIN}); if that is not the one you mean, remove it or put ${dirname(VX_BIN)} before it in PATH\n`,
+    );
   });
 });
