@@ -4,6 +4,7 @@ import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
 import { hookProbeCheck } from "../doctor/probe";
+import { recordChecks } from "../doctor/records";
 import { type Check, renderReport } from "../doctor/report";
 import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
 import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
@@ -62,6 +63,7 @@ export const doctorCommand = defineVxCommand({
       const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
+      checks.push(...recordChecks(paths));
     }
     const { text, exit } = renderReport(checks);
     deps.stdout.write(text);
