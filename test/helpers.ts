@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { projectKey } from "../src/state/paths";
 import type { Task } from "../src/state/schemas";
+import { sandboxPath } from "./tool-path";
 
 export const REPO = resolve(import.meta.dir, "..");
 export const VX_BIN = join(REPO, "dist", "vx");
@@ -22,7 +23,7 @@ export type Sandbox = {
   home: string;
   /** A git repository with one commit on `main`. */
   project: string;
-  /** A directory first on PATH for fakes. */
+  /** A directory first on PATH for fakes; the rest of PATH is only the real tools tests use. */
   bin: string;
   env: Record<string, string>;
   [Symbol.dispose](): void;
@@ -43,7 +44,8 @@ export function sandbox(opts: { git?: boolean } = {}): Sandbox {
   }
   const env: Record<string, string> = {
     HOME: home,
-    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    // Built, never inherited: only the bin dir and the real tools tests need (see tool-path.ts).
+    PATH: sandboxPath(bin),
     GIT_AUTHOR_NAME: "vx test",
     GIT_AUTHOR_EMAIL: "vx@test.invalid",
     GIT_COMMITTER_NAME: "vx test",

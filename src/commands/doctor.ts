@@ -5,6 +5,7 @@ import { commandersCheck, liveCommanders, readCommanders } from "../commanders/c
 import { defineVxCommand } from "../command";
 import { campChecks } from "../doctor/camps";
 import { hookProbeCheck } from "../doctor/probe";
+import { recordChecks } from "../doctor/records";
 import { type Check, renderReport } from "../doctor/report";
 import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
 import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
@@ -63,6 +64,7 @@ export const doctorCommand = defineVxCommand({
       const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
+      checks.push(...recordChecks(paths));
       checks.push(...(await campChecks(paths, deps.exec)));
     }
     const { text, exit } = renderReport(checks);

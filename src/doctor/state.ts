@@ -1,5 +1,6 @@
 /** Doctor's checks of the state root (DOC-06) and of another vx earlier in PATH (DOC-07). */
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Deps } from "../deps";
 import { which } from "../exec";
 import { realpathOr } from "../state/paths";
@@ -25,19 +26,28 @@ export function stateRootCheck(root: string): Check {
   return { status: "ok", name: NAME };
 }
 
-/** Warns when the first `vx` on PATH is not the binary running now (the hook would run that one). */
+/**
+ * DOC-07: warns when the first `vx` on PATH is not the binary running now, since shells, the Stop
+ * hook and the sentinel's launches run that one. The ok line says why it is fine, so the check's
+ * name never reads as a finding.
+ */
 export function shadowCheck(deps: Deps): Check {
   const name = "another vx earlier in PATH";
   const first = which("vx", deps.env.PATH);
-  if (!first) return { status: "ok", name };
+  if (!first) return { status: "ok", name, detail: "none (no vx on PATH)" };
   // A development run (bun plus the entry script) has no binary to compare with.
-  if (deps.self.length > 1) return { status: "ok", name };
+  if (deps.self.length > 1) return { status: "ok", name, detail: "not checked (running from source)" };
   let firstReal: string;
   try {
     firstReal = realpathSync(first);
   } catch {
-    return { status: "ok", name };
+    return { status: "ok", name, detail: `not checked (cannot resolve ${first})` };
   }
-  if (firstReal === realpathOr(deps.self[0])) return { status: "ok", name };
-  return { status: "warn", name, detail: first };
+  const self = deps.self[0] ?? "";
+  if (firstReal === realpathOr(self)) return { status: "ok", name, detail: "none, the first vx on PATH is this one" };
+  return {
+    status: "warn",
+    name,
+    detail: `${first} is what 'vx' runs (in your shell and the Stop hook), not this vx (${self}); if that is not the one you mean, remove it or put ${dirname(self)} before it in PATH`,
+  };
 }

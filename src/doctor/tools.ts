@@ -48,7 +48,6 @@ async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
 export async function toolChecks(deps: Deps, config: ProjectConfig | undefined): Promise<Check[]> {
   const path = deps.env.PATH;
   const backend = config?.backend ?? "herdr";
-  const needed = new Set<string>([config?.harness ?? "claude", config?.commander ?? "claude"]);
   const out: Check[] = [];
   const git = which("git", path);
   out.push(git ? { status: "ok", name: "git", detail: git } : { status: "missing", name: "git", detail: "git not found in PATH", required: true });
@@ -56,8 +55,10 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
   if (herdr) {
     out.push({ status: "ok", name: "herdr", detail: herdr });
     out.push(...(await herdrChecks(deps, herdr)));
+  } else if (backend === "herdr") {
+    out.push({ status: "missing", name: "herdr", detail: "herdr not found in PATH", required: true });
   } else {
-    out.push({ status: "missing", name: "herdr", detail: "herdr not found in PATH", required: backend === "herdr" });
+    out.push({ status: "missing", name: "herdr", detail: "herdr not found in PATH (optional, for the herdr backend)" });
   }
   const tmux = which("tmux", path);
   if (tmux) out.push({ status: "ok", name: "tmux", detail: tmux });
@@ -65,10 +66,27 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
   else out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH (optional, for the tmux backend)" });
   for (const h of HARNESS_CHECKS) {
     const found = which(h.exe, path);
+    const role = harnessRole(h.harness, config);
     if (found) out.push({ status: "ok", name: h.name, detail: found });
-    else out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH`, required: needed.has(h.harness) });
+    else if (role) out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH (required, ${role})`, required: true });
+    else {
+      out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH (optional, only needed to run ${h.name} soldiers or commanders)` });
+    }
   }
   return out;
+}
+
+/**
+ * Why a harness is required (the project's default soldier harness or its commander, claude
+ * outside a project), or undefined when it is optional.
+ */
+function harnessRole(harness: string, config: ProjectConfig | undefined): string | undefined {
+  const soldier = (config?.harness ?? "claude") === harness;
+  const commander = (config?.commander ?? "claude") === harness;
+  const whose = config ? "this project's" : "the default";
+  if (soldier && commander) return `${whose} soldier and commander harness`;
+  if (soldier) return `${whose} soldier harness`;
+  return commander ? `${whose} commander harness` : undefined;
 }
 
 export function timeScaleCheck(deps: Deps): Check[] {

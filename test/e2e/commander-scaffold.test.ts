@@ -61,7 +61,7 @@ describe("vx init --commander codex", () => {
     expect(doctor.stdout).toContain("[ok] Codex commander - woken by the sentinel with 'codex queue'");
     rmSync(join(s.bin, "codex"));
     const without = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(without.stdout).toContain("[missing] Codex - codex not found in PATH");
+    expect(without.stdout).toContain("[missing] Codex - codex not found in PATH (required, this project's commander harness)\n");
     expect(without.code).toBe(1);
   });
 });

@@ -1,9 +1,10 @@
 // `vx doctor` end to end (section 16): line formats, summary and exit code, read-only.
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { configure, installFakeHerdr, stopServer } from "../fakes/herdr-control";
-import { type Sandbox, VX_BIN, sandbox, vx, writeExecutable } from "../helpers";
+import { projectKey } from "../../src/state/paths";
+import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, writeExecutable, writeTaskFile } from "../helpers";
 
 /** A sandbox with the fake herdr, a fake claude, an initialized project and vx in ~/.local/bin. */
 async function ready(): Promise<Sandbox & { herdr: ReturnType<typeof installFakeHerdr> }> {
@@ -49,7 +50,8 @@ describe("vx doctor", () => {
     ]);
     expect(r.stdout).toContain("[ok] herdr version - 0.9.3\n");
     expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");
-    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH\n");
+    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+    expect(r.stdout).toContain("[ok] another vx earlier in PATH - none (no vx on PATH)\n");
     expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
     expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
     expect(r.stdout).toContain("[ok] skill vexillum - installed, current\n");
@@ -92,8 +94,7 @@ describe("vx doctor", () => {
   test("herdr missing is a required check: not ready, exit 1", async () => {
     using s = sandbox();
     writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
-    const env = { ...s.env, PATH: `${s.bin}:/usr/bin:/bin` };
-    const r = await vx(["doctor"], { cwd: s.project, env });
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
     expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH\n");
     expect(r.stdout).not.toContain("herdr version");
     expect(r.stdout).toContain("[missing] ~/.vexillum/ - does not exist, run 'vx init'\n");
@@ -151,10 +152,85 @@ describe("vx doctor", () => {
     expect(r.stdout).toMatch(/\nEnvironment ready/);
   });
 
-  test("another vx earlier in PATH", async () => {
+  test("missing tools say which are required and why, and which are optional", async () => {
     using s = await ready();
-    writeExecutable(join(s.bin, "vx"), "#!/bin/sh\necho old vx\n");
+    const init = await vx(["init", "--yes", "--harness", "codex"], { cwd: s.project, env: s.env });
+    expect(init.code).toBe(0);
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stdout).toContain(`[warn] another vx earlier in PATH - ${join(s.bin, "vx")}\n`);
+    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (required, this project's soldier harness)\n");
+    expect(r.stdout).toContain("[missing] Pi - pi not found in PATH (optional, only needed to run Pi soldiers or commanders)\n");
+    expect(r.stdout).toMatch(/\nEnvironment not ready, see missing checks above\.\n$/);
+    expect(r.code).toBe(1);
+    const config = join(s.project, ".vexillum", "config.json");
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux", harness: "claude" }));
+    require("node:fs").rmSync(join(s.bin, "herdr"));
+    writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\nexit 0\n");
+    const tmux = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(tmux.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)\n");
+    expect(tmux.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+    expect(tmux.stdout).toMatch(/\nEnvironment ready \(optional: herdr, Codex, Pi, OpenCode missing\)\.\n$/);
+    expect(tmux.code).toBe(0);
+  });
+
+  test("the first vx on PATH being this one is fine; another one is a warning saying what to do", async () => {
+    using s = await ready();
+    symlinkSync(VX_BIN, join(s.bin, "vx"));
+    const same = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(same.stdout).toContain("[ok] another vx earlier in PATH - none, the first vx on PATH is this one\n");
+    const other = join(s.home, "old-bin");
+    mkdirSync(other);
+    writeExecutable(join(other, "vx"), "#!/bin/sh\necho old vx\n");
+    const r = await vx(["doctor"], { cwd: s.project, env: { ...s.env, PATH: `${other}:${s.env.PATH}` } });
+    expect(r.stdout).toContain(
+      `[warn] another vx earlier in PATH - ${join(other, "vx")} is what 'vx' runs (in your shell and the Stop hook), not this vx (${VX_BIN}); if that is not the one you mean, remove it or put ${dirname(VX_BIN)} before it in PATH\n`,
+    );
+  });
+});
+
+describe("vx doctor: corrupt task and pool files", () => {
+  const GOOD = "0000000000000001";
+  const stateDir = (s: Sandbox) => join(s.home, ".vexillum", "projects", projectKey(s.project));
+
+  test("each corrupt task file and a corrupt pool get one warning naming the file, and the report finishes", async () => {
+    using s = await ready();
+    writeTaskFile(s.home, s.project, taskFixture({ id: GOOD }));
+    const tasks = join(stateDir(s), "tasks");
+    writeFileSync(join(tasks, "000000000000000a.json"), "{ not json");
+    writeFileSync(join(tasks, "000000000000000b.json"), JSON.stringify(taskFixture({ id: "000000000000000b", status: "bogus" as never })));
+    writeFileSync(join(tasks, "000000000000000c.json"), JSON.stringify(taskFixture({ id: "00000000000000cc" })));
+    mkdirSync(join(stateDir(s), "camps"), { recursive: true });
+    writeFileSync(join(stateDir(s), "camps", "pool.json"), "[]");
+    const before = tree(join(s.home, ".vexillum"));
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(tree(join(s.home, ".vexillum"))).toEqual(before);
+    const effect = "until this file is fixed, vx status fails and the sentinel does not watch this task";
+    const lines = r.stdout.split("\n").filter((l) => /^\[warn\] (task file|camp pool)/.test(l));
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toStartWith(`[warn] task file 000000000000000a.json - ${join(tasks, "000000000000000a.json")}: invalid JSON (`);
+    expect(lines[0]).toEndWith(`; ${effect}`);
+    expect(lines[1]).toStartWith(`[warn] task file 000000000000000b.json - ${join(tasks, "000000000000000b.json")}: invalid status: `);
+    expect(lines[1]).toEndWith(`- vx leaves it as it is; repair it or move it aside; ${effect}`);
+    expect(lines[2]).toBe(
+      `[warn] task file 000000000000000c.json - ${join(tasks, "000000000000000c.json")}: its id is "00000000000000cc" but its file is named for 000000000000000c - vx leaves it as it is; repair the id or move the file aside; ${effect}`,
+    );
+    expect(lines[3]).toBe(
+      `[warn] camp pool - ${join(stateDir(s), "camps", "pool.json")}: expected a JSON object; until this file is fixed, vx dispatch, redispatch, land and strike cannot lease or release a camp`,
+    );
+    expect(r.stdout).not.toContain(GOOD);
+    expect(r.stdout).toContain("[ok] pending wakes - 0 waiting\n");
+    expect(r.stdout).toMatch(
+      /\n\nEnvironment ready \(optional: Codex, Pi, OpenCode missing; warnings: task file 000000000000000a\.json, task file 000000000000000b\.json, task file 000000000000000c\.json, camp pool\)\.\n$/,
+    );
+    expect(r.code).toBe(0);
+  });
+
+  test("sound task files and pool add no line", async () => {
+    using s = await ready();
+    writeTaskFile(s.home, s.project, taskFixture({ id: GOOD }));
+    mkdirSync(join(stateDir(s), "camps"), { recursive: true });
+    writeFileSync(join(stateDir(s), "camps", "pool.json"), JSON.stringify({ schema_version: 1, slots: [] }));
+    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(r.stdout).not.toMatch(/task file|camp pool/);
+    expect(r.stdout).toEndWith("\n\nEnvironment ready (optional: Codex, Pi, OpenCode missing).\n");
   });
 });

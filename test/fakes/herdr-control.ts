@@ -3,6 +3,7 @@
 // play the part of the agents (status, output, exits) and of the server.
 import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { sandboxPath } from "../tool-path";
 import { agentInfo } from "./herdr-info.ts";
 import {
   appendTranscript, bumpRevision, closePane as closePaneRec, closeTab as closeTabRec, defaultState, findAgentPane,
@@ -104,7 +105,7 @@ export function installFakeHerdr(binDir: string, opts: InstallOptions = {}): Fak
   const env: FakeHerdrEnv = {
     FAKE_HERDR_STATE: join(dir, "herdr-state.json"),
     FAKE_HERDR_LOG: join(dir, "herdr-calls.jsonl"),
-    PATH: `${binDir}:${process.env.PATH ?? ""}`,
+    PATH: sandboxPath(binDir),
   };
   const s = defaultState();
   applyConfig(s, opts);
