@@ -8,7 +8,7 @@ import { rmdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { VxError, errorMessage } from "../errors";
 import type { Exec } from "../exec";
-import { ensureDir, exists, isDirectory } from "../state/files";
+import { ensureStateDir, exists, isDirectory, refuseLinks } from "../state/files";
 import { withLock } from "../state/lock";
 import type { ProjectPaths } from "../state/paths";
 import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
@@ -60,7 +60,7 @@ function savePool(paths: ProjectPaths, slots: Slot[], raw: Record<string, unknow
   const out = [...slots]
     .sort((a, b) => a.number - b.number)
     .map((s) => mergeForSave({ ...s }, SLOT_KEYS, rawSlots.get(s.number)));
-  saveRecord(paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
+  saveRecord(paths.root, paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
 }
 
 /** Runs `fn` on the pool under its lock; `fn` returns whether it changed the slots. */
@@ -68,7 +68,7 @@ async function withPool<T>(
   paths: ProjectPaths,
   fn: (slots: Slot[]) => Promise<{ changed: boolean; result: T }> | { changed: boolean; result: T },
 ): Promise<T> {
-  ensureDir(paths.campsDir);
+  ensureStateDir(paths.root, paths.campsDir);
   return withLock(paths.poolLock, async () => {
     const loaded = loadPool(paths);
     const slots = loaded?.value.slots ?? [];
@@ -82,7 +82,12 @@ async function withPool<T>(
  * Readies an idle slot's worktree for `branch`; undefined on success, else why it was skipped.
  * A failure here never blocks dispatch: the slot is passed over like a missing one.
  */
-async function reuse(path: string, project: string, base: string, branch: string, exec: Exec): Promise<string | undefined> {
+async function reuse(root: string, path: string, project: string, base: string, branch: string, exec: Exec): Promise<string | undefined> {
+  try {
+    refuseLinks(root, path); // a soldier working there would write wherever the link points
+  } catch {
+    return "its path has a symbolic link, which vx refuses inside its state dir";
+  }
   if (!isDirectory(path)) return "worktree is missing";
   if (!(await isWorktreeOf(path, project, exec))) return "not a worktree of this project";
   try {
@@ -106,7 +111,7 @@ function nextSlotNumber(paths: ProjectPaths, project: string, slots: Slot[]): nu
 
 async function addCamp(paths: ProjectPaths, project: string, slot: number, base: string, branch: string, exec: Exec): Promise<void> {
   const slotDir = join(paths.campsDir, String(slot));
-  ensureDir(slotDir);
+  ensureStateDir(paths.root, slotDir);
   try {
     // A registered worktree whose directory vanished would make the add refuse its path.
     await pruneWorktrees(project, exec).catch(() => undefined);
@@ -146,7 +151,7 @@ export async function acquireCamp(
     for (const slot of [...slots].sort((a, b) => a.number - b.number)) {
       if (slot.leased_by) continue;
       const path = campPath(paths, project, slot.number);
-      const reason = await reuse(path, project, base, branch, exec);
+      const reason = await reuse(paths.root, path, project, base, branch, exec);
       if (reason !== undefined) {
         skipped.push({ slot: slot.number, reason });
         continue;
