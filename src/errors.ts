@@ -43,6 +43,17 @@ export class StateError extends VxError {
   }
 }
 
+/**
+ * A symbolic link where vx keeps state. Nothing is read or written through it: a link planted in
+ * the state dir would otherwise carry vx's writes to wherever it points.
+ */
+export class StateLinkError extends StateError {
+  constructor(path: string) {
+    super(path, "is a symbolic link, which vx refuses inside its state dir - remove it (or put what it points to in its place)");
+    this.name = "StateLinkError";
+  }
+}
+
 /** A herdr or tmux call that failed; `code` is herdr's error code when it gave one. */
 export class MuxError extends VxError {
   readonly code: string;

@@ -4,11 +4,11 @@
  * give-up, signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
  * because a stray exit code from an async hook can wake the commander in a loop.
  */
-import { appendFileSync, fstatSync, statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { ensureSentinel } from "../sentinel/ensure";
-import { ensureDir } from "../state/files";
+import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { type Awaiter } from "../state/schemas";
 import { isoTime, scaled } from "../time";
@@ -52,7 +52,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
     registerAwaiter(awaitersDir, rec);
     registeredIn = awaitersDir;
     await reapAwaiters(root, deps.exec, rec);
-    ensureDir(project.queue.forumWakesDir);
+    ensureStateDir(root, project.queue.forumWakesDir);
     waker = createWaker([project.queue.wakesDir, project.queue.forumWakesDir], deps.clock);
     const giveUp = deps.clock.now() + scaled("awaitGiveUp", deps.env);
     const poll = scaled("awaitPoll", deps.env);
@@ -113,7 +113,7 @@ function stderrGoesNowhere(): boolean {
 function logAwaitError(root: string, deps: Deps, err: unknown): void {
   try {
     ensureDir(root);
-    appendFileSync(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`, { mode: 0o600 });
+    appendStateText(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`);
   } catch {
     // Nowhere left to report; exiting 0 is still the contract.
   }

@@ -6,11 +6,11 @@
  * pid one of ours had, and its command line reads the same.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Exec } from "../exec";
 import { type ProcessInfo, inspectProcess, isAwaitCommand, processStateRoot } from "../procs";
 import { expectedParent } from "./owner";
-import { readTextIfExists, removeFile, writeAtomic } from "../state/files";
+import { readStateText, removeFile, writeStateFile } from "../state/files";
 import { realpathOr, rootPaths } from "../state/paths";
 import { parseRecord, renderState } from "../state/record";
 import { type Awaiter, AwaiterSchema } from "../state/schemas";
@@ -19,6 +19,7 @@ export function recordPath(dir: string, pid: number): string {
   return join(dir, `${pid}.json`);
 }
 
+/** `dir` is the registry, `<root>/sentinel-awaiters`: its parent is the state root. */
 export function registerAwaiter(dir: string, rec: Awaiter): void {
   const ordered: Awaiter = {
     pid: rec.pid,
@@ -29,7 +30,7 @@ export function registerAwaiter(dir: string, rec: Awaiter): void {
     ...(rec.herdr_pane_id ? { herdr_pane_id: rec.herdr_pane_id } : {}),
     started_at: rec.started_at,
   };
-  writeAtomic(recordPath(dir, rec.pid), renderState(ordered));
+  writeStateFile(dirname(dir), recordPath(dir, rec.pid), renderState(ordered));
 }
 
 export function unregisterAwaiter(dir: string, pid: number): void {
@@ -58,7 +59,7 @@ export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readO
     const path = join(dir, name);
     let rec: Awaiter;
     try {
-      const text = readTextIfExists(path);
+      const text = readStateText(path); // a link is as untrustworthy as a malformed record
       if (text === undefined) continue;
       rec = parseRecord(path, text, AwaiterSchema).value;
     } catch {

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import { StateError, VxError, errorMessage } from "../errors";
 import type { Exec } from "../exec";
 import { printable } from "../printable";
-import { ensureDir, exists } from "../state/files";
+import { ensureStateDir, exists, refuseLinks } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, isUnder, realpathOr } from "../state/paths";
 import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
@@ -62,7 +62,7 @@ function savePool(paths: ProjectPaths, slots: Slot[], raw: Record<string, unknow
   const out = [...slots]
     .sort((a, b) => a.number - b.number)
     .map((s) => mergeForSave({ ...s }, SLOT_KEYS, rawSlots.get(s.number)));
-  saveRecord(paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
+  saveRecord(paths.root, paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
 }
 
 /** Runs `fn` on the pool under its lock; `fn` returns whether it changed the slots. */
@@ -70,7 +70,7 @@ async function withPool<T>(
   paths: ProjectPaths,
   fn: (slots: Slot[]) => Promise<{ changed: boolean; result: T }> | { changed: boolean; result: T },
 ): Promise<T> {
-  ensureDir(paths.campsDir);
+  ensureStateDir(paths.root, paths.campsDir);
   return withLock(paths.poolLock, async () => {
     const loaded = loadPool(paths);
     const slots = loaded?.value.slots ?? [];
@@ -86,6 +86,11 @@ async function withPool<T>(
  */
 async function reuse(paths: ProjectPaths, slot: Slot, base: string, branch: string, exec: Exec): Promise<string | undefined> {
   const path = campPath(paths, paths.project, slot.number);
+  try {
+    refuseLinks(paths.root, path); // a soldier working there would write wherever the link points
+  } catch {
+    return "its path has a symbolic link, which vx refuses inside its state dir";
+  }
   const check = await checkCamp(paths, { slot: slot.number, path }, exec, [slot]);
   if (check.kind !== "camp") return check.reason;
   try {
@@ -109,7 +114,7 @@ function nextSlotNumber(paths: ProjectPaths, project: string, slots: Slot[]): nu
 
 async function addCamp(paths: ProjectPaths, project: string, slot: number, base: string, branch: string, exec: Exec): Promise<void> {
   const slotDir = join(paths.campsDir, String(slot));
-  ensureDir(slotDir);
+  ensureStateDir(paths.root, slotDir);
   try {
     // A registered worktree whose directory vanished would make the add refuse its path.
     await pruneWorktrees(project, exec).catch(() => undefined);

@@ -17,7 +17,7 @@ import { errorMessage } from "../errors";
 import { isLiveVx } from "../procs";
 import type { PassCtx, PassMemory } from "../sentinel/pass";
 import { stateDirs } from "../sentinel/pass";
-import { readTextIfExists } from "../state/files";
+import { readStateText } from "../state/files";
 import { type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
@@ -210,7 +210,7 @@ function keepForRetry(ctx: PassCtx, t: Target, claims: readonly Claim[], now: nu
   for (const c of claims) {
     if (c.kind !== "soldier") continue;
     try {
-      stampFailing(c.path, now);
+      stampFailing(ctx.root, c.path, now);
     } catch (err) {
       report(err); // the wake still goes back, only without its stamp
     }
@@ -219,10 +219,10 @@ function keepForRetry(ctx: PassCtx, t: Target, claims: readonly Claim[], now: nu
 }
 
 /** Sets `delivery_failing_since` on a claimed soldier wake unless it is already set. */
-function stampFailing(claimedPath: string, now: number): void {
-  const text = readTextIfExists(claimedPath);
+function stampFailing(root: string, claimedPath: string, now: number): void {
+  const text = readStateText(claimedPath);
   if (text === undefined) return;
   const wake = parseRecord(claimedPath, text, SoldierWakeSchema).value;
   if (wake.delivery_failing_since) return;
-  saveRecord(claimedPath, { ...wake, delivery_failing_since: isoTime(now) }, SOLDIER_KEYS);
+  saveRecord(root, claimedPath, { ...wake, delivery_failing_since: isoTime(now) }, SOLDIER_KEYS);
 }

@@ -7,7 +7,7 @@ import { liveAwaiters } from "../awaiters/registry";
 import { type AgentInfo, createHerdrClient } from "../backends/herdr";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
-import { ensureDir } from "../state/files";
+import { ensureStateDir } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, gitToplevel, isUnder, projectPaths, rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
@@ -86,7 +86,7 @@ function isObject(x: unknown): x is Record<string, unknown> {
 export async function recordCommander(root: string, c: Commander, now: number): Promise<void> {
   if (!c.project || !c.harness) return;
   const paths = projectPaths(root, c.project);
-  ensureDir(paths.stateDir);
+  ensureStateDir(root, paths.stateDir);
   ensureProjectRecord(paths);
   await withLock(paths.commandersLock, () => {
     const loaded = loadRecord(paths.commandersFile, CommandersSchema, true);
@@ -102,7 +102,7 @@ export async function recordCommander(root: string, c: Commander, now: number): 
     const key = c.harness as string;
     const previous = raw[key];
     const commanders = { ...raw, [key]: mergeForSave(entry, ENTRY_KEYS, isObject(previous) ? previous : undefined) };
-    saveRecord(paths.commandersFile, { schema_version: SCHEMA_VERSION, commanders }, FILE_KEYS);
+    saveRecord(root, paths.commandersFile, { schema_version: SCHEMA_VERSION, commanders }, FILE_KEYS);
   });
 }
 

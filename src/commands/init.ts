@@ -3,12 +3,12 @@ import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
-import { EXIT, SilentExit, UsageError, VxError } from "../errors";
+import { EXIT, SilentExit, StateError, UsageError, VxError } from "../errors";
 import { NO_TMUX_BACKEND } from "./dispatch";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
 import { type InitChoices, type InitPlan, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
-import { ensureDir, writeAtomic, writeProjectFile } from "../state/files";
+import { ensureStateDir, writeProjectFile, writeStateFile } from "../state/files";
 import { projectPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord } from "../state/record";
@@ -110,11 +110,12 @@ export const initCommand = defineVxCommand({
     // The state dirs first: an unwritable state root fails before any project file changes.
     try {
       const paths = projectPaths(root, top);
-      ensureDir(paths.stateDir);
+      ensureStateDir(root, paths.stateDir);
       ensureProjectRecord(paths);
-      writeAtomic(join(root, ".write-check"), "");
+      writeStateFile(root, join(root, ".write-check"), "");
       unlinkSync(join(root, ".write-check"));
     } catch (err) {
+      if (err instanceof StateError) throw err; // names the file and what to do already
       throw new VxError(`cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run 'vx init' again`);
     }
     for (const f of plan.files) {

@@ -62,7 +62,7 @@ export async function applySettle(ctx: ApplyCtx, snapshot: Task, action: Extract
     ...(target.origin ? { origin: target.origin } : {}),
     ...(action.note ? { note: action.note } : {}),
   };
-  writePendingWake(target.queueDir, wake);
+  writePendingWake(ctx.root, target.queueDir, wake);
   let written: Task | undefined;
   try {
     written = await updateTask(ctx.paths, snapshot.id, (cur) => {

@@ -3,11 +3,11 @@
  * start `<own executable> sentinel` detached in a new session with its output appended to
  * sentinel.log. A start failure never fails the caller.
  */
-import { closeSync, openSync, statSync } from "node:fs";
+import { closeSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
-import { ensureDir, writeAtomic } from "../state/files";
+import { ensureDir, openStateAppend, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { GUARDS, scaled } from "../time";
 import { readSentinelInfo, sentinelState } from "./singleton";
@@ -24,17 +24,16 @@ function startedWithin(marker: string, since: number): boolean {
  * The sentinel is started by a throwaway shell in a new session that backgrounds it and exits at
  * once, so it is reparented away from the caller: a harness that kills its hook's whole process
  * tree on exit (Claude Code 2.1.332 does) cannot take the sentinel with it. The script is fixed;
- * the log path and argv travel as positional parameters, never as shell text.
+ * argv travels as positional parameters, never as shell text. The log arrives already open as
+ * fd 3 (opened without following a link), so the shell never opens a path itself.
  */
-const LAUNCHER = '"$@" </dev/null >>"$0" 2>&1 & echo $!';
+const LAUNCHER = '"$@" </dev/null >&3 2>&1 3>&- & echo $!';
 
-function startDetached(argv: string[], log: string, cwd: string, env: Deps["env"]): number {
-  const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, log, ...argv], {
+function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
+  const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, "vx-launcher", ...argv], {
     cwd,
     env: env as Record<string, string>,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    stdio: ["ignore", "pipe", "pipe", logFd],
     detached: true,
   });
   const pid = Number(res.stdout.toString().trim());
@@ -80,10 +79,14 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     const marker = join(root, ".sentinel-successor");
     if (state.running && startedWithin(marker, deps.clock.now() - scaled("retireWait", deps.env))) return {};
     ensureDir(root);
-    // The shell's `>>` would create the log with the umask's mode; state files are 0600.
-    closeSync(openSync(paths.sentinelLog, "a", 0o600));
-    const pid = startDetached([...deps.self, "sentinel"], paths.sentinelLog, root, deps.env);
-    if (state.running) writeAtomic(marker, `${pid}\n`);
+    const logFd = openStateAppend(paths.sentinelLog);
+    let pid: number;
+    try {
+      pid = startDetached([...deps.self, "sentinel"], logFd, root, deps.env);
+    } finally {
+      closeSync(logFd);
+    }
+    if (state.running) writeStateFile(root, marker, `${pid}\n`);
     if (opts.quiet) return { started: pid };
     // Said only when true: the new sentinel holds the lock, or is alive and waiting out a stale
     // holder. One that exited at once lost the start to another (nothing to say) or failed.

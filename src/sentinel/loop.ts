@@ -14,7 +14,7 @@ import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
 import { statSync } from "node:fs";
-import { ensureDir } from "../state/files";
+import { ensureStateDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
 import { recoverDeadClaims } from "../wakes/queue";
@@ -99,13 +99,14 @@ function queueWatch(clock: Deps["clock"]) {
   let current: { key: string; waker: Waker } | undefined;
   return {
     update(dirs: ProjectPaths[]): void {
-      const watched = dirs.filter(hasHooklessCommander).flatMap((p) => [p.wakesDir, p.forumWakesDir]);
+      const hookless = dirs.filter(hasHooklessCommander);
+      const watched = hookless.flatMap((p) => [p.wakesDir, p.forumWakesDir]);
       const key = watched.join("\n");
       if (current?.key === key) return;
       current?.waker.close();
-      for (const d of watched) {
+      for (const p of hookless) {
         try {
-          ensureDir(d); // a queue that does not exist yet cannot be watched
+          ensureStateDir(p.root, p.forumWakesDir); // a queue that does not exist yet cannot be watched
         } catch {
           // Unwatchable: the poll is the safety net.
         }

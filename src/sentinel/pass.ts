@@ -15,7 +15,7 @@ import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { isTaskBusy, parseTaskFile, taskFileNames } from "../state/tasks";
-import { readTextIfExists } from "../state/files";
+import { readStateText } from "../state/files";
 import { hasPendingWakes, recoverPendingWakes } from "../wakes/queue";
 import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
@@ -83,7 +83,7 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
   for (const name of taskFileNames(paths)) {
     const path = join(paths.tasksDir, name);
     try {
-      const text = readTextIfExists(path);
+      const text = readStateText(path);
       if (text !== undefined) out.push(parseTaskFile(path, text).value);
       ctx.memory.corrupt.delete(path);
     } catch (err) {

@@ -5,7 +5,7 @@
  */
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
-import { readTextIfExists, removeFile, writeAtomic, ensureDir } from "../state/files";
+import { ensureDir, readStateText, removeFile, writeStateFile } from "../state/files";
 import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
 import type { rootPaths } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
@@ -23,8 +23,14 @@ export function readSentinelInfo(paths: RootPaths): SentinelInfo | undefined {
   }
 }
 
+/** The recorded pid; undefined when absent or unreadable (a link at its name is never read through). */
 export function readSentinelPid(paths: RootPaths): number | undefined {
-  const text = readTextIfExists(paths.sentinelPid)?.trim();
+  let text: string | undefined;
+  try {
+    text = readStateText(paths.sentinelPid)?.trim();
+  } catch {
+    return undefined;
+  }
   const pid = text ? Number(text) : Number.NaN;
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
@@ -74,9 +80,9 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
     await deps.clock.sleep(scaled("retireStep", deps.env), signal);
   }
   const held = lock;
-  writeAtomic(paths.sentinelPid, `${deps.pid}\n`);
+  writeStateFile(paths.root, paths.sentinelPid, `${deps.pid}\n`);
   const info: SentinelInfo = { pid: deps.pid, started_at: isoTime(deps.clock.now()), build };
-  writeAtomic(paths.sentinelInfo, renderState(info));
+  writeStateFile(paths.root, paths.sentinelInfo, renderState(info));
   return {
     release() {
       if (readSentinelPid(paths) === deps.pid) removeFile(paths.sentinelPid);

@@ -1,16 +1,86 @@
 /**
  * Low-level file access for state: directories 0700, files 0600 (STA-04), every write atomic
  * through a dot-named temporary file in the same directory (STA-05).
+ *
+ * Nothing under the state root is read or written through a symbolic link (StateLinkError): a
+ * link planted there would carry vx's writes elsewhere. The root itself may be a link (a state
+ * root kept on another disk), and so may its ancestors (`/tmp` on macOS); only the components
+ * below it are refused.
  */
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { StateError, errorMessage } from "../errors";
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { StateError, StateLinkError, errorMessage } from "../errors";
 
-let tmpSeq = 0;
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
-/** mkdir -p with mode 0700 for every directory it creates. */
+function errnoOf(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** mkdir -p with mode 0700 for every directory it creates; for the state root itself or outside it. */
 export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** Each path from just below `root` down to `path`, outermost first. */
+function componentsBelow(root: string, path: string): string[] {
+  const rel = relative(root, path);
+  if (rel === "") return [];
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${path} is not under the state root ${root}`);
+  const out: string[] = [];
+  let cur = root;
+  for (const part of rel.split(sep)) {
+    cur = join(cur, part);
+    out.push(cur);
+  }
+  return out;
+}
+
+/** Refuses a symbolic link at any component of `path` below `root`; stops at the first one missing. */
+export function refuseLinks(root: string, path: string): void {
+  for (const p of componentsBelow(root, path)) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new StateLinkError(p);
+  }
+}
+
+/**
+ * mkdir -p of a state directory, one component at a time below `root` (0700 each), refusing any
+ * that is a symbolic link: a recursive mkdir would follow one and create directories elsewhere.
+ */
+export function ensureStateDir(root: string, dir: string): void {
+  const parts = componentsBelow(root, dir);
+  if (parts.length === 0) ensureDir(root);
+  for (const [i, p] of parts.entries()) {
+    let st = lstatSync(p, { throwIfNoEntry: false });
+    if (!st) {
+      if (i === 0) ensureDir(root); // a state root not made yet (the root may be a link)
+      try {
+        mkdirSync(p, { mode: 0o700 });
+        continue;
+      } catch (err) {
+        if (errnoOf(err) !== "EEXIST") throw err;
+        st = lstatSync(p);
+      }
+    }
+    if (st.isSymbolicLink()) throw new StateLinkError(p);
+  }
 }
 
 /** Flushes a directory's entries (a rename) to disk; best effort where directories cannot be opened. */
@@ -27,17 +97,34 @@ export function syncDir(dir: string): void {
 }
 
 /**
+ * A new temporary file next to `path`, opened for writing. The name is unpredictable and the open
+ * exclusive and no-follow, so a file or link planted under a name vx would pick is never opened.
+ * It starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
+ */
+function createTemp(path: string, mode: number): { tmp: string; fd: number } {
+  for (let attempt = 1; ; attempt++) {
+    const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString("hex")}.tmp`);
+    try {
+      return { tmp, fd: openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode) };
+    } catch (err) {
+      if (errnoOf(err) !== "EEXIST" || attempt >= 5) throw err;
+    }
+  }
+}
+
+/**
  * Writes `content` to `path` atomically: readers see the old file or the new one, never half.
  * The data is flushed before the rename and the rename after it, so after a power loss the file
  * is whole and a later write (a wake's commit) never reaches disk before an earlier one.
  */
 export function writeAtomic(path: string, content: string, mode = 0o600, dirMode = 0o700): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: dirMode });
-  // Starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++tmpSeq}.tmp`);
+  mkdirSync(dirname(path), { recursive: true, mode: dirMode });
+  replaceFile(path, content, mode);
+}
+
+function replaceFile(path: string, content: string, mode: number): void {
+  const { tmp, fd } = createTemp(path, mode);
   try {
-    const fd = openSync(tmp, "w", mode);
     try {
       writeSync(fd, content);
       fsyncSync(fd);
@@ -49,7 +136,41 @@ export function writeAtomic(path: string, content: string, mode = 0o600, dirMode
     rmSync(tmp, { force: true });
     throw err;
   }
-  syncDir(dir);
+  syncDir(dirname(path));
+}
+
+/**
+ * writeAtomic for a state file under `root`: its directories are made or checked one by one, and
+ * neither they nor the file may be a symbolic link (the rename would replace a link the user put
+ * there, and a linked directory would take the file elsewhere).
+ */
+export function writeStateFile(root: string, path: string, content: string): void {
+  ensureStateDir(root, dirname(path));
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new StateLinkError(path);
+  replaceFile(path, content, 0o600);
+}
+
+/**
+ * Opens a state file for appending (a log), creating it 0600; a symbolic link at its name is
+ * refused, never followed. The caller closes the descriptor.
+ */
+export function openStateAppend(path: string): number {
+  try {
+    return openSync(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if (errnoOf(err) === "ELOOP") throw new StateLinkError(path);
+    throw err;
+  }
+}
+
+/** Appends `text` to a state file (see openStateAppend). */
+export function appendStateText(path: string, text: string): void {
+  const fd = openStateAppend(path);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -77,23 +198,25 @@ export function readTextIfExists(path: string): string | undefined {
 }
 
 /**
- * readTextIfExists for a state file: a symbolic link whose target is gone is not an absent file.
- * Treating it as one would let a save write a fresh record where the user put a link (STA-07:
- * corrupt is reported, never skipped).
+ * readTextIfExists for a state file, never through a symbolic link at its name, live or dangling:
+ * a dangling one taken as absent would let a save write a fresh record where the user put a link
+ * (STA-07: corrupt is reported, never skipped). The no-follow open costs no extra system call.
  */
 export function readStateText(path: string): string | undefined {
-  const text = readTextIfExists(path);
-  if (text === undefined && isSymlink(path)) {
-    throw new StateError(path, "is a symbolic link to a file that does not exist - vx leaves it as it is; remove it or restore its target");
-  }
-  return text;
-}
-
-function isSymlink(path: string): boolean {
+  let fd: number;
   try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
+    fd = openSync(path, O_RDONLY | O_NOFOLLOW);
+  } catch (err) {
+    if (errnoOf(err) === "ENOENT") return undefined;
+    if (errnoOf(err) === "ELOOP") throw new StateLinkError(path);
+    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
+  }
+  try {
+    return readFileSync(fd, "utf8");
+  } catch (err) {
+    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -3,7 +3,8 @@
  * dies, so a crash never leaves a stale claim, which a pid-file lock cannot promise.
  */
 import { dlopen, FFIType } from "bun:ffi";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, openSync } from "node:fs";
+import { StateLinkError } from "../errors";
 
 const LOCK_SH = 1;
 const LOCK_EX = 2;
@@ -29,8 +30,21 @@ export type HeldLock = { path: string; fd: number; release(): void };
 // deadlock against the first; refuse re-entry loudly instead.
 const heldHere = new Set<string>();
 
+/**
+ * Opens a lock file, never through a symbolic link at its name: a link planted there would have
+ * vx create or lock a file wherever it points. Callers make its directory with ensureStateDir.
+ */
+function openLockFile(path: string, flags: number): number {
+  try {
+    return openSync(path, flags | constants.O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new StateLinkError(path);
+    throw err;
+  }
+}
+
 function open(path: string): number {
-  return openSync(path, "a", 0o600);
+  return openLockFile(path, constants.O_WRONLY | constants.O_CREAT);
 }
 
 function held(path: string, fd: number): HeldLock {
@@ -71,13 +85,17 @@ export function tryLockExclusive(path: string): HeldLock | undefined {
   return held(path, fd);
 }
 
-/** True when some process holds `path` exclusively (a shared non-blocking probe; never blocks). */
+/**
+ * True when some process holds `path` exclusively (a shared non-blocking probe; never blocks).
+ * A symbolic link at `path` is a StateLinkError, not "nobody holds it".
+ */
 export function isLockHeld(path: string): boolean {
   if (heldHere.has(path)) return true;
   let fd: number;
   try {
-    fd = openSync(path, "r");
-  } catch {
+    fd = openLockFile(path, constants.O_RDONLY);
+  } catch (err) {
+    if (err instanceof StateLinkError) throw err;
     return false;
   }
   try {

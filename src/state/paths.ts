@@ -78,6 +78,8 @@ export type ProjectPaths = {
   /** The project's absolute path (its git toplevel). */
   project: string;
   key: string;
+  /** The state root: nothing below it is read or written through a symbolic link. */
+  root: string;
   stateDir: string;
   tasksDir: string;
   tasksLock: string;
@@ -99,11 +101,15 @@ export function projectPaths(root: string, project: string): ProjectPaths {
   return stateDirPaths(join(root, "projects", key), project);
 }
 
-/** Paths of a state dir found by listing `projects/` (the sentinel does not know the project path). */
+/**
+ * Paths of a state dir found by listing `projects/` (the sentinel does not know the project path).
+ * A state dir is always `<root>/projects/<key>`, so its root is two levels up.
+ */
 export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
   return {
     project,
     key: basename(stateDir),
+    root: dirname(dirname(stateDir)),
     stateDir,
     tasksDir: join(stateDir, "tasks"),
     tasksLock: join(stateDir, "tasks", ".lock"),

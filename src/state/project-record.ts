@@ -17,7 +17,7 @@ export function ensureProjectRecord(paths: ProjectPaths): void {
   const file = projectRecordPath(paths.stateDir);
   const current = loadRecord(file, ProjectRecordSchema, true);
   if (current?.value.path === paths.project) return;
-  saveRecord(file, { schema_version: 1, path: paths.project }, keysOf(ProjectRecordSchema));
+  saveRecord(paths.root, file, { schema_version: 1, path: paths.project }, keysOf(ProjectRecordSchema));
 }
 
 /** The project path of a state dir; undefined when unrecorded or unreadable. */

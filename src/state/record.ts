@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { StateError } from "../errors";
 import { SCHEMA_VERSION } from "./schemas";
-import { parseJsonText, readStateText, writeAtomic } from "./files";
+import { parseJsonText, readStateText, writeStateFile } from "./files";
 
 type ObjectSchema = v.GenericSchema & { entries: Record<string, unknown> };
 
@@ -86,7 +86,7 @@ export function renderState(value: unknown): string {
  * Callers hold the file's lock when the save is part of a read-modify-write. A file on disk that
  * is not a JSON object is never overwritten.
  */
-export function saveRecord(path: string, known: Record<string, unknown>, keys: readonly string[]): void {
+export function saveRecord(root: string, path: string, known: Record<string, unknown>, keys: readonly string[]): void {
   const text = readStateText(path);
   let onDisk: Record<string, unknown> | undefined;
   if (text !== undefined) {
@@ -94,5 +94,5 @@ export function saveRecord(path: string, known: Record<string, unknown>, keys: r
     if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
     onDisk = raw;
   }
-  writeAtomic(path, renderState(mergeForSave(known, keys, onDisk)));
+  writeStateFile(root, path, renderState(mergeForSave(known, keys, onDisk)));
 }

@@ -5,12 +5,11 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, VxError } from "../errors";
-import { ensureDir } from "./files";
+import { ensureStateDir, readStateText, refuseLinks, writeStateFile } from "./files";
 import { isLockHeld, withLock } from "./lock";
 import type { ProjectPaths } from "./paths";
 import { type Loaded, mergeForSave, parseRecord, renderState } from "./record";
 import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
-import { readStateText, writeAtomic } from "./files";
 
 export const TASK_KEYS = keysOf(TaskSchema);
 
@@ -64,8 +63,12 @@ export function requireTask(paths: ProjectPaths, id: string): Task {
   return loaded.value;
 }
 
-/** Names of task files (`<id>.json`), sorted; temporary and claimed files are not listed. */
+/**
+ * Names of task files (`<id>.json`), sorted; temporary and claimed files are not listed. A tasks
+ * directory reached through a symbolic link is refused (a few lstats per listing, not per file).
+ */
 export function taskFileNames(paths: ProjectPaths): string[] {
+  refuseLinks(paths.root, paths.tasksDir);
   let names: string[];
   try {
     names = readdirSync(paths.tasksDir);
@@ -107,12 +110,12 @@ export function compactTask(task: Task): Record<string, unknown> {
 
 /** Writes a task file whole; callers hold the tasks lock (or own a brand-new id). */
 function writeTask(paths: ProjectPaths, task: Task, onDisk: Record<string, unknown> | undefined): void {
-  writeAtomic(taskPath(paths, task.id), renderState(mergeForSave(compactTask(task), TASK_KEYS, onDisk)));
+  writeStateFile(paths.root, taskPath(paths, task.id), renderState(mergeForSave(compactTask(task), TASK_KEYS, onDisk)));
 }
 
 /** Creates a new task file. */
 export async function createTask(paths: ProjectPaths, task: Task): Promise<void> {
-  ensureDir(paths.tasksDir);
+  ensureStateDir(paths.root, paths.tasksDir);
   await withLock(paths.tasksLock, () => {
     if (readStateText(taskPath(paths, task.id)) !== undefined) {
       throw new StateError(taskPath(paths, task.id), "already exists");
@@ -130,7 +133,7 @@ export async function updateTask(
   id: string,
   fn: (current: Task) => Task | undefined,
 ): Promise<Task | undefined> {
-  ensureDir(paths.tasksDir);
+  ensureStateDir(paths.root, paths.tasksDir);
   return withLock(paths.tasksLock, () => {
     const loaded = loadTask(paths, id);
     if (!loaded) throw new VxError(`no task ${id} in this project`);
@@ -156,7 +159,7 @@ function opLockPath(paths: ProjectPaths, id: string): string {
 export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => Promise<T>): Promise<T> {
   const lockPath = opLockPath(paths, id);
   if (opsHere.has(lockPath)) return fn();
-  ensureDir(paths.tasksDir);
+  ensureStateDir(paths.root, paths.tasksDir);
   opsHere.add(lockPath);
   try {
     return await withLock(lockPath, fn);

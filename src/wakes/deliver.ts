@@ -7,7 +7,8 @@
 import { isSafeBaseName } from "../state/ids";
 import { parseRecord } from "../state/record";
 import { type ForumWake, ForumWakeSchema, type SoldierWake, SoldierWakeSchema } from "../state/schemas";
-import { readTextIfExists } from "../state/files";
+import { StateLinkError } from "../errors";
+import { readStateText } from "../state/files";
 import type { Clock } from "../time";
 import { type CurrencyLookups, forumWakeCurrent, soldierWakeCurrent } from "./currency";
 import { claimWake, deleteClaim, listWakeNames, putBackClaim, recoverDeadClaims } from "./queue";
@@ -89,9 +90,18 @@ function parseForumWake(path: string, text: string): ForumWake {
   return wake;
 }
 
-/** The claimed wake, or undefined when it is corrupt (consumed silently) or vanished. */
+/**
+ * The claimed wake, or undefined when it is corrupt (consumed silently) or vanished. A wake that
+ * is a symbolic link is corrupt too: it is never read through, and deleting it removes the link.
+ */
 function readClaim<T>(claim: Claim, parse: (path: string, text: string) => T): T | undefined {
-  const text = readTextIfExists(claim.path); // an I/O error propagates: the claim goes back
+  let text: string | undefined;
+  try {
+    text = readStateText(claim.path);
+  } catch (err) {
+    if (err instanceof StateLinkError) return undefined;
+    throw err; // an I/O error: the claim goes back
+  }
   if (text === undefined) return undefined;
   try {
     return parse(claim.path, text);

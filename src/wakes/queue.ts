@@ -3,7 +3,7 @@
  * claims taken by atomic rename so that exactly one deliverer ever owns a wake.
  *
  * Sentinel call order for one transition (WAK-05):
- *   1. `writePendingWake(queue, wake)`  - invisible to deliverers (`.<id>.pending`)
+ *   1. `writePendingWake(root, queue, wake)`- invisible to deliverers (`.<id>.pending`)
  *   2. guarded task save                - the task's new status is on disk
  *   3. `commitPendingWake(queue, id)`   - the wake becomes `<id>.json`
  *      or `discardPendingWake(queue, id)` when the guarded save was refused.
@@ -11,11 +11,11 @@
  * start and at the top of every pass, never while a transition is in flight) settles by looking
  * at the task's saved status: the wake is neither lost nor duplicated.
  */
-import { linkSync, readdirSync, renameSync, statSync, utimesSync } from "node:fs";
+import { linkSync, lstatSync, lutimesSync, readdirSync, renameSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import * as v from "valibot";
 import { VxError, errorMessage } from "../errors";
-import { readTextIfExists, removeFile, syncDir, writeAtomic } from "../state/files";
+import { readStateText, readTextIfExists, removeFile, syncDir, writeStateFile } from "../state/files";
 import { renameNoReplace } from "../state/rename";
 import { isSafeBaseName, isTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
@@ -68,12 +68,15 @@ export function soldierWakePath(queueDir: string, taskId: string): string {
   return join(queueDir, `${checkTaskId(taskId)}.json`);
 }
 
-/** Step 1 of WAK-05: writes the wake, atomically, under its pending name. Returns that path. */
-export function writePendingWake(queueDir: string, wake: SoldierWake): string {
+/**
+ * Step 1 of WAK-05: writes the wake, atomically, under its pending name. Returns that path.
+ * `root` is the state root the queue lives under (no symbolic link below it is followed).
+ */
+export function writePendingWake(root: string, queueDir: string, wake: SoldierWake): string {
   const checked = v.safeParse(SoldierWakeSchema, wake);
   if (!checked.success) throw new VxError(`invalid soldier wake: ${checked.issues[0].message}`);
   const path = pendingWakePath(queueDir, wake.task_id);
-  writeAtomic(path, renderState(mergeForSave(checked.output, SOLDIER_KEYS, undefined)));
+  writeStateFile(root, path, renderState(mergeForSave(checked.output, SOLDIER_KEYS, undefined)));
   return path;
 }
 
@@ -118,7 +121,7 @@ export function recoverPendingWakes(
     const path = join(queueDir, e.name);
     let wake: SoldierWake | undefined;
     try {
-      const text = readTextIfExists(path);
+      const text = readStateText(path);
       if (text === undefined) continue;
       wake = parseRecord(path, text, SoldierWakeSchema).value;
     } catch {
@@ -145,8 +148,8 @@ export function recoverPendingWakes(
 }
 
 /** Writes a visible soldier wake in one go, for writers with no task save between the steps. */
-export function writeSoldierWake(queueDir: string, wake: SoldierWake): string {
-  writePendingWake(queueDir, wake);
+export function writeSoldierWake(root: string, queueDir: string, wake: SoldierWake): string {
+  writePendingWake(root, queueDir, wake);
   commitPendingWake(queueDir, wake.task_id);
   return soldierWakePath(queueDir, wake.task_id);
 }
@@ -173,7 +176,7 @@ export function writeForumWake(paths: ProjectPaths, input: ForumWakeInput): Foru
   };
   let existing: ForumWake | undefined;
   try {
-    const text = readTextIfExists(path);
+    const text = readStateText(path);
     if (text !== undefined) existing = parseRecord(path, text, ForumWakeSchema).value;
   } catch {
     existing = undefined;
@@ -184,7 +187,7 @@ export function writeForumWake(paths: ProjectPaths, input: ForumWakeInput): Foru
   }
   const checked = v.safeParse(ForumWakeSchema, next);
   if (!checked.success) throw new VxError(`invalid forum wake: ${checked.issues[0].message}`);
-  writeAtomic(path, renderState(mergeForSave(checked.output, FORUM_KEYS, undefined)));
+  writeStateFile(paths.root, path, renderState(mergeForSave(checked.output, FORUM_KEYS, undefined)));
   return checked.output;
 }
 
@@ -212,9 +215,10 @@ function claimName(name: string, pid: number): string {
 }
 
 // Rename preserves the mtime of the wake file; the claim's age must start now, or another
-// deliverer's dead-claim scan could take a fresh claim for an abandoned one.
+// deliverer's dead-claim scan could take a fresh claim for an abandoned one. The link's own
+// times, should a wake be a planted link: its target is never touched.
 function touch(path: string, now: number): void {
-  utimesSync(path, now / 1000, now / 1000);
+  lutimesSync(path, now / 1000, now / 1000);
 }
 
 /**
@@ -319,7 +323,7 @@ export async function recoverDeadClaims(dir: string, opts: DeadClaimOptions): Pr
     const path = join(dir, e.name);
     let mtime: number;
     try {
-      mtime = statSync(path).mtimeMs;
+      mtime = lstatSync(path).mtimeMs; // the claim's own time, as `touch` set it
     } catch (err) {
       if (isErrno(err, "ENOENT")) continue;
       throw err;

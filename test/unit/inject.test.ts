@@ -33,7 +33,7 @@ async function field(opts: { harness?: "codex" | "opencode"; status?: "working" 
   const id = taskId();
   w.writeTask(paths, { id, status: "done" });
   const wake: SoldierWake = { task_id: id, kind: "mission", old_status: "running", new_status: "done", detected_at: iso(T0 + 1000) };
-  const wakePath = writeSoldierWake(paths.wakesDir, wake);
+  const wakePath = writeSoldierWake(paths.root, paths.wakesDir, wake);
   const codex = installFakeCodex(w.bin);
   const agents = () => w.ctx.ops.herdr.agentList();
   return { w, dir, paths, pane: ws.pane_id, id, wake, wakePath, codex, agents };

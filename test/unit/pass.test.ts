@@ -265,8 +265,8 @@ describe("sentinel pass", () => {
     w.writeTask(paths, { id: lost, status: "running" });
     const { writePendingWake } = await import("../../src/wakes/queue");
     const wake = (task: string, to: "done") => ({ task_id: task, kind: "mission" as const, old_status: "running" as const, new_status: to, detected_at: iso(T0) });
-    writePendingWake(paths.wakesDir, wake(id, "done"));
-    writePendingWake(paths.wakesDir, wake(lost, "done"));
+    writePendingWake(paths.root, paths.wakesDir, wake(id, "done"));
+    writePendingWake(paths.root, paths.wakesDir, wake(lost, "done"));
     await runPass(w.ctx);
     expect(wakes(paths.wakesDir)).toEqual([`${id}.json`]);
     expect(readdirSync(paths.wakesDir).filter((n) => n.endsWith(".pending"))).toEqual([]);

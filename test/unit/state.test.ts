@@ -130,13 +130,13 @@ describe("tasks on disk", () => {
     const other = "fedcba9876543210";
     const link = taskPath(paths, other);
     symlinkSync(join(tmp(), "gone.json"), link);
-    expect(() => listTasks(paths)).toThrow(`${link}: is a symbolic link to a file that does not exist`);
+    expect(() => listTasks(paths)).toThrow(`${link}: is a symbolic link, which vx refuses inside its state dir`);
     expect(() => loadTask(paths, other)).toThrow(StateError);
     await expect(createTask(paths, task(other))).rejects.toThrow(StateError);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     mkdirSync(dirname(paths.poolFile), { recursive: true });
     symlinkSync(join(tmp(), "gone-pool.json"), paths.poolFile);
-    expect(() => readPool(paths)).toThrow(`${paths.poolFile}: is a symbolic link to a file that does not exist`);
+    expect(() => readPool(paths)).toThrow(`${paths.poolFile}: is a symbolic link, which vx refuses inside its state dir`);
   });
 
   test("schema_version 9 is refused with the spec's message", async () => {

@@ -166,8 +166,8 @@ describe("collect, finish, put back", () => {
     const paths = stateDirPaths(tmp());
     await createTask(paths, task());
     await createTask(paths, task({ id: ID2, status: "running" }));
-    writeSoldierWake(paths.wakesDir, wake({ detected_at: "2026-11-30T10:00:05.000Z" }));
-    writeSoldierWake(paths.wakesDir, wake({ task_id: ID2 })); // moved on: running now
+    writeSoldierWake(paths.root, paths.wakesDir, wake({ detected_at: "2026-11-30T10:00:05.000Z" }));
+    writeSoldierWake(paths.root, paths.wakesDir, wake({ task_id: ID2 })); // moved on: running now
     writeFileSync(join(paths.wakesDir, "cccccccccccccccc.json"), "{corrupt");
     mkdirSync(join(paths.forumInboxDir, "s1"), { recursive: true });
     writeFileSync(join(paths.forumInboxDir, "s1", "u1.json"), JSON.stringify({ uid: "u1" }));
@@ -212,8 +212,8 @@ describe("collect, finish, put back", () => {
     const paths = stateDirPaths(tmp());
     await createTask(paths, task());
     await createTask(paths, task({ id: ID2 }));
-    writeSoldierWake(paths.wakesDir, wake());
-    writeSoldierWake(paths.wakesDir, wake({ task_id: ID2 }));
+    writeSoldierWake(paths.root, paths.wakesDir, wake());
+    writeSoldierWake(paths.root, paths.wakesDir, wake({ task_id: ID2 }));
     let calls = 0;
     const clock = {
       now: () => {
@@ -233,7 +233,7 @@ describe("collect, finish, put back", () => {
     const own = projectPaths(root, origin);
     await createTask(own, task());
     const commander = projectPaths(root, "/src/commander");
-    writeSoldierWake(commander.wakesDir, wake({ origin }));
+    writeSoldierWake(root, commander.wakesDir, wake({ origin }));
     const d = deps();
     d.currency.root = root;
     const got = await collectWakes(queueFor(commander.stateDir), d);

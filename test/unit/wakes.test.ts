@@ -66,7 +66,7 @@ describe("listing", () => {
 describe("claims", () => {
   test("exactly one of 8 racing processes wins the claim", async () => {
     const dir = tmp();
-    const path = writeSoldierWake(dir, wake());
+    const path = writeSoldierWake(dir, dir, wake());
     const procs = Array.from({ length: 8 }, () =>
       Bun.spawn([process.execPath, FIXTURE, dir, `${ID_A}.json`], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
     );
@@ -97,8 +97,8 @@ describe("claims", () => {
 
   test("a claim stamps mtime with now and uses a per-process sequence", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake());
-    writeSoldierWake(dir, wake({ task_id: ID_B }));
+    writeSoldierWake(dir, dir, wake());
+    writeSoldierWake(dir, dir, wake({ task_id: ID_B }));
     const now = Date.parse("2030-01-02T03:04:05.000Z");
     const a = claimWake(dir, `${ID_A}.json`, 4242, now);
     const b = claimWake(dir, `${ID_B}.json`, 4242, now);
@@ -112,7 +112,7 @@ describe("claims", () => {
 
   test("a wake that is gone or already claimed cannot be claimed", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake());
+    writeSoldierWake(dir, dir, wake());
     expect(claimWake(dir, `${ID_A}.json`)).toBeDefined();
     expect(claimWake(dir, `${ID_A}.json`)).toBeUndefined();
     expect(claimWake(join(dir, "missing"), `${ID_A}.json`)).toBeUndefined();
@@ -120,7 +120,7 @@ describe("claims", () => {
 
   test("put back renames the claim to its wake name", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake({ note: "original" }));
+    writeSoldierWake(dir, dir, wake({ note: "original" }));
     const claimed = claimWake(dir, `${ID_A}.json`) as string;
     expect(putBackClaim(claimed)).toBe("back");
     expect(readdirSync(dir)).toEqual([`${ID_A}.json`]);
@@ -130,9 +130,9 @@ describe("claims", () => {
 
   test("put back when a newer wake exists deletes the claimed copy", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake({ note: "old" }));
+    writeSoldierWake(dir, dir, wake({ note: "old" }));
     const claimed = claimWake(dir, `${ID_A}.json`) as string;
-    writeSoldierWake(dir, wake({ note: "new", new_status: "blocked" }));
+    writeSoldierWake(dir, dir, wake({ note: "new", new_status: "blocked" }));
     expect(putBackClaim(claimed)).toBe("superseded");
     expect(readdirSync(dir)).toEqual([`${ID_A}.json`]);
     expect(readJson(join(dir, `${ID_A}.json`)).note).toBe("new");
@@ -149,7 +149,7 @@ describe("dead-claim recovery", () => {
   ];
   test.each(rows)("$name", async ({ ageMs, live, back }) => {
     const dir = tmp();
-    writeSoldierWake(dir, wake());
+    writeSoldierWake(dir, dir, wake());
     const now = Date.now();
     const claimed = claimWake(dir, `${ID_A}.json`, 777, now) as string;
     const t = (now - ageMs) / 1000;
@@ -171,10 +171,10 @@ describe("dead-claim recovery", () => {
 
   test("a newer wake wins over a recovered dead claim", async () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake({ note: "old" }));
+    writeSoldierWake(dir, dir, wake({ note: "old" }));
     const claimed = claimWake(dir, `${ID_A}.json`, 777) as string;
     age(claimed, OLD);
-    writeSoldierWake(dir, wake({ note: "new" }));
+    writeSoldierWake(dir, dir, wake({ note: "new" }));
     await recoverDeadClaims(dir, { now: Date.now(), isLiveVx: () => false });
     expect(readdirSync(dir)).toEqual([`${ID_A}.json`]);
     expect(readJson(join(dir, `${ID_A}.json`)).note).toBe("new");
@@ -183,7 +183,7 @@ describe("dead-claim recovery", () => {
   test("real processes: a live non-vx pid and a dead pid are put back, a live vx pid is kept", async () => {
     const dir = tmp();
     const ids = ["1111111111111111", "2222222222222222", "3333333333333333"];
-    for (const id of ids) writeSoldierWake(dir, wake({ task_id: id }));
+    for (const id of ids) writeSoldierWake(dir, dir, wake({ task_id: id }));
     const exited = Bun.spawn(["true"]);
     await exited.exited;
     const vxLike = Bun.spawn(["sleep", "60"], { argv0: "/usr/local/bin/vx" });
@@ -203,8 +203,8 @@ describe("dead-claim recovery", () => {
 describe("pending wakes (crash safety)", () => {
   test("a pending wake is invisible until committed; commit replaces an undelivered wake", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake({ new_status: "blocked" }));
-    const pending = writePendingWake(dir, wake({ new_status: "done", note: "newest" }));
+    writeSoldierWake(dir, dir, wake({ new_status: "blocked" }));
+    const pending = writePendingWake(dir, dir, wake({ new_status: "done", note: "newest" }));
     expect(pending).toBe(join(dir, `.${ID_A}.pending`));
     expect(readJson(join(dir, `${ID_A}.json`)).new_status).toBe("blocked");
     expect(commitPendingWake(dir, ID_A)).toBe(true);
@@ -215,7 +215,7 @@ describe("pending wakes (crash safety)", () => {
 
   test("discard removes the pending wake after a refused save", () => {
     const dir = tmp();
-    writePendingWake(dir, wake());
+    writePendingWake(dir, dir, wake());
     discardPendingWake(dir, ID_A);
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -224,9 +224,9 @@ describe("pending wakes (crash safety)", () => {
     const dir = tmp();
     const ID_C = "cccccccccccccccc";
     const ID_D = "dddddddddddddddd";
-    writePendingWake(dir, wake({ task_id: ID_A, new_status: "done" }));
-    writePendingWake(dir, wake({ task_id: ID_B, new_status: "blocked" }));
-    writePendingWake(dir, wake({ task_id: ID_C }));
+    writePendingWake(dir, dir, wake({ task_id: ID_A, new_status: "done" }));
+    writePendingWake(dir, dir, wake({ task_id: ID_B, new_status: "blocked" }));
+    writePendingWake(dir, dir, wake({ task_id: ID_C }));
     writeFileSync(join(dir, `.${ID_D}.pending`), "{not json");
     const saved: Record<string, TaskStatus> = { [ID_A]: "done", [ID_B]: "running" };
     const got = recoverPendingWakes(dir, (w) => saved[w.task_id]);
@@ -237,7 +237,7 @@ describe("pending wakes (crash safety)", () => {
 
   test("a status lookup that fails leaves the pending wake for the next pass", () => {
     const dir = tmp();
-    writePendingWake(dir, wake());
+    writePendingWake(dir, dir, wake());
     const got = recoverPendingWakes(dir, () => {
       throw new Error("corrupt task");
     });
@@ -247,7 +247,7 @@ describe("pending wakes (crash safety)", () => {
 
   test("an invalid wake is refused before anything is written", () => {
     const dir = tmp();
-    expect(() => writePendingWake(dir, wake({ task_id: "../../etc" }))).toThrow("invalid soldier wake");
+    expect(() => writePendingWake(dir, dir, wake({ task_id: "../../etc" }))).toThrow("invalid soldier wake");
     expect(readdirSync(dir)).toEqual([]);
   });
 });
@@ -255,8 +255,8 @@ describe("pending wakes (crash safety)", () => {
 describe("coalescing", () => {
   test("one file per task, newest wins, keys in schema order", () => {
     const dir = tmp();
-    writeSoldierWake(dir, wake({ new_status: "blocked", detected_at: "2026-11-30T10:00:00.000Z" }));
-    writeSoldierWake(dir, wake({ old_status: "blocked", new_status: "done", report_path: "/r.md", origin: "/p", note: "n" }));
+    writeSoldierWake(dir, dir, wake({ new_status: "blocked", detected_at: "2026-11-30T10:00:00.000Z" }));
+    writeSoldierWake(dir, dir, wake({ old_status: "blocked", new_status: "done", report_path: "/r.md", origin: "/p", note: "n" }));
     expect(listWakeNames(dir)).toEqual([`${ID_A}.json`]);
     const text = readFileSync(join(dir, `${ID_A}.json`), "utf8");
     expect(Object.keys(JSON.parse(text))).toEqual([
