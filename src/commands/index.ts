@@ -7,6 +7,7 @@ import { initCommand } from "./init";
 import { landCommand } from "./land";
 import { promptCommand } from "./prompt";
 import { redispatchCommand } from "./redispatch";
+import { reportCommand } from "./report";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 import { strikeCommand } from "./strike";
@@ -25,6 +26,7 @@ export const COMMANDS: VxCommand[] = [
   strikeCommand,
   sentinelCommand,
   waitCommand,
+  reportCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

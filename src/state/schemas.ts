@@ -83,6 +83,16 @@ export type Amendment = v.InferOutput<typeof AmendmentSchema>;
 /** Keys that are always written, even when empty or zero. */
 export const TASK_REQUIRED_KEYS = ["id", "schema_version", "kind", "prompt", "status", "created_at", "updated_at"];
 
+/** TMX-05: a soldier's harness-reported state, written by `vx report` (CMD-REPORT-02). */
+export const SOLDIER_STATES = ["working", "idle", "blocked"] as const;
+export const SoldierStateSchema = v.object({
+  task_id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/)),
+  state: v.picklist(SOLDIER_STATES),
+  at: Time,
+  source: OptString,
+});
+export type SoldierState = v.InferOutput<typeof SoldierStateSchema>;
+
 export const SoldierWakeSchema = v.object({
   task_id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/)),
   kind: v.picklist(KINDS),

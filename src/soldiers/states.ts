@@ -1,0 +1,66 @@
+/**
+ * Harness-reported soldier states (TMX-05, CMD-REPORT-01/02): `vx report` writes
+ * `states/<task-id>.json` from a harness hook inside the camp; the sentinel reads the latest one
+ * as a tmux soldier's status. Finding the task needs no git and no project: only the state root.
+ */
+import { readdirSync } from "node:fs";
+import { join, sep } from "node:path";
+import { VxError } from "../errors";
+import { readStateText } from "../state/files";
+import { isTaskId } from "../state/ids";
+import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
+import { loadRecord, saveRecord } from "../state/record";
+import { type SoldierState, SoldierStateSchema, keysOf } from "../state/schemas";
+import { readPool } from "../camps/pool";
+import { taskPath } from "../state/tasks";
+
+const STATE_KEYS = keysOf(SoldierStateSchema);
+
+export function statePath(paths: ProjectPaths, taskId: string): string {
+  return join(paths.statesDir, `${taskId}.json`);
+}
+
+/** The latest report for a task; undefined when none was written. A corrupt file is a StateError. */
+export function readSoldierState(paths: ProjectPaths, taskId: string): SoldierState | undefined {
+  return loadRecord(statePath(paths, taskId), SoldierStateSchema)?.value;
+}
+
+export function writeSoldierState(paths: ProjectPaths, state: SoldierState): void {
+  saveRecord(paths.root, statePath(paths, state.task_id), state, STATE_KEYS);
+}
+
+function projectDirs(root: string): string[] {
+  try {
+    return readdirSync(join(root, "projects")).map((n) => join(root, "projects", n));
+  } catch {
+    return [];
+  }
+}
+
+/** The state dir whose camps dir holds `dir`, and the slot it is in. */
+function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number } | undefined {
+  const prefix = `${realpathOr(join(root, "projects"))}${sep}`;
+  const real = realpathOr(dir);
+  if (!real.startsWith(prefix)) return undefined;
+  const [key, camps, slot] = real.slice(prefix.length).split(sep);
+  if (!key || camps !== "camps" || !slot || !/^[1-9][0-9]*$/.test(slot)) return undefined;
+  return { paths: stateDirPaths(join(root, "projects", key)), slot: Number(slot) };
+}
+
+/**
+ * CMD-REPORT-01: `VX_TASK_ID` (found in whichever project holds its task file, the camp's own
+ * first), else the task leasing the camp that contains `cwd`.
+ */
+export function reportingTask(root: string, cwd: string, envTaskId: string | undefined): { paths: ProjectPaths; taskId: string } {
+  const camp = campOf(root, cwd);
+  if (envTaskId) {
+    if (!isTaskId(envTaskId)) throw new VxError(`report: VX_TASK_ID "${envTaskId}" is not a task id (16 lowercase hex characters)`);
+    const candidates = [...(camp ? [camp.paths] : []), ...projectDirs(root).map((d) => stateDirPaths(d))];
+    const found = candidates.find((p) => readStateText(taskPath(p, envTaskId)) !== undefined);
+    if (found) return { paths: found, taskId: envTaskId };
+    throw new VxError(`report: no task ${envTaskId} under ${root}`);
+  }
+  const leased = camp ? readPool(camp.paths).slots.find((s) => s.number === camp.slot)?.leased_by : undefined;
+  if (camp && leased) return { paths: camp.paths, taskId: leased };
+  throw new VxError(`report: not inside a vx camp (no VX_TASK_ID, and ${cwd} is not a leased camp)`);
+}
