@@ -6,8 +6,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
-import { readTranscript, readVisible } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
+import type { Sighting } from "../backends/soldiers";
 import { commitsAhead } from "../camps/git";
 import type { Exec } from "../exec";
 import { exists } from "../state/files";
@@ -58,19 +58,16 @@ export function agentTarget(agent: AgentInfo): string {
 
 export type ObserveCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; now: number };
 
-/** Builds the observation for one running task from its matched agent (undefined = not found). */
-export async function observe(task: Task, agent: AgentInfo | undefined, ctx: ObserveCtx): Promise<Observation> {
-  if (!agent) return { kind: "missing" };
-  const status = agent.agent_status;
-  if (status === "blocked") {
-    const target = agentTarget(agent);
-    return { kind: "blocked", transcript: await readTranscript(ctx.ops, target), visible: await readVisible(ctx.ops, target) };
-  }
+/** Builds the observation for one running task from what the pass's survey saw (undefined = not found). */
+export async function observe(task: Task, soldier: Sighting | undefined, ctx: ObserveCtx): Promise<Observation> {
+  if (!soldier) return { kind: "missing" };
+  const status = soldier.status;
+  if (status === "blocked") return { kind: "blocked", transcript: await soldier.read(), visible: await soldier.readVisible() };
   if (status !== "idle" && status !== "done") return { kind: "present", status };
   const done = await completion(ctx.paths, task, ctx.exec);
   return {
     kind: "idle",
-    transcript: await readTranscript(ctx.ops, agentTarget(agent)),
+    transcript: await soldier.read(),
     completion: done.signal,
     reportPath: done.reportPath,
     pause: pauseState(ctx.paths, task, ctx.now, ctx.ops.env),

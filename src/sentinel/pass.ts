@@ -6,7 +6,9 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type HerdrOps, findAgent, readTranscript } from "../backends/herdr-ops";
+import type { HerdrOps } from "../backends/herdr-ops";
+import { type BackendName, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
+import { createTmuxClient } from "../backends/tmux";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
@@ -22,7 +24,7 @@ import { loadTaskIn } from "../wakes/currency";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
 import { type Windows, decide } from "./decide";
 import type { Log } from "./log";
-import { agentTarget, observe, stabilize } from "./observe";
+import { observe, stabilize } from "./observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
 import { failAbandonedLaunch, isAbandonedLaunch } from "../soldiers/leftovers";
 
@@ -39,6 +41,8 @@ export type PassCtx = {
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
+  /** The tmux backend; a real one over `exec` when absent. */
+  tmux?: SoldierBackend;
 };
 
 type Project = { paths: ProjectPaths; tasks: Task[] };
@@ -94,8 +98,6 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
   return out;
 }
 
-const isHerdr = (t: Task) => (t.backend ?? "herdr") === "herdr";
-
 /**
  * SEN-05: pending wakes and a registered hook-less commander (codex, opencode) also need the agent
  * list, for the injector (CMDR-08, CMDR-09). commanders.json is read only when the queue holds a wake; an unreadable one
@@ -105,7 +107,6 @@ function hooklessWaiting(paths: ProjectPaths): boolean {
   return hasPendingWakes(paths) && hasHooklessCommander(paths);
 }
 
-/** What a pass did; `agents` is its one `herdr agent list` when that call was made and succeeded. */
 /** What a pass did, and what it saw for the steps after it (the state dirs, the agent list). */
 export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[]; dirs: ProjectPaths[] };
 
@@ -145,34 +146,49 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
-  const needsHerdr =
-    projects.some((p) => p.tasks.some((t) => isHerdr(t) && (t.status === "running" || reopenable(p, t)))) ||
-    projects.some((p) => hooklessWaiting(p.paths));
-  if (!needsHerdr) return { wakes: 0, herdrCalls: 0, dirs };
+  const wanted = new Set<BackendName>();
+  for (const p of projects) for (const t of p.tasks) if (t.status === "running" || reopenable(p, t)) wanted.add(backendOf(t));
+  if (projects.some((p) => hooklessWaiting(p.paths))) wanted.add("herdr");
+  if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs };
 
-  let agents: AgentInfo[];
-  try {
-    agents = await ctx.ops.herdr.agentList();
-    ctx.memory.herdrError = undefined;
-  } catch (err) {
-    const msg = errorMessage(err);
-    if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
-    ctx.memory.herdrError = msg;
-    return { wakes: 0, herdrCalls: 1, dirs };
+  const surveys = new Map<BackendName, Survey>();
+  let agents: AgentInfo[] | undefined;
+  if (wanted.has("herdr")) {
+    try {
+      const survey = await herdrBackend(ctx.ops).survey();
+      agents = survey.agents;
+      surveys.set("herdr", survey);
+      ctx.memory.herdrError = undefined;
+    } catch (err) {
+      const msg = errorMessage(err);
+      if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
+      ctx.memory.herdrError = msg;
+    }
   }
+  if (wanted.has("tmux")) {
+    // TMX-04: tmux missing skips the tmux tasks for this pass; no server means every session is gone.
+    try {
+      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(createTmuxClient({ exec: ctx.exec, env: ctx.ops.env }))).survey());
+      reportTickError(ctx, "tmux", undefined);
+    } catch (err) {
+      reportTickError(ctx, "tmux", err);
+    }
+  }
+  const herdrCalls = wanted.has("herdr") ? 1 : 0;
+  if (surveys.size === 0) return { wakes: 0, herdrCalls, dirs };
 
   let wakes = 0;
   for (const p of projects) {
     if (ctx.signal?.aborted) break;
     try {
-      wakes += await serveProject(ctx, p, agents, reopenable);
+      wakes += await serveProject(ctx, p, surveys, reopenable);
       reportTickError(ctx, `${p.paths.key} serve`, undefined);
     } catch (err) {
       reportTickError(ctx, `${p.paths.key} serve`, err);
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, herdrCalls: 1, agents, dirs };
+  return { wakes, herdrCalls, agents, dirs };
 }
 
 /** Launches whose command died (kill -9 of dispatch): failed, with any tab they left closed. */
@@ -199,39 +215,39 @@ function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {
 async function serveProject(
   ctx: PassCtx,
   p: Project,
-  agents: AgentInfo[],
+  surveys: Map<BackendName, Survey>,
   reopenable: (p: Project, t: Task) => boolean,
 ): Promise<number> {
   let wakes = 0;
   for (const task of p.tasks) {
     if (ctx.signal?.aborted) break;
-    if (!isHerdr(task) || isTaskBusy(p.paths, task.id)) continue;
+    const survey = surveys.get(backendOf(task));
+    if (!survey || isTaskBusy(p.paths, task.id)) continue;
     if (reopenable(p, task)) {
-      await reopenIfWorking(applyCtxFor(ctx, p), task, agents);
+      await reopenIfWorking(applyCtxFor(ctx, p), task, survey.find(task, p.paths));
       continue;
     }
-    if (task.status === "running" && (await serveRunning(ctx, p, task, agents))) wakes++;
+    if (task.status === "running" && (await serveRunning(ctx, p, task, survey))) wakes++;
   }
   return wakes;
 }
 
 /** Decides and applies for one running task; true when it settled with a wake. */
-async function serveRunning(ctx: PassCtx, p: Project, task: Task, agents: AgentInfo[]): Promise<boolean> {
+async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey): Promise<boolean> {
   const now = ctx.ops.clock.now();
   if (now - Date.parse(task.updated_at) < ctx.windows.settleGrace) return false;
-  const agent = findAgent(agents, task);
-  let obs = await observe(task, agent, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
+  const soldier = survey.find(task, p.paths);
+  let obs = await observe(task, soldier, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
   if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {
     if (!ctx.memory.statuses.has(obs.status)) {
-      ctx.log(`sentinel: unexpected herdr status "${obs.status}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
+      ctx.log(`sentinel: unexpected ${backendOf(task)} status "${obs.status}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
       ctx.memory.statuses.add(obs.status);
     }
     return false;
   }
   let action = decide(task, obs, now, ctx.windows, p.paths.key);
-  if (action.type === "stabilize" && obs.kind === "idle" && agent) {
-    const target = agentTarget(agent);
-    const s = await stabilize(obs.transcript, () => readTranscript(ctx.ops, target), ctx.ops, ctx.signal);
+  if (action.type === "stabilize" && obs.kind === "idle" && soldier) {
+    const s = await stabilize(obs.transcript, () => soldier.read(), ctx.ops, ctx.signal);
     // A signal cut the re-reads short: that says nothing about the pane, so settle next time.
     if (ctx.signal?.aborted) return false;
     obs = { ...obs, transcript: s.transcript, stability: s.stability };

@@ -2,8 +2,7 @@
  * SEN-20: a finished soldier that herdr shows working again (someone typed into its pane) goes
  * back to running, with no wake. Only tasks whose camp is still leased are probed.
  */
-import type { AgentInfo } from "../backends/herdr-types";
-import { findAgent } from "../backends/herdr-ops";
+import type { Sighting } from "../backends/soldiers";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
@@ -12,13 +11,14 @@ import type { ApplyCtx } from "./apply";
 export const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"]);
 
 export function isReopenCandidate(task: Task): boolean {
-  return REOPENABLE.has(task.status) && (task.backend ?? "herdr") === "herdr" && Boolean(task.herdr_agent_name || task.herdr_pane_id);
+  if (!REOPENABLE.has(task.status)) return false;
+  if (task.backend === "tmux") return Boolean(task.tmux_target);
+  return Boolean(task.herdr_agent_name || task.herdr_pane_id);
 }
 
 /** Reopens `task` if its soldier is working; returns whether it did. */
-export async function reopenIfWorking(ctx: ApplyCtx, task: Task, agents: AgentInfo[]): Promise<boolean> {
-  const agent = findAgent(agents, task);
-  if (agent?.agent_status !== "working") return false;
+export async function reopenIfWorking(ctx: ApplyCtx, task: Task, soldier: Sighting | undefined): Promise<boolean> {
+  if (soldier?.status !== "working") return false;
   const nowIso = isoTime(ctx.now);
   const written = await updateTask(ctx.paths, task.id, (cur) => {
     if (cur.status !== task.status || cur.updated_at !== task.updated_at) return undefined;

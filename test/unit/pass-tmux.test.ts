@@ -1,0 +1,118 @@
+// The sentinel's pass over tmux soldiers (TMX-04/05/06): one list-panes per pass, the latest
+// `vx report` as the status, capture-pane reads, and section 7 applied unchanged.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmuxBackend } from "../../src/backends/soldiers";
+import { acquireCamp } from "../../src/camps/pool";
+import { realExec } from "../../src/exec";
+import { TRAILER } from "../../src/sentinel/evidence";
+import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
+import { runPass } from "../../src/sentinel/pass";
+import { writeSoldierState } from "../../src/soldiers/states";
+import type { ProjectPaths } from "../../src/state/paths";
+import { loadTask } from "../../src/state/tasks";
+import { callsOf, createWorkspace } from "../fakes/herdr-control";
+import { memoryTmux } from "../fakes/tmux-memory";
+import { git } from "../helpers";
+import { iso, taskId, world } from "../sentinel-kit";
+
+function tmuxWorld() {
+  const w = world();
+  const tmux = memoryTmux();
+  w.ctx.tmux = tmuxBackend(tmux);
+  return Object.assign(w, { tmux });
+}
+
+const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) =>
+  writeSoldierState(paths, { task_id: id, state, at: iso(at), source: "claude" });
+
+describe("sentinel pass: tmux soldiers", () => {
+  test("a session gone for the not-found window: interrupted with the tmux note and a wake; no herdr call", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    const t = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-gone" });
+    await runPass(w.ctx);
+    expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+    w.clock.advance(10_000);
+    await runPass(w.ctx);
+    const done = loadTask(paths, t.id)?.value;
+    expect(done).toMatchObject({ status: "interrupted", output: NOTE_TMUX_GONE });
+    expect(JSON.parse(readFileSync(join(paths.wakesDir, `${t.id}.json`), "utf8"))).toMatchObject({ new_status: "interrupted", note: NOTE_TMUX_GONE });
+    expect(w.tmux.calls.filter((c) => c === "list-panes")).toHaveLength(2);
+    expect(callsOf(w.herdr, "agent", "list")).toHaveLength(0);
+  });
+
+  test("a plain shell in the foreground or a dead pane is a soldier not found", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    w.tmux.add("vx-shell", { command: "bash" });
+    w.tmux.add("vx-dead", { dead: true });
+    const a = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-shell" });
+    const b = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-dead" });
+    await runPass(w.ctx);
+    for (const t of [a, b]) expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
+  test("idle reported, a commit in the camp: done after a stable read of capture-pane", async () => {
+    using w = tmuxWorld();
+    const { dir, paths } = w.addProject();
+    const id = taskId();
+    const camp = await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
+    git(camp.path, "commit", "-q", "--allow-empty", "-m", "work");
+    w.tmux.add("vx-m", { text: `> prompt\n${TRAILER}\n⏺ Fixed it and committed.\n` });
+    w.writeTask(paths, { id, backend: "tmux", tmux_target: "vx-m", camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot });
+    report(paths, id, "working", w.clock.now() - 50_000);
+    await runPass(w.ctx);
+    expect(loadTask(paths, id)?.value.status).toBe("running");
+    report(paths, id, "idle", w.clock.now());
+    await runPass(w.ctx);
+    const t = loadTask(paths, id)?.value;
+    expect(t).toMatchObject({ status: "done", output: `> prompt\n${TRAILER}\n⏺ Fixed it and committed.` });
+    expect(w.tmux.calls.filter((c) => c === "capture-pane").length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(readFileSync(join(paths.wakesDir, `${id}.json`), "utf8"))).toMatchObject({ new_status: "done" });
+  });
+
+  test("blocked reported: a decision from the visible screen and a wake", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    const id = taskId();
+    w.tmux.add("vx-b", { text: "Do you want to make this edit?\n❯ 1. Yes\n  2. No\n" });
+    w.writeTask(paths, { id, backend: "tmux", tmux_target: "vx-b" });
+    report(paths, id, "blocked", w.clock.now());
+    await runPass(w.ctx);
+    const t = loadTask(paths, id)?.value;
+    expect(t?.status).toBe("blocked");
+    expect(t?.decision).toMatchObject({ kind: "modal", options: ["Yes", "No"] });
+  });
+
+  test("reopen needs a working report newer than updated_at", async () => {
+    using w = tmuxWorld();
+    const { dir, paths } = w.addProject();
+    const id = taskId();
+    await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
+    w.tmux.add("vx-r");
+    const t = w.writeTask(paths, { id, status: "done", backend: "tmux", tmux_target: "vx-r" });
+    report(paths, id, "working", Date.parse(t.updated_at) - 1000);
+    await runPass(w.ctx);
+    expect(loadTask(paths, id)?.value.status).toBe("done");
+    report(paths, id, "working", w.clock.now());
+    await runPass(w.ctx);
+    expect(loadTask(paths, id)?.value.status).toBe("running");
+  });
+
+  test("tmux missing from PATH skips the tmux tasks, logged once; herdr tasks are still watched", async () => {
+    using w = tmuxWorld();
+    w.tmux.missing = true;
+    const { paths } = w.addProject();
+    createWorkspace(w.herdr);
+    const t = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-x" });
+    const h = w.writeTask(paths, { id: taskId(), herdr_agent_name: "vx-gone" });
+    await runPass(w.ctx);
+    w.clock.advance(20_000);
+    await runPass(w.ctx);
+    expect(loadTask(paths, t.id)?.value).toEqual(t);
+    expect(loadTask(paths, h.id)?.value.status).toBe("interrupted");
+    expect(w.logs.filter((l) => l.includes("tmux not found in PATH"))).toEqual(["sentinel: tick error: tmux: tmux not found in PATH"]);
+  });
+});
