@@ -50,6 +50,8 @@ export function sandbox(opts: { git?: boolean } = {}): Sandbox {
     GIT_AUTHOR_EMAIL: "vx@test.invalid",
     GIT_COMMITTER_NAME: "vx test",
     GIT_COMMITTER_EMAIL: "vx@test.invalid",
+    // CI runs as root, where a Claude soldier needs it (dispatch refuses otherwise).
+    IS_SANDBOX: "1",
   };
   return {
     home,

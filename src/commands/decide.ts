@@ -20,7 +20,7 @@ import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
-import { NO_TMUX_BACKEND } from "./dispatch";
+import { tmuxNotYet } from "../soldiers/launch-tmux";
 import { addAmendment, restorePatch, withAmendment } from "./prompt";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
@@ -185,7 +185,7 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
     );
   }
   if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
-  if (task.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+  if (task.backend === "tmux") throw new VxError(tmuxNotYet("decide", task));
 
   const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
   try {

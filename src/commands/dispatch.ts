@@ -18,6 +18,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { launchTmuxSoldier, soldierHooks, tmuxOf } from "../soldiers/launch-tmux";
 import { isoTime } from "../time";
 
 const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
@@ -26,8 +27,6 @@ const CLAUDE_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 
 /** CMD-DISPATCH-02, shared by redispatch. */
 export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
-/** The honest refusal of a backend this version does not drive yet. */
-export const NO_TMUX_BACKEND = "the tmux backend is not available in this version of vx - use --backend herdr";
 
 type Kind = Task["kind"];
 type Harness = NonNullable<Task["harness"]>;
@@ -80,17 +79,28 @@ export function checkModelEffort(harness: Harness, model: string | undefined, ef
 const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
 /**
- * CMD-DISPATCH-02 for the backend; the tmux backend, once its precondition holds, is refused
- * honestly rather than half-supported.
+ * CMD-DISPATCH-02 for the backend: herdr needs the caller's workspace (returned); tmux needs only
+ * tmux on PATH, and works from any terminal.
  */
-export function checkBackend(deps: Deps, backend: Backend): string {
+export function checkBackend(deps: Deps, backend: Backend): string | undefined {
   if (backend === "tmux") {
     if (!which("tmux", deps.env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux");
-    throw new VxError(NO_TMUX_BACKEND);
+    return undefined;
   }
   const workspace = deps.env.HERDR_WORKSPACE_ID;
   if (!workspace) throw new VxError(NO_WORKSPACE);
   return workspace;
+}
+
+/**
+ * Claude Code run as root refuses --dangerously-skip-permissions unless IS_SANDBOX=1: said here,
+ * before a camp is leased, instead of as a dead pane later.
+ */
+export function checkRootClaude(deps: Deps, harness: Harness): void {
+  if (harness !== "claude" || process.getuid?.() !== 0 || deps.env.IS_SANDBOX === "1") return;
+  throw new VxError(
+    "Claude Code refuses --dangerously-skip-permissions when run as root unless IS_SANDBOX=1 is set - set IS_SANDBOX=1 if this machine is a sandbox, or run vx as another user",
+  );
 }
 
 /** `vx dispatch`. */
@@ -121,6 +131,7 @@ export const dispatchCommand = defineVxCommand({
       throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
     }
     const workspace = checkBackend(deps, backend);
+    checkRootClaude(deps, harness);
 
     ensureSentinel(deps, project.root);
     ensureProjectRecord(project.paths);
@@ -155,7 +166,7 @@ export const dispatchCommand = defineVxCommand({
         model: flags.model,
         effort: flags.effort,
         ...commander,
-        ...launchIntent({ id, prompt: flags.prompt }, workspace),
+        ...(workspace ? launchIntent({ id, prompt: flags.prompt }, workspace) : {}),
       };
       try {
         await createTask(project.paths, task);
@@ -164,7 +175,9 @@ export const dispatchCommand = defineVxCommand({
         await releaseLease(project.paths, id).catch(() => undefined);
         throw err;
       }
-      const result = await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task);
+      const result = workspace
+        ? await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task)
+        : await launchTmuxSoldier({ deps, paths: project.paths, tmux: tmuxOf(deps), hooks: soldierHooks(deps, project.paths, task) }, task);
       return reportLaunch(deps, result);
     });
   },

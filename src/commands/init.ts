@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { EXIT, SilentExit, StateError, UsageError, VxError } from "../errors";
-import { NO_TMUX_BACKEND } from "./dispatch";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
 import { type InitChoices, type InitPlan, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
@@ -66,8 +65,6 @@ export const initCommand = defineVxCommand({
     const lang = enumFlag<BlockLang>("language", args.lang, ["en", "es"]);
     const commander = enumFlag("commander", args.commander, COMMANDERS);
     const backend = enumFlag("backend", args.backend, BACKENDS);
-    // Until the tmux backend exists, a project set up for it would refuse every dispatch.
-    if (backend === "tmux") throw new VxError(`${NO_TMUX_BACKEND} (nothing was changed)`);
     const harness = enumFlag("harness", args.harness, HARNESSES);
     const yes = Boolean(args.yes);
     const skillsFlag = args.skills as boolean | undefined;

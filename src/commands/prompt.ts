@@ -20,7 +20,7 @@ import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { guardedSave, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
-import { NO_TMUX_BACKEND } from "./dispatch";
+import { tmuxNotYet } from "../soldiers/launch-tmux";
 
 const AMENDMENT_MAX_CHARS = 2000;
 const AMENDMENTS_KEPT = 20;
@@ -83,7 +83,7 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
   const before = requireTask(paths, id);
   const refusal = promptRefusal(paths, before);
   if (refusal) throw new VxError(refusal);
-  if (before.backend === "tmux") throw new VxError(NO_TMUX_BACKEND);
+  if (before.backend === "tmux") throw new VxError(tmuxNotYet("prompt", before));
 
   try {
     const commander = await noteCommander(deps, project.root, paths);

@@ -19,6 +19,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
+import { launchTmuxSoldier, soldierHooks, tmuxOf } from "../soldiers/launch-tmux";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { checkBackend } from "./dispatch";
@@ -77,6 +78,11 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
       warn(deps, `could not close the old herdr tab ${task.herdr_tab_id}: ${errorMessage(err)}`);
     }
   }
+  if (task.tmux_target) {
+    await tmuxOf(deps)
+      .killSession(task.tmux_target)
+      .catch((err) => warn(deps, `could not close the old tmux session ${task.tmux_target}: ${errorMessage(err)}`));
+  }
 }
 
 /** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
@@ -108,10 +114,11 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
       camp_path: camp.path,
       camp_branch: camp.branch,
       camp_base: base,
-      backend: "herdr",
+      backend: workspace ? "herdr" : "tmux",
       herdr_tab_id: undefined,
       herdr_pane_id: undefined,
-      ...launchIntent(task, workspace),
+      tmux_target: undefined,
+      ...(workspace ? launchIntent(task, workspace) : { herdr_workspace_id: undefined, herdr_agent_name: undefined }),
       output: undefined,
       decision: undefined,
       ...EPISODE_CLEARS,
@@ -126,7 +133,9 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
     await releaseLease(project.paths, id);
     throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
   }
-  const result = await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task);
+  const result = workspace
+    ? await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task)
+    : await launchTmuxSoldier({ deps, paths: project.paths, tmux: tmuxOf(deps), hooks: soldierHooks(deps, project.paths, saved.task) }, saved.task);
   return reportLaunch(deps, result);
 }
 

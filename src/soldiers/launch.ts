@@ -166,6 +166,8 @@ export function reportLaunch(deps: Deps, result: LaunchResult): number {
   const lines = [`task_id=${t.id} kind=${t.kind} camp_slot=${t.camp_slot ?? ""} camp_branch=${t.camp_branch ?? ""}`, `status=${t.status}`];
   if (t.herdr_pane_id) {
     lines.push(`herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}`);
+  } else if (t.tmux_target && t.status !== "failed") {
+    lines.push(`tmux: session=${t.tmux_target} cwd=${t.camp_path ?? ""} branch=${t.camp_branch ?? ""} gate=ok`);
   }
   if (t.status === "running") lines.push("still running past the quick-settle probe - the sentinel will record its final status");
   else if (!result.error && t.status !== "failed") lines.push("output:", t.output ?? "");

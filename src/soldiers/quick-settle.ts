@@ -6,6 +6,7 @@
  * never marks `unconfirmed` and never writes a wake (WAK-13).
  */
 import { type HerdrOps, type PromptOutcome, readTranscript, readVisible } from "../backends/herdr-ops";
+import type { Sighting } from "../backends/soldiers";
 import { isIdleStatus } from "../backends/herdr-types";
 import type { Exec } from "../exec";
 import { type Observation, type Windows, decide } from "../sentinel/decide";
@@ -43,12 +44,20 @@ export function soldierTarget(task: Task): string {
  */
 export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
   if (outcome.kind !== "settled") return RUNNING;
-  const status = outcome.agent.agent_status;
   const target = task.herdr_agent_name || agentTarget(outcome.agent);
-  const read = () => readTranscript(ctx.ops, target);
+  return settleSeen(ctx, task, {
+    status: outcome.agent.agent_status,
+    read: () => readTranscript(ctx.ops, target),
+    readVisible: () => readVisible(ctx.ops, target),
+  });
+}
+
+/** The probe's judgement of what the backend shows now (the tmux launch's probe starts here). */
+export async function settleSeen(ctx: QuickSettleCtx, task: Task, soldier: Sighting): Promise<Settlement> {
+  const { status, read } = soldier;
   let obs: Observation;
   if (status === "blocked") {
-    obs = { kind: "blocked", transcript: await read(), visible: await readVisible(ctx.ops, target) };
+    obs = { kind: "blocked", transcript: await read(), visible: await soldier.readVisible() };
   } else if (isIdleStatus(status)) {
     const signal = await completion(ctx.paths, task, ctx.exec);
     obs = { kind: "idle", transcript: await read(), completion: signal.signal, reportPath: signal.reportPath, pause: "none" };

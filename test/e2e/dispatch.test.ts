@@ -104,20 +104,13 @@ describe("vx dispatch: bad input", () => {
     nothingCreated(f);
   });
 
-  test("the tmux backend: tmux must be on PATH, then it is refused honestly", async () => {
+  test("the tmux backend needs tmux on PATH", async () => {
     await using f = await field();
     const onlyGit = join(f.bin, "only-git");
     mkdirSync(onlyGit);
     symlinkSync(Bun.which("git") as string, join(onlyGit, "git"));
-    let r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
+    const r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
     expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux\n" });
-    writeFileSync(join(f.bin, "tmux"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-    r = await f.run(["dispatch", "fix it", "--backend", "tmux"]);
-    expect(r).toEqual({
-      code: 1,
-      stdout: "",
-      stderr: "vx: the tmux backend is not available in this version of vx - use --backend herdr\n",
-    });
     nothingCreated(f);
   });
 });

@@ -143,16 +143,11 @@ describe("vx init", () => {
     expect(require("node:fs").statSync(join(s.project, ".vexillum")).mode & 0o777).toBe(0o755);
   });
 
-  test("--backend tmux is refused until the tmux backend exists, and nothing is written", async () => {
+  test("--backend tmux is stored in config.json", async () => {
     using s = sandbox();
     const r = await vx(["init", "--yes", "--backend", "tmux"], { cwd: s.project, env: s.env });
-    expect(r).toEqual({
-      code: 1,
-      stdout: "",
-      stderr: "vx: the tmux backend is not available in this version of vx - use --backend herdr (nothing was changed)\n",
-    });
-    expect(existsSync(join(s.project, ".vexillum"))).toBe(false);
-    expect(existsSync(join(s.project, ".claude"))).toBe(false);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(s.project, ".vexillum", "config.json"), "utf8"))).toMatchObject({ backend: "tmux" });
   });
 
   test("outside a git repository", async () => {

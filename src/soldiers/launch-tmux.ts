@@ -1,0 +1,200 @@
+/**
+ * The tmux launch shared by dispatch and redispatch (TMX-01..03): a session named as HRD-06 in
+ * the camp with the harness exec'd in it (its state hooks configured from files outside the
+ * camp), `running` saved with the session, readiness within 30 s (the folder-trust dialog
+ * answered by pane text), the isolation gate, `working` recorded, then the prompt pasted once.
+ * Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
+ */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
+import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
+import { type TmuxClient, createTmuxClient } from "../backends/tmux";
+import { currentBranch } from "../camps/git";
+import { campBranch } from "../camps/pool";
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import { composeOutput } from "../sentinel/notes";
+import { pausePath, reportPath } from "../sentinel/observe";
+import { writeStateFile } from "../state/files";
+import type { ProjectPaths } from "../state/paths";
+import type { Task } from "../state/schemas";
+import { EPISODE_CLEARS } from "../state/tasks";
+import { isoTime, scaled } from "../time";
+import { harnessArgs, herdrOps } from "./launch";
+import type { LaunchResult } from "./launch";
+import { dispatchText } from "./prompt-text";
+import { guardedSave, settleSeen } from "./quick-settle";
+import { readSoldierState, writeSoldierState } from "./states";
+import { tmuxSurvey } from "../backends/soldiers";
+import { loadTask } from "../state/tasks";
+
+/** What a harness needs to report its state (the hooks module builds it). */
+export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+
+export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch };
+
+export function tmuxOf(deps: Deps): TmuxClient {
+  return createTmuxClient({ exec: deps.exec, env: deps.env });
+}
+
+/** The state hooks of the task's harness (TMX-05). */
+export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): HookedLaunch {
+  void deps;
+  void paths;
+  return { args: [], env: { VX_TASK_ID: task.id, VX_HARNESS: task.harness ?? "claude" }, files: [] };
+}
+
+/** Where a soldier's hook files go: under its state dir, never in the camp. */
+export function hooksDir(paths: ProjectPaths, taskId: string): string {
+  return join(paths.stateDir, "hooks", taskId);
+}
+
+const TRUST_RE = /trust this folder/i;
+// What each harness shows once it takes input; Pi has no fixed text, so a screen that stops
+// changing (and is not a dialog) counts for every harness too.
+const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
+  claude: /^\s*❯\s*$|\? for shortcuts/m,
+  codex: /Ask Codex to do anything|context left/,
+  opencode: /Ask anything/,
+};
+
+/** The honest refusal of what this version does not yet do for tmux soldiers. */
+export function tmuxNotYet(command: string, task: Task): string {
+  return `vx ${command} cannot reach a tmux soldier in this version - answer it in its session: tmux attach -t ${task.tmux_target ?? "(unknown)"}`;
+}
+
+export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+async function fail(ctx: TmuxLaunchCtx, task: Task, reason: string, kill?: string): Promise<LaunchResult> {
+  if (kill) await ctx.tmux.killSession(kill).catch(() => false);
+  const saved = await guardedSave(ctx.paths, task.id, task, {
+    ...EPISODE_CLEARS,
+    status: "failed",
+    updated_at: isoTime(ctx.deps.clock.now()),
+    output: composeOutput(undefined, task.output, [`[vexillum] ${reason} - marked failed.`]),
+  });
+  return { task: saved.task, error: reason };
+}
+
+/** HRD-06 naming against tmux: an existing session name counts as taken (TMX-01). */
+async function sessionName(tmux: TmuxClient, task: Task): Promise<string> {
+  const candidate = agentName(task.prompt, task.id);
+  return (await tmux.hasSession(candidate)) ? fallbackName(candidate, task.id) : candidate;
+}
+
+/** Waits for the harness to take input, answering a folder-trust dialog; false when it never did. */
+async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullable<Task["harness"]>): Promise<"ready" | "gone" | "timeout"> {
+  const { clock, env } = ctx.deps;
+  const deadline = clock.now() + scaled("tmuxReady", env);
+  let last: string | undefined;
+  let answered = false;
+  while (clock.now() < deadline) {
+    let screen: string;
+    try {
+      screen = await ctx.tmux.capture(session);
+    } catch {
+      return "gone";
+    }
+    if (TRUST_RE.test(screen)) {
+      const digit = trustOptionDigit(screen);
+      if (digit && !answered) {
+        await ctx.tmux.sendKeys(session, [digit]);
+        answered = true;
+      }
+    } else if (READY[harness]?.test(screen) || (screen.trim() !== "" && screen === last)) {
+      return "ready";
+    }
+    last = screen;
+    await clock.sleep(scaled("trustPoll", env) * 2);
+  }
+  return "timeout";
+}
+
+/** TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. */
+async function isolationGate(ctx: TmuxLaunchCtx, session: string, task: Task): Promise<string | undefined> {
+  const pane = (await ctx.tmux.listPanes()).find((p) => p.session === session);
+  const cwd = pane ? real(pane.path) : "";
+  const camp = real(task.camp_path ?? "");
+  const branch = (await currentBranch(camp, ctx.deps.exec).catch(() => undefined)) ?? "";
+  const expected = campBranch(task.id);
+  if (cwd === camp && branch === expected) return undefined;
+  return `isolation gate failed: cwd=${cwd} branch=${branch} expected_cwd=${camp} expected_branch=${expected}`;
+}
+
+/** Launches the soldier of a `pending` tmux task whose camp is leased. */
+export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Promise<LaunchResult> {
+  const { deps, paths, tmux, hooks } = ctx;
+  const harness = pending.harness ?? "claude";
+  let name: string;
+  try {
+    name = await sessionName(tmux, pending);
+    for (const f of hooks.files) writeStateFile(paths.root, f.path, f.content);
+    await tmux.newSession({
+      name,
+      cwd: pending.camp_path ?? "",
+      // The default server keeps the environment it started with; the soldier gets the caller's.
+      env: { PATH: deps.env.PATH ?? "", ...hooks.env },
+      argv: [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args],
+    });
+  } catch (err) {
+    return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
+  }
+  const step = await guardedSave(paths, pending.id, pending, { status: "running", updated_at: isoTime(deps.clock.now()), backend: "tmux", tmux_target: name });
+  if (!step.written) {
+    await tmux.killSession(name).catch(() => false);
+    return { task: step.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${step.task.status})` };
+  }
+  let task = step.task;
+
+  const ready = await waitReady(ctx, name, harness);
+  if (ready === "gone") return fail(ctx, task, `${harness} exited in its tmux session before it became ready`, name);
+  if (ready === "timeout") return fail(ctx, task, NOT_READY, name);
+  const gate = await isolationGate(ctx, name, task);
+  if (gate) return fail(ctx, task, gate, name);
+
+  writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: harness });
+  const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
+  if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
+  task = restamp.task;
+  const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  try {
+    await tmux.paste(name, text);
+  } catch (err) {
+    return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, name);
+  }
+  return { task: await probe(ctx, task) };
+}
+
+/**
+ * CMD-DISPATCH-06 on tmux: wait up to the quick-settle time for the harness to report its turn
+ * over, then settle what is certain. A soldier still working is left to the sentinel.
+ */
+export async function probe(ctx: TmuxLaunchCtx, task: Task): Promise<Task> {
+  const { clock, env } = ctx.deps;
+  const deadline = clock.now() + scaled("quickSettle", env);
+  const since = Date.parse(task.updated_at);
+  const turnOver = () => {
+    const r = readSoldierState(ctx.paths, task.id);
+    return r !== undefined && r.state !== "working" && Date.parse(r.at) >= since;
+  };
+  while (!turnOver() && clock.now() < deadline) await clock.sleep(scaled("trustPoll", env));
+  const current = () => loadTask(ctx.paths, task.id)?.value ?? task;
+  if (!turnOver()) return current();
+  try {
+    const soldier = tmuxSurvey(ctx.tmux, await ctx.tmux.listPanes()).find(task, ctx.paths);
+    if (!soldier) return current();
+    const settlement = await settleSeen({ ops: herdrOps(ctx.deps), exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
+    if (settlement.status === "running") return current();
+    return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
+  } catch {
+    return current();
+  }
+}
