@@ -16,7 +16,8 @@ export type VxCommand = {
   args: ArgsDef;
   /** Message for an unknown flag; default `unknown flag "<x>"`. */
   unknownFlag?: (flag: string) => string;
-  run(args: ParsedArgs, deps: Deps): Promise<number>;
+  /** `rawArgs`: argv as `checkFlags` returned it, for a flag that may be given more than once. */
+  run(args: ParsedArgs, deps: Deps, rawArgs: string[]): Promise<number>;
   /** The citty definition built from the fields above. */
   def: CommandDef;
 };
@@ -25,7 +26,7 @@ export function defineVxCommand(spec: Omit<VxCommand, "def">): VxCommand {
   const def = defineCommand({
     meta: { name: spec.name, description: spec.summary },
     args: spec.args,
-    run: ({ args, data }) => spec.run(args, data as Deps),
+    run: ({ args, data, rawArgs }) => spec.run(args, data as Deps, rawArgs),
   });
   return { ...spec, def };
 }

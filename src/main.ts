@@ -57,7 +57,8 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
     return EXIT.ok;
   }
   try {
-    if (!deps.env.HOME) {
+    // A completion script is the registry alone: no HOME, state root or project needed.
+    if (!deps.env.HOME && first !== "completion") {
       // An await launched by a hook must never fail loudly (AWT-10); everything else says why.
       if (first === "sentinel" && rest[0] === "await") return EXIT.ok;
       throw new VxError("HOME is not set");

@@ -1,8 +1,10 @@
 /** The command registry: the one list `vx --help`, dispatch and the README table come from. */
 import type { VxCommand } from "../command";
+import { completionCommand } from "./completion";
 import { decideCommand } from "./decide";
 import { dispatchCommand } from "./dispatch";
 import { doctorCommand } from "./doctor";
+import { forumCommand } from "./forum";
 import { initCommand } from "./init";
 import { landCommand } from "./land";
 import { promptCommand } from "./prompt";
@@ -27,6 +29,8 @@ export const COMMANDS: VxCommand[] = [
   sentinelCommand,
   waitCommand,
   reportCommand,
+  forumCommand,
+  completionCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

@@ -115,6 +115,17 @@ export const ForumWakeSchema = v.object({
 });
 export type ForumWake = v.InferOutput<typeof ForumWakeSchema>;
 
+/** FOR-01 `forum-inbox/<session>/<uid>.json`; `acked_at` absent, null or empty means unread. */
+export const ForumMessageSchema = v.object({
+  uid: v.string(),
+  session: v.string(),
+  file: v.string(),
+  text: v.string(),
+  received_at: Time,
+  acked_at: v.optional(v.nullable(v.string())),
+});
+export type ForumMessage = v.InferOutput<typeof ForumMessageSchema>;
+
 export const AwaiterSchema = v.object({
   pid: Int,
   owner_pid: Int,

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isUnread } from "../forum/inbox";
 import { isSafeBaseName } from "../state/ids";
 import { projectPaths, stateDirPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
@@ -92,8 +93,7 @@ export function forumWakeCurrent(wake: ForumWake, inboxDir: string): number {
       return wake.count;
     }
     if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return wake.count;
-    const acked = (msg as Record<string, unknown>).acked_at;
-    if (acked === undefined || acked === null || acked === "") unread++;
+    if (isUnread(msg as Record<string, unknown>)) unread++;
   }
   return unread;
 }

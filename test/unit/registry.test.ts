@@ -19,6 +19,32 @@ describe("command registry", () => {
     for (const c of COMMANDS) expect(lines.some((l) => l.startsWith(`  ${c.name} `) && l.endsWith(`  ${c.summary}`))).toBe(true);
   });
 
+  // CLI-02's names and summaries, in its order. `upgrade` comes with the release work and `report`
+  // with the tmux backend; until they are registered they are the only ones allowed to be missing.
+  const CLI_02: [string, string][] = [
+    ["init", "Prepare the current project to be orchestrated by vexillum"],
+    ["upgrade", "Update vx to the latest release, then refresh the project's vexillum scaffold"],
+    ["doctor", "Report on the health of the vexillum environment"],
+    ["dispatch", "Dispatch a soldier (mission or scout) into an isolated camp"],
+    ["redispatch", "Re-dispatch an interrupted task from its original prompt"],
+    ["decide", "Answer a blocked task's open question so it can continue"],
+    ["prompt", "Send a follow-up prompt to a soldier that already finished"],
+    ["status", "Report the troop: every mission and scout in the current project"],
+    ["land", "Land a finished mission's work into this project's base branch"],
+    ["strike", "Strike a soldier's camp (dismantle it and return it to the pool) once its work has landed"],
+    ["sentinel", "Watch dispatched soldiers and record status changes"],
+    ["wait", "Wait for one soldier to settle and report how it ended (read-only)"],
+    ["report", "Record a soldier's harness state from inside its camp (for harness hooks)"],
+    ["forum", "Read and acknowledge forum feedback waiting for the commander"],
+    ["completion", "Print a shell completion script (bash, zsh or fish)"],
+  ];
+  const NOT_YET = new Set(["upgrade", "report"]);
+
+  test("the registry is CLI-02's commands, summaries and order", () => {
+    const expected = CLI_02.filter(([name]) => !NOT_YET.has(name) || findCommand(name));
+    expect(COMMANDS.map((c) => [c.name, c.summary])).toEqual(expected);
+  });
+
   const init = findCommand("init")!;
   test.each([
     { argv: ["--yes"], ok: true },
