@@ -90,28 +90,33 @@ export async function runSentinel(deps: Deps): Promise<number> {
 }
 
 /**
- * Watches the queues of projects whose commander the sentinel delivers to itself (Codex, OpenCode
- * without its plugin): for them the sentinel is the await, so a wake written between passes cuts
- * the poll short (AWT-04's latency) instead of waiting it out. The watch is updated right after
- * each pass, before delivery, so nothing written from then on slips past it.
+ * Watches what should cut the poll short: the queues of projects whose commander the sentinel
+ * delivers to itself (Codex, OpenCode without its plugin; for them the sentinel is the await, so
+ * a wake is delivered within about a second, AWT-04) and every `states/` dir (a tmux soldier's
+ * `vx report idle` is settled within about two seconds, not at the next poll). The watch is
+ * updated right after each pass, before delivery, so nothing written from then on slips past it.
  */
-function queueWatch(clock: Deps["clock"]) {
+function changeWatch(clock: Deps["clock"], log: Log) {
   let current: { key: string; waker: Waker } | undefined;
+  // A directory that does not exist yet cannot be watched, so each is made first.
+  const made = (root: string, dir: string) => {
+    try {
+      ensureStateDir(root, dir);
+      return true;
+    } catch {
+      return false; // unwatchable: the poll is the safety net
+    }
+  };
   return {
     update(dirs: ProjectPaths[]): void {
-      const hookless = dirs.filter(hasHooklessCommander);
-      const watched = hookless.flatMap((p) => [p.wakesDir, p.forumWakesDir]);
+      const queues = dirs.filter(hasHooklessCommander).flatMap((p) => (made(p.root, p.forumWakesDir) ? [p.wakesDir, p.forumWakesDir] : []));
+      const states = dirs.filter((p) => made(p.root, p.statesDir)).map((p) => p.statesDir);
+      const watched = [...queues, ...states];
       const key = watched.join("\n");
       if (current?.key === key) return;
       current?.waker.close();
-      for (const p of hookless) {
-        try {
-          ensureStateDir(p.root, p.forumWakesDir); // a queue that does not exist yet cannot be watched
-        } catch {
-          // Unwatchable: the poll is the safety net.
-        }
-      }
       current = watched.length > 0 ? { key, waker: createWaker(watched, clock) } : undefined;
+      log(`sentinel: watching ${queues.length} queue and ${states.length} states dir(s) for changes`);
     },
     wait(ms: number, signal: AbortSignal): Promise<void> {
       return current ? current.waker.wait(ms, signal) : clock.sleep(ms, signal);
@@ -151,7 +156,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     memory: newMemory(),
     signal,
   };
-  const watch = queueWatch(deps.clock);
+  const watch = changeWatch(deps.clock, log);
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
