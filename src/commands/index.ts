@@ -10,11 +10,13 @@ import { redispatchCommand } from "./redispatch";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 import { strikeCommand } from "./strike";
+import { upgradeCommand } from "./upgrade";
 import { waitCommand } from "./wait";
 
 /** In CLI-02 order; later commands are added here as they are implemented. */
 export const COMMANDS: VxCommand[] = [
   initCommand,
+  upgradeCommand,
   doctorCommand,
   dispatchCommand,
   redispatchCommand,
