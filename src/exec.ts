@@ -11,6 +11,12 @@ export type ExecOptions = {
   stdin?: string;
   /** Milliseconds before the child is killed; the result then has code 124. */
   timeoutMs?: number;
+  /**
+   * The child shares vx's stdin, stdout and stderr (a step the user watches and answers, such as
+   * `brew upgrade`), with no timeout since the user sees it and can stop it; the result's stdout
+   * and stderr are then empty.
+   */
+  inherit?: boolean;
 };
 
 export interface Exec {
@@ -24,6 +30,7 @@ export const EXEC_CANNOT_RUN = 126;
 
 export const realExec: Exec = {
   async run(argv, opts = {}) {
+    if (opts.inherit) return runInherited(argv, opts);
     let proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
     try {
       proc = Bun.spawn(argv, {
@@ -63,6 +70,17 @@ export const realExec: Exec = {
     return { code: timedOut ? 124 : code, stdout, stderr };
   },
 };
+
+async function runInherited(argv: string[], opts: ExecOptions): Promise<ExecResult> {
+  let proc: Bun.Subprocess;
+  try {
+    proc = Bun.spawn(argv, { cwd: opts.cwd, env: (opts.env ?? process.env) as Record<string, string>, stdio: ["inherit", "inherit", "inherit"] });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
+    return { code, stdout: "", stderr: err instanceof Error ? err.message : String(err) };
+  }
+  return { code: await proc.exited, stdout: "", stderr: "" };
+}
 
 /** Finds an executable on PATH the way a shell would; undefined when absent. */
 export function which(name: string, path: string | undefined = process.env.PATH): string | undefined {

@@ -50,6 +50,8 @@ export const GUARDS = {
   sentinelStart: 3 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
+  /** `vx upgrade`: a download that receives nothing for this long is given up. */
+  downloadStall: 30 * S,
 } as const;
 
 /** Counts, not durations: never scaled. */

@@ -1,6 +1,13 @@
-/** The vx version: embedded by the build (`VX_VERSION`), else read from package.json in development. */
+/**
+ * The vx version and build kind, embedded at build time (`VX_VERSION`, `VX_BUILD_KIND`); in
+ * development the version comes from package.json. Only `bun run release` makes a "release" build:
+ * `vx upgrade` replaces only those, never a binary built from a checkout.
+ */
 import pkg from "../package.json" with { type: "json" };
 
 declare const VX_VERSION: string | undefined;
+declare const VX_BUILD_KIND: string | undefined;
 
 export const VERSION: string = typeof VX_VERSION === "string" ? VX_VERSION : pkg.version;
+
+export const BUILD_KIND: "release" | "source" = typeof VX_BUILD_KIND === "string" && VX_BUILD_KIND === "release" ? "release" : "source";

@@ -13,11 +13,13 @@ import { reportCommand } from "./report";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 import { strikeCommand } from "./strike";
+import { upgradeCommand } from "./upgrade";
 import { waitCommand } from "./wait";
 
 /** In CLI-02 order; later commands are added here as they are implemented. */
 export const COMMANDS: VxCommand[] = [
   initCommand,
+  upgradeCommand,
   doctorCommand,
   dispatchCommand,
   redispatchCommand,

@@ -1,22 +1,14 @@
 /** `vx init`: prepare the current project to be orchestrated (section 9, CMD-INIT-01). */
-import { unlinkSync } from "node:fs";
-import { join } from "node:path";
 import { defineVxCommand } from "../command";
-import type { Deps } from "../deps";
-import { EXIT, SilentExit, StateError, UsageError, VxError } from "../errors";
+import { UsageError } from "../errors";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
-import { type InitChoices, type InitPlan, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
-import { ensureStateDir, writeProjectFile, writeStateFile } from "../state/files";
-import { projectPaths } from "../state/paths";
-import { ensureProjectRecord } from "../state/project-record";
+import { applyPlan, ask } from "../scaffold/consent";
+import { type InitChoices, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
 import { loadRecord } from "../state/record";
 import { COMMANDERS, BACKENDS, HARNESSES, ProjectConfigSchema } from "../state/schemas";
 import { isoTime } from "../time";
 import { VERSION } from "../version";
-
-const NO_ANSWER =
-  "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
 
 function enumFlag<T extends string>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
@@ -24,26 +16,6 @@ function enumFlag<T extends string>(name: string, value: unknown, allowed: reado
     throw new UsageError(`unknown ${name} "${String(value)}", expected one of ${allowed.join(", ")}`, "init");
   }
   return value as T;
-}
-
-/** Asks a [Y/n] question on stderr; an empty answer is yes; anything unusable ends init. */
-async function ask(deps: Deps, question: string): Promise<boolean> {
-  deps.stderr.write(`${question} [Y/n] `);
-  const line = await deps.readLine();
-  const a = line?.trim().toLowerCase();
-  if (a === "" || a === "y" || a === "yes") return true;
-  if (a === "n" || a === "no") return false;
-  deps.stderr.write("\n");
-  throw new VxError(NO_ANSWER);
-}
-
-function planText(top: string, plan: InitPlan): string {
-  const changing = plan.files.filter((f) => f.action !== "unchanged");
-  const lines = [`vx init will prepare ${top}:`];
-  for (const f of changing) lines.push(`  ${f.action} ${f.path} (${f.why})`);
-  if (changing.length === 0) lines.push("  nothing to change, every file is current");
-  for (const p of plan.problems) lines.push(`  leave ${p}`);
-  return `${lines.join("\n")}\n`;
 }
 
 export const initCommand = defineVxCommand({
@@ -99,29 +71,6 @@ export const initCommand = defineVxCommand({
       now: isoTime(deps.clock.now()),
     };
     const plan = planInit(top, choices, { raw: existing?.raw, config: existing?.value });
-    deps.stderr.write(planText(top, plan));
-    if (!yes) {
-      if (!deps.stdinIsTTY) throw new VxError("not running in a terminal, so nothing was changed.");
-      if (!(await ask(deps, "Continue?"))) throw new VxError("nothing was changed.");
-    }
-    // The state dirs first: an unwritable state root fails before any project file changes.
-    try {
-      const paths = projectPaths(root, top);
-      ensureStateDir(root, paths.stateDir);
-      ensureProjectRecord(paths);
-      writeStateFile(root, join(root, ".write-check"), "");
-      unlinkSync(join(root, ".write-check"));
-    } catch (err) {
-      if (err instanceof StateError) throw err; // names the file and what to do already
-      throw new VxError(`cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run 'vx init' again`);
-    }
-    for (const f of plan.files) {
-      if (f.action !== "unchanged") writeProjectFile(join(top, f.path), f.content);
-      deps.stdout.write(`${f.action === "create" ? "created" : f.action === "update" ? "updated" : "unchanged"} ${f.path}\n`);
-    }
-    for (const n of plan.notes) deps.stderr.write(`vx: ${n}\n`);
-    for (const p of plan.problems) deps.stderr.write(`vx: ${p}\n`);
-    if (plan.problems.length) throw new SilentExit(EXIT.error);
-    return EXIT.ok;
+    return applyPlan(deps, { root, top, plan, heading: `vx init will prepare ${top}:`, yes, command: "vx init" });
   },
 });

@@ -79,6 +79,12 @@ export function upsertBlock(fileText: string, lang: BlockLang): string {
   return fileText.slice(0, scan.begin.start) + inner + fileText.slice(scan.end.contentEnd);
 }
 
+/** The block as it is in the file, marker lines included; undefined unless it is well-formed. */
+export function blockText(fileText: string): string | undefined {
+  const scan = scanMarkers(fileText);
+  return scan.kind === "block" ? fileText.slice(scan.begin.start, scan.end.next) : undefined;
+}
+
 /**
  * SCF-08 repair of a malformed block, for use after the general confirmed and the file was backed
  * up. Each BEGIN directly followed by an END is removed with everything between them; any other

@@ -6,13 +6,14 @@ import { join } from "node:path";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
 import { COMMANDERS, type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
-import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, upsertBlock } from "./block";
+import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, blockText, bodyHash, detectLang, hasClaudeImport, renderBlock, repairBlock, upsertBlock } from "./block";
+import { lineDiff } from "./diff";
 import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
-import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, skillPlan, skillWritable } from "./install";
+import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, readSkillFiles, skillPlan, skillWritable } from "./install";
 import { mergePiSettings } from "./pi";
 import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, mergeOpencodeConfig } from "./opencode-plugin";
 import { PI_EXTENSION } from "./pi-extension";
-import { SKILL_FILES, skillHash } from "./skill";
+import { SKILL_DIR, SKILL_FILES, skillHash } from "./skill";
 
 export type InitChoices = {
   blockFile: "AGENTS.md" | "CLAUDE.md";
@@ -33,7 +34,23 @@ export type InitPlan = {
   problems: string[];
   /** Things left alone on purpose (hand edits), reported but not errors. */
   notes: string[];
+  /** Multi-line diffs shown with the plan (an edited block against the current one). */
+  diffs: string[];
 };
+
+/**
+ * `vx upgrade`'s scaffold step (SCF-08) differs from init only here: a hand-edited file is
+ * overwritten with `force`, after a backup under `.vexillum/backups/`; a malformed block is
+ * repaired once the general confirmed, after a backup to `.vexillum/<file>.backup`.
+ */
+export type Refresh = { force: boolean; repairMalformed: boolean };
+
+const BACKUPS = ".vexillum/backups";
+const LEFT_FOR_FORCE = "edited by hand, left as it is; rerun with --force to overwrite it (a backup is saved first)";
+
+function backup(top: string, plan: InitPlan, path: string, content: string): void {
+  plan.files.push(planFile(top, path, content, "a backup of your hand-edited copy"));
+}
 
 /** Where the block lives now, and the language its file reads in. */
 export function blockFacts(top: string) {
@@ -49,13 +66,26 @@ export function chooseLang(text: string | undefined, flag: BlockLang | undefined
   return flag ?? (text ? detectLang(text) : undefined) ?? "en";
 }
 
-function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefined {
+function blockPlan(top: string, c: InitChoices, plan: InitPlan, refresh: Refresh | undefined): string | undefined {
   const text = readTextIfExists(join(top, c.blockFile)) ?? "";
   const state = blockState(text).state;
-  if (state === "drifted") {
-    plan.notes.push(`${c.blockFile}: the vexillum block was edited by hand, left as it is (delete the block and run 'vx init' again to get the current one)`);
+  if (state === "drifted" && refresh?.force) {
+    backup(top, plan, `${BACKUPS}/${c.blockFile}`, text);
+  } else if (state === "drifted") {
+    if (refresh) {
+      plan.notes.push(`${c.blockFile}: the vexillum block was ${LEFT_FOR_FORCE}`);
+      plan.diffs.push(lineDiff(blockText(text) ?? "", renderBlock(c.lang), `${c.blockFile} (your block)`, "the current vexillum block"));
+    } else {
+      plan.notes.push(`${c.blockFile}: the vexillum block was edited by hand, left as it is (delete the block and run 'vx init' again to get the current one)`);
+    }
     plan.files.push(planFile(top, c.blockFile, text, "the vexillum commander block"));
     return undefined;
+  }
+  if (state === "malformed" && refresh?.repairMalformed) {
+    backup(top, plan, `.vexillum/${c.blockFile}.backup`, text);
+    const next = repairBlock(text, c.lang);
+    plan.files.push(planFile(top, c.blockFile, next, "the vexillum commander block, repaired"));
+    return next;
   }
   try {
     const next = upsertBlock(text, c.lang);
@@ -63,17 +93,22 @@ function blockPlan(top: string, c: InitChoices, plan: InitPlan): string | undefi
     return next;
   } catch (err) {
     if (!(err instanceof MalformedBlockError)) throw err;
-    plan.problems.push(`${c.blockFile} has a malformed vexillum block (unbalanced or duplicate markers), leaving it untouched - fix or remove the markers, then run 'vx init' again`);
+    const again = refresh ? "'vx upgrade' again and confirm the repair" : "'vx init' again";
+    plan.problems.push(`${c.blockFile} has a malformed vexillum block (unbalanced or duplicate markers), leaving it untouched - fix or remove the markers, then run ${again}`);
     return undefined;
   }
 }
 
 /** A wake template: refreshed only while it is what vx wrote (or absent), never over hand edits. */
-function wakeFilePlan(top: string, path: string, content: string, why: string, fileHashes: Record<string, string>, plan: InitPlan): void {
+function wakeFilePlan(top: string, path: string, content: string, why: string, fileHashes: Record<string, string>, plan: InitPlan, refresh: Refresh | undefined): void {
   const current = readTextIfExists(join(top, path));
-  if (current === undefined || current === content || bodyHash(current) === fileHashes[path]) {
+  const unedited = current === undefined || current === content || bodyHash(current) === fileHashes[path];
+  if (!unedited && refresh?.force) backup(top, plan, `${BACKUPS}/${path}`, current);
+  if (unedited || refresh?.force) {
     plan.files.push(planFile(top, path, content, why));
     fileHashes[path] = bodyHash(content);
+  } else if (refresh) {
+    plan.notes.push(`${path}: ${LEFT_FOR_FORCE}`);
   } else {
     plan.notes.push(`${path}: edited by hand, left as it is (delete it and run 'vx init' again to get the current one)`);
   }
@@ -98,9 +133,9 @@ function jsonPlan(top: string, path: string, merge: (x: unknown) => { next: unkn
   }
 }
 
-export function planInit(top: string, c: InitChoices, existing: { raw?: Record<string, unknown>; config?: ProjectConfig }): InitPlan {
-  const plan: InitPlan = { files: [], problems: [], notes: [] };
-  const blockText = blockPlan(top, c, plan);
+export function planInit(top: string, c: InitChoices, existing: { raw?: Record<string, unknown>; config?: ProjectConfig }, refresh?: Refresh): InitPlan {
+  const plan: InitPlan = { files: [], problems: [], notes: [], diffs: [] };
+  const written = blockPlan(top, c, plan, refresh);
   // A CLAUDE.md that is a link to AGENTS.md already shows Claude Code the block.
   if (c.blockFile === "AGENTS.md" && !sameFile(join(top, "CLAUDE.md"), join(top, "AGENTS.md"))) {
     const claude = readTextIfExists(join(top, "CLAUDE.md"));
@@ -112,11 +147,11 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   jsonPlan(top, SETTINGS_PATH, mergeStopHook, "the sentinel Stop hook", plan);
   const fileHashes: Record<string, string> = { ...(existing.config?.file_hashes ?? {}) };
   if (c.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
-    wakeFilePlan(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension", fileHashes, plan);
+    wakeFilePlan(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension", fileHashes, plan, refresh);
     jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
   }
   if (c.commander === "opencode" || readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined) {
-    wakeFilePlan(top, OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN, "the OpenCode commander's wake plugin", fileHashes, plan);
+    wakeFilePlan(top, OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN, "the OpenCode commander's wake plugin", fileHashes, plan, refresh);
     if (readTextIfExists(join(top, "opencode.jsonc")) !== undefined && readTextIfExists(join(top, OPENCODE_CONFIG_PATH)) === undefined) {
       plan.notes.push(`opencode.jsonc: add "${OPENCODE_PLUGIN_ENTRY}" to its "plugin" list yourself, so OpenCode loads the wake plugin (vx edits only opencode.json)`);
     } else {
@@ -125,11 +160,17 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   }
   const skillHashes: Record<string, string> = { ...(existing.config?.skill_hashes ?? {}) };
   if (c.skills) {
-    if (skillWritable(top, skillHashes.vexillum)) {
+    const writable = skillWritable(top, skillHashes.vexillum);
+    if (!writable && refresh?.force) {
+      for (const [name, text] of Object.entries(readSkillFiles(top) ?? {})) backup(top, plan, `${BACKUPS}/skills/vexillum/${name}`, text);
+    }
+    if (writable || refresh?.force) {
       plan.files.push(...skillPlan(top));
       skillHashes.vexillum = skillHash(SKILL_FILES);
+    } else if (refresh) {
+      plan.notes.push(`Skill vexillum: ${LEFT_FOR_FORCE}`);
     } else {
-      plan.notes.push("Skill vexillum: edited by hand, left as it is (delete .claude/skills/vexillum and run 'vx init' again to get the current one)");
+      plan.notes.push(`Skill vexillum: edited by hand, left as it is (delete ${SKILL_DIR} and run 'vx init' again to get the current one)`);
     }
   }
   const config: ProjectConfig = {
@@ -141,7 +182,7 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
     harness: c.harness,
     block_file: c.blockFile,
     block_lang: c.lang,
-    block_hash: blockText === undefined ? existing.config?.block_hash : templateHash(c.lang),
+    block_hash: written === undefined ? existing.config?.block_hash : templateHash(c.lang),
     skill_hashes: Object.keys(skillHashes).length ? skillHashes : undefined,
     file_hashes: Object.keys(fileHashes).length ? fileHashes : undefined,
   };

@@ -101,7 +101,7 @@ export function syncDir(dir: string): void {
  * exclusive and no-follow, so a file or link planted under a name vx would pick is never opened.
  * It starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
  */
-function createTemp(path: string, mode: number): { tmp: string; fd: number } {
+export function createTemp(path: string, mode: number): { tmp: string; fd: number } {
   for (let attempt = 1; ; attempt++) {
     const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString("hex")}.tmp`);
     try {

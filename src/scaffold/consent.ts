@@ -1,0 +1,69 @@
+/**
+ * The consent rules `vx init` and `vx upgrade`'s scaffold step share (SCF-01, SCF-08): questions
+ * on stderr, the plan shown before anything is written, no change without a terminal or `--yes`,
+ * the state dir checked first, then each file reported as created, updated or unchanged.
+ */
+import { unlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { Deps } from "../deps";
+import { EXIT, SilentExit, StateError, VxError } from "../errors";
+import { ensureStateDir, writeProjectFile, writeStateFile } from "../state/files";
+import { projectPaths } from "../state/paths";
+import { ensureProjectRecord } from "../state/project-record";
+import type { InitPlan } from "./init-plan";
+
+const NO_ANSWER =
+  "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
+
+/** Asks a [Y/n] question on stderr; an empty answer is yes; anything unusable ends the command. */
+export async function ask(deps: Deps, question: string): Promise<boolean> {
+  deps.stderr.write(`${question} [Y/n] `);
+  const line = await deps.readLine();
+  const a = line?.trim().toLowerCase();
+  if (a === "" || a === "y" || a === "yes") return true;
+  if (a === "n" || a === "no") return false;
+  deps.stderr.write("\n");
+  throw new VxError(NO_ANSWER);
+}
+
+function planText(heading: string, plan: InitPlan): string {
+  const changing = plan.files.filter((f) => f.action !== "unchanged");
+  const lines = [heading];
+  for (const f of changing) lines.push(`  ${f.action} ${f.path} (${f.why})`);
+  if (changing.length === 0) lines.push("  nothing to change, every file is current");
+  for (const p of plan.problems) lines.push(`  leave ${p}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Shows the plan, asks `Continue?` unless `yes`, then writes it: the state dirs first (an
+ * unwritable state root fails before any project file changes), then each file in plan order
+ * (a backup is planned before the file it saves). `command` names the command to run again.
+ */
+export async function applyPlan(deps: Deps, opts: { root: string; top: string; plan: InitPlan; heading: string; yes: boolean; command: string }): Promise<number> {
+  const { root, top, plan } = opts;
+  deps.stderr.write(planText(opts.heading, plan));
+  for (const d of plan.diffs) deps.stderr.write(d);
+  if (!opts.yes) {
+    if (!deps.stdinIsTTY) throw new VxError("not running in a terminal, so nothing was changed.");
+    if (!(await ask(deps, "Continue?"))) throw new VxError("nothing was changed.");
+  }
+  try {
+    const paths = projectPaths(root, top);
+    ensureStateDir(root, paths.stateDir);
+    ensureProjectRecord(paths);
+    writeStateFile(root, join(root, ".write-check"), "");
+    unlinkSync(join(root, ".write-check"));
+  } catch (err) {
+    if (err instanceof StateError) throw err; // names the file and what to do already
+    throw new VxError(`cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run '${opts.command}' again`);
+  }
+  for (const f of plan.files) {
+    if (f.action !== "unchanged") writeProjectFile(join(top, f.path), f.content);
+    deps.stdout.write(`${f.action === "create" ? "created" : f.action === "update" ? "updated" : "unchanged"} ${f.path}\n`);
+  }
+  for (const n of plan.notes) deps.stderr.write(`vx: ${n}\n`);
+  for (const p of plan.problems) deps.stderr.write(`vx: ${p}\n`);
+  if (plan.problems.length) throw new SilentExit(EXIT.error);
+  return EXIT.ok;
+}

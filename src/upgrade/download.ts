@@ -1,0 +1,101 @@
+/**
+ * Downloads for `vx upgrade`: whole-body fetches that fail with one line naming the URL and what
+ * went wrong (unreachable, HTTP status, a body that stalled or ended early), and a progress line
+ * drawn in place when, and only when, the caller hands it a terminal.
+ */
+import type { Output } from "../deps";
+import { VxError, errorMessage } from "../errors";
+import { GUARDS } from "../time";
+
+/** Nothing was changed when one of these is thrown: the message says so. */
+export class DownloadError extends VxError {
+  constructor(what: string) {
+    super(`${what} - nothing was changed; check the network and the release, then run 'vx upgrade' again`);
+    this.name = "DownloadError";
+  }
+}
+
+function reason(err: unknown): string {
+  if (err instanceof Error && err.name === "AbortError") return `nothing received for ${GUARDS.downloadStall / 1000} s`;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" && code ? code : errorMessage(err);
+}
+
+const MB = 1e6;
+
+/** `\r<label>  12.3 / 52.1 MB  24%`, redrawn once per percent (per MB when the size is unknown). */
+export function progressMeter(out: Output, label: string, total: number | undefined) {
+  let shown = -1;
+  let drawn = false;
+  return {
+    update(got: number) {
+      const step = total ? Math.floor((got * 100) / total) : Math.floor(got / MB);
+      if (step === shown) return;
+      shown = step;
+      drawn = true;
+      const figure = total ? `${(got / MB).toFixed(1)} / ${(total / MB).toFixed(1)} MB  ${step}%` : `${(got / MB).toFixed(1)} MB`;
+      out.write(`\r${label}  ${figure}\x1b[K`);
+    },
+    /** Ends the line, so whatever is printed next starts on its own. */
+    done() {
+      if (drawn) out.write("\n");
+      drawn = false;
+    },
+  };
+}
+
+/**
+ * The body of `url`. `progress` is a terminal to draw on, or undefined. A body that receives
+ * nothing for GUARDS.downloadStall, breaks off or is shorter than its Content-Length is an error.
+ */
+export async function download(url: string, opts: { label: string; progress?: Output }): Promise<Uint8Array> {
+  const ctrl = new AbortController();
+  let timer = setTimeout(() => ctrl.abort(), GUARDS.downloadStall);
+  const rearm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => ctrl.abort(), GUARDS.downloadStall);
+  };
+  let meter: ReturnType<typeof progressMeter> | undefined;
+  try {
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: ctrl.signal, redirect: "follow" });
+    } catch (err) {
+      throw new DownloadError(`cannot reach ${url} (${reason(err)})`);
+    }
+    if (!res.ok) throw new DownloadError(`${url}: ${res.status === 404 ? "not found (HTTP 404)" : `HTTP ${res.status}`}`);
+    const total = Number(res.headers.get("content-length")) || undefined;
+    meter = opts.progress ? progressMeter(opts.progress, opts.label, total) : undefined;
+    const chunks: Uint8Array[] = [];
+    let got = 0;
+    try {
+      if (res.body) {
+        for await (const chunk of res.body) {
+          rearm();
+          chunks.push(chunk);
+          got += chunk.length;
+          meter?.update(got);
+        }
+      }
+    } catch (err) {
+      throw new DownloadError(`the download of ${opts.label} broke off after ${got} bytes (${reason(err)})`);
+    }
+    if (total !== undefined && got !== total) throw new DownloadError(`the download of ${opts.label} ended early (${got} of ${total} bytes)`);
+    meter?.done();
+    const body = new Uint8Array(got);
+    let at = 0;
+    for (const c of chunks) {
+      body.set(c, at);
+      at += c.length;
+    }
+    return body;
+  } finally {
+    meter?.done();
+    clearTimeout(timer);
+  }
+}
+
+/** A small text asset (the version, the checksum list). */
+export async function downloadText(url: string, label: string): Promise<string> {
+  return new TextDecoder().decode(await download(url, { label }));
+}

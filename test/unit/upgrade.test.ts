@@ -1,0 +1,150 @@
+// The parts of `vx upgrade` and the release that need no server: install detection, checksum
+// lists, the progress line, the block diff, the archive writer and the scaffold step's questions.
+import { describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { archiveOne, checksumsText, formulaText, tarOne } from "../../scripts/release-files";
+import { main } from "../../src/main";
+import { HOMEBREW_TAP, RECEIPT_NAME, RELEASES_URL, assetUrl, hostPlatform, releasesBase } from "../../src/release-info";
+import { lineDiff } from "../../src/scaffold/diff";
+import { progressMeter } from "../../src/upgrade/download";
+import { installKind } from "../../src/upgrade/install-kind";
+import { parseChecksums } from "../../src/upgrade/replace";
+import { testDeps } from "../deps";
+import { REPO, sandbox } from "../helpers";
+
+function dir(): string {
+  return mkdtempSync(join(tmpdir(), "vx-upg-unit-"));
+}
+
+describe("installKind", () => {
+  test("Homebrew: the executable resolves into Cellar/<formula>/<version>/", () => {
+    const d = dir();
+    try {
+      const keg = join(d, "Cellar", "vx", "0.2.0", "bin");
+      mkdirSync(keg, { recursive: true });
+      writeFileSync(join(keg, "vx"), "");
+      mkdirSync(join(d, "bin"));
+      symlinkSync(join(keg, "vx"), join(d, "bin", "vx"));
+      expect(installKind([join(d, "bin", "vx")], "source")).toEqual({ kind: "homebrew", executable: join(d, "bin", "vx"), formula: "vx" });
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  test("the installer's: a release build named vx with its receipt; anything else is refused with why", () => {
+    const d = dir();
+    try {
+      const vx = join(d, "vx");
+      writeFileSync(vx, "");
+      expect(installKind(["bun", "src/cli.ts"], "release")).toMatchObject({ kind: "other", why: "this vx runs from source (bun src/cli.ts)" });
+      expect(installKind([vx], "source")).toMatchObject({ kind: "other", why: `${vx} was built from a checkout, not installed from a release` });
+      expect(installKind([vx], "release")).toMatchObject({ kind: "other", why: `${vx} was not installed by the installer script (no ${join(d, RECEIPT_NAME)})` });
+      writeFileSync(join(d, RECEIPT_NAME), "not json");
+      expect(installKind([vx], "release").kind).toBe("other");
+      writeFileSync(join(d, RECEIPT_NAME), '{"installer":"install.sh","version":"0.1.0","os":"linux","arch":"x64"}\n');
+      expect(installKind([vx], "release")).toEqual({ kind: "installer", executable: vx, receipt: join(d, RECEIPT_NAME) });
+      copyFileSync(vx, join(d, "vexillum"));
+      expect(installKind([join(d, "vexillum")], "release").kind).toBe("other");
+      expect(installKind([join(d, "gone")], "release")).toMatchObject({ kind: "other", why: `${join(d, "gone")} cannot be found on disk` });
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("release layout", () => {
+  test("URLs: versioned and latest, under VX_RELEASES_URL when set", () => {
+    expect(assetUrl("https://x/releases", "1.2.3", "a.tgz")).toBe("https://x/releases/download/v1.2.3/a.tgz");
+    expect(assetUrl("https://x/releases", "latest", "a.tgz")).toBe("https://x/releases/latest/download/a.tgz");
+    expect(releasesBase({ VX_RELEASES_URL: "http://127.0.0.1:1/r/" })).toBe("http://127.0.0.1:1/r");
+    expect(releasesBase({})).toMatch(/^https:\/\/github\.com\/[^/]+\/[^/]+\/releases$/);
+    expect(hostPlatform("linux", "arm64")).toEqual({ os: "linux", arch: "arm64" });
+    expect(hostPlatform("win32", "x64")).toBeUndefined();
+    expect(hostPlatform("darwin", "ia32")).toBeUndefined();
+  });
+
+  test("checksums: written as sha256sum does and read back; other lines ignored", () => {
+    const a = "a".repeat(64);
+    const b = "B".repeat(64);
+    const text = checksumsText({ "z.tar.gz": a, "a.txt": b });
+    expect(text).toBe(`${b}  a.txt\n${a}  z.tar.gz\n`);
+    const sums = parseChecksums(`${text}garbage\n${"c".repeat(64)} *bin.tgz\r\n`);
+    expect([...sums]).toEqual([["a.txt", "b".repeat(64)], ["z.tar.gz", a], ["bin.tgz", "c".repeat(64)]]);
+  });
+
+  test("the archive holds one executable vx that Bun.Archive and tar both read", async () => {
+    const data = new TextEncoder().encode("#!/bin/sh\necho hi\n");
+    const tar = tarOne("vx", data, 1_700_000_000);
+    expect(tar.length % 512).toBe(0);
+    const files = await new Bun.Archive(await archiveOne("vx", data, 1_700_000_000)).files();
+    expect([...files.keys()]).toEqual(["vx"]);
+    expect(await files.get("vx")?.text()).toBe("#!/bin/sh\necho hi\n");
+    const d = dir();
+    try {
+      writeFileSync(join(d, "a.tar"), tar);
+      const list = Bun.spawnSync(["tar", "-tvf", join(d, "a.tar")], { stdout: "pipe" }).stdout.toString();
+      expect(list).toMatch(/^-rwxr-xr-x .*\b18 .* vx\n$/);
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
+  test("the README's install section shows the curl and brew lines for the project's releases", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const install = readme.slice(readme.indexOf("## Install"), readme.indexOf("## Commands"));
+    expect(install).toContain(`curl -fsSL ${assetUrl(RELEASES_URL, "latest", "install.sh")} | sh\n`);
+    expect(install).toContain(`brew install ${HOMEBREW_TAP}/vx\n`);
+  });
+
+  test("the formula leaves out platforms that were not built", () => {
+    const rb = formulaText({ version: "1.0.0", base: "https://h/releases", description: 'say "hi" #1', archives: [{ platform: { os: "darwin", arch: "arm64" }, url: "https://h/a", sha256: "f".repeat(64) }] });
+    expect(rb).toContain('  on_macos do\n    on_arm do\n      url "https://h/a"\n');
+    expect(rb).not.toContain("on_linux");
+    expect(rb).not.toContain("on_intel");
+    expect(rb).toContain('desc "say \\"hi\\" \\#1"');
+  });
+});
+
+describe("progress and diff", () => {
+  test("progress is redrawn once per percent and its line ended once", () => {
+    const out: string[] = [];
+    const m = progressMeter({ write: (t) => (out.push(t), true) }, "vx.tgz", 2_000_000);
+    for (let got = 0; got <= 2_000_000; got += 1000) m.update(got);
+    m.done();
+    m.done();
+    expect(out).toHaveLength(102);
+    expect(out[1]).toBe("\rvx.tgz  0.0 / 2.0 MB  1%\x1b[K");
+    expect(out.at(-2)).toBe("\rvx.tgz  2.0 / 2.0 MB  100%\x1b[K");
+    expect(out.at(-1)).toBe("\n");
+  });
+
+  test("a line diff: their line, then the current one, long same runs shortened", () => {
+    const same = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    const mine = [...same.slice(0, 5), "mine", ...same.slice(5)].join("\n");
+    const current = [...same.slice(0, 5), "current", ...same.slice(5)].join("\n");
+    expect(lineDiff(mine, current, "a", "b")).toBe("--- a\n+++ b\n  ...\n  line 3\n  line 4\n- mine\n+ current\n  line 5\n  line 6\n  ...\n");
+    expect(lineDiff("x\n", "x", "a", "b")).toBe("");
+  });
+});
+
+describe("vx upgrade --scaffold-only on a terminal", () => {
+  test("a malformed block: declining the repair leaves it, then declining the plan changes nothing", async () => {
+    using s = sandbox();
+    expect(await main(["init", "--yes"], testDeps({ cwd: s.project, env: s.env }))).toBe(0);
+    const broken = `${readFileSync(join(s.project, "CLAUDE.md"), "utf8")}<!-- END VEXILLUM -->\n`;
+    writeFileSync(join(s.project, "CLAUDE.md"), broken);
+    const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["n", "n"] });
+    expect(await main(["upgrade", "--scaffold-only"], d)).toBe(1);
+    const { stderr } = d.text();
+    expect(stderr).toStartWith("CLAUDE.md has a malformed vexillum block (unbalanced or duplicate markers). Back it up to .vexillum/CLAUDE.md.backup and repair it? [Y/n] ");
+    expect(stderr).toContain("  leave CLAUDE.md has a malformed vexillum block");
+    expect(stderr).toEndWith("Continue? [Y/n] vx: nothing was changed.\n");
+    expect(readFileSync(join(s.project, "CLAUDE.md"), "utf8")).toBe(broken);
+    expect(existsSync(join(s.project, ".vexillum", "CLAUDE.md.backup"))).toBe(false);
+    const yes = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["", ""] });
+    expect(await main(["upgrade", "--scaffold-only"], yes)).toBe(0);
+    expect(readFileSync(join(s.project, ".vexillum", "CLAUDE.md.backup"), "utf8")).toBe(broken);
+  });
+});
