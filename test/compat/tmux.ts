@@ -11,6 +11,8 @@ export type Tmux = {
   start(name: string, argv: string[], cwd: string): number;
   /** Types literal text (no Enter). */
   type(name: string, text: string): void;
+  /** Pastes text as one bracketed paste (no Enter), as TMX-02 delivers a prompt. */
+  paste(name: string, text: string): void;
   /** Sends key names (`Enter`, `Escape`, `C-c`, ...). */
   keys(name: string, ...keys: string[]): void;
   /** The visible screen, joined lines. */
@@ -43,6 +45,11 @@ export function startTmux(env: Record<string, string>): Tmux {
     },
     type(name, text) {
       must(["send-keys", "-t", name, "-l", "--", text]);
+    },
+    paste(name, text) {
+      const buffer = `vx-paste-${name}`;
+      must(["set-buffer", "-b", buffer, "--", text]);
+      must(["paste-buffer", "-p", "-d", "-b", buffer, "-t", name]);
     },
     keys(name, ...keys) {
       must(["send-keys", "-t", name, ...keys]);
