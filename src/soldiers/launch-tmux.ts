@@ -5,7 +5,7 @@
  * answered by pane text), the isolation gate, `working` recorded, then the prompt pasted once.
  * Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { realpathSync } from "node:fs";
+import { chmodSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
 import { type TmuxClient, createTmuxClient } from "../backends/tmux";
@@ -20,6 +20,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { isoTime, scaled } from "../time";
+import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
 import { harnessArgs, herdrOps } from "./launch";
 import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
@@ -28,20 +29,33 @@ import { readSoldierState, writeSoldierState } from "./states";
 import { tmuxSurvey } from "../backends/soldiers";
 import { loadTask } from "../state/tasks";
 
-/** What a harness needs to report its state (the hooks module builds it). */
-export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 
-export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch };
+export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files } };
 
 export function tmuxOf(deps: Deps): TmuxClient {
   return createTmuxClient({ exec: deps.exec, env: deps.env });
 }
 
-/** The state hooks of the task's harness (TMX-05). */
-export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): HookedLaunch {
-  void deps;
-  void paths;
-  return { args: [], env: { VX_TASK_ID: task.id, VX_HARNESS: task.harness ?? "claude" }, files: [] };
+/**
+ * The state hooks of the task's harness (TMX-05). Hooks run one vx executable; vx run from source
+ * (bun and its entry) gets a two-line wrapper beside the hook files.
+ */
+export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): HookedLaunch & { files: Files } {
+  const dir = hooksDir(paths, task.id);
+  const wrapper = deps.self.length > 1 ? { path: join(dir, "vx"), content: `#!/bin/sh\nexec ${deps.self.map(shellQuote).join(" ")} "$@"\n`, mode: 0o700 } : undefined;
+  const hooks = stateHooks(task.harness ?? "claude", { vx: wrapper?.path ?? deps.self[0] ?? "vx", taskId: task.id, hooksDir: dir });
+  return wrapper ? { ...hooks, files: [...hooks.files, wrapper] } : hooks;
+}
+
+// The soldier runs as the user would run its harness here, minus what names this terminal or
+// another soldier: tmux's server keeps whatever environment it was started with.
+const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
+
+export function soldierEnv(env: Deps["env"], hooks: HookedLaunch): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.test(k)) out[k] = v;
+  return { ...out, ...hooks.env };
 }
 
 /** Where a soldier's hook files go: under its state dir, never in the camp. */
@@ -136,12 +150,14 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   let name: string;
   try {
     name = await sessionName(tmux, pending);
-    for (const f of hooks.files) writeStateFile(paths.root, f.path, f.content);
+    for (const f of hooks.files) {
+      writeStateFile(paths.root, f.path, f.content);
+      if (f.mode) chmodSync(f.path, f.mode);
+    }
     await tmux.newSession({
       name,
       cwd: pending.camp_path ?? "",
-      // The default server keeps the environment it started with; the soldier gets the caller's.
-      env: { PATH: deps.env.PATH ?? "", ...hooks.env },
+      env: soldierEnv(deps.env, hooks),
       argv: [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args],
     });
   } catch (err) {

@@ -12,7 +12,7 @@ import { type Field, field, taskIdOf } from "./soldier-field";
 // A stand-in harness for the launch plumbing only: it shows a prompt and echoes what it is given.
 // How real harnesses report is proven in the compat suite.
 // The terminal's own echo is off so each line it is given shows once.
-const HARNESS = `#!/bin/sh\n${Bun.which("stty")} -echo\nprintf '\\342\\235\\257 \\n'\nexec cat\n`;
+const HARNESS = `#!/bin/sh\nprintf '%s\\n' "$@" > "$HOME/argv"\n${Bun.which("stty")} -echo\nprintf '\\342\\235\\257 \\n'\nexec cat\n`;
 
 async function tmuxField(harness = HARNESS): Promise<Field & { tmux(...args: string[]): { code: number; out: string } }> {
   const f = await field();
@@ -56,6 +56,10 @@ describe("vx dispatch --backend tmux", () => {
     await waitFor(() => screen().includes("fix the login bug"), 10_000, "the pasted prompt");
     expect(screen().split("fix the login bug").length - 1).toBe(1);
     expect(JSON.parse(readFileSync(join(f.paths.statesDir, `${id}.json`), "utf8"))).toMatchObject({ state: "working", source: "claude" });
+    // The harness was given its state hooks from outside the camp.
+    const settings = join(f.paths.stateDir, "hooks", id, "claude-settings.json");
+    expect(JSON.parse(readFileSync(settings, "utf8")).hooks.Stop[0].hooks[0].command).toContain("report idle");
+    expect(readFileSync(join(f.home, "argv"), "utf8")).toContain(`--settings\n${settings}\n`);
 
     // The soldier commits and its harness's Stop hook reports idle: the sentinel settles it.
     git(t.camp_path!, "commit", "-q", "--allow-empty", "-m", "fixed");
