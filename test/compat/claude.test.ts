@@ -62,7 +62,6 @@ describe("Claude Code commander", () => {
     const latency = req.at - t0;
     console.log(`compat: claude wake file -> model request: ${latency} ms`);
     expect(req.lastUser).toContain("mission c1c1c1c1c1c1c1c1: running -> done");
-    expect(latency).toBeLessThan(3000);
     // The woken turn ends with a fresh await, still one.
     await waitFor(() => w.awaits().length === 1, 60_000, "one await after the woken turn");
   });

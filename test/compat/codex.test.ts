@@ -75,7 +75,6 @@ describe("Codex commander", () => {
     taskWithWake(w, "f6f6f6f6f6f6f6f6");
     const req = await requestWith(w, wakeOf("f6f6f6f6f6f6f6f6"), t0, 30_000);
     console.log(`compat: codex idle wake file -> model request: ${req.at - t0} ms`);
-    expect(req.at - t0).toBeLessThan(5000);
     // The TUI ran it, not a headless thread: it is on the commander's screen.
     await screenShows(w, PANE, /mission f6f6f6f6f6f6f6f6: running -> done/, 30_000);
   });

@@ -12,6 +12,7 @@ import {
   addAgent, agentArgv, callsOf, createTab, createWorkspace, type FakeHerdrEnv, getAgent, installFakeHerdr, queueFailure,
   recordedPrompts, removeAgent, sentKeys, setAgentStatus, setPaneText, setPromptReaction, setProtocolMismatch, stopServer,
 } from "../fakes/herdr-control.ts";
+import { fakeClock } from "../deps";
 import { type Sandbox, sandbox } from "../helpers";
 
 const NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -125,6 +126,8 @@ describe("startAgent", () => {
 
   test("a trust dialog that never clears fails after the (scaled) wait", async () => {
     queueFailure(fake, "agent start", "agent_not_ready", { acceptKey: "9" });
+    // Virtual time: the wait is counted in polls, however slow each herdr call is on a busy machine.
+    ops = { ...ops, clock: fakeClock() };
     const err = await rejection(start());
     expect(err.code).toBe("agent_not_ready");
     expect(err.message).toContain("did not become ready within 15s");

@@ -23,8 +23,10 @@ beforeEach(() => {
   vx = join(dir, ODD, "vx");
   log = join(dir, "log");
   mkdirSync(join(dir, ODD));
-  // Records each run; a `working` report takes 300 ms, so a later report overtakes it unless serialized.
-  writeFileSync(vx, `#!/bin/sh\n[ "$2" = working ] && sleep 0.3\necho "$VX_HARNESS $VX_TASK_ID $*" >> "${log}"\n`, { mode: 0o755 });
+  // Records each run; a `working` report waits while the gate file exists (a slow vx), so a later
+  // report overtakes it unless serialized, and a harness that waited on it would hang.
+  const gate = join(dir, "gate");
+  writeFileSync(vx, `#!/bin/sh\n[ "$2" = working ] && while [ -e "${gate}" ]; do sleep 0.01; done\necho "$VX_HARNESS $VX_TASK_ID $*" >> "${log}"\n`, { mode: 0o755 });
   saved = process.env.VX_TASK_ID;
   process.env.VX_TASK_ID = ID;
 });
@@ -152,11 +154,13 @@ describe("the Pi extension", () => {
     const factory = (await load<{ default: (pi: unknown) => void }>(piLaunch())).default;
     factory({ on: (event: string, h: () => void) => (handlers[event] = h) });
     expect(Object.keys(handlers).sort()).toEqual(["agent_end", "agent_start"]);
-    const t0 = performance.now();
+    writeFileSync(join(dir, "gate"), "");
     handlers.agent_start!();
     handlers.agent_end!();
-    // The slow working report runs on while Pi goes on; idle waits for it, then lands second.
-    expect(performance.now() - t0).toBeLessThan(100);
+    // Back in Pi while the working report is still held: nothing was waited on.
+    expect(runs()).toEqual([]);
+    rmSync(join(dir, "gate"));
+    // Idle waited for the slow working report, then landed second.
     expect(await nthRun(2)).toEqual([`pi ${ID} report working`, `pi ${ID} report idle`]);
   });
 
@@ -182,9 +186,10 @@ describe("the OpenCode plugin", () => {
     expect(Object.keys(mod)).toEqual(["VexillumState"]);
     const hooks = await mod.VexillumState!();
     return async (events) => {
-      const t0 = performance.now();
+      // Every event handled while a working report is held: OpenCode never waits on vx.
+      writeFileSync(join(dir, "gate"), "");
       for (const event of events) await hooks.event({ event });
-      expect(performance.now() - t0).toBeLessThan(100);
+      rmSync(join(dir, "gate"));
     };
   }
   const reports = (...states: string[]) => states.map((s) => `opencode ${ID} report ${s}`);
