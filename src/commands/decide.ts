@@ -18,9 +18,10 @@ import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
-import { guardedSave, quickSettle, soldierTarget } from "../soldiers/quick-settle";
+import { guardedSave, settleSeen, soldierTarget } from "../soldiers/quick-settle";
+import { type Sighting, herdrSighting } from "../backends/soldiers";
 import { isoTime, scaled } from "../time";
-import { tmuxNotYet } from "../soldiers/launch-tmux";
+import { pressTmux, promptTmux, settleTmux, tmuxScreen, tmuxSighting } from "../soldiers/tmux-deliver";
 import { addAmendment, restorePatch, withAmendment } from "./prompt";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
@@ -44,7 +45,7 @@ async function chooseDelivery(ctx: Ctx, task: Task, answer: string): Promise<Del
   if (task.decision?.kind !== "modal") return { kind: "text" };
   let options = task.decision.options ?? [];
   if (options.length === 0) {
-    const visible = await readVisible(ctx.ops, soldierTarget(task)).catch(() => undefined);
+    const visible = task.backend === "tmux" ? await tmuxScreen(ctx.deps, task) : await readVisible(ctx.ops, soldierTarget(task)).catch(() => undefined);
     if (visible !== undefined) options = (parseModal(visible) ?? parseProse(visible)).options;
   }
   const resolved = resolveAnswer(options, answer);
@@ -78,6 +79,10 @@ async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): 
 
 /** Sends the answer: an option's digit through send-keys, or a text prompt with the follow-up suffix. */
 async function deliver(ctx: Ctx, task: Task, answer: string, how: Delivery): Promise<PromptOutcome> {
+  if (task.backend === "tmux") {
+    const { deps, project } = ctx;
+    return how.kind === "text" ? promptTmux(deps, project.paths, task, followUpText(answer)) : pressTmux(deps, project.paths, task, how.key);
+  }
   const target = soldierTarget(task);
   if (how.kind === "text") {
     return promptAgent(ctx.ops, target, followUpText(answer), { waitTimeoutMs: scaled("quickSettle", ctx.deps.env) });
@@ -120,8 +125,9 @@ async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<
     throw new VxError(`could not deliver the answer to task ${running.id}: ${errorMessage(err)} - it is blocked again`);
   }
   if (outcome.kind === "gone") {
-    await markInterrupted(ctx, running, PANE_GONE_NOTE);
-    throw new VxError(PANE_GONE_NOTE);
+    const note = running.backend === "tmux" ? PANE_GONE_NOTE.replace("herdr pane", "tmux pane") : PANE_GONE_NOTE;
+    await markInterrupted(ctx, running, note);
+    throw new VxError(note);
   }
   if (outcome.kind === "blocked") {
     await guardedSave(paths, running.id, running, restorePatch(blocked));
@@ -139,7 +145,19 @@ async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<
     return patch;
   });
   const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
-  return unchanged ? settleAfterPrompt({ deps, paths, ops: ctx.ops }, amended, outcome) : amended;
+  if (!unchanged) return amended;
+  return running.backend === "tmux" ? settleTmux(deps, paths, amended) : settleAfterPrompt({ deps, paths, ops: ctx.ops }, amended, outcome);
+}
+
+/** The soldier's live state; undefined when its pane is gone. Throws when the backend cannot be asked. */
+async function liveSoldier(ctx: Ctx, task: Task): Promise<Sighting | undefined> {
+  if (task.backend === "tmux") return tmuxSighting(ctx.deps, ctx.project.paths, task);
+  try {
+    return herdrSighting(ctx.ops, await ctx.ops.herdr.agentGet(soldierTarget(task)));
+  } catch (err) {
+    if (isGone(err)) return undefined;
+    throw err;
+  }
 }
 
 /** CMD-DECIDE-04: nothing is sent; the new status comes from the soldier's live state. */
@@ -148,25 +166,28 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
   const { paths } = project;
   const at = isoTime(deps.clock.now());
   const decision: Decision | undefined = blocked.decision ? { ...blocked.decision, dismissed: true, answered_at: at } : undefined;
-  let agent: AgentInfo;
+  const where = blocked.backend === "tmux" ? "tmux pane" : "herdr pane";
+  let soldier: Sighting | undefined;
   try {
-    agent = await ctx.ops.herdr.agentGet(soldierTarget(blocked));
+    soldier = await liveSoldier(ctx, blocked);
   } catch (err) {
-    if (!isGone(err)) throw new VxError(`could not read task ${blocked.id}'s soldier from herdr: ${errorMessage(err)}`);
-    const note = "[vexillum] this soldier's herdr pane was already gone when its question was dismissed - marked interrupted. Any work it already committed is still in its camp.";
-    await markInterrupted(ctx, blocked, note, { decision });
-    throw new VxError(`task ${blocked.id}'s herdr pane is gone - marked interrupted; use 'vx redispatch ${blocked.id}' instead`);
+    throw new VxError(`could not read task ${blocked.id}'s soldier from ${blocked.backend ?? "herdr"}: ${errorMessage(err)}`);
   }
-  if (agent.agent_status === "blocked") {
+  if (!soldier) {
+    const note = `[vexillum] this soldier's ${where} was already gone when its question was dismissed - marked interrupted. Any work it already committed is still in its camp.`;
+    await markInterrupted(ctx, blocked, note, { decision });
+    throw new VxError(`task ${blocked.id}'s ${where} is gone - marked interrupted; use 'vx redispatch ${blocked.id}' instead`);
+  }
+  if (soldier.status === "blocked") {
     throw new VxError(`the soldier's pane is really blocked on a question - answer it with 'vx decide ${blocked.id} <answer>'`);
   }
   const commander = await noteCommander(deps, project.root, paths);
   const base: Partial<Task> = { ...commander, ...EPISODE_CLEARS, decision, status: "running", updated_at: at };
   let patch = base;
-  if (isIdleStatus(agent.agent_status)) {
+  if (isIdleStatus(soldier.status)) {
     // Judged as the running task it becomes, with the dismissed question no longer asked.
     const asRunning = { ...blocked, ...base } as Task;
-    const settlement = await quickSettle({ ops: ctx.ops, exec: deps.exec, paths }, asRunning, { kind: "settled", agent }).catch(() => undefined);
+    const settlement = await settleSeen({ ops: ctx.ops, exec: deps.exec, paths }, asRunning, soldier).catch(() => undefined);
     if (settlement && settlement.status !== "running") patch = { ...base, ...settlement.fields };
   }
   const saved = await guardedSave(paths, blocked.id, blocked, patch);
@@ -185,7 +206,6 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
     );
   }
   if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
-  if (task.backend === "tmux") throw new VxError(tmuxNotYet("decide", task));
 
   const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
   try {

@@ -20,7 +20,7 @@ import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { guardedSave, soldierTarget } from "../soldiers/quick-settle";
 import { isoTime, scaled } from "../time";
-import { tmuxNotYet } from "../soldiers/launch-tmux";
+import { promptTmux, settleTmux } from "../soldiers/tmux-deliver";
 
 const AMENDMENT_MAX_CHARS = 2000;
 const AMENDMENTS_KEPT = 20;
@@ -83,7 +83,6 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
   const before = requireTask(paths, id);
   const refusal = promptRefusal(paths, before);
   if (refusal) throw new VxError(refusal);
-  if (before.backend === "tmux") throw new VxError(tmuxNotYet("prompt", before));
 
   try {
     const commander = await noteCommander(deps, project.root, paths);
@@ -98,21 +97,25 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
     }
     const running = started.task;
     const ops = herdrOps(deps);
+    const tmux = running.backend === "tmux";
+    const where = tmux ? "tmux pane" : "herdr pane";
     let outcome: PromptOutcome;
     try {
-      outcome = await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
+      outcome = tmux
+        ? await promptTmux(deps, paths, running, followUpText(text))
+        : await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
     } catch (err) {
       await guardedSave(paths, id, running, restorePatch(before));
       throw new VxError(`could not deliver the prompt to task ${id}: ${errorMessage(err)} - it is ${before.status} again`);
     }
     if (outcome.kind === "gone") {
-      const note = "[vexillum] this soldier's herdr pane was already gone when 'vx prompt' tried to reach it - marked interrupted. Any work it already committed is still in its camp.";
+      const note = `[vexillum] this soldier's ${where} was already gone when 'vx prompt' tried to reach it - marked interrupted. Any work it already committed is still in its camp.`;
       await guardedSave(paths, id, running, {
         status: "interrupted",
         updated_at: isoTime(deps.clock.now()),
         output: composeOutput(undefined, running.output, [note]),
       });
-      throw new VxError(`task ${id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
+      throw new VxError(`task ${id}'s ${where} is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
     }
     if (outcome.kind === "blocked") {
       throw new VxError(
@@ -123,7 +126,8 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
       amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),
     }));
     const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
-    const final = unchanged ? await settleAfterPrompt({ deps, paths, ops }, amended, outcome) : amended;
+    const settle = () => (tmux ? settleTmux(deps, paths, amended) : settleAfterPrompt({ deps, paths, ops }, amended, outcome));
+    const final = unchanged ? await settle() : amended;
     deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
     return 0;
   } finally {

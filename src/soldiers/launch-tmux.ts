@@ -72,11 +72,6 @@ const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
   opencode: /Ask anything/,
 };
 
-/** The honest refusal of what this version does not yet do for tmux soldiers. */
-export function tmuxNotYet(command: string, task: Task): string {
-  return `vx ${command} cannot reach a tmux soldier in this version - answer it in its session: tmux attach -t ${task.tmux_target ?? "(unknown)"}`;
-}
-
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
 function real(path: string): string {
@@ -193,7 +188,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
  * CMD-DISPATCH-06 on tmux: wait up to the quick-settle time for the harness to report its turn
  * over, then settle what is certain. A soldier still working is left to the sentinel.
  */
-export async function probe(ctx: TmuxLaunchCtx, task: Task): Promise<Task> {
+export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux">, task: Task): Promise<Task> {
   const { clock, env } = ctx.deps;
   const deadline = clock.now() + scaled("quickSettle", env);
   const since = Date.parse(task.updated_at);

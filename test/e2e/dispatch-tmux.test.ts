@@ -6,33 +6,9 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { listTasks } from "../../src/state/tasks";
-import { git, waitFor, writeExecutable } from "../helpers";
-import { type Field, field, taskIdOf } from "./soldier-field";
-
-// A stand-in harness for the launch plumbing only: it shows a prompt and echoes what it is given.
-// How real harnesses report is proven in the compat suite.
-// The terminal's own echo is off so each line it is given shows once.
-const HARNESS = `#!/bin/sh\nprintf '%s\\n' "$@" > "$HOME/argv"\n${Bun.which("stty")} -echo\nprintf '\\342\\235\\257 \\n'\nexec cat\n`;
-
-async function tmuxField(harness = HARNESS): Promise<Field & { tmux(...args: string[]): { code: number; out: string } }> {
-  const f = await field();
-  writeExecutable(join(f.bin, "claude"), harness);
-  f.env.TMUX_TMPDIR = f.home;
-  delete f.env.HERDR_WORKSPACE_ID;
-  delete f.env.HERDR_PANE_ID;
-  const tmux = (...args: string[]) => {
-    const r = Bun.spawnSync(["tmux", ...args], { env: f.env, stdout: "pipe", stderr: "pipe" });
-    return { code: r.exitCode, out: r.stdout.toString() };
-  };
-  const dispose = f[Symbol.asyncDispose].bind(f);
-  return Object.assign(f, {
-    tmux,
-    async [Symbol.asyncDispose]() {
-      tmux("kill-server");
-      await dispose();
-    },
-  });
-}
+import { git, waitFor } from "../helpers";
+import { taskIdOf } from "./soldier-field";
+import { tmuxField } from "./tmux-field";
 
 describe("vx dispatch --backend tmux", () => {
   test("a session in the camp, gate passed, prompt pasted once; vx report idle + a commit settles done with a wake; strike kills it", async () => {
