@@ -44,6 +44,24 @@ async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
   return out;
 }
 
+/** The tmux backend passes each soldier's environment with `new-session -e`, new in tmux 3.2. */
+export const TMUX_MIN = [3, 2] as const;
+
+export function parseTmuxVersion(text: string): [number, number] | undefined {
+  const m = /^tmux (?:next-)?(\d+)\.(\d+)/.exec(text.trim());
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+async function tmuxVersionCheck(deps: Deps, tmux: string): Promise<Check> {
+  const res = await deps.exec.run([tmux, "-V"], { env: deps.env, timeoutMs: GUARDS.toolProbe });
+  const version = parseTmuxVersion(res.stdout);
+  const shown = res.stdout.trim().replace(/^tmux /, "") || res.stderr.trim() || `exit ${res.code}`;
+  if (!version) return { status: "warn", name: "tmux version", detail: `could not read it from 'tmux -V' (${shown})` };
+  const [maj, min] = version;
+  if (maj > TMUX_MIN[0] || (maj === TMUX_MIN[0] && min >= TMUX_MIN[1])) return { status: "ok", name: "tmux version", detail: shown };
+  return { status: "missing", name: "tmux version", detail: `${shown} is older than ${TMUX_MIN.join(".")}, which the tmux backend needs - upgrade tmux`, required: true };
+}
+
 /** git, herdr (+ version and server), tmux and the four harnesses, in DOC-04 order. */
 export async function toolChecks(deps: Deps, config: ProjectConfig | undefined): Promise<Check[]> {
   const path = deps.env.PATH;
@@ -61,8 +79,10 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
     out.push({ status: "missing", name: "herdr", detail: "herdr not found in PATH (optional, for the herdr backend)" });
   }
   const tmux = which("tmux", path);
-  if (tmux) out.push({ status: "ok", name: "tmux", detail: tmux });
-  else if (backend === "tmux") out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH", required: true });
+  if (tmux) {
+    out.push({ status: "ok", name: "tmux", detail: tmux });
+    if (backend === "tmux") out.push(await tmuxVersionCheck(deps, tmux));
+  } else if (backend === "tmux") out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH", required: true });
   else out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH (optional, for the tmux backend)" });
   for (const h of HARNESS_CHECKS) {
     const found = which(h.exe, path);

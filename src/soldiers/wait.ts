@@ -8,6 +8,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { createWaker } from "../awaiters/waker";
 import { createHerdrClient } from "../backends/herdr";
+import { createTmuxClient } from "../backends/tmux";
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";
@@ -139,10 +140,18 @@ function mustLoad(paths: ProjectPaths, id: string): Task {
 }
 
 /**
- * The pane text for the tail: the live herdr transcript when the pane can be read, else the
- * recorded output. Only herdr panes are read live; any read failure falls back to the record.
+ * The pane text for the tail: the live transcript (herdr's, or tmux's capture) when the pane can
+ * be read, else the recorded output; any read failure falls back to the record.
  */
 async function paneText(deps: Deps, task: Task, n: number): Promise<{ source: "live" | "recorded"; text: string }> {
+  if (task.backend === "tmux" && task.tmux_target) {
+    try {
+      const tmux = createTmuxClient({ exec: deps.exec, env: deps.env });
+      return { source: "live", text: await tmux.capture(task.tmux_target, Math.max(n, COUNTS.transcriptLines)) };
+    } catch {
+      return { source: "recorded", text: task.output ?? "" };
+    }
+  }
   const target = task.herdr_agent_name || task.herdr_pane_id;
   if ((task.backend ?? "herdr") === "herdr" && target) {
     try {

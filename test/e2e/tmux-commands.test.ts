@@ -56,9 +56,24 @@ describe("vx prompt and vx decide on tmux soldiers", () => {
     // Later a prose question: the answer goes in as text.
     const again = new Date().toISOString();
     const { updateTask } = await import("../../src/state/tasks");
-    await updateTask(f.paths, t.id, (cur) => ({ ...cur, status: "blocked", decision: { question: "Which name?", options: [], asked_at: again, kind: "prose" } }));
+    // As the sentinel records a needs-decision line: the soldier idle, the task blocked after it.
+    writeSoldierState(f.paths, { task_id: t.id, state: "idle", at: again });
+    await updateTask(f.paths, t.id, (cur) => ({ ...cur, status: "blocked", updated_at: again, decision: { question: "Which name?", options: [], asked_at: again, kind: "prose" } }));
     r = await f.run(["decide", t.id, "call it vexillum"]);
-    expect(r.code).toBe(0);
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
     await waitFor(() => screen(f).includes("call it vexillum"), 10_000, "the pasted answer").catch((e) => { console.log(JSON.stringify(screen(f)), r.stdout, r.stderr); throw e; });
+  });
+
+  test("vx wait's pane tail is the live tmux capture, redacted", async () => {
+    await using f = await tmuxField();
+    const t = await tmuxSoldier(f, { status: "done" });
+    f.tmux("send-keys", "-t", "=vx-s:", "token ghp_abcdefghijklmnopqrstuvwxyz0123 used", "Enter");
+    await waitFor(() => screen(f).includes("used"), 10_000, "the line on screen");
+    const r = await f.run(["wait", t.id, "--pane-tail-lines", "5"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`VX_WAIT_PANE_TAIL: task=${t.id} lines=`);
+    expect(r.stdout).toContain("source=live");
+    expect(r.stdout).toContain("token [redacted-secret] used");
+    expect(r.stdout).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123");
   });
 });
