@@ -164,7 +164,7 @@ describe("vx doctor", () => {
     const config = join(s.project, ".vexillum", "config.json");
     writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux", harness: "claude" }));
     require("node:fs").rmSync(join(s.bin, "herdr"));
-    writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\nexit 0\n");
+    writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\necho 'tmux 3.3a'\n");
     const tmux = await vx(["doctor"], { cwd: s.project, env: s.env });
     expect(tmux.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)\n");
     expect(tmux.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
