@@ -12,7 +12,7 @@
  *   cli.ts     command-line credentials (`--password x`, `mysql -p…`, `curl -u`) and `.netrc`
  *   lines.ts   whole-line drops (RED-02), with code after a bare word exempt (values.ts)
  */
-import { replaceAssignments } from "./redact/assign";
+import { namesCredentialEntry, replaceAssignments, replaceEntryValue } from "./redact/assign";
 import { keyBlockAt } from "./redact/blocks";
 import { replaceCommandLine, replaceNetrc } from "./redact/cli";
 import { dropsLine } from "./redact/lines";
@@ -24,7 +24,7 @@ import { replaceUrlSecrets } from "./redact/urls";
 export { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE };
 
 // A YAML block scalar under a credential name (`password: |`): its indented lines are the secret.
-const SECRET_SCALAR_RE = /^(\s*)(?:-\s+)?["']?[\w.-]*(?:password|passwd|secret|token|key|pass|auth|credentials?)["']?\s*:\s*[|>][-+0-9]*\s*$/i;
+const SECRET_SCALAR_RE = /^(\s*)(?:-\s+)?["']?[\w.-]*(?:password|passwd|passphrase|secret|token|key|pass|auth|credentials?)["']?\s*:\s*[|>][-+0-9]*\s*$/i;
 
 /**
  * Redacts secrets from captured pane text without mangling ordinary words (RED-05). Line structure
@@ -38,6 +38,7 @@ export function redact(text: string): string {
   const out: string[] = [];
   let awsAbove = false; // an AWS key id on the line above: its secret key may sit on this one
   let netrc = false; // inside a multi-line .netrc entry
+  let entryValue = false; // the line above was `- name: DB_PASSWORD`: a `value:` here is the secret
   let scalarIndent = -1; // inside a secret block scalar indented deeper than this
   let bodyScanFrom = keyEnd ? 0 : lines.length; // where to look for a key body whose BEGIN scrolled away
   for (let i = 0; i < lines.length; i++) {
@@ -58,18 +59,19 @@ export function redact(text: string): string {
       if (block !== undefined && "end" in block) {
         out.push(PRIVATE_KEY_BLOCK + cr);
         i = block.end;
-        awsAbove = netrc = false;
+        awsAbove = netrc = entryValue = false;
         continue;
       }
       if (block !== undefined) bodyScanFrom = block.skipTo;
     }
-    if (bits === 0 && !awsAbove && !netrc) {
+    if (bits === 0 && !awsAbove && !netrc && !entryValue) {
       out.push(raw);
       continue;
     }
     const words = (bits & WORD) !== 0;
     const aws = (bits & AWS) !== 0 && hasAwsKeyId(line);
-    let s = bits & TOKEN || aws ? replaceTokens(line) : line;
+    let s = entryValue ? replaceEntryValue(line) : line;
+    if (bits & TOKEN || aws) s = replaceTokens(s);
     if (aws || awsAbove || words) s = replaceAwsSecrets(s, aws || awsAbove);
     if (bits & URL) s = replaceUrlSecrets(s);
     if (bits & (FLAG | WORD)) s = replaceCommandLine(s, words);
@@ -85,6 +87,7 @@ export function redact(text: string): string {
       netrc = replaceNetrc(s, false).inBlock;
     }
     awsAbove = aws;
+    entryValue = words && namesCredentialEntry(line);
     out.push(s + cr);
   }
   return out.join("\n");

@@ -7,7 +7,11 @@ import { SECRET, type Span, spliceSecrets } from "./placeholders";
 import { assignedLiteral } from "./values";
 
 // A long flag with its value after a space (`--password=…` is an assignment, see assign.ts).
-const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|pass|token|secret)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
+const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
+// Commands whose arguments are secrets whatever they are called: `gh secret set X --body v`,
+// `fly secrets set X=v`, `heroku config:set X=v`, `kubectl create secret generic s --from-literal=x=v`.
+const SECRET_COMMAND_RE = /\b(?:secrets?\s+set|config:set|create\s+secret|variables\s+set)\s/;
+const SECRET_ARG_RE = /(?<=\s)(?:(?:--from-literal=)?[A-Za-z_][\w.-]*=|(?:--body|-b)(?:\s+|=))(?=[^\s-])/g;
 // A usage metavariable (`--token TOKEN`) or a type (`--password string`) documents the flag, and
 // a function word after it (`use --token to pass it`) is prose about the flag.
 const METAVAR_RE = /^(?:[A-Z][A-Z0-9_]*|<[^>]*>|\[[^\]]*\]|(?:to|and|or|the|a|an|for|with|from|in|on|of|is|as|if|when|flag|option|value)(?=\s))(?=$|[\s,;)])/;
@@ -80,6 +84,9 @@ export function replaceCommandLine(line: string, words = true): string {
         return m.slice(0, m.length - user.length - pass.length - 1) + SECRET;
       });
     }
+  }
+  if ((s.includes("secret") || s.includes("config:set") || s.includes("variables")) && SECRET_COMMAND_RE.test(s)) {
+    s = replaceAfter(s, SECRET_ARG_RE);
   }
   if (!words) return s;
   if (s.includes("pass:") && /\bopenssl\b|\s-pass(?:in|out)?\s/.test(s)) s = s.replace(OPENSSL_PASS_RE, `pass:${SECRET}`);

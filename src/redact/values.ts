@@ -90,11 +90,7 @@ export function assignedLiteral(rest: string, op: Operator, weak = false): strin
   const v = rest.trim();
   if (v.startsWith(SECRET)) return v; // already redacted: a literal stays a literal on the next pass
   if (COMMENT_RE.test(rest)) return undefined; // `password: # set below`, but `PASS=#x` is a value
-  // JSX `key={row.id}`: an expression container, unless it wraps a string with a literal in it.
-  if (op === "assign" && v.startsWith("{")) {
-    const q = /^\{\s*(["'`])/.exec(v);
-    if (!q || INERT_CONTENT_RE.test(quoted(v, q[0].length, q[1]))) return undefined;
-  }
+  if (op === "assign" && v.startsWith("{") && jsxExpression(v)) return undefined;
   if (op === "colon") {
     const after = afterType(v);
     if (after !== undefined) {
@@ -105,6 +101,19 @@ export function assignedLiteral(rest: string, op: Operator, weak = false): strin
   const literal = literalText(v, weak);
   if (literal === undefined || (op === "compare" && !looksRandom(literal))) return undefined;
   return literal;
+}
+
+// JSX `key={row.id}`, `key={`${a}-${b}`}`: braces closed before a space, `>` or `/`. ODBC quotes a
+// password in braces too, but `Pwd={hunter2};` is followed by `;`.
+const JSX_RE = /^\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?=$|[\s>/])/;
+
+function jsxExpression(v: string): boolean {
+  const m = JSX_RE.exec(v);
+  if (m === null) return false;
+  const inner = m[1].trim();
+  if (inner.startsWith("`")) return INERT_CONTENT_RE.test(quoted(inner, 1, "`"));
+  // A digit-free variable (`{key}`), or an expression: a member, a call, an operator.
+  return /^[A-Za-z_$]+$/.test(inner) || (/^[A-Za-z_$(!]/.test(inner) && /[.([?!=<>&|+*-]/.test(inner));
 }
 
 /**
