@@ -65,7 +65,7 @@ function namePrefix(s: string, at: number): string | undefined {
 }
 
 /** Whether a bare name (an XML tag, the key of a key/value pair, a YAML `name:`) names a credential. */
-export function namesCredential(name: string, bare = true): boolean {
+function namesCredential(name: string, bare = true): boolean {
   const m = WORD_AT_END_RE.exec(name);
   if (m === null) {
     const mid = ENV_MIDDLE_NAME_RE.exec(name);

@@ -96,9 +96,6 @@ const AWS_ID_RE = /(?<![A-Za-z0-9_-])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/;
 const AWS_SECRET_NAME_RE = /secret.?access.?key/i;
 const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
 
-/** Every provider family this module knows, for documentation and tests. */
-export const TOKEN_FAMILIES: readonly string[] = [...FAMILIES.map(([f]) => f), ...SHAPED.map(([f]) => f), "Telegram bot token"];
-
 /** Whether `line` holds an AWS access key id (before redaction), so its neighbours are searched too. */
 export function hasAwsKeyId(line: string): boolean {
   return AWS_ID_RE.test(line);
