@@ -1,114 +1,94 @@
 /**
- * Secret redaction for pane captures (SPEC section 15, RED-01..05).
+ * Secret redaction for pane captures (SPEC section 15, RED-01..05, issue 9).
  *
- * Works line by line with precompiled regexes: it runs on 500-line transcripts every few seconds.
- * The output is a fixed point: redact(redact(x)) === redact(x).
+ * Works line by line with precompiled regexes; one search of the whole text per marker first says
+ * which lines each rule needs to read (scan.ts): it runs on 500-line transcripts on every settle and
+ * every `vx wait` tail. The output is a fixed point: redact(redact(x)) === redact(x). The stages
+ * live in src/redact/:
+ *   blocks.ts  private key blocks, also a body whose BEGIN line scrolled out of the window
+ *   tokens.ts  provider tokens by prefix and shape, JWTs, AWS secret keys next to their ids
+ *   urls.ts    URL credentials, DSN keys, webhook URLs, signature parameters
+ *   assign.ts  values assigned to credential names (`DB_PASSWORD=`, `client_secret:`)
+ *   cli.ts     command-line credentials (`--password x`, `mysql -p…`, `curl -u`) and `.netrc`
+ *   lines.ts   whole-line drops (RED-02), with code after a bare word exempt (values.ts)
  */
+import { namesCredentialEntry, replaceAssignments, replaceEntryValue } from "./redact/assign";
+import { keyBlockAt } from "./redact/blocks";
+import { replaceCommandLine, replaceNetrc } from "./redact/cli";
+import { dropsLine } from "./redact/lines";
+import { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE } from "./redact/placeholders";
+import { AWS, BEGIN, FLAG, NETRC, TOKEN, URL, WORD, scan } from "./redact/scan";
+import { hasAwsKeyId, replaceAwsSecrets, replaceTokens } from "./redact/tokens";
+import { replaceUrlSecrets } from "./redact/urls";
 
-/** Replacement for a whole line that looks like it carries a credential (RED-02). */
-export const SENSITIVE_LINE = "[redacted sensitive line]";
-/** Replacement for a whole PEM private key block (RED-03). */
-export const PRIVATE_KEY_BLOCK = "[redacted private key block]";
-/** Replacement for one in-line token or URL credential (RED-04). */
-export const SECRET = "[redacted-secret]";
+export { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE };
 
-// RED-02, tested against the lower-cased line. The bare-word rule is anchored on a character that is
-// not [a-z0-9_] so `monkey: banana` and `keyboard: x` survive; ASCII-only on purpose, so an unusual
-// preceding character errs towards dropping the line. A closing quote may sit between the word and
-// its `:`/`=` so quoted keys (`{"password": "x"}`, `token='x'` in JSON or YAML dumps) are caught too.
-const SENSITIVE_LINE_RE = new RegExp(
-  [
-    "anthropic_",
-    "openai_",
-    "azure_openai_",
-    "google_api_key",
-    "gemini_",
-    "claude_api",
-    "codex_",
-    "authorization",
-    "bearer\\s",
-    "private[_-]?key",
-    "access[_-]?key",
-    "refresh[_-]?token",
-    "id[_-]?token",
-    "auth[_-]?token",
-    "api[_-]?key",
-    "(?:^|[^a-z0-9_])(?:token|key|secret|auth|password|passwd)[\"']?\\s*[=:]",
-  ].join("|"),
-);
-
-// RED-03 markers; PEM armour is upper-case by definition.
-const PEM_BEGIN = "-----BEGIN";
-const PEM_END = "-----END";
-const PEM_TAIL = "PRIVATE KEY-----";
-
-// RED-04 tokens. Each must start at line start or after a character outside [A-Za-z0-9_-]. The
-// trailing [A-Za-z0-9_-]* swallows the rest of the word: leaving a tail glued to the placeholder
-// could expose a second token that was not anchored before (`]` is an anchor), which would break
-// idempotency, and a longer run starting with a key prefix is no ordinary word anyway.
-const TOKEN_RE = new RegExp(
-  "(?<![A-Za-z0-9_-])(?:" +
-    [
-      "sk-[A-Za-z0-9_-]{16,}",
-      "gh[pousr]_[A-Za-z0-9_]{20,}",
-      "glpat-[A-Za-z0-9_-]{20,}",
-      "xox[baprs]-[A-Za-z0-9-]{10,}",
-      "(?:AKIA|ASIA)[A-Z0-9]{16}",
-      "AIza[A-Za-z0-9_-]{35}",
-      "npm_[A-Za-z0-9]{36}",
-      "eyJ[A-Za-z0-9_-]{7,}\\.[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}",
-    ].join("|") +
-    ")[A-Za-z0-9_-]*",
-  "g",
-);
-// Cheap pre-check so most lines skip the full token scan.
-const TOKEN_HINT_RE = /sk-|gh[pousr]_|glpat-|xox[baprs]-|AKIA|ASIA|AIza|npm_|eyJ/;
-
-// RED-04 URL credentials: `<scheme>://<user>:<password>@`. The user part excludes `:` `/` `@` so the
-// match cannot run past the authority; a password may contain `:`. Once replaced, no `:` remains
-// between `//` and `@`, so a second pass leaves it alone.
-const URL_CRED_RE = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s:/@]*:[^\s/@]*@/g;
+// A YAML block scalar under a credential name (`password: |`): its indented lines are the secret.
+const SECRET_SCALAR_RE = /^(\s*)(?:-\s+)?["']?[\w.-]*(?:password|passwd|passphrase|secret|token|key|pass|auth|credentials?)["']?\s*:\s*[|>][-+0-9]*\s*$/i;
 
 /**
- * Redacts secrets from captured pane text (RED-02..04) without mangling ordinary words (RED-05).
- * Line structure is kept, except that a PEM private key block collapses to one line.
+ * Redacts secrets from captured pane text without mangling ordinary words (RED-05). Line structure
+ * is kept, except that a private key block collapses to one line.
  */
 export function redact(text: string): string {
   if (text === "") return text;
   const lines = text.split("\n");
+  const { marks, keyEnd } = scan(text, lines);
+  const anyCr = text.includes("\r");
   const out: string[] = [];
+  let awsAbove = false; // an AWS key id on the line above: its secret key may sit on this one
+  let netrc = false; // inside a multi-line .netrc entry
+  let entryValue = false; // the line above was `- name: DB_PASSWORD`: a `value:` here is the secret
+  let scalarIndent = -1; // inside a secret block scalar indented deeper than this
+  let bodyScanFrom = keyEnd ? 0 : lines.length; // where to look for a key body whose BEGIN scrolled away
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const begin = line.indexOf(PEM_BEGIN);
-    if (begin !== -1 && line.includes(PEM_TAIL, begin)) {
-      out.push(PRIVATE_KEY_BLOCK + carriageReturn(line));
-      // A one-line block (armour pasted with literal `\n`s) ends on its own BEGIN line.
-      if (endsBlock(line.slice(begin + PEM_BEGIN.length))) continue;
-      while (i + 1 < lines.length) {
-        i++;
-        if (endsBlock(lines[i])) break;
+    const raw = lines[i];
+    const bits = marks[i];
+    const cr = anyCr && raw.endsWith("\r") ? "\r" : "";
+    const line = cr ? raw.slice(0, -1) : raw;
+    if (scalarIndent >= 0) {
+      const indent = line.length - line.trimStart().length;
+      if (line.trim() === "" || indent > scalarIndent) {
+        out.push(line.trim() === "" ? raw : line.slice(0, indent) + SECRET + cr);
+        continue;
       }
+      scalarIndent = -1;
+    }
+    if (bits & BEGIN || i >= bodyScanFrom) {
+      const block = keyBlockAt(lines, i, i >= bodyScanFrom);
+      if (block !== undefined && "end" in block) {
+        out.push(PRIVATE_KEY_BLOCK + cr);
+        i = block.end;
+        awsAbove = netrc = entryValue = false;
+        continue;
+      }
+      if (block !== undefined) bodyScanFrom = block.skipTo;
+    }
+    if (bits === 0 && !awsAbove && !netrc && !entryValue) {
+      out.push(raw);
       continue;
     }
-    out.push(redactLine(line));
+    const words = (bits & WORD) !== 0;
+    const aws = (bits & AWS) !== 0 && hasAwsKeyId(line);
+    let s = entryValue ? replaceEntryValue(line) : line;
+    if (bits & TOKEN || aws) s = replaceTokens(s);
+    if (aws || awsAbove || words) s = replaceAwsSecrets(s, aws || awsAbove);
+    if (bits & URL) s = replaceUrlSecrets(s);
+    if (bits & (FLAG | WORD)) s = replaceCommandLine(s, words);
+    if (words || netrc) {
+      s = replaceAssignments(s);
+      const entry = replaceNetrc(s, netrc);
+      s = entry.line;
+      netrc = entry.inBlock;
+      if (dropsLine(s)) s = SENSITIVE_LINE;
+      const scalar = SECRET_SCALAR_RE.exec(line);
+      if (scalar) scalarIndent = scalar[1].length;
+    } else if (bits & NETRC) {
+      netrc = replaceNetrc(s, false).inBlock;
+    }
+    awsAbove = aws;
+    entryValue = words && namesCredentialEntry(line);
+    out.push(s + cr);
   }
   return out.join("\n");
-}
-
-function endsBlock(line: string): boolean {
-  const end = line.indexOf(PEM_END);
-  return end !== -1 && line.includes(PEM_TAIL, end);
-}
-
-// Keep a CRLF line a CRLF line when it is replaced wholesale.
-function carriageReturn(line: string): string {
-  return line.endsWith("\r") ? "\r" : "";
-}
-
-function redactLine(line: string): string {
-  if (SENSITIVE_LINE_RE.test(line.toLowerCase())) return SENSITIVE_LINE + carriageReturn(line);
-  let result = line;
-  if (TOKEN_HINT_RE.test(result)) result = result.replace(TOKEN_RE, SECRET);
-  if (result.includes("://")) result = result.replace(URL_CRED_RE, `$1${SECRET}@`);
-  return result;
 }

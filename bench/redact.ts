@@ -1,0 +1,74 @@
+#!/usr/bin/env bun
+/**
+ * The redactor on 500-line captures (what the sentinel reads on every settle and `vx wait` tails),
+ * against the one before issue 9 (bench/redact-baseline.ts), interleaved in one run.
+ * 1. Speed: median milliseconds per 500-line capture of ordinary pane text, and of one with a secret
+ *    every 25 lines. Goal: under 2 ms.
+ * 2. False positives: lines changed per 1,000 lines of ordinary source code and logs (goal <= 3), and
+ *    the secret corpus: lines of it that still hold a secret (goal 0).
+ * Usage: bun bench/redact.ts [runs=400] [--lines: print every ordinary line the new redactor changes]
+ */
+import { redact } from "../src/redact";
+import { ORDINARY_LINES } from "../test/fixtures/ordinary/index";
+import { SECRET_BLOCKS, SECRET_CASES } from "../test/fixtures/secret-corpus";
+import { median } from "./lib";
+import { redact as baseline } from "./redact-baseline";
+
+const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 400);
+const showLines = process.argv.includes("--lines");
+
+// Captures: consecutive 500-line windows over the ordinary corpus, and the same windows with a line
+// of the secret corpus every 25 lines.
+const windows: string[] = [];
+const salted: string[] = [];
+for (let at = 0; at + 500 <= ORDINARY_LINES.length; at += 500) {
+  const w = ORDINARY_LINES.slice(at, at + 500);
+  windows.push(w.join("\n"));
+  salted.push(w.map((l, i) => (i % 25 === 0 ? SECRET_CASES[(at / 25 + i / 25) % SECRET_CASES.length].line : l)).join("\n"));
+}
+
+function perCapture(fn: (t: string) => string, texts: string[]): number[] {
+  const t0 = Bun.nanoseconds();
+  for (const t of texts) fn(t);
+  return [(Bun.nanoseconds() - t0) / 1e6 / texts.length];
+}
+
+const times = { new: [] as number[], old: [] as number[], newSalted: [] as number[], oldSalted: [] as number[] };
+for (let i = 0; i < runs + 20; i++) {
+  const n = perCapture(redact, windows);
+  const o = perCapture(baseline, windows);
+  const ns = perCapture(redact, salted);
+  const os = perCapture(baseline, salted);
+  if (i < 20) continue; // warm-up: let the JIT settle
+  times.new.push(...n);
+  times.old.push(...o);
+  times.newSalted.push(...ns);
+  times.oldSalted.push(...os);
+}
+
+function falsePositives(fn: (t: string) => string): { changed: string[]; perMille: number } {
+  const changed = ORDINARY_LINES.filter((l) => fn(l) !== l);
+  return { changed, perMille: (changed.length * 1000) / ORDINARY_LINES.length };
+}
+
+function leaks(fn: (t: string) => string): number {
+  const lines = SECRET_CASES.filter((c) => c.secrets.some((s) => fn(c.line).includes(s))).length;
+  const blocks = SECRET_BLOCKS.filter((c) => c.secrets.some((s) => fn(c.text).includes(s))).length;
+  return lines + blocks;
+}
+
+const fpNew = falsePositives(redact);
+const fpOld = falsePositives(baseline);
+const cases = SECRET_CASES.length + SECRET_BLOCKS.length;
+const families = new Set([...SECRET_CASES, ...SECRET_BLOCKS].map((c) => c.family)).size;
+const m = (xs: number[]) => median(xs).toFixed(3);
+
+console.log(`${windows.length} captures of 500 lines, ${runs} interleaved runs, median ms per capture (goal < 2 ms)`);
+console.log(`  ordinary text:        new ${m(times.new)} ms   before issue 9 ${m(times.old)} ms   ratio ${(median(times.new) / median(times.old)).toFixed(2)}x`);
+console.log(`  a secret every 25:    new ${m(times.newSalted)} ms   before issue 9 ${m(times.oldSalted)} ms   ratio ${(median(times.newSalted) / median(times.oldSalted)).toFixed(2)}x`);
+console.log(`false positives over ${ORDINARY_LINES.length} ordinary lines (goal <= 3 per 1,000)`);
+console.log(`  new: ${fpNew.changed.length} lines changed, ${fpNew.perMille.toFixed(2)} per 1,000`);
+console.log(`  before issue 9: ${fpOld.changed.length} lines changed, ${fpOld.perMille.toFixed(2)} per 1,000`);
+console.log(`secret corpus: ${cases} cases over ${families} families (goal 0 left)`);
+console.log(`  new: ${leaks(redact)} still hold a secret   before issue 9: ${leaks(baseline)}`);
+if (showLines) for (const l of fpNew.changed) console.log(`  changed: ${l}`);

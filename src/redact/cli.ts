@@ -1,0 +1,111 @@
+/**
+ * Credentials on command lines and in credential files: `--password value`, `mysql -p<pw>`,
+ * `sshpass -p`, `docker login -p`, `redis-cli -a`, `curl -u user:pass`, `openssl … pass:<pw>`,
+ * ODBC `Pwd=`, and `.netrc` lines. Only the value becomes `[redacted-secret]`.
+ */
+import { SECRET, type Span, spliceSecrets } from "./placeholders";
+import { assignedLiteral } from "./values";
+
+// A long flag with its value after a space (`--password=…` is an assignment, see assign.ts).
+const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
+// Commands whose arguments are secrets whatever they are called: `gh secret set X --body v`,
+// `fly secrets set X=v`, `heroku config:set X=v`, `kubectl create secret generic s --from-literal=x=v`.
+const SECRET_COMMAND_RE = /\b(?:secrets?\s+set|config:set|create\s+secret|variables\s+set)\s/;
+const SECRET_ARG_RE = /(?<=\s)(?:(?:--from-literal=)?[A-Za-z_][\w.-]*=|(?:--body|-b)(?:\s+|=))(?=[^\s-])/g;
+// A usage metavariable (`--token TOKEN`) or a type (`--password string`) documents the flag, and
+// a function word after it (`use --token to pass it`) is prose about the flag.
+const METAVAR_RE = /^(?:[A-Z][A-Z0-9_]*|<[^>]*>|\[[^\]]*\]|(?:to|and|or|the|a|an|for|with|from|in|on|of|is|as|if|when|flag|option|value)(?=\s))(?=$|[\s,;)])/;
+
+// Short flags whose meaning depends on the command: [command on the line, flag with its value].
+const SHORT_FLAGS: readonly [RegExp, RegExp][] = [
+  // mysql reads `-p secret` as "prompt, then database secret": only a glued value is a password.
+  [/\b(?:mysql\w*|mariadb[\w-]*)\b/, /(?<=\s)-p(?=[^\s-])/g],
+  [/\bsshpass\b/, /(?<=\s)-p\s*(?=\S)/g],
+  [/\blogin\b/, /(?<=\s)-p\s+(?=\S)/g],
+  [/\bredis-cli\b/, /(?<=\s)-a\s+(?=\S)/g],
+  [/\bmongo(?:sh|dump|restore|import|export)?\b/, /(?<=\s)-p\s+(?=[^\s-])/g],
+];
+const SHORT_HINT_RE = /\s-[-pauU]/;
+
+// `curl -u user:pass`, `curl --user=user:pass`, httpie `http -a user:pass`.
+const HTTP_CLIENT_RE = /\b(?:curl|wget|https?|xh)\b/;
+const USER_FLAG_RE = /\s(?:-[uUa]|--user|--proxy-user|--auth)[\s=]/;
+const USER_PASS_RE = /(?<=\s)(?:-u|--user|-U|--proxy-user|-a|--auth)(?:\s+|=)(["']?)([^\s"':]*):([^\s"']+)/g;
+
+const OPENSSL_PASS_RE = /(?<![A-Za-z0-9_-])pass:([^\s"']+)/g;
+const ODBC_PWD_RE = /(?<=^|[;"'\s])pwd=(?![/~$])([^;"'\s]+)/gi;
+const NETRC_ONE_LINE_RE = /^(\s*(?:machine\s+\S+|default)\b.*?\s(?:password|passwd)\s+)(\S+)/;
+const NETRC_START_RE = /^\s*(?:machine\s+\S+|default)(?:\s*$|\s+(?:login|password|passwd|account|port)\s)/;
+const NETRC_FIELD_RE = /^(\s*(?:login|password|passwd|account|port|protocol|macdef)\s)/;
+const NETRC_PASSWORD_RE = /^(\s*(?:password|passwd)\s+)(\S+)/;
+
+/** A literal at the start of `v` (after a quote if any), or undefined for code and placeholders. */
+function literalAt(v: string): boolean {
+  return !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
+}
+
+/** Where the word (or the quoted text) that starts at `at` lies. */
+function wordAt(s: string, at: number): Span {
+  const q = s[at] === '"' || s[at] === "'" ? s[at] : undefined;
+  const start = q ? at + 1 : at;
+  let end = start;
+  while (end < s.length && (q ? s[end] !== q : !/\s/.test(s[end]))) end++;
+  return [start, end];
+}
+
+/** Replaces the literal value after each match of `re` (whose match ends where the value starts). */
+function replaceAfter(s: string, re: RegExp): string {
+  const spans: Span[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+    const at = re.lastIndex;
+    if (!literalAt(s.slice(at))) continue;
+    const span = wordAt(s, at);
+    spans.push(span);
+    re.lastIndex = Math.max(span[1], at + 1);
+  }
+  re.lastIndex = 0;
+  return spliceSecrets(s, spans);
+}
+
+/**
+ * Replaces command-line credentials in `line`. `words` says the line holds a credential word
+ * (password, token, secret, key, pass, pwd) in any case; the rules that need one skip it otherwise.
+ */
+export function replaceCommandLine(line: string, words = true): string {
+  let s = line;
+  if (words && s.includes("--")) s = replaceAfter(s, FLAG_RE);
+  if ((s.includes(" -") || s.includes("\t-")) && SHORT_HINT_RE.test(s)) {
+    for (const [command, flag] of SHORT_FLAGS) if (command.test(s)) s = replaceAfter(s, flag);
+    if (USER_FLAG_RE.test(s) && HTTP_CLIENT_RE.test(s)) {
+      s = s.replace(USER_PASS_RE, (m, _q: string, user: string, pass: string) => {
+        if (/^\d+$/.test(user) && /^\d+$/.test(pass)) return m; // `-u 1000:1000` is a uid and gid
+        if (assignedLiteral(pass, "assign") === undefined) return m;
+        return m.slice(0, m.length - user.length - pass.length - 1) + SECRET;
+      });
+    }
+  }
+  if ((s.includes("secret") || s.includes("config:set") || s.includes("variables")) && SECRET_COMMAND_RE.test(s)) {
+    s = replaceAfter(s, SECRET_ARG_RE);
+  }
+  if (!words) return s;
+  if (s.includes("pass:") && /\bopenssl\b|\s-pass(?:in|out)?\s/.test(s)) s = s.replace(OPENSSL_PASS_RE, `pass:${SECRET}`);
+  if (s.includes(";")) s = s.replace(ODBC_PWD_RE, (m, v: string) => (v.startsWith(SECRET) ? m : m.slice(0, m.length - v.length) + SECRET));
+  return s;
+}
+
+/**
+ * `.netrc` text: `machine host login user password pw` on one line, or a `machine` line followed by
+ * indented `login` / `password` lines. `inBlock` says the previous line was part of an entry.
+ */
+export function replaceNetrc(line: string, inBlock: boolean): { line: string; inBlock: boolean } {
+  if (NETRC_START_RE.test(line)) {
+    const one = NETRC_ONE_LINE_RE.exec(line);
+    const out = one && literalAt(one[2]) ? one[1] + SECRET + line.slice(one[0].length) : line;
+    return { line: out, inBlock: true };
+  }
+  if (!inBlock || !NETRC_FIELD_RE.test(line)) return { line, inBlock: false };
+  const pw = NETRC_PASSWORD_RE.exec(line);
+  const out = pw && literalAt(pw[2]) ? pw[1] + SECRET + line.slice(pw[0].length) : line;
+  return { line: out, inBlock: true };
+}

@@ -1,0 +1,52 @@
+/**
+ * Whole-line drops (RED-02): vendor names and compound credential words anywhere in the line, the
+ * bare words `token key secret auth password passwd` before `=` or `:` unless what follows is code
+ * (see values.ts), and HTTP cookie headers.
+ */
+import { isCodeValue, operatorAt } from "./values";
+
+// Tested against the lower-cased line, as SPEC RED-02 words it.
+const VENDOR_RE = new RegExp(
+  [
+    "anthropic_",
+    "openai_",
+    "azure_openai_",
+    "google_api_key",
+    "gemini_",
+    "claude_api",
+    "codex_",
+    "authorization",
+    "bearer\\s",
+    "private[_-]?key",
+    "access[_-]?key",
+    "refresh[_-]?token",
+    "id[_-]?token",
+    "auth[_-]?token",
+    "api[_-]?key",
+  ].join("|"),
+);
+
+// The bare word must follow line start or a character outside [A-Za-z0-9_] so `monkey: banana` and
+// `keyboard: x` survive; ASCII-only on purpose, so an unusual preceding character errs towards
+// dropping. A closing quote may sit between the word and its operator (`{"password": "x"}`).
+const BARE_WORD_RE = /(?:^|[^A-Za-z0-9_])(token|key|secret|auth|password|passwd)["']?\s*(?=[=:])/gi;
+// Every word either rule needs, so most lines are passed by one cheap test.
+const HINT_RE = /token|key|secret|auth|passw|bearer|cookie|anthropic|openai|gemini|claude|codex/i;
+
+// `Cookie:` and `Set-Cookie:` request and response headers as curl -v and HTTP dumps print them.
+const COOKIE_RE = /^\s*(?:[<>*]\s*)?(?:set-)?cookie:\s*[^\s=;]+=[^\s;]/i;
+
+/** True when the whole line must become the sensitive-line placeholder. */
+export function dropsLine(line: string): boolean {
+  if (!HINT_RE.test(line)) return false;
+  const lower = line.toLowerCase();
+  if (VENDOR_RE.test(lower) || COOKIE_RE.test(line)) return true;
+  BARE_WORD_RE.lastIndex = 0;
+  for (let m = BARE_WORD_RE.exec(line); m !== null; m = BARE_WORD_RE.exec(line)) {
+    const at = BARE_WORD_RE.lastIndex;
+    const op = operatorAt(line, at);
+    if (op === undefined) continue;
+    if (!isCodeValue(line.slice(op.end), op.op, m[1].toLowerCase() === "key")) return true;
+  }
+  return false;
+}

@@ -1,0 +1,129 @@
+/**
+ * In-line provider tokens (RED-04 and issue 9): each family is recognised by its prefix and shape and
+ * becomes `[redacted-secret]`, the rest of the line kept.
+ */
+import { SECRET } from "./placeholders";
+
+// Each token starts at line start or after a character outside [A-Za-z0-9_-]. The trailing
+// [A-Za-z0-9_-]* swallows the rest of the word: a tail glued to the placeholder could expose a
+// second token that was not anchored before (`]` is an anchor), breaking idempotency. Every pattern
+// starts with a literal character, so the alternation can be grouped by it (below).
+const FAMILIES: readonly [family: string, patterns: string[]][] = [
+  ["OpenAI, Anthropic and other sk- keys", ["sk-[A-Za-z0-9_-]{16,}"]],
+  ["Stripe secret and restricted keys", ["sk_(?:live|test)_[A-Za-z0-9]{16,}", "rk_(?:live|test)_[A-Za-z0-9]{16,}"]],
+  ["Stripe webhook secret", ["whsec_[A-Za-z0-9+/=]{24,}"]],
+  ["GitHub", ["gh[pousr]_[A-Za-z0-9_]{20,}"]],
+  ["GitHub fine-grained", ["github_pat_[A-Za-z0-9_]{30,}"]],
+  ["GitLab", ["gl(?:pat|rt|rtr|dt|ptt|cbt|imt|agent|soat|ffct|oas|ft|wt)-[A-Za-z0-9_-]{20,}"]],
+  ["Slack", ["xox[abcdeoprs]-[A-Za-z0-9-]{10,}", "xoxe\\.xox[abcdeoprs]-[A-Za-z0-9-]{10,}"]],
+  ["Slack app-level", ["xapp-[A-Za-z0-9-]{10,}"]],
+  ["AWS access key id", ["AKIA[A-Z0-9]{16}", "ASIA[A-Z0-9]{16}"]],
+  ["Google API key", ["AIza[A-Za-z0-9_-]{35}"]],
+  ["Google OAuth access token", ["ya29\\.[A-Za-z0-9_.-]{20,}"]],
+  ["Google OAuth refresh token", ["1//0[A-Za-z0-9_-]{30,}"]],
+  ["Google OAuth client secret", ["GOCSPX-[A-Za-z0-9_-]{20,}"]],
+  ["npm", ["npm_[A-Za-z0-9]{36}"]],
+  ["PyPI", ["pypi-Ag[A-Za-z0-9_-]{40,}"]],
+  ["Hugging Face", ["hf_[A-Za-z0-9]{30,}"]],
+  ["SendGrid", ["SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}"]],
+  ["Twilio API key", ["SK[0-9a-fA-F]{32}"]],
+  ["Mailgun", ["key-[0-9a-f]{32}"]],
+  ["DigitalOcean", ["do[opr]_v1_[a-f0-9]{64}"]],
+  ["Shopify", ["shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"]],
+  ["Discord bot token", ["M[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}", "N[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}", "O[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}"]],
+  ["Vault", ["hv[sbr]\\.[A-Za-z0-9_-]{24,}"]],
+  ["Docker Hub", ["dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"]],
+  ["Databricks", ["dapi[a-f0-9]{32}(?:-\\d+)?"]],
+  ["Groq", ["gsk_[A-Za-z0-9]{40,}"]],
+  ["Linear", ["lin_(?:api|oauth)_[A-Za-z0-9]{32,}"]],
+  ["Atlassian", ["AT(?:ATT|CTT)[A-Za-z0-9_=-]{40,}"]],
+  ["Bitbucket app password", ["ATBB[A-Za-z0-9]{28,}"]],
+  ["Square", ["sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,}", "EAAA[A-Za-z0-9_-]{60,}"]],
+  ["Sentry auth token", ["sntry[su]_[A-Za-z0-9+/=_-]{40,}"]],
+  ["age secret key", ["AGE-SECRET-KEY-1[0-9A-Z]{50,}"]],
+  ["Heroku", ["HRKU-[A-Za-z0-9_-]{20,}"]],
+  ["Postman", ["PMAK-[a-f0-9]{24}-[a-f0-9]{34}"]],
+  ["Doppler", ["dp\\.(?:st|pt|ct|sa|scim|audit)\\.[A-Za-z0-9_.-]{30,}"]],
+  ["Pulumi", ["pul-[a-f0-9]{40}"]],
+  ["Tailscale", ["tskey-[a-z]+-[A-Za-z0-9_-]{10,}"]],
+  ["Grafana", ["glsa_[A-Za-z0-9_]{32,}", "glc_[A-Za-z0-9+/=_-]{32,}"]],
+  ["Notion", ["ntn_[A-Za-z0-9]{40,}", "secret_[A-Za-z0-9]{43}"]],
+  ["Airtable", ["pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}"]],
+  ["Replicate", ["r8_[A-Za-z0-9]{37}"]],
+  ["Perplexity", ["pplx-[A-Za-z0-9]{40,}"]],
+  ["xAI", ["xai-[A-Za-z0-9]{60,}"]],
+  ["Supabase", ["sbp_[a-f0-9]{40}"]],
+  ["PlanetScale", ["pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"]],
+  ["New Relic", ["NRAK-[A-Z0-9]{27}"]],
+  ["Buildkite", ["bkua_[a-f0-9]{40}"]],
+  ["Netlify", ["nfp_[A-Za-z0-9]{36}"]],
+  ["Fly.io", ["fo1_[A-Za-z0-9_-]{40,}"]],
+  ["Mapbox secret", ["sk\\.eyJ[A-Za-z0-9_-]{20,}\\.[A-Za-z0-9_-]{20,}"]],
+  ["JWT", ["eyJ[A-Za-z0-9_-]{7,}\\.[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}"]],
+];
+// Shapes without a literal first character, each found through a marker the scan looks for.
+const SHAPED: readonly [family: string, pattern: string][] = [
+  ["Terraform Cloud", "[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_-]{60,}"],
+  ["Azure AD client secret", "[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}"],
+];
+
+// One alternative per first character (`s(?:k-…|k_…|q0…)|g(?:h…|l…)|…`): the regex engine tries the
+// alternatives one after another at every word start, and most fail on that first character.
+function grouped(): string {
+  const byFirst = new Map<string, string[]>();
+  for (const [, patterns] of FAMILIES) {
+    for (const p of patterns) byFirst.set(p[0], [...(byFirst.get(p[0]) ?? []), p.slice(1)]);
+  }
+  return [...byFirst].map(([first, rests]) => `${first}(?:${rests.join("|")})`).join("|");
+}
+
+/** Every family at once; global, so callers reset `lastIndex` when they use `exec`. */
+export const TOKEN_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${grouped()})[A-Za-z0-9_-]*`, "g");
+const SHAPED_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).join("|")})[A-Za-z0-9_-]*`, "g");
+/** Substrings that every SHAPED token contains. */
+export const SHAPED_MARKERS = [".atlasv1.", "Q~"];
+
+// A Telegram bot token is digits, `:`, then `AA` and more; in API URLs it follows `/bot`.
+const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;
+
+// A base64-encoded PEM block (kubeconfig `client-key-data`, Kubernetes secrets): `LS0tLS1CRUdJTi` is
+// `-----BEGIN`. Only private keys go; certificates are public.
+const B64_PEM_RE = /(?<![A-Za-z0-9+/=])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g;
+
+// An AWS secret access key is 40 characters of base64 with no marker of its own, so it is taken only
+// on a line that has an access key id or names the secret key, or on the line after an id.
+const AWS_ID_RE = /(?<![A-Za-z0-9_-])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/;
+const AWS_SECRET_NAME_RE = /secret.?access.?key/i;
+const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+
+/** Whether `line` holds an AWS access key id (before redaction), so its neighbours are searched too. */
+export function hasAwsKeyId(line: string): boolean {
+  return AWS_ID_RE.test(line);
+}
+
+/** Replaces every provider token in `line`. */
+export function replaceTokens(line: string): string {
+  let s = line.replace(TOKEN_RE, SECRET);
+  if (s.includes(".atlasv1.") || s.includes("Q~")) s = s.replace(SHAPED_RE, SECRET);
+  if (s.includes(":AA")) s = s.replace(TELEGRAM_RE, SECRET);
+  if (s.includes("LS0tLS1CRUdJTi")) s = s.replace(B64_PEM_RE, (m) => (decodesToPrivateKey(m) ? SECRET : m));
+  return s;
+}
+
+/**
+ * Replaces AWS secret access keys in `line`: everywhere on it when `idNear` (an access key id is on
+ * this line or the one above), else only when the line names the secret access key.
+ */
+export function replaceAwsSecrets(line: string, idNear: boolean): string {
+  if (!idNear && !AWS_SECRET_NAME_RE.test(line)) return line;
+  return line.replace(AWS_SECRET_RE, (m) => (/[g-zG-Z/+]/.test(m) ? SECRET : m));
+}
+
+function decodesToPrivateKey(b64: string): boolean {
+  const head = b64.slice(0, 64);
+  try {
+    return atob(head.slice(0, head.length - (head.length % 4))).includes("PRIVATE");
+  } catch {
+    return true;
+  }
+}

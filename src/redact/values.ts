@@ -1,0 +1,184 @@
+/**
+ * Whether the text after `name =` or `name:` holds a credential or is code, a type, a reference or a
+ * placeholder. This is where issue 9 narrows RED-02's bare-word rule, and the assignment rules ask
+ * the same question. Each exemption names a shape no credential has; anything else is a literal.
+ */
+import { SECRET } from "./placeholders";
+
+/** What follows the operator, and how the operator reads. */
+export type Operator = "assign" | "colon" | "compare" | "path";
+
+/** Reads the operator at `i` (just past the name and an optional closing quote or bracket). */
+export function operatorAt(s: string, i: number): { op: Operator; end: number } | undefined {
+  const c = s[i];
+  const d = s[i + 1];
+  if (c === ":") {
+    if (d === ":") return { op: "path", end: i + 2 }; // `auth::session` is a module path
+    if (d === "=") return { op: "assign", end: i + 2 }; // Go `:=`, make `:=`
+    return { op: "colon", end: i + 1 };
+  }
+  if (c === "=") {
+    if (d === "=") return { op: "compare", end: s[i + 2] === "=" ? i + 3 : i + 2 };
+    if (d === ">") return { op: "assign", end: i + 2 }; // PHP and Ruby hashes
+    return { op: "assign", end: i + 1 };
+  }
+  if ((c === "?" || c === "+") && d === "=") return { op: "assign", end: i + 2 }; // make `?=` `+=`
+  return undefined;
+}
+
+const END = "(?=$|[\\s,;)\\]}])";
+const ID = "[A-Za-z_$][\\w$]*";
+const SEP = "(?:\\.|\\?\\.|::|->)";
+// `${X}`, `${X:?message}`, `${X:-$Y}`, `${X:-}`: a reference; `${X:-hunter2}` carries a literal default.
+const REF = `\\$\\{[A-Za-z_][\\w.]*(?::?\\?[^}]*|:?[-=](?:\\$[^}]*)?)?\\}`;
+const TEMPLATE = `\\$?\\{\\{[^}]*\\}\\}`; // `{{ .Values.x }}`, `${{ secrets.X }}`
+const PLACEHOLDER = "<[^<>]*>|\\*{3,}|[xX]{3,}|\\.\\.\\.|…";
+
+// Code after the operator: each alternative is something a credential cannot look like.
+const CODE_RE = new RegExp(
+  `^(?:${[
+    "$", // nothing: `if auth:`, `case key:`, a YAML parent key
+    "[\\[{(]$", // a structure continued on the following lines, checked line by line
+    `(?:\\[\\]|\\{\\}|\\(\\))${END}`,
+    `(?:null|nil|none|undefined|true|false|yes|no|on|off|~)${END}`,
+    `(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\$\\d+|%[A-Za-z_]\\w*%)+${END}`, // shell, CI, SQL references
+    "\\$\\(|\\{%|<%", // command substitution, template tags
+    `[:@][A-Za-z_]\\w*${END}`, // SQL bind parameters
+    // a file path of two segments or more: the credential is in the file
+    `(?:(?:~|\\.{1,2})(?:/[\\w.@%+-]+)+|(?:/[\\w.@%+-]+){2,})/?${END}|[A-Za-z]:\\\\[\\w.@%+-]+\\\\\\S*`,
+    `\\?${END}`,
+    `(?:${PLACEHOLDER})${END}`,
+    "(?:new|await|yield|typeof|keyof|readonly|lambda|function|async|fn|func|move|impl|dyn)\\b",
+    `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*[(\\[<]`, // a call, a subscript, a generic type
+    `${ID}(?:${SEP}${ID})+${END}`, // a member access: cfg.token, self.key, process.env.X
+    `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
+  ].join("|")})`,
+  "i",
+);
+
+// Types after `:` (TypeScript, Python, Rust). A capitalised name counts only when type punctuation
+// follows: at the end of a line `password: Hunter` is as likely YAML as a Python annotation.
+const PRIM =
+  "string|str|number|int|integer|float|double|bool|boolean|bytes|bytearray|any|unknown|object|void|never|char|rune|byte|usize|isize|[iuf](?:8|16|32|64|128)|bigint|symbol|String|Buffer|Uint8Array|SecretStr";
+const TYPE_RE = new RegExp(
+  `^(?:&(?:'\\w+\\s+)?(?:mut\\s+)?|\\*|\\[\\]|\\?)*(?:(?:${PRIM})(?=$|[\\s,;)\\]}|&<\\[?=>])|[A-Z][A-Za-z_]*(?:\\.[A-Z][A-Za-z_]*)*(?=\\s*[,;)\\]}|&<\\[?>]|\\s*=(?!=)))`,
+);
+const DEFAULT_RE = /^\s*=(?!=)\s*/;
+const COMMENT_RE = /^\s+(?:#|\/\/|\/\*)|^\/\*/;
+
+// A quoted string whose content is only references, placeholders and punctuation, or a command.
+const INERT_CONTENT_RE = new RegExp(
+  `^\\$\\(.*\\)$|^(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\{[A-Za-z_][\\w.]*\\}|%[sdv]|%\\([a-z_]+\\)s|${PLACEHOLDER}|[\\s:/@._-])*$`,
+);
+// A name with a credential word as one of its segments names a field or a secret object, it is not
+// one: `key: password`, `secretKeyRef: {key: api-key}`, `- key: tls.key`, `self.token = token`.
+const FIELD_NAME_RE = /^(?:[a-z]+[-_.])*(?:password|passwd|token|secret|key|auth|credentials?|cert|crt|pem)(?:[-_.][a-z]+)*$/;
+// The weak word `key` with a quoted camelCase or dotted name is a field, column or message key in
+// code (`{ key: "startedAt" }`, `key: "user.name"`), and one or two characters (`"k"`) are a map key;
+// credentials carry digits or mixed noise.
+const WEAK_NAME_RE = /^[A-Za-z][A-Za-z_]*(?:[.-][A-Za-z_]+)*$/;
+// A digit-free identifier followed by `,` `)` or `;` is a variable in an argument or object list.
+const VARIABLE_RE = /^[A-Za-z_][A-Za-z_]*\s*[,;)]/;
+const QUOTE_RE = /^[frbuFRBU]{0,2}(["'`])/;
+
+/**
+ * The literal `rest` (the text after the operator) holds, or undefined when it is code or a
+ * placeholder. `weak` is set for the word `key`, whose quoted field names are exempt too.
+ */
+export function assignedLiteral(rest: string, op: Operator, weak = false): string | undefined {
+  if (op === "path") return undefined;
+  const v = rest.trim();
+  if (v.startsWith(SECRET)) return v; // already redacted: a literal stays a literal on the next pass
+  if (COMMENT_RE.test(rest)) return undefined; // `password: # set below`, but `PASS=#x` is a value
+  if (op === "assign" && v.startsWith("{") && jsxExpression(v)) return undefined;
+  if (op === "colon") {
+    const after = afterType(v);
+    if (after !== undefined) {
+      const dflt = DEFAULT_RE.exec(after);
+      return dflt ? assignedLiteral(after.slice(dflt[0].length), "assign", weak) : undefined;
+    }
+  }
+  const literal = literalText(v, weak);
+  if (literal === undefined || (op === "compare" && !looksRandom(literal))) return undefined;
+  return literal;
+}
+
+// JSX `key={row.id}`, `key={`${a}-${b}`}`: braces closed before a space, `>` or `/`. ODBC quotes a
+// password in braces too, but `Pwd={hunter2};` is followed by `;`.
+const JSX_RE = /^\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?=$|[\s>/])/;
+
+function jsxExpression(v: string): boolean {
+  const m = JSX_RE.exec(v);
+  if (m === null) return false;
+  const inner = m[1].trim();
+  if (inner.startsWith("`")) return INERT_CONTENT_RE.test(quoted(inner, 1, "`"));
+  // A digit-free variable (`{key}`), or an expression: a member, a call, an operator.
+  return /^[A-Za-z_$]+$/.test(inner) || (/^[A-Za-z_$(!]/.test(inner) && /[.([?!=<>&|+*-]/.test(inner));
+}
+
+/**
+ * When `v` starts with a type (`str`, `Optional[str]`, `Option<Vec<u8>>`, `str | None`), the text
+ * after it, where a default value may follow; undefined when `v` is no type.
+ */
+function afterType(v: string): string | undefined {
+  let at = 0;
+  for (;;) {
+    const t = TYPE_RE.exec(v.slice(at));
+    if (t === null) return at === 0 ? undefined : v.slice(at);
+    at += t[0].length;
+    at = skipBrackets(v, at);
+    const union = /^\s*[|&]\s*/.exec(v.slice(at));
+    if (union === null) return v.slice(at);
+    at += union[0].length;
+  }
+}
+
+/** Past the generic arguments (`[str, int]`, `<Vec<u8>>`) that start at `at`, if any. */
+function skipBrackets(v: string, at: number): number {
+  if (v[at] !== "[" && v[at] !== "<") return at;
+  let depth = 0;
+  for (let i = at; i < v.length; i++) {
+    if (v[i] === "[" || v[i] === "<") depth++;
+    else if (v[i] === "]" || v[i] === ">") depth--;
+    if (depth === 0) return i + 1;
+  }
+  return v.length;
+}
+
+/** True when `rest` is code or a placeholder rather than something that may be a credential. */
+export function isCodeValue(rest: string, op: Operator, weak = false): boolean {
+  return assignedLiteral(rest, op, weak) === undefined;
+}
+
+/** The literal a value holds, or undefined when the value is code or a placeholder. */
+function literalText(v: string, weak: boolean): string | undefined {
+  const q = QUOTE_RE.exec(v);
+  if (q) {
+    const content = quoted(v, q[0].length, q[1]);
+    if (INERT_CONTENT_RE.test(content) || fieldName(content)) return undefined;
+    if (weak && (content.length < 3 || WEAK_NAME_RE.test(content))) return undefined;
+    return content;
+  }
+  if (CODE_RE.test(v) || VARIABLE_RE.test(v)) return undefined;
+  const word = /^\S+/.exec(v)?.[0] ?? v;
+  if (fieldName(word.replace(/[,;]$/, ""))) return undefined;
+  return v;
+}
+
+function fieldName(s: string): boolean {
+  return FIELD_NAME_RE.test(s);
+}
+
+/** Text of a quoted string starting at `from` (just past the opening quote), to EOL if unterminated. */
+export function quoted(v: string, from: number, quote: string): string {
+  for (let i = from; i < v.length; i++) {
+    if (v[i] === "\\") i++;
+    else if (v[i] === quote) return v.slice(from, i);
+  }
+  return v.slice(from);
+}
+
+/** Random-looking enough to be a credential: long, no spaces, letters and digits. */
+export function looksRandom(s: string): boolean {
+  return s.length >= 12 && !/\s/.test(s) && /[A-Za-z]/.test(s) && /\d/.test(s);
+}
