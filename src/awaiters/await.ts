@@ -6,9 +6,9 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Deps } from "../deps";
-import { errorMessage } from "../errors";
 import { ensureSentinel } from "../sentinel/ensure";
 import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
+import { errorText } from "../sentinel/log";
 import { rootPaths } from "../state/paths";
 import { type Awaiter } from "../state/schemas";
 import { isoTime, scaled } from "../time";
@@ -113,7 +113,7 @@ function stderrGoesNowhere(): boolean {
 function logAwaitError(root: string, deps: Deps, err: unknown): void {
   try {
     ensureDir(root);
-    appendStateText(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorMessage(err)}\n`);
+    appendStateText(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorText(err)}\n`);
   } catch {
     // Nowhere left to report; exiting 0 is still the contract.
   }

@@ -14,6 +14,7 @@ import { type AgentInfo, isIdleStatus } from "../backends/herdr";
 import { promptAgent } from "../backends/herdr-ops";
 import { isLanded } from "../camps/git";
 import { errorMessage } from "../errors";
+import { errorText, foreign } from "../sentinel/log";
 import { isLiveVx } from "../procs";
 import type { PassCtx, PassMemory } from "../sentinel/pass";
 import { stateDirs } from "../sentinel/pass";
@@ -72,7 +73,7 @@ export async function injectWakes(
     try {
       await injectProject(ctx, t);
     } catch (err) {
-      ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`);
+      ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorText(err)}`);
     }
   }
 }
@@ -86,7 +87,7 @@ function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPa
       registry = readCommanders(paths);
       failures(ctx).delete(`${paths.key}:commanders`);
     } catch (err) {
-      logOnce(ctx, `${paths.key}:commanders`, `sentinel: skipping ${errorMessage(err)}`);
+      logOnce(ctx, `${paths.key}:commanders`, `sentinel: skipping ${errorText(err)}`);
       continue;
     }
     for (const harness of HOOKLESS) {
@@ -148,7 +149,7 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   const { claims } = got;
   if (claims.length === 0) return;
   if (ctx.signal?.aborted) {
-    putBackAll(claims, (err) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`));
+    putBackAll(claims, (err) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorText(err)}`));
     return;
   }
   const text = reasonText(got.soldier, got.forum);
@@ -165,7 +166,7 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
     ctx.log(`sentinel: delivered ${claims.length} wake(s) to the ${t.harness} commander of ${t.project}${how}`);
     return;
   }
-  logOnce(ctx, t.paths.key, `sentinel: ${t.harness} commander of ${t.project} not reached: ${result.error} (wakes kept, retried every pass)`);
+  logOnce(ctx, t.paths.key, `sentinel: ${t.harness} commander of ${t.project} not reached: ${foreign(result.error)} (wakes kept, retried every pass)`);
   keepForRetry(ctx, t, claims, now);
 }
 
@@ -206,7 +207,7 @@ async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<De
  * already set), written atomically to the claimed file so the stamp travels with the wake.
  */
 function keepForRetry(ctx: PassCtx, t: Target, claims: readonly Claim[], now: number): void {
-  const report = (err: unknown) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorMessage(err)}`);
+  const report = (err: unknown) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorText(err)}`);
   for (const c of claims) {
     if (c.kind !== "soldier") continue;
     try {

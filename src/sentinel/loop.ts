@@ -6,7 +6,6 @@
 import { createHerdrClient } from "../backends/herdr";
 import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
-import { errorMessage } from "../errors";
 import { isLiveVx } from "../procs";
 import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
 import { scaled } from "../time";
@@ -19,7 +18,7 @@ import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
-import { type Log, createLog } from "./log";
+import { type Log, createLog, errorText } from "./log";
 import type { Build } from "../state/schemas";
 import { type PassCtx, type PassResult, newMemory, reportTickError, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
@@ -165,7 +164,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       try {
         seen = await runPass(ctx);
       } catch (err) {
-        log(`sentinel: tick error: ${errorMessage(err)}`);
+        log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
       }
       if (signal.aborted) break;
@@ -174,7 +173,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       try {
         await injectWakes(ctx, seen.agents, seen.dirs);
       } catch (err) {
-        log(`sentinel: tick error: ${errorMessage(err)}`);
+        log(`sentinel: tick error: ${errorText(err)}`);
       }
       if (signal.aborted) break;
       const reason = changeReason(build);

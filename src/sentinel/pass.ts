@@ -12,7 +12,6 @@ import { createTmuxClient } from "../backends/tmux";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
-import { errorMessage } from "../errors";
 import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import type { Task } from "../state/schemas";
@@ -23,7 +22,7 @@ import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
 import { type Windows, decide } from "./decide";
-import type { Log } from "./log";
+import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "./observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
 import { failAbandonedLaunch, isAbandonedLaunch } from "../soldiers/leftovers";
@@ -75,7 +74,7 @@ export function reportTickError(ctx: Pick<PassCtx, "memory" | "log">, key: strin
     ctx.memory.errors.delete(key);
     return;
   }
-  const message = `sentinel: tick error: ${key.split(" ")[0]}: ${errorMessage(err)}`;
+  const message = `sentinel: tick error: ${key.split(" ")[0]}: ${errorText(err)}`;
   if (ctx.memory.errors.get(key) === message) return;
   ctx.memory.errors.set(key, message);
   ctx.log(message);
@@ -91,7 +90,7 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
       if (text !== undefined) out.push(parseTaskFile(path, text).value);
       ctx.memory.corrupt.delete(path);
     } catch (err) {
-      if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorMessage(err)}`);
+      if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorText(err)}`);
       ctx.memory.corrupt.add(path);
     }
   }
@@ -160,7 +159,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
       surveys.set("herdr", survey);
       ctx.memory.herdrError = undefined;
     } catch (err) {
-      const msg = errorMessage(err);
+      const msg = errorText(err);
       if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
       ctx.memory.herdrError = msg;
     }
@@ -199,7 +198,7 @@ async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
       const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now() }, task);
       if (!r.failed) continue;
       const tabs = r.closed.length ? `; closed its tab ${r.closed.join(", ")}` : "";
-      const unknown = r.error ? `; could not look for a tab it left: ${r.error}` : "";
+      const unknown = r.error ? `; could not look for a tab it left: ${foreign(r.error)}` : "";
       ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);
       task.status = "failed";
     } catch (err) {
@@ -240,7 +239,7 @@ async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey
   let obs = await observe(task, soldier, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
   if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {
     if (!ctx.memory.statuses.has(obs.status)) {
-      ctx.log(`sentinel: unexpected ${backendOf(task)} status "${obs.status}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
+      ctx.log(`sentinel: unexpected ${backendOf(task)} status "${foreign(obs.status)}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
       ctx.memory.statuses.add(obs.status);
     }
     return false;
