@@ -1,6 +1,6 @@
 // `vx sentinel drain` with the compiled binary (AWT-01, AWT-02, WAK-06..09).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, vx } from "../helpers";
 import { queue, reasonFor, taskWithWake } from "../await-kit";
@@ -26,6 +26,22 @@ describe("vx sentinel drain", () => {
     const r = await vx(["sentinel", "drain"], { cwd: where === "home" ? q.home : q.project, env: { ...q.env, ...env } });
     expect(r).toEqual({ code: 0, stdout: "{}\n", stderr: "" });
     expect(existsSync(wake)).toBe(true);
+  });
+
+  test("AWT-01's tmux exception: a tmux pane of a tmux-backend project is delivered to without herdr", async () => {
+    using q = await queue({ HERDR_WORKSPACE_ID: "" });
+    const config = join(q.project, ".vexillum", "config.json");
+    const tmuxEnv = { ...q.env, TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3" };
+    const wake = taskWithWake(q, ID);
+    // The backend is still herdr: a tmux pane alone delivers nothing.
+    expect(await vx(["sentinel", "drain"], { cwd: q.project, env: tmuxEnv })).toEqual({ code: 0, stdout: "{}\n", stderr: "" });
+    expect(existsSync(wake)).toBe(true);
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux" }));
+    // Not in a tmux pane: nothing either.
+    expect(await vx(["sentinel", "drain"], { cwd: q.project, env: q.env })).toEqual({ code: 0, stdout: "{}\n", stderr: "" });
+    const r = await vx(["sentinel", "drain"], { cwd: q.project, env: tmuxEnv });
+    expect(r).toEqual({ code: 0, stdout: `${JSON.stringify({ decision: "block", reason: reasonFor(ID).trimEnd() })}\n`, stderr: "" });
+    expect(existsSync(wake)).toBe(false);
   });
 
   test("no-op inside a camp", async () => {
