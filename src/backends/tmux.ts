@@ -86,6 +86,17 @@ export function parsePanes(stdout: string): TmuxPane[] {
   return out;
 }
 
+/** True when the call succeeded, false when its session (or the whole server) is not there. */
+async function unlessAbsent(call: Promise<string>): Promise<boolean> {
+  try {
+    await call;
+    return true;
+  } catch (err) {
+    if (err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server")) return false;
+    throw err;
+  }
+}
+
 export function createTmuxClient(opts: { exec: Exec; env: Record<string, string | undefined> }): TmuxClient {
   const run = async (argv: string[], stdin?: string): Promise<string> => {
     const res = await opts.exec.run(argv, { env: opts.env, stdin, timeoutMs: GUARDS.tmuxCall });
@@ -96,15 +107,7 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
     async newSession(r) {
       await run(tmuxArgv.newSession(r));
     },
-    async hasSession(name) {
-      try {
-        await run(tmuxArgv.hasSession(name));
-        return true;
-      } catch (err) {
-        if (err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server")) return false;
-        throw err;
-      }
-    },
+    hasSession: (name) => unlessAbsent(run(tmuxArgv.hasSession(name))),
     async listPanes() {
       try {
         return parsePanes(await run(tmuxArgv.listPanes()));
@@ -124,14 +127,6 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
     async sendKeys(session, keys) {
       await run(tmuxArgv.sendKeys(session, keys));
     },
-    async killSession(name) {
-      try {
-        await run(tmuxArgv.killSession(name));
-        return true;
-      } catch (err) {
-        if (err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server")) return false;
-        throw err;
-      }
-    },
+    killSession: (name) => unlessAbsent(run(tmuxArgv.killSession(name))),
   };
 }
