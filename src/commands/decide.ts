@@ -3,8 +3,8 @@
  * An answer goes to a modal dialog as its option's digit, otherwise as a text prompt; the task is
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
-import { type HerdrOps, type PromptOutcome, isGone, promptAgent, readVisible } from "../backends/herdr-ops";
-import { type AgentInfo, herdrCode, isIdleStatus } from "../backends/herdr-types";
+import type { HerdrOps, PromptOutcome } from "../backends/herdr-ops";
+import { isIdleStatus } from "../backends/herdr-types";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
@@ -16,12 +16,12 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
-import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
+import { herdrOps } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
-import { guardedSave, settleSeen, soldierTarget } from "../soldiers/quick-settle";
-import { type Sighting, herdrSighting } from "../backends/soldiers";
-import { isoTime, scaled } from "../time";
-import { pressTmux, promptTmux, settleTmux, tmuxScreen, tmuxSighting } from "../soldiers/tmux-deliver";
+import { guardedSave, settleSeen } from "../soldiers/quick-settle";
+import type { Sighting } from "../backends/soldiers";
+import { isoTime } from "../time";
+import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
 import { addAmendment, restorePatch, withAmendment } from "./prompt";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
@@ -37,7 +37,7 @@ export function decideAmendmentText(question: string, answer: string): string {
   return `Asked "${q}", the general answered: ${answer}`;
 }
 
-type Ctx = { deps: Deps; project: Project; ops: HerdrOps };
+type Ctx = { deps: Deps; project: Project; ops: HerdrOps; terminal: SoldierTerminal };
 type Delivery = { kind: "keys"; key: string } | { kind: "text" };
 
 /** CMD-DECIDE-02: a modal answer that names an option is sent as that option's digit. */
@@ -45,7 +45,7 @@ async function chooseDelivery(ctx: Ctx, task: Task, answer: string): Promise<Del
   if (task.decision?.kind !== "modal") return { kind: "text" };
   let options = task.decision.options ?? [];
   if (options.length === 0) {
-    const visible = task.backend === "tmux" ? await tmuxScreen(ctx.deps, task) : await readVisible(ctx.ops, soldierTarget(task)).catch(() => undefined);
+    const visible = await ctx.terminal.screen(task);
     if (visible !== undefined) options = (parseModal(visible) ?? parseProse(visible)).options;
   }
   const resolved = resolveAnswer(options, answer);
@@ -53,49 +53,9 @@ async function chooseDelivery(ctx: Ctx, task: Task, answer: string): Promise<Del
   return resolved.kind === "option" && resolved.number <= 9 ? { kind: "keys", key: String(resolved.number) } : { kind: "text" };
 }
 
-/**
- * After an option's key, waits (within the probe window) for the agent to leave the dialog it
- * answered: right after the key herdr may still show that dialog, and only a state change
- * proves a later `blocked` is a new question.
- */
-async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): Promise<PromptOutcome> {
-  const deadline = ops.clock.now() + scaled("quickSettle", ops.env);
-  for (;;) {
-    const remaining = deadline - ops.clock.now();
-    if (remaining <= 0) return { kind: "timeout" };
-    let agent: AgentInfo;
-    try {
-      agent = await ops.herdr.agentWait(target, remaining);
-    } catch (err) {
-      const code = herdrCode(err);
-      if (isGone(err)) return { kind: "gone", code: code ?? "" };
-      // The key went in; whatever herdr says now, the sentinel takes over from here.
-      return { kind: "timeout" };
-    }
-    if (agent.agent_status !== "blocked" || agent.state_change_seq !== before.state_change_seq) return { kind: "settled", agent };
-    await ops.clock.sleep(scaled("trustPoll", ops.env));
-  }
-}
-
-/** Sends the answer: an option's digit through send-keys, or a text prompt with the follow-up suffix. */
-async function deliver(ctx: Ctx, task: Task, answer: string, how: Delivery): Promise<PromptOutcome> {
-  if (task.backend === "tmux") {
-    const { deps, project } = ctx;
-    return how.kind === "text" ? promptTmux(deps, project.paths, task, followUpText(answer)) : pressTmux(deps, project.paths, task, how.key);
-  }
-  const target = soldierTarget(task);
-  if (how.kind === "text") {
-    return promptAgent(ctx.ops, target, followUpText(answer), { waitTimeoutMs: scaled("quickSettle", ctx.deps.env) });
-  }
-  let before: AgentInfo;
-  try {
-    before = await ctx.ops.herdr.agentGet(target);
-    await ctx.ops.herdr.agentSendKeys(target, [how.key]);
-  } catch (err) {
-    if (isGone(err)) return { kind: "gone", code: herdrCode(err) ?? "" };
-    throw err;
-  }
-  return waitAfterKeys(ctx.ops, target, before);
+/** Sends the answer: an option's digit as a key press, or a text prompt with the follow-up suffix. */
+function deliver(ctx: Ctx, task: Task, answer: string, how: Delivery): Promise<PromptOutcome> {
+  return how.kind === "text" ? ctx.terminal.prompt(task, followUpText(answer)) : ctx.terminal.press(task, how.key);
 }
 
 async function markInterrupted(ctx: Ctx, task: Task, note: string, extra: Partial<Task> = {}): Promise<void> {
@@ -125,7 +85,7 @@ async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<
     throw new VxError(`could not deliver the answer to task ${running.id}: ${errorMessage(err)} - it is blocked again`);
   }
   if (outcome.kind === "gone") {
-    const note = running.backend === "tmux" ? PANE_GONE_NOTE.replace("herdr pane", "tmux pane") : PANE_GONE_NOTE;
+    const note = PANE_GONE_NOTE.replace("herdr pane", ctx.terminal.pane);
     await markInterrupted(ctx, running, note);
     throw new VxError(note);
   }
@@ -145,19 +105,7 @@ async function answerQuestion(ctx: Ctx, blocked: Task, answer: string): Promise<
     return patch;
   });
   const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
-  if (!unchanged) return amended;
-  return running.backend === "tmux" ? settleTmux(deps, paths, amended) : settleAfterPrompt({ deps, paths, ops: ctx.ops }, amended, outcome);
-}
-
-/** The soldier's live state; undefined when its pane is gone. Throws when the backend cannot be asked. */
-async function liveSoldier(ctx: Ctx, task: Task): Promise<Sighting | undefined> {
-  if (task.backend === "tmux") return tmuxSighting(ctx.deps, ctx.project.paths, task);
-  try {
-    return herdrSighting(ctx.ops, await ctx.ops.herdr.agentGet(soldierTarget(task)));
-  } catch (err) {
-    if (isGone(err)) return undefined;
-    throw err;
-  }
+  return unchanged ? ctx.terminal.settle(amended, outcome) : amended;
 }
 
 /** CMD-DECIDE-04: nothing is sent; the new status comes from the soldier's live state. */
@@ -166,10 +114,10 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
   const { paths } = project;
   const at = isoTime(deps.clock.now());
   const decision: Decision | undefined = blocked.decision ? { ...blocked.decision, dismissed: true, answered_at: at } : undefined;
-  const where = blocked.backend === "tmux" ? "tmux pane" : "herdr pane";
+  const where = ctx.terminal.pane;
   let soldier: Sighting | undefined;
   try {
-    soldier = await liveSoldier(ctx, blocked);
+    soldier = await ctx.terminal.live(blocked);
   } catch (err) {
     throw new VxError(`could not read task ${blocked.id}'s soldier from ${blocked.backend ?? "herdr"}: ${errorMessage(err)}`);
   }
@@ -207,7 +155,7 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
   }
   if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
 
-  const ctx: Ctx = { deps, project, ops: herdrOps(deps) };
+  const ctx: Ctx = { deps, project, ops: herdrOps(deps), terminal: soldierTerminal(deps, project.paths, task) };
   try {
     const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
     const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;

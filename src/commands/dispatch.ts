@@ -17,8 +17,8 @@ import { newTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
-import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
-import { launchTmuxSoldier, soldierHooks, tmuxOf } from "../soldiers/launch-tmux";
+import { launchIntent, reportLaunch } from "../soldiers/launch";
+import { soldierTerminal } from "../soldiers/terminal";
 import { isoTime } from "../time";
 
 const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
@@ -175,10 +175,7 @@ export const dispatchCommand = defineVxCommand({
         await releaseLease(project.paths, id).catch(() => undefined);
         throw err;
       }
-      const result = workspace
-        ? await launchSoldier({ deps, paths: project.paths, ops: herdrOps(deps), workspace }, task)
-        : await launchTmuxSoldier({ deps, paths: project.paths, tmux: tmuxOf(deps), hooks: soldierHooks(deps, project.paths, task) }, task);
-      return reportLaunch(deps, result);
+      return reportLaunch(deps, await soldierTerminal(deps, project.paths, task, workspace).launch(task));
     });
   },
 });

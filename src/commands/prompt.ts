@@ -3,7 +3,7 @@
  * (CMD-PROMPT-01..03, T9). The task goes back to `running` before the text is sent, so the
  * sentinel watches the new turn; a delivery that fails puts it back as it was.
  */
-import { type PromptOutcome, promptAgent } from "../backends/herdr-ops";
+import type { PromptOutcome } from "../backends/herdr-ops";
 import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
@@ -16,11 +16,10 @@ import { assertTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { herdrOps, settleAfterPrompt } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
-import { guardedSave, soldierTarget } from "../soldiers/quick-settle";
-import { isoTime, scaled } from "../time";
-import { promptTmux, settleTmux } from "../soldiers/tmux-deliver";
+import { guardedSave } from "../soldiers/quick-settle";
+import { isoTime } from "../time";
+import { soldierTerminal } from "../soldiers/terminal";
 
 const AMENDMENT_MAX_CHARS = 2000;
 const AMENDMENTS_KEPT = 20;
@@ -96,14 +95,11 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
       throw new VxError(`task ${id} changed while it was being prompted (it is now ${started.task.status}) - nothing was sent`);
     }
     const running = started.task;
-    const ops = herdrOps(deps);
-    const tmux = running.backend === "tmux";
-    const where = tmux ? "tmux pane" : "herdr pane";
+    const terminal = soldierTerminal(deps, paths, running);
+    const where = terminal.pane;
     let outcome: PromptOutcome;
     try {
-      outcome = tmux
-        ? await promptTmux(deps, paths, running, followUpText(text))
-        : await promptAgent(ops, soldierTarget(running), followUpText(text), { waitTimeoutMs: scaled("quickSettle", deps.env) });
+      outcome = await terminal.prompt(running, followUpText(text));
     } catch (err) {
       await guardedSave(paths, id, running, restorePatch(before));
       throw new VxError(`could not deliver the prompt to task ${id}: ${errorMessage(err)} - it is ${before.status} again`);
@@ -126,8 +122,7 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
       amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),
     }));
     const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
-    const settle = () => (tmux ? settleTmux(deps, paths, amended) : settleAfterPrompt({ deps, paths, ops }, amended, outcome));
-    const final = unchanged ? await settle() : amended;
+    const final = unchanged ? await terminal.settle(amended, outcome) : amended;
     deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
     return 0;
   } finally {

@@ -3,7 +3,7 @@
  * id (CMD-REDISPATCH-01/02, T11). It is a re-run, not a resumption: the old camp's work, report
  * and pause are discarded first.
  */
-import { type HerdrOps, agentName, closeTab } from "../backends/herdr-ops";
+import { agentName } from "../backends/herdr-ops";
 import { currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
 import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
 import { defineVxCommand } from "../command";
@@ -18,8 +18,8 @@ import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
-import { herdrOps, launchIntent, launchSoldier, reportLaunch } from "../soldiers/launch";
-import { launchTmuxSoldier, soldierHooks, tmuxOf } from "../soldiers/launch-tmux";
+import { launchIntent, reportLaunch } from "../soldiers/launch";
+import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { checkBackend } from "./dispatch";
@@ -46,7 +46,7 @@ async function oldCampToDiscard(deps: Deps, project: Project, task: Task): Promi
 }
 
 /** Throws away everything the interrupted run left behind; problems are warnings, not refusals. */
-async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: string | undefined, ops: HerdrOps): Promise<void> {
+async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: string | undefined): Promise<void> {
   const { paths } = project;
   const branch = campBranch(task.id);
   if (oldCamp && task.camp_base && task.camp_slot !== undefined) {
@@ -71,17 +71,11 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
     removeFile(reportPath(paths, named));
     removeFile(pausePath(paths, named));
   }
-  if (task.herdr_tab_id) {
-    try {
-      await closeTab(ops, task.herdr_tab_id);
-    } catch (err) {
-      warn(deps, `could not close the old herdr tab ${task.herdr_tab_id}: ${errorMessage(err)}`);
-    }
-  }
-  if (task.tmux_target) {
-    await tmuxOf(deps)
-      .killSession(task.tmux_target)
-      .catch((err) => warn(deps, `could not close the old tmux session ${task.tmux_target}: ${errorMessage(err)}`));
+  // Its pane only: a never-recorded tab was the interrupted run's business, not this one's.
+  if (task.herdr_tab_id || task.tmux_target) {
+    await soldierTerminal(deps, paths, task)
+      .close(task)
+      .catch((err: unknown) => warn(deps, errorMessage(err).replace("could not close the soldier's", "could not close the old")));
   }
 }
 
@@ -99,8 +93,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
   ensureSentinel(deps, project.root);
   ensureProjectRecord(project.paths);
   const commander = await noteCommander(deps, project.root, project.paths);
-  const ops = herdrOps(deps);
-  await discardOldRun(deps, project, task, oldCamp, ops);
+  await discardOldRun(deps, project, task, oldCamp);
 
   const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
   const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });
@@ -133,10 +126,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
     await releaseLease(project.paths, id);
     throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
   }
-  const result = workspace
-    ? await launchSoldier({ deps, paths: project.paths, ops, workspace }, saved.task)
-    : await launchTmuxSoldier({ deps, paths: project.paths, tmux: tmuxOf(deps), hooks: soldierHooks(deps, project.paths, saved.task) }, saved.task);
-  return reportLaunch(deps, result);
+  return reportLaunch(deps, await soldierTerminal(deps, project.paths, saved.task, workspace).launch(saved.task));
 }
 
 /** `vx redispatch`. */

@@ -4,8 +4,6 @@
  * repeated safely, so a strike that fails half-way is retried with the same command, and nothing
  * touches the worktree once another dispatch could lease it.
  */
-import { closePane, closeTab } from "../backends/herdr-ops";
-import { createHerdrClient, herdrCode } from "../backends/herdr";
 import {
   type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, pruneWorktrees,
   resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS,
@@ -13,15 +11,14 @@ import {
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
-import { EXEC_NOT_FOUND } from "../exec";
 import { composeOutput } from "../sentinel/notes";
 import { reportPath } from "../sentinel/observe";
 import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { closeUnrecordedTabs } from "./leftovers";
-import { GUARDS, isoTime } from "../time";
+import { soldierTerminal } from "./terminal";
+import { isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
 export class StrikeError extends VxError {
@@ -88,7 +85,7 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   if (campOk && !opts.discard) await requireLanded(deps, camp, taskId, branch, base);
   if (task.kind === "scout") checkReport(deps, paths, task, opts.force === true);
 
-  await closeSoldierPane(deps, task);
+  await closeSoldierPane(deps, paths, task);
   if (campOk) {
     // Again right before the reset or detach: closing the pane can take a while.
     await assertCampOfPool(paths, guard, deps.exec);
@@ -134,38 +131,12 @@ function checkReport(deps: Deps, paths: ProjectPaths, task: Task, force: boolean
  * Any other failure stops the strike with the camp still leased: a soldier left alive in a camp
  * the pool hands out again would share its worktree with the next one.
  */
-async function closeSoldierPane(deps: Deps, task: Task): Promise<void> {
-  if (backendOf(task) === "tmux") {
-    if (task.tmux_target) await killTmuxSession(deps, task.tmux_target);
-    return;
-  }
-  const ops = { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
-  if (!task.herdr_tab_id && !task.herdr_pane_id) {
-    // Never recorded a pane; a launch that died may still have left its tab.
-    await closeUnrecordedTabs(ops, task).catch((err) => {
-      deps.stderr.write(`vx: could not look for a herdr tab task ${task.id}'s launch may have left: ${errorMessage(err)}\n`);
-    });
-    return;
-  }
+async function closeSoldierPane(deps: Deps, paths: ProjectPaths, task: Task): Promise<void> {
   try {
-    if (task.herdr_tab_id) await closeTab(ops, task.herdr_tab_id);
-    else await closePane(ops, task.herdr_pane_id!);
+    await soldierTerminal(deps, paths, task).close(task);
   } catch (err) {
-    const what = task.herdr_tab_id ? `tab ${task.herdr_tab_id}` : `pane ${task.herdr_pane_id}`;
-    const why = herdrCode(err) === "herdr_missing" ? "herdr not found in PATH" : errorMessage(err);
-    throw new StrikeError(`could not close the soldier's herdr ${what}: ${why}`, "strike failed");
+    throw new StrikeError(errorMessage(err), "strike failed");
   }
-}
-
-// tmux's wording when the session (or its whole server) no longer exists.
-const TMUX_GONE = /can't find session|session not found|no server running|error connecting to/i;
-
-async function killTmuxSession(deps: Deps, session: string): Promise<void> {
-  // `=` asks for an exact name: a bare target also matches any session it is a prefix of.
-  const res = await deps.exec.run(["tmux", "kill-session", "-t", `=${session}`], { env: deps.env, timeoutMs: GUARDS.tmuxCall });
-  if (res.code === 0 || TMUX_GONE.test(res.stderr)) return;
-  const why = res.code === EXEC_NOT_FOUND ? "tmux not found in PATH" : res.stderr.trim().split("\n")[0] || `exit ${res.code}`;
-  throw new StrikeError(`could not close the soldier's tmux session ${session}: ${why}`, "strike failed");
 }
 
 /**

@@ -7,8 +7,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { createWaker } from "../awaiters/waker";
-import { createHerdrClient } from "../backends/herdr";
-import { createTmuxClient } from "../backends/tmux";
+import { soldierTerminal } from "./terminal";
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";
@@ -140,35 +139,21 @@ function mustLoad(paths: ProjectPaths, id: string): Task {
 }
 
 /**
- * The pane text for the tail: the live transcript (herdr's, or tmux's capture) when the pane can
- * be read, else the recorded output; any read failure falls back to the record.
+ * The pane text for the tail: the live transcript when the soldier's pane can be read, else the
+ * recorded output; any read failure falls back to the record.
  */
-async function paneText(deps: Deps, task: Task, n: number): Promise<{ source: "live" | "recorded"; text: string }> {
-  if (task.backend === "tmux" && task.tmux_target) {
-    try {
-      const tmux = createTmuxClient({ exec: deps.exec, env: deps.env });
-      return { source: "live", text: await tmux.capture(task.tmux_target, Math.max(n, COUNTS.transcriptLines)) };
-    } catch {
-      return { source: "recorded", text: task.output ?? "" };
-    }
+async function paneText(deps: Deps, paths: ProjectPaths, task: Task, n: number): Promise<{ source: "live" | "recorded"; text: string }> {
+  try {
+    return { source: "live", text: await soldierTerminal(deps, paths, task).transcript(task, n) };
+  } catch {
+    // Gone, busy, the backend missing or down: the recorded output is what is left.
+    return { source: "recorded", text: task.output ?? "" };
   }
-  const target = task.herdr_agent_name || task.herdr_pane_id;
-  if ((task.backend ?? "herdr") === "herdr" && target) {
-    try {
-      const herdr = createHerdrClient({ exec: deps.exec, env: deps.env });
-      // Read at least a full transcript so trailing blank rows do not eat into the tail.
-      const text = await herdr.agentRead(target, "recent-unwrapped", Math.max(n, COUNTS.transcriptLines));
-      return { source: "live", text };
-    } catch {
-      // Gone, busy, herdr missing or down: the recorded output is what is left.
-    }
-  }
-  return { source: "recorded", text: task.output ?? "" };
 }
 
-async function printTail(deps: Deps, sink: Sink, task: Task, n: number): Promise<void> {
+async function printTail(deps: Deps, paths: ProjectPaths, sink: Sink, task: Task, n: number): Promise<void> {
   if (n <= 0) return;
-  const { source, text } = await paneText(deps, task, n);
+  const { source, text } = await paneText(deps, paths, task, n);
   const lines = redactedTail(text, n);
   sink.line(`VX_WAIT_PANE_TAIL: task=${task.id} lines=${lines.length} source=${source}`);
   for (const l of lines) sink.line(l);
@@ -181,7 +166,7 @@ async function finish(deps: Deps, sink: Sink, paths: ProjectPaths, task: Task, o
   const note = endingNote(task.output);
   if (note !== undefined) sink.line(`VX_WAIT_NOTE: ${redact(note)}`);
   if (task.kind === "scout" && task.status === "done") sink.line(`VX_WAIT_REPORT: ${reportPath(paths, task)}`);
-  await printTail(deps, sink, task, opts.paneTailLines);
+  await printTail(deps, paths, sink, task, opts.paneTailLines);
   if (SUCCESS.has(task.status)) {
     sink.line(`VX_WAIT_DONE: task=${task.id} status=${task.status}`);
     return EXIT.ok;
@@ -214,7 +199,7 @@ export async function waitForTask(deps: Deps, opts: WaitOptions): Promise<number
       if (!WAITING.has(task.status)) return await finish(deps, sink, paths, task, opts);
       const elapsed = deps.clock.now() - started;
       if (elapsed >= opts.maxWaitMs) {
-        await printTail(deps, sink, task, opts.paneTailLines);
+        await printTail(deps, paths, sink, task, opts.paneTailLines);
         sink.line(`VX_WAIT_TIMEOUT: ${shortSeconds(elapsed)}s max_wait=${shortSeconds(opts.maxWaitMs)}s task=${task.id}`);
         return EXIT.timeout;
       }

@@ -1,0 +1,99 @@
+/**
+ * The herdr implementation of the lifecycle seam: the herdr launch (`launch.ts`), `agent prompt`
+ * with the probe's bounded wait, an option's key through `agent send-keys` followed by the wait
+ * for the agent to leave that dialog, `agent read` for the screen and transcripts, and the tab
+ * (or pane) closed on strike. Behaviour is what the commands did before the seam.
+ */
+import { type HerdrOps, type PromptOutcome, closePane, closeTab, isGone, promptAgent, readVisible } from "../backends/herdr-ops";
+import { type AgentInfo, herdrCode } from "../backends/herdr-types";
+import { herdrSighting } from "../backends/soldiers";
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import type { ProjectPaths } from "../state/paths";
+import { COUNTS, scaled } from "../time";
+import { herdrOps, launchSoldier, settleAfterPrompt } from "./launch";
+import { closeUnrecordedTabs } from "./leftovers";
+import { soldierTarget } from "./quick-settle";
+import type { SoldierTerminal } from "./terminal";
+
+/**
+ * After an option's key, waits (within the probe window) for the agent to leave the dialog it
+ * answered: right after the key herdr may still show that dialog, and only a state change
+ * proves a later `blocked` is a new question.
+ */
+async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): Promise<PromptOutcome> {
+  const deadline = ops.clock.now() + scaled("quickSettle", ops.env);
+  for (;;) {
+    const remaining = deadline - ops.clock.now();
+    if (remaining <= 0) return { kind: "timeout" };
+    let agent: AgentInfo;
+    try {
+      agent = await ops.herdr.agentWait(target, remaining);
+    } catch (err) {
+      const code = herdrCode(err);
+      if (isGone(err)) return { kind: "gone", code: code ?? "" };
+      // The key went in; whatever herdr says now, the sentinel takes over from here.
+      return { kind: "timeout" };
+    }
+    if (agent.agent_status !== "blocked" || agent.state_change_seq !== before.state_change_seq) return { kind: "settled", agent };
+    await ops.clock.sleep(scaled("trustPoll", ops.env));
+  }
+}
+
+export function herdrTerminal(deps: Deps, paths: ProjectPaths, workspace?: string): SoldierTerminal {
+  const ops = herdrOps(deps);
+  return {
+    name: "herdr",
+    pane: "herdr pane",
+    launch(pending) {
+      if (!workspace) throw new Error("a herdr launch needs the caller's workspace");
+      return launchSoldier({ deps, paths, ops, workspace }, pending);
+    },
+    prompt: (task, text) => promptAgent(ops, soldierTarget(task), text, { waitTimeoutMs: scaled("quickSettle", deps.env) }),
+    async press(task, key) {
+      const target = soldierTarget(task);
+      let before: AgentInfo;
+      try {
+        before = await ops.herdr.agentGet(target);
+        await ops.herdr.agentSendKeys(target, [key]);
+      } catch (err) {
+        if (isGone(err)) return { kind: "gone", code: herdrCode(err) ?? "" };
+        throw err;
+      }
+      return waitAfterKeys(ops, target, before);
+    },
+    screen: (task) => readVisible(ops, soldierTarget(task)).catch(() => undefined),
+    async live(task) {
+      try {
+        return herdrSighting(ops, await ops.herdr.agentGet(soldierTarget(task)));
+      } catch (err) {
+        if (isGone(err)) return undefined;
+        throw err;
+      }
+    },
+    settle: (task, outcome) => settleAfterPrompt({ deps, paths, ops }, task, outcome),
+    async close(task) {
+      if (!task.herdr_tab_id && !task.herdr_pane_id) {
+        // Never recorded a pane; a launch that died may still have left its tab.
+        await closeUnrecordedTabs(ops, task).catch((err) => {
+          deps.stderr.write(`vx: could not look for a herdr tab task ${task.id}'s launch may have left: ${errorMessage(err)}\n`);
+        });
+        return;
+      }
+      try {
+        if (task.herdr_tab_id) await closeTab(ops, task.herdr_tab_id);
+        else await closePane(ops, task.herdr_pane_id!);
+      } catch (err) {
+        const what = task.herdr_tab_id ? `tab ${task.herdr_tab_id}` : `pane ${task.herdr_pane_id}`;
+        const why = herdrCode(err) === "herdr_missing" ? "herdr not found in PATH" : errorMessage(err);
+        throw new Error(`could not close the soldier's herdr ${what}: ${why}`);
+      }
+    },
+    async transcript(task, lines) {
+      const target = task.herdr_agent_name || task.herdr_pane_id;
+      if (!target) throw new Error("no herdr agent recorded");
+      // Read at least a full transcript so trailing blank rows do not eat into the tail.
+      return ops.herdr.agentRead(target, "recent-unwrapped", Math.max(lines, COUNTS.transcriptLines));
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The soldier-backend seam of the lifecycle commands: what dispatch, redispatch, prompt, decide,
+ * strike and wait do to a soldier's terminal, whichever backend holds it. herdr and tmux are its
+ * two implementations (`terminal-herdr.ts`, `terminal-tmux.ts`); the sentinel's pass reads through
+ * the survey side of the same seam (`backends/soldiers.ts`).
+ */
+import type { PromptOutcome } from "../backends/herdr-ops";
+import { type BackendName, type Sighting, backendOf } from "../backends/soldiers";
+import type { Deps } from "../deps";
+import type { ProjectPaths } from "../state/paths";
+import type { Task } from "../state/schemas";
+import type { LaunchResult } from "./launch";
+import { herdrTerminal } from "./terminal-herdr";
+import { tmuxTerminal } from "./terminal-tmux";
+
+export interface SoldierTerminal {
+  readonly name: BackendName;
+  /** How notes and refusals name the soldier's pane: "herdr pane", "tmux pane". */
+  readonly pane: string;
+  /** CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never throws for backend failures. */
+  launch(pending: Task): Promise<LaunchResult>;
+  /** A text prompt (the follow-up suffix already added). */
+  prompt(task: Task, text: string): Promise<PromptOutcome>;
+  /** An option's key for the dialog on the soldier's screen. */
+  press(task: Task, key: string): Promise<PromptOutcome>;
+  /** The visible screen, for a dialog's options; undefined when unreadable. */
+  screen(task: Task): Promise<string | undefined>;
+  /** The soldier as it is now; undefined when its pane is gone. Throws when the backend cannot be asked. */
+  live(task: Task): Promise<Sighting | undefined>;
+  /** The quick-settle probe after a delivery (CMD-DISPATCH-06); returns the task as saved. */
+  settle(task: Task, outcome: PromptOutcome): Promise<Task>;
+  /** Closes the soldier's pane; one already gone counts as closed. Throws, saying what, otherwise. */
+  close(task: Task): Promise<void>;
+  /** The live transcript's last `lines` lines; throws when it cannot be read. */
+  transcript(task: Task, lines: number): Promise<string>;
+}
+
+/** The terminal of `task`'s backend; `workspace` is the herdr workspace a launch creates its tab in. */
+export function soldierTerminal(deps: Deps, paths: ProjectPaths, task: Pick<Task, "backend">, workspace?: string): SoldierTerminal {
+  return backendOf(task as Task) === "tmux" ? tmuxTerminal(deps, paths) : herdrTerminal(deps, paths, workspace);
+}
