@@ -64,11 +64,14 @@ export function hooksDir(paths: ProjectPaths, taskId: string): string {
 }
 
 const TRUST_RE = /trust this folder/i;
-// What each harness shows once it takes input; Pi has no fixed text, so a screen that stops
-// changing (and is not a dialog) counts for every harness too.
+// What each harness shows once it takes input. Pi has no fixed text, so for Pi a screen that stops
+// changing (and is not a dialog) counts instead; never for the others, whose start-up shows still
+// screens before a folder-trust dialog, where a pasted prompt is lost. Codex draws its composer
+// ("Ask Codex to do anything") while still loading, seconds before that dialog; the session's
+// "permissions:" header line comes only once it takes input.
 const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
   claude: /^\s*❯\s*$|\? for shortcuts/m,
-  codex: /Ask Codex to do anything|context left/,
+  codex: /^\s*permissions: |context left/m,
   opencode: /Ask anything/,
 };
 
@@ -99,12 +102,47 @@ async function sessionName(tmux: TmuxClient, task: Task): Promise<string> {
   return (await tmux.hasSession(candidate)) ? fallbackName(candidate, task.id) : candidate;
 }
 
+// A row of a selection list under its cursor glyph, and an option that accepts a folder-trust
+// dialog (Claude Code's "Yes, I trust this folder", Codex's "Trust and continue").
+const CURSOR_ROW_RE = /^(\s*)[❯›>](\s+)(\S.*)$/u;
+const ACCEPT_RE = /^(?:[1-9][.)]\s+)?(?:yes|trust)\b/i;
+
+/**
+ * The next key toward accepting the folder-trust dialog on `screen`. Harnesses draw its options as
+ * a list and take Enter on the highlighted row (Claude Code's rows carry no digits and Codex
+ * ignores them), so it is Enter on the accepting option or the arrow toward it; a list with no
+ * cursor shown gets the option's digit. Undefined when no option accepts.
+ */
+export function trustKey(screen: string): string | undefined {
+  const lines = screen.split("\n").map((l) => l.trimEnd());
+  const at = lines.findIndex((l) => CURSOR_ROW_RE.test(l));
+  if (at === -1) return trustOptionDigit(screen);
+  const m = CURSOR_ROW_RE.exec(lines[at]!)!;
+  // The list: the cursor's row and the rows around it whose text starts in the same column.
+  const column = m[1]!.length + 1 + m[2]!.length;
+  const option = (l: string | undefined) => l !== undefined && l.length > column && l.slice(0, column).trim() === "" && l[column] !== " ";
+  let first = at;
+  while (option(lines[first - 1])) first--;
+  let end = at + 1;
+  while (option(lines[end])) end++;
+  for (let i = first; i < end; i++) {
+    if (!ACCEPT_RE.test(i === at ? m[3]! : lines[i]!.slice(column))) continue;
+    return i === at ? "Enter" : i > at ? "Down" : "Up";
+  }
+  return undefined;
+}
+
+// Polls without a visible change after a key before it is pressed again (a key pressed while the
+// dialog is still being drawn can be lost).
+const RESEND_POLLS = 5;
+
 /** Waits for the harness to take input, answering a folder-trust dialog; false when it never did. */
 async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullable<Task["harness"]>): Promise<"ready" | "gone" | "timeout"> {
   const { clock, env } = ctx.deps;
   const deadline = clock.now() + scaled("tmuxReady", env);
   let last: string | undefined;
-  let answered = false;
+  // The screen the last key was pressed on, and how many polls have shown it since.
+  let keyed: { screen: string; polls: number } | undefined;
   while (clock.now() < deadline) {
     let screen: string;
     try {
@@ -113,12 +151,15 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
       return "gone";
     }
     if (TRUST_RE.test(screen)) {
-      const digit = trustOptionDigit(screen);
-      if (digit && !answered) {
-        await ctx.tmux.sendKeys(session, [digit]);
-        answered = true;
+      // One key per redraw: a cursor key is judged again only once the dialog shows its effect.
+      if (!keyed || keyed.screen !== screen || ++keyed.polls >= RESEND_POLLS) {
+        const key = trustKey(screen);
+        if (key) {
+          await ctx.tmux.sendKeys(session, [key]);
+          keyed = { screen, polls: 0 };
+        }
       }
-    } else if (READY[harness]?.test(screen) || (screen.trim() !== "" && screen === last)) {
+    } else if (READY[harness] ? READY[harness].test(screen) : screen.trim() !== "" && screen === last) {
       return "ready";
     }
     last = screen;
