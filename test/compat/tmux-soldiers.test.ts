@@ -170,9 +170,7 @@ for (const spec of SPECS) {
       expect(f.dirt(bravo.id)).toEqual([]);
     });
 
-    // Missing piece: `vx decide` on a tmux soldier (a paste for a prose answer) still refuses in
-    // this version ("cannot reach a tmux soldier"); unskip once it delivers.
-    test.skip("vx decide delivers the answer: the model sees it in the soldier's next request", async () => {
+    test("vx decide delivers the answer: the model sees it in the soldier's next request", async () => {
       const t0 = Date.now();
       const r = await vx(["decide", bravo.id, ANSWER], { cwd: f.project, env: f.env });
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
