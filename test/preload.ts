@@ -4,7 +4,7 @@
  * and clears every variable that would make vx talk to a real multiplexer or change its timing.
  */
 import { afterAll } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -12,8 +12,16 @@ const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
 chmodSync(runDir, 0o755);
 process.env.TMPDIR = runDir;
-// A preload's afterAll runs once, after every test file.
-afterAll(() => rmSync(runDir, { recursive: true, force: true }));
+// A preload's afterAll runs once, after every test file. A test that timed out never ran its own
+// cleanup, so any tmux server whose socket is inside the run dir (TMUX_TMPDIR of a test) is
+// stopped first: the socket's place proves the server is the suite's.
+afterAll(() => {
+  for (const rel of readdirSync(runDir, { recursive: true }) as string[]) {
+    if (!/(^|\/)tmux-\d+\/[^/]+$/.test(rel)) continue;
+    Bun.spawnSync(["tmux", "-S", join(runDir, rel), "kill-server"], { stdout: "ignore", stderr: "ignore" });
+  }
+  rmSync(runDir, { recursive: true, force: true });
+});
 
 process.env.HOME = mkdtempSync(join(runDir, "vx-test-home-"));
 for (const name of Object.keys(process.env)) {
