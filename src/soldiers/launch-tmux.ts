@@ -5,7 +5,7 @@
  * answered by pane text), the isolation gate, `working` recorded, then the prompt pasted once.
  * Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { chmodSync, realpathSync } from "node:fs";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
 import { type TmuxClient, createTmuxClient } from "../backends/tmux";
@@ -16,7 +16,7 @@ import { errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { writeStateFile } from "../state/files";
-import type { ProjectPaths } from "../state/paths";
+import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { isoTime, scaled } from "../time";
@@ -76,14 +76,6 @@ const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
 };
 
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 async function fail(ctx: TmuxLaunchCtx, task: Task, reason: string, kill?: string): Promise<LaunchResult> {
   if (kill) await ctx.tmux.killSession(kill).catch(() => false);
@@ -171,8 +163,8 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
 /** TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. */
 async function isolationGate(ctx: TmuxLaunchCtx, session: string, task: Task): Promise<string | undefined> {
   const pane = (await ctx.tmux.listPanes()).find((p) => p.session === session);
-  const cwd = pane ? real(pane.path) : "";
-  const camp = real(task.camp_path ?? "");
+  const cwd = pane ? realpathOr(pane.path) : "";
+  const camp = realpathOr(task.camp_path ?? "");
   const branch = (await currentBranch(camp, ctx.deps.exec).catch(() => undefined)) ?? "";
   const expected = campBranch(task.id);
   if (cwd === camp && branch === expected) return undefined;

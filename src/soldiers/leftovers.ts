@@ -4,11 +4,10 @@
  * never recorded. The launch notes the tab's workspace and label on the task before it creates
  * the tab, so the tab can be found again: same workspace, same label, a pane in the task's camp.
  */
-import { realpathSync } from "node:fs";
 import { type HerdrOps, closeTab } from "../backends/herdr-ops";
 import { errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
-import type { ProjectPaths } from "../state/paths";
+import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
 import { isoTime } from "../time";
@@ -22,23 +21,15 @@ export function isAbandonedLaunch(paths: ProjectPaths, task: Task): boolean {
   return task.status === "pending" && !isTaskBusy(paths, task.id);
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** Tabs the task's launch created but never recorded; none when it recorded one or noted none. */
 export async function unrecordedTabs(ops: HerdrOps, task: Task): Promise<string[]> {
   const { herdr_workspace_id: workspace, herdr_agent_name: label, camp_path: camp } = task;
   if (task.herdr_tab_id || task.herdr_pane_id || !workspace || !label || !camp) return [];
   const labelled = (await ops.herdr.tabList(workspace)).filter((t) => t.label === label).map((t) => t.tabId);
   if (labelled.length === 0) return [];
-  const here = new Set([camp, real(camp)]);
+  const here = new Set([camp, realpathOr(camp)]);
   const panes = await ops.herdr.paneList(workspace);
-  return labelled.filter((tab) => panes.some((p) => p.tabId === tab && p.cwd !== undefined && (here.has(p.cwd) || here.has(real(p.cwd)))));
+  return labelled.filter((tab) => panes.some((p) => p.tabId === tab && p.cwd !== undefined && (here.has(p.cwd) || here.has(realpathOr(p.cwd)))));
 }
 
 /** Closes the tabs `unrecordedTabs` finds; returns the ones closed. Throws when herdr cannot be asked. */
