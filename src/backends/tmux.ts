@@ -35,11 +35,16 @@ export function paneTarget(session: string): string {
 }
 
 export const tmuxArgv = {
-  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number }): string[] => [
+  /**
+   * `keepDeadPane` sets remain-on-exit in the same tmux command sequence (a `;` argument), so even
+   * a program that exits at once leaves its pane, and what it printed, behind.
+   */
+  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean }): string[] => [
     "tmux", "new-session", "-d", "-s", r.name, "-c", r.cwd,
     "-x", String(r.width ?? 220), "-y", String(r.height ?? 50),
     ...Object.entries(r.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     "--", ...r.argv,
+    ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
   ],
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", `=${name}`],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
@@ -52,6 +57,7 @@ export const tmuxArgv = {
   pasteBuffer: (buffer: string, session: string): string[] => ["tmux", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session)],
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
   killSession: (name: string): string[] => ["tmux", "kill-session", "-t", `=${name}`],
+  paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
 };
 
 export interface TmuxClient {
@@ -65,6 +71,8 @@ export interface TmuxClient {
   sendKeys(session: string, keys: string[]): Promise<void>;
   /** True when tmux killed it now, false when it was already gone. */
   killSession(name: string): Promise<boolean>;
+  /** Whether the session's program has exited (its pane kept by `keepDeadPane`). */
+  paneDead(session: string): Promise<boolean>;
 }
 
 function failure(argv: string[], res: ExecResult): TmuxError {
@@ -128,5 +136,6 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
       await run(tmuxArgv.sendKeys(session, keys));
     },
     killSession: (name) => unlessAbsent(run(tmuxArgv.killSession(name))),
+    paneDead: async (session) => (await run(tmuxArgv.paneDead(session))).trim() === "1",
   };
 }

@@ -13,13 +13,15 @@ import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { printable } from "../printable";
+import { redact } from "../redact";
 import { composeOutput } from "../sentinel/notes";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { writeStateFile } from "../state/files";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
-import { isoTime, scaled } from "../time";
+import { COUNTS, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
 import { harnessArgs, herdrOps } from "./launch";
 import type { LaunchResult } from "./launch";
@@ -129,7 +131,25 @@ export function trustKey(screen: string): string | undefined {
 const RESEND_POLLS = 5;
 
 /** Waits for the harness to take input, answering a folder-trust dialog; false when it never did. */
-async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullable<Task["harness"]>): Promise<"ready" | "gone" | "timeout"> {
+type Readiness = { kind: "ready" } | { kind: "timeout" } | { kind: "gone"; last: string };
+
+/** The last line a harness printed before it exited, redacted and escaped for one error line. */
+function lastWords(screen: string): string {
+  const lines = screen.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("Pane is dead"));
+  const line = lines.pop() ?? "";
+  return printable(redact(line)).slice(0, 200);
+}
+
+/**
+ * What a pane that just died last showed: tmux clears the dead pane's screen, so the history is
+ * read, and the last screen seen alive stands in when that holds nothing.
+ */
+async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | undefined): Promise<string> {
+  const history = await ctx.tmux.capture(session, COUNTS.transcriptLines).catch(() => "");
+  return lastWords(history) || lastWords(alive ?? "");
+}
+
+async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullable<Task["harness"]>): Promise<Readiness> {
   const { clock, env } = ctx.deps;
   const deadline = clock.now() + scaled("tmuxReady", env);
   let last: string | undefined;
@@ -139,8 +159,9 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
     let screen: string;
     try {
       screen = await ctx.tmux.capture(session);
+      if (await ctx.tmux.paneDead(session)) return { kind: "gone", last: await deadWords(ctx, session, last) };
     } catch {
-      return "gone";
+      return { kind: "gone", last: lastWords(last ?? "") };
     }
     if (TRUST_RE.test(screen)) {
       // One key per redraw: a cursor key is judged again only once the dialog shows its effect.
@@ -152,12 +173,12 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
         }
       }
     } else if (READY[harness] ? READY[harness].test(screen) : screen.trim() !== "" && screen === last) {
-      return "ready";
+      return { kind: "ready" };
     }
     last = screen;
     await clock.sleep(scaled("trustPoll", env) * 2);
   }
-  return "timeout";
+  return { kind: "timeout" };
 }
 
 /** TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. */
@@ -187,6 +208,8 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       cwd: pending.camp_path ?? "",
       env: soldierEnv(deps.env, hooks),
       argv: [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args],
+      // A harness that exits keeps its pane, so what it said can be told (and read in the session).
+      keepDeadPane: true,
     });
   } catch (err) {
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
@@ -199,8 +222,11 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   let task = step.task;
 
   const ready = await waitReady(ctx, name, harness);
-  if (ready === "gone") return fail(ctx, task, `${harness} exited in its tmux session before it became ready`, name);
-  if (ready === "timeout") return fail(ctx, task, NOT_READY, name);
+  if (ready.kind === "gone") {
+    const words = ready.last ? ` (its last output: "${ready.last}")` : "";
+    return fail(ctx, task, `${harness} exited in its tmux session before it became ready${words}`, name);
+  }
+  if (ready.kind === "timeout") return fail(ctx, task, NOT_READY, name);
   const gate = await isolationGate(ctx, name, task);
   if (gate) return fail(ctx, task, gate, name);
 

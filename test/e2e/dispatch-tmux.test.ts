@@ -67,10 +67,13 @@ describe("vx dispatch --backend tmux", () => {
   });
 
   test("a harness that exits before it is ready fails the task", async () => {
-    await using f = await tmuxField("#!/bin/sh\nexit 3\n");
+    // As a real harness does, it runs a moment before it gives up (tmux loses the output of a program that exits at once).
+    await using f = await tmuxField(`#!/bin/sh\necho 'Error: not logged in (token sk-ant-abcdefghijklmnop0123 expired)'\n${Bun.which("sleep")} 0.5\nexit 3\n`);
     const r = await f.run(["dispatch", "fix it", "--backend", "tmux"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("claude exited in its tmux session before it became ready");
+    // What it printed last is told, redacted; its session is gone afterwards.
+    expect(r.stderr).toContain('vx: claude exited in its tmux session before it became ready (its last output: "Error: not logged in (token [redacted-secret] expired)")\n');
+    expect(f.tmux("has-session", "-t", "=vx-fix-it").code).not.toBe(0);
     expect(existsSync(f.paths.statesDir) ? readdirSync(f.paths.statesDir) : []).toEqual([]);
   });
 });

@@ -57,6 +57,10 @@ export function memoryTmux(): MemoryTmux {
       check("kill-session");
       return sessions.delete(name);
     },
+    async paneDead(session) {
+      check("display-message");
+      return must(session).dead;
+    },
   };
   function check(call: string): void {
     calls.push(call);
