@@ -58,6 +58,7 @@ export const tmuxArgv = {
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
   killSession: (name: string): string[] => ["tmux", "kill-session", "-t", `=${name}`],
   paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
+  releaseDeadPane: (session: string): string[] => ["tmux", "set-option", "-t", paneTarget(session), "remain-on-exit", "off"],
 };
 
 export interface TmuxClient {
@@ -71,6 +72,8 @@ export interface TmuxClient {
   sendKeys(session: string, keys: string[]): Promise<void>;
   /** True when tmux killed it now, false when it was already gone. */
   killSession(name: string): Promise<boolean>;
+  /** From now on the session closes when its program exits (undoes `keepDeadPane`). */
+  releaseDeadPane(session: string): Promise<void>;
   /** Whether the session's program has exited (its pane kept by `keepDeadPane`). */
   paneDead(session: string): Promise<boolean>;
 }
@@ -136,6 +139,9 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
       await run(tmuxArgv.sendKeys(session, keys));
     },
     killSession: (name) => unlessAbsent(run(tmuxArgv.killSession(name))),
+    async releaseDeadPane(session) {
+      await run(tmuxArgv.releaseDeadPane(session));
+    },
     paneDead: async (session) => (await run(tmuxArgv.paneDead(session))).trim() === "1",
   };
 }

@@ -164,13 +164,16 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
       return { kind: "gone", last: lastWords(last ?? "") };
     }
     if (TRUST_RE.test(screen)) {
-      // One key per redraw: a cursor key is judged again only once the dialog shows its effect.
-      if (!keyed || keyed.screen !== screen || ++keyed.polls >= RESEND_POLLS) {
-        const key = trustKey(screen);
-        if (key) {
-          await ctx.tmux.sendKeys(session, [key]);
-          keyed = { screen, polls: 0 };
-        }
+      // A key only on a screen seen twice running, so a redraw still in flight is never answered;
+      // one key per redraw, and the same key again only after a quiet spell. A cursor key waits
+      // longer: one that was slow, not lost, would move the cursor past "Yes" onto "No, exit".
+      const key = trustKey(screen);
+      const fresh = !keyed || keyed.screen !== screen;
+      const quiet = keyed ? ++keyed.polls : 0;
+      const patience = key === "Up" || key === "Down" ? RESEND_POLLS * 4 : RESEND_POLLS;
+      if (key && screen === last && (fresh || quiet >= patience)) {
+        await ctx.tmux.sendKeys(session, [key]);
+        keyed = { screen, polls: 0 };
       }
     } else if (READY[harness] ? READY[harness].test(screen) : screen.trim() !== "" && screen === last) {
       return { kind: "ready" };
@@ -227,6 +230,8 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
     return fail(ctx, task, `${harness} exited in its tmux session before it became ready${words}`, name);
   }
   if (ready.kind === "timeout") return fail(ctx, task, NOT_READY, name);
+  // Ready: from here a harness that exits closes its session, as the sentinel and users expect.
+  await tmux.releaseDeadPane(name).catch(() => undefined);
   const gate = await isolationGate(ctx, name, task);
   if (gate) return fail(ctx, task, gate, name);
 

@@ -57,6 +57,10 @@ export function memoryTmux(): MemoryTmux {
       check("kill-session");
       return sessions.delete(name);
     },
+    async releaseDeadPane(session) {
+      check("set-option");
+      must(session);
+    },
     async paneDead(session) {
       check("display-message");
       return must(session).dead;

@@ -67,6 +67,7 @@ async function launchThrough(
   dialog: string,
   react: (keys: string[]) => string | undefined,
   before?: { text: string; forMs: number },
+  redraw?: (text: string) => string,
 ) {
   const { dir, paths } = w.addProject();
   const id = taskId();
@@ -88,6 +89,7 @@ async function launchThrough(
   tmux.capture = async (name, lines) => {
     const s = tmux.sessions.get(name);
     if (before && s?.text === before.text && clock.now() - shown >= before.forMs) s.text = dialog;
+    if (redraw && s) s.text = redraw(s.text);
     return capture(name, lines);
   };
   tmux.sendKeys = async (name, keys) => {
@@ -113,6 +115,33 @@ describe("the tmux launch and a folder-trust dialog", () => {
     expect({ error: r.result.error, status: r.saved?.status }).toEqual({ error: undefined, status: "running" });
     expect(r.keys).toEqual([["Down"], ["Enter"]]);
     expect(r.pasted).toHaveLength(1);
+  });
+
+  test("Claude Code's, drawing a Down late: no second Down overshoots to 'No, exit'; Enter once it shows Yes", async () => {
+    using w = world();
+    // The list wraps, as a selection list may: a second Down would land back on "No, exit".
+    let cursor = 0;
+    let pendingDowns = 0;
+    let polls = 0;
+    const r = await launchThrough(w, "claude", claudeDialog(false), (keys) => {
+      if (keys[0] === "Down") {
+        pendingDowns++;
+        return undefined; // drawn only a few polls later (see the capture below)
+      }
+      if (keys[0] === "Enter") return cursor === 1 ? "╭ Claude Code\n❯ \n? for shortcuts\n" : "Run claude again and choose Yes";
+      return undefined;
+    }, undefined, (text) => {
+      // Each capture is a poll; a pending Down is drawn on the sixth poll after it was pressed.
+      if (pendingDowns > 0 && ++polls >= 6) {
+        cursor = (cursor + pendingDowns) % 2;
+        pendingDowns = 0;
+        polls = 0;
+        return claudeDialog(cursor === 1);
+      }
+      return text;
+    });
+    expect({ error: r.result.error, status: r.saved?.status }).toEqual({ error: undefined, status: "running" });
+    expect(r.keys).toEqual([["Down"], ["Enter"]]);
   });
 
   test("Codex's: Enter on 'Trust and continue' (a digit does nothing there)", async () => {
