@@ -108,13 +108,15 @@ function changeWatch(clock: Deps["clock"], log: Log) {
   };
   return {
     update(dirs: ProjectPaths[]): void {
-      const queues = dirs.filter(hasHooklessCommander).flatMap((p) => (made(p.root, p.forumWakesDir) ? [p.wakesDir, p.forumWakesDir] : []));
-      const states = dirs.filter((p) => made(p.root, p.statesDir)).map((p) => p.statesDir);
-      const watched = [...queues, ...states];
-      const key = watched.join("\n");
+      const hookless = dirs.filter(hasHooklessCommander);
+      // Decided from the paths alone, so an unchanged set costs no file system work each pass.
+      const key = [...hookless.map((p) => `q ${p.stateDir}`), ...dirs.map((p) => `s ${p.stateDir}`)].join("\n");
       if (current?.key === key) return;
       current?.waker.close();
-      current = watched.length > 0 ? { key, waker: createWaker(watched, clock) } : undefined;
+      const queues = hookless.flatMap((p) => (made(p.root, p.forumWakesDir) ? [p.wakesDir, p.forumWakesDir] : []));
+      const states = dirs.filter((p) => made(p.root, p.statesDir)).map((p) => p.statesDir);
+      const watched = [...queues, ...states];
+      current = { key, waker: createWaker(watched, clock) };
       log(`sentinel: watching ${queues.length} queue and ${states.length} states dir(s) for changes`);
     },
     wait(ms: number, signal: AbortSignal): Promise<void> {

@@ -221,12 +221,14 @@ async function serveProject(
   for (const task of p.tasks) {
     if (ctx.signal?.aborted) break;
     const survey = surveys.get(backendOf(task));
-    if (!survey || isTaskBusy(p.paths, task.id)) continue;
-    if (reopenable(p, task)) {
+    const reopen = reopenable(p, task);
+    // The lock is probed only for tasks this pass would judge, not for every finished one.
+    if (!survey || (!reopen && task.status !== "running") || isTaskBusy(p.paths, task.id)) continue;
+    if (reopen) {
       await reopenIfWorking(applyCtxFor(ctx, p), task, survey.find(task, p.paths));
       continue;
     }
-    if (task.status === "running" && (await serveRunning(ctx, p, task, survey))) wakes++;
+    if (await serveRunning(ctx, p, task, survey)) wakes++;
   }
   return wakes;
 }
