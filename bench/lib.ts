@@ -1,5 +1,5 @@
 /** Shared bench helpers: temp world with an initialized project, medians, process RSS. */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -71,4 +71,17 @@ export function interleaved(cmds: { argv: string[]; cwd: string; env: Record<str
     });
   }
   return times.map(median);
+}
+
+/**
+ * A `herdr` in `bin` that answers every call with one `agent list` of `agents`, prepared once, and
+ * counts its calls: what a sentinel pass costs without herdr's own time.
+ */
+export function fakeHerdrList(bin: string, base: string, agents: unknown[]): { calls(): number } {
+  const listFile = join(base, "agent-list.json");
+  const callLog = join(base, "herdr-calls");
+  writeFileSync(listFile, `${JSON.stringify({ id: "cli:agent:list", result: { agents, type: "agent_list" } })}\n`);
+  writeFileSync(join(bin, "herdr"), `#!/bin/sh\necho x >> ${callLog}\nexec cat ${listFile}\n`, { mode: 0o755 });
+  writeFileSync(callLog, "");
+  return { calls: () => readFileSync(callLog, "utf8").split("\n").filter(Boolean).length };
 }

@@ -8,7 +8,7 @@
  *    and file-backed pages of the mapped binary (clean, shared, reclaimable).
  * Usage: bun run build && bun bench/sentinel-pass.ts [passes=10000]
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
 import { realExec } from "../src/exec";
@@ -17,7 +17,7 @@ import { newMemory, runPass } from "../src/sentinel/pass";
 import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { realClock } from "../src/time";
-import { VX, benchWorld, median, rssKiB } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, rssKiB } from "./lib";
 
 const passes = Number(process.argv[2] ?? 10_000);
 const w = benchWorld();
@@ -41,13 +41,9 @@ for (let p = 0; p < 20; p++) {
     agents.push({ agent: "claude", agent_status: "working", name, pane_id: pane, tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
   }
 }
-const listFile = join(w.base, "agent-list.json");
-const callLog = join(w.base, "herdr-calls");
-writeFileSync(listFile, `${JSON.stringify({ id: "cli:agent:list", result: { agents, type: "agent_list" } })}\n`);
-writeFileSync(join(bin, "herdr"), `#!/bin/sh\necho x >> ${callLog}\nexec cat ${listFile}\n`, { mode: 0o755 });
-writeFileSync(callLog, "");
+const herdr = fakeHerdrList(bin, w.base, agents);
 const env = { ...w.env, PATH: `${bin}:${w.env.PATH}` };
-const calls = () => readFileSync(callLog, "utf8").split("\n").filter(Boolean).length;
+const calls = herdr.calls;
 
 // 1. In-process passes.
 const ctx = {
@@ -73,7 +69,7 @@ console.log(`herdr processes per pass: ${[...new Set(perPass)].join(", ")} (goal
 console.log(`sentinel CPU per pass: median ${median(cpu).toFixed(2)} ms, max ${Math.max(...cpu).toFixed(2)} ms (goal <= 20 ms)`);
 
 // 2. The compiled sentinel, sampled while it polls.
-writeFileSync(callLog, "");
+const callsBefore = calls();
 const proc = Bun.spawn([VX, "sentinel"], { cwd: w.home, env: { ...env, VX_TIME_SCALE: "0.0001" }, stdout: "ignore", stderr: "inherit" });
 const samples: string[] = [];
 let next = 1000;
@@ -81,7 +77,7 @@ const t0 = Date.now();
 const deadline = Date.now() + 10 * 60_000;
 while (next <= passes && Date.now() < deadline && proc.exitCode === null) {
   await Bun.sleep(200);
-  const n = calls();
+  const n = calls() - callsBefore;
   if (n >= next) {
     const m = rssKiB(proc.pid);
     const mib = (k: number) => (k / 1024).toFixed(1);

@@ -23,7 +23,7 @@ import { type ProjectPaths, projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { createTask } from "../src/state/tasks";
 import { realClock } from "../src/time";
-import { VX, benchWorld, median, run } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, run } from "./lib";
 
 const runs = Number(process.argv[2] ?? 20);
 const w = benchWorld();
@@ -31,16 +31,14 @@ const root = join(w.home, ".vexillum");
 const bin = join(w.base, "bin");
 mkdirSync(bin);
 const tmuxLog = join(w.base, "tmux-calls");
-const herdrLog = join(w.base, "herdr-calls");
 writeFileSync(tmuxLog, "");
-writeFileSync(herdrLog, "");
 const realTmux = Bun.which("tmux");
 if (!realTmux) throw new Error("tmux is not on PATH");
 // Counts the tmux processes the pass starts, then runs the real tmux.
 writeFileSync(join(bin, "tmux"), `#!/bin/sh\necho "$1" >> ${tmuxLog}\nexec ${realTmux} "$@"\n`, { mode: 0o755 });
 const env = { ...w.env, PATH: `${bin}:${w.env.PATH}`, TMUX_TMPDIR: w.base };
 const tmux = (...args: string[]) => run([realTmux, ...args], w.home, env);
-const calls = (log: string) => readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+const tmuxCalls = () => readFileSync(tmuxLog, "utf8").split("\n").filter(Boolean).length;
 
 function taskFile(paths: ProjectPaths, id: string, fields: Record<string, unknown>): void {
   writeFileSync(
@@ -70,9 +68,7 @@ for (let p = 0; p < 20; p++) {
     agents.push({ agent: "claude", agent_status: "working", name: session, pane_id: `w1:p${n}`, tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
   }
 }
-const listFile = join(w.base, "agent-list.json");
-writeFileSync(listFile, `${JSON.stringify({ id: "cli:agent:list", result: { agents, type: "agent_list" } })}\n`);
-writeFileSync(join(bin, "herdr"), `#!/bin/sh\necho x >> ${herdrLog}\nexec cat ${listFile}\n`, { mode: 0o755 });
+const herdr = fakeHerdrList(bin, w.base, agents);
 
 async function passes(keep: "tmux" | "herdr"): Promise<{ cpu: number[]; perPass: number[] }> {
   // Only one backend's projects are listed: the other's state dirs are moved aside meanwhile.
@@ -84,16 +80,16 @@ async function passes(keep: "tmux" | "herdr"): Promise<{ cpu: number[]; perPass:
     windows: NOMINAL_WINDOWS,
     memory: newMemory(),
   };
-  const log = keep === "tmux" ? tmuxLog : herdrLog;
+  const calls = keep === "tmux" ? tmuxCalls : herdr.calls;
   const cpu: number[] = [];
   const perPass: number[] = [];
   for (let i = 0; i < 60; i++) {
-    const before = calls(log);
+    const before = calls();
     const u0 = process.cpuUsage();
     await runPass(ctx);
     const u = process.cpuUsage(u0);
     if (i >= 10) cpu.push((u.user + u.system) / 1000);
-    perPass.push(calls(log) - before);
+    perPass.push(calls() - before);
   }
   return { cpu, perPass };
 }
