@@ -51,7 +51,8 @@ async function install(name: HarnessName): Promise<string> {
     throw new Error(`could not install ${pkg}@${version} from the npm registry (npm exit ${code}): ${(err || out).trim().slice(-800)}`);
   }
   const check = Bun.spawnSync([bin, "--version"], { stdout: "pipe", stderr: "pipe" });
-  if (check.exitCode !== 0 || !check.stdout.toString().includes(version)) {
+  // Pi prints its version on stderr when its stdin is not a terminal (CI has none): read both.
+  if (check.exitCode !== 0 || !(check.stdout.toString() + check.stderr.toString()).includes(version)) {
     throw new Error(`${pkg}@${version} installed but \`${name} --version\` printed: ${(check.stdout.toString() + check.stderr.toString()).trim()}`);
   }
   writeFileSync(marker, `${pkg}@${version}\n`);
