@@ -3,10 +3,10 @@
  * (exact argv, optionally the options that matter) with the answer each gets, and the stub fails
  * the test on any other call and on any listed call left unmade.
  *
- * Order: by default the calls must come in the order listed (`sequence`), since the order is part
- * of what most callers promise (look the agent up, then inspect its process). Code that walks a
- * directory (whose order the file system chooses) uses `set`: each listed call must come exactly
- * once, in any order.
+ * Order: the calls must come in the order listed, since the order is part of what most callers
+ * promise (look the agent up, then inspect its process). Where the code walks a directory, whose
+ * order the file system chooses, the test lists those calls as one unordered step
+ * (`expectAnyOrder`): each must come exactly once, in any order, before any later step.
  *
  * An unexpected call throws at once, and is also remembered, since the code under test may catch
  * the error and carry on; `verify()` reports both. The preload's `afterEach` verifies every stub a
@@ -15,6 +15,7 @@
 import type { Exec, ExecOptions, ExecResult } from "../../src/exec";
 
 export type ExecCall = { argv: string[]; opts?: ExecOptions };
+export type ExpectedCall = { argv: string[]; reply?: Partial<ExecResult>; opts?: Partial<ExecOptions> };
 type Expected = { argv: string[]; reply: ExecResult; opts?: Partial<ExecOptions> };
 
 export type ExecStub = Exec & {
@@ -23,6 +24,8 @@ export type ExecStub = Exec & {
    * says otherwise). When `opts` is given, each option it names must equal the call's.
    */
   expect(argv: string[], reply?: Partial<ExecResult>, opts?: Partial<ExecOptions>): ExecStub;
+  /** One more step: these calls, each exactly once, in any order (none of them: no step). */
+  expectAnyOrder(calls: ExpectedCall[]): ExecStub;
   /** Every call made so far, expected or not, with its options. */
   readonly calls: ExecCall[];
   /** Throws when a call was unexpected or a listed call is still unmade. */
@@ -38,34 +41,42 @@ function optsMatch(want: Partial<ExecOptions> | undefined, got: ExecOptions | un
   return Object.entries(want).every(([k, v]) => Bun.deepEquals((got as Record<string, unknown> | undefined)?.[k], v, true));
 }
 
-export function execStub(order: "sequence" | "set" = "sequence"): ExecStub {
-  const pending: Expected[] = [];
+const expected = (c: ExpectedCall): Expected => ({ argv: c.argv, reply: { code: 0, stdout: "", stderr: "", ...c.reply }, opts: c.opts });
+
+export function execStub(): ExecStub {
+  /** Steps still to come; each is a set of calls, taken in any order, emptied before the next. */
+  const steps: Expected[][] = [];
   const calls: ExecCall[] = [];
   const wrong: string[] = [];
   const stub: ExecStub = {
     calls,
-    expect(argv, reply = {}, opts) {
-      pending.push({ argv, reply: { code: 0, stdout: "", stderr: "", ...reply }, opts });
+    expect(argv, reply, opts) {
+      steps.push([expected({ argv, reply, opts })]);
+      return stub;
+    },
+    expectAnyOrder(list) {
+      if (list.length > 0) steps.push(list.map(expected));
       return stub;
     },
     async run(argv, opts) {
       calls.push({ argv, opts });
-      const candidates = order === "sequence" ? pending.slice(0, 1) : pending;
-      const i = candidates.findIndex((e) => Bun.deepEquals(e.argv, argv, true) && optsMatch(e.opts, opts));
+      const step = steps[0] ?? [];
+      const i = step.findIndex((e) => Bun.deepEquals(e.argv, argv, true) && optsMatch(e.opts, opts));
       if (i === -1) {
-        const next = order === "sequence" ? `expected next ${pending[0] ? show(pending[0].argv) : "no call"}` : `still expected: ${pending.map((e) => show(e.argv)).join(", ") || "none"}`;
+        const next = step.length === 0 ? "no call" : step.map((e) => show(e.argv)).join(" or ");
         const opt = opts === undefined ? "" : ` with options ${JSON.stringify({ ...opts, env: opts.env ? "(set)" : undefined })}`;
-        const msg = `unexpected exec call ${show(argv)}${opt}; ${next}`;
+        const msg = `unexpected exec call ${show(argv)}${opt}; expected next ${next}`;
         wrong.push(msg);
         throw new Error(msg);
       }
-      const [hit] = pending.splice(i, 1);
+      const [hit] = step.splice(i, 1);
+      if (step.length === 0) steps.shift();
       return { ...hit!.reply };
     },
     verify() {
-      const problems = [...wrong, ...pending.map((e) => `expected exec call never made: ${show(e.argv)}`)];
+      const problems = [...wrong, ...steps.flat().map((e) => `expected exec call never made: ${show(e.argv)}`)];
       wrong.length = 0;
-      pending.length = 0;
+      steps.length = 0;
       if (problems.length > 0) throw new Error(problems.join("\n"));
     },
   };
@@ -90,7 +101,7 @@ export function verifyExecStubs(): void {
 /** `ps -o ppid=,command= -p <pid>` as `inspectProcess` runs it: the one place tests spell it. */
 export const psArgv = (pid: number): string[] => ["ps", "-o", "ppid=,command=", "-p", String(pid)];
 
-/** Expects the ps of `pid`: its row `ppid command`, or, when `row` is undefined, a gone process. */
-export function expectPs(stub: ExecStub, pid: number, row: string | undefined): ExecStub {
-  return stub.expect(psArgv(pid), row === undefined ? { code: 1 } : { stdout: `${row}\n` });
+/** The ps of `pid` answered with its row `ppid command`, or, when `row` is undefined, as a gone process. */
+export function psCall(pid: number, row: string | undefined): ExpectedCall {
+  return { argv: psArgv(pid), reply: row === undefined ? { code: 1 } : { stdout: `${row}\n` } };
 }

@@ -41,15 +41,20 @@ describe("execStub", () => {
     expect(() => ex.verify()).toThrow('unexpected exec call ["herdr","agent","list"] with options {"timeoutMs":11}');
   });
 
-  test("a set takes its calls in any order, each once", async () => {
-    const ex = execStub("set").expect(["a"]).expect(["b"]);
-    await ex.run(["b"]);
+  test("an unordered step takes its calls in any order, each once, all before the next step", async () => {
+    const ex = execStub().expect(["first"]).expectAnyOrder([{ argv: ["a"] }, { argv: ["b"], reply: { stdout: "B" } }]).expect(["last"]);
+    await ex.run(["first"]);
+    expect((await ex.run(["b"])).stdout).toBe("B");
     await ex.run(["a"]);
+    await ex.run(["last"]);
     ex.verify();
-    ex.expect(["a"]);
+    ex.expectAnyOrder([{ argv: ["a"] }, { argv: ["b"] }]).expect(["last"]);
     await ex.run(["a"]);
     await ex.run(["a"]).catch(() => undefined);
-    expect(() => ex.verify()).toThrow('unexpected exec call ["a"]; still expected: none');
+    await ex.run(["last"]).catch(() => undefined);
+    expect(() => ex.verify()).toThrow(
+      'unexpected exec call ["a"]; expected next ["b"]\nunexpected exec call ["last"]; expected next ["b"]\nexpected exec call never made: ["b"]',
+    );
   });
 
   test("the after-each check fails for any stub the test made and left unfinished", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chainHolds, findOwner, isHookShell, isNonInteractiveClaude } from "../../src/awaiters/owner";
 import type { Exec } from "../../src/exec";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
-import { execStub, expectPs } from "../fakes/exec";
+import { execStub, psCall } from "../fakes/exec";
 
 /**
  * A stub that must see `ps -o ppid=,command= -p <pid>` for exactly these pids, in this order: each
@@ -11,7 +11,10 @@ import { execStub, expectPs } from "../fakes/exec";
  */
 function psWalk(...rows: ([number, number, string] | [number])[]): Exec {
   const stub = execStub();
-  for (const [pid, ppid, command] of rows) expectPs(stub, pid, command === undefined ? undefined : `${ppid} ${command}`);
+  for (const [pid, ppid, command] of rows) {
+    const { argv, reply } = psCall(pid, command === undefined ? undefined : `${ppid} ${command}`);
+    stub.expect(argv, reply);
+  }
   return stub;
 }
 

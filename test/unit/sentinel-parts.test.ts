@@ -11,7 +11,7 @@ import { buildOf, changeReason } from "../../src/sentinel/build";
 import { stabilize } from "../../src/sentinel/observe";
 import { runPass } from "../../src/sentinel/pass";
 import { loadTask } from "../../src/state/tasks";
-import { execStub, expectPs } from "../fakes/exec";
+import { execStub, psCall } from "../fakes/exec";
 import { addAgent, createWorkspace, updateState } from "../fakes/herdr-control";
 import { fakeClock } from "../deps";
 import { T0, iso, taskId, world } from "../sentinel-kit";
@@ -110,9 +110,7 @@ describe("verified reaping (AWT-08)", () => {
    * the order the file system lists it): pid -> "ppid command", or undefined for a gone process.
    */
   function psExec(table: Record<number, string | undefined>): Exec {
-    const stub = execStub("set");
-    for (const [pid, row] of Object.entries(table)) expectPs(stub, Number(pid), row);
-    return stub;
+    return execStub().expectAnyOrder(Object.entries(table).map(([pid, row]) => psCall(Number(pid), row)));
   }
   const rec = (pid: number, owner: number, started: string, project = "/p") => ({
     pid, owner_pid: owner, project_path: project, project_key: "p-1", started_at: started,
