@@ -109,7 +109,7 @@ describe("Pi wake extension (CMDR-07)", () => {
     const pi = await load(`retry-${first}`);
     pi.outcomes.push(first, first);
     pi.start(project);
-    await waitFor(() => pi.sent.length === 4, 5000, "two failed sends, a third, and the next wake");
+    await waitFor(() => pi.sent.length === 4, 10_000, "two failed sends, a third, and the next wake");
     // Answered the third time, the first wake was sent no more: the next send is the next wake.
     expect(pi.sent).toEqual([FAKE_WAKE, FAKE_WAKE, FAKE_WAKE, FAKE_WAKE_2]);
     await waitFor(() => kit.spawns().handled === 3, 10_000, "the last await's exit to be handled");
@@ -140,7 +140,7 @@ describe("Pi wake extension (CMDR-07)", () => {
     // Pi gets nothing, however often it is asked.
     expect(held()).toHaveLength(1);
     const checks = pi.idleChecks();
-    await waitFor(() => pi.idleChecks() >= checks + 10, 5000, "ten more idle checks");
+    await waitFor(() => pi.idleChecks() >= checks + 10, 10_000, "ten more idle checks");
     expect(pi.sent).toEqual([]);
     pi.setBusy(false);
     await waitFor(() => pi.sent.length === 1);
