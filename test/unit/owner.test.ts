@@ -3,15 +3,19 @@ import { describe, expect, test } from "bun:test";
 import { chainHolds, findOwner, isHookShell, isNonInteractiveClaude } from "../../src/awaiters/owner";
 import type { Exec } from "../../src/exec";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
+import { execStub, psCall } from "../fakes/exec";
 
-/** A `ps -o ppid=,command= -p <pid>` answering from a table: pid -> [ppid, command]. */
-function psTable(table: Record<number, [number, string]>): Exec {
-  return {
-    async run(argv) {
-      const row = table[Number(argv.at(-1))];
-      return row ? { code: 0, stdout: `${row[0]} ${row[1]}\n`, stderr: "" } : { code: 1, stdout: "", stderr: "" };
-    },
-  };
+/**
+ * A stub that must see `ps -o ppid=,command= -p <pid>` for exactly these pids, in this order: each
+ * row is [pid, ppid, command], or [pid] for a process that is gone.
+ */
+function psWalk(...rows: ([number, number, string] | [number])[]): Exec {
+  const stub = execStub();
+  for (const [pid, ppid, command] of rows) {
+    const { argv, reply } = psCall(pid, command === undefined ? undefined : `${ppid} ${command}`);
+    stub.expect(argv, reply);
+  }
+  return stub;
 }
 
 describe("isHookShell", () => {
@@ -30,30 +34,30 @@ describe("isHookShell", () => {
 describe("findOwner", () => {
   const hook = `/bin/sh -c ${HOOK_COMMAND}`;
   test("skips the per-hook shell and names the harness", async () => {
-    const exec = psTable({ 30: [20, hook], 20: [10, "claude --resume"] });
+    const exec = psWalk([30, 20, hook], [20, 10, "claude --resume"]);
     expect(await findOwner(30, exec)).toEqual({ owner: 20, ownerCommand: "claude --resume", wrappers: [30] });
   });
   test("a parent that is the harness itself has no wrappers", async () => {
-    expect(await findOwner(20, psTable({ 20: [1, "node pi"] }))).toEqual({ owner: 20, ownerCommand: "node pi", wrappers: [] });
+    expect(await findOwner(20, psWalk([20, 1, "node pi"]))).toEqual({ owner: 20, ownerCommand: "node pi", wrappers: [] });
   });
   test("a wrapper orphaned to init, or a vanished parent, has no owner", async () => {
-    expect(await findOwner(30, psTable({ 30: [1, hook] }))).toBeUndefined();
-    expect(await findOwner(30, psTable({}))).toBeUndefined();
+    expect(await findOwner(30, psWalk([30, 1, hook]))).toBeUndefined();
+    expect(await findOwner(30, psWalk([30]))).toBeUndefined();
   });
 });
 
 describe("chainHolds", () => {
   const chain = { owner: 20, ownerCommand: "claude", wrappers: [30] };
   test("holds while the wrapper is the owner's child and the owner lives", async () => {
-    expect(await chainHolds(30, chain, psTable({ 30: [20, "sh"], 20: [1, "claude"] }))).toBe(true);
+    expect(await chainHolds(30, chain, psWalk([30, 20, "sh"], [20, 1, "claude"]))).toBe(true);
   });
   test("broken when the await was reparented, the wrapper reparented, or the owner gone", async () => {
-    expect(await chainHolds(1, chain, psTable({ 30: [20, "sh"], 20: [1, "claude"] }))).toBe(false);
-    expect(await chainHolds(30, chain, psTable({ 30: [1, "sh"] }))).toBe(false);
-    expect(await chainHolds(30, chain, psTable({ 30: [20, "sh"] }))).toBe(false);
+    expect(await chainHolds(1, chain, psWalk())).toBe(false);
+    expect(await chainHolds(30, chain, psWalk([30, 1, "sh"]))).toBe(false);
+    expect(await chainHolds(30, chain, psWalk([30, 20, "sh"], [20]))).toBe(false);
   });
   test("without wrappers only the parent is compared, with no ps call", async () => {
-    const none: Exec = { run: async () => { throw new Error("no ps expected"); } };
+    const none = psWalk();
     expect(await chainHolds(20, { owner: 20, ownerCommand: "pi", wrappers: [] }, none)).toBe(true);
     expect(await chainHolds(1, { owner: 20, ownerCommand: "pi", wrappers: [] }, none)).toBe(false);
   });
