@@ -99,7 +99,7 @@ export function verifyExecStubs(): void {
 }
 
 /** `ps -o ppid=,command= -p <pid>` as `inspectProcess` runs it: the one place tests spell it. */
-export const psArgv = (pid: number): string[] => ["ps", "-o", "ppid=,command=", "-p", String(pid)];
+export const psArgv = (pid: number): string[] => ["ps", "-ww", "-o", "ppid=,command=", "-p", String(pid)];
 
 /** The ps of `pid` answered with its row `ppid command`, or, when `row` is undefined, as a gone process. */
 export function psCall(pid: number, row: string | undefined): ExpectedCall {
