@@ -3,10 +3,10 @@
  * `states/<task-id>.json` from a harness hook inside the camp; the sentinel reads the latest one
  * as a tmux soldier's status. Finding the task needs no git and no project: only the state root.
  */
-import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
-import { StateError, VxError } from "../errors";
-import { readStateText, removeFile, writeStateFile } from "../state/files";
+import { StateError, VxError, errorMessage } from "../errors";
+import { readStateText, removeStatePath, writeStateFile } from "../state/files";
 import { isTaskId } from "../state/ids";
 import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
 import { loadRecord, mergeForSave, renderState, saveRecord } from "../state/record";
@@ -45,9 +45,7 @@ export function writeSoldierState(paths: ProjectPaths, state: SoldierState, warn
     return;
   } catch (err) {
     if (!(err instanceof StateError) || err.path !== path) throw err; // a linked states dir is not ours to fix
-    const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st?.isDirectory()) rmSync(path, { recursive: true, force: true }); // unlinks links inside, never follows them
-    else if (st && !st.isFile()) removeFile(path);
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeStatePath(paths.root, path);
     writeStateFile(paths.root, path, renderState(mergeForSave(state, STATE_KEYS, undefined)));
     warn?.(`replaced the corrupt soldier state ${path} (${reasonOf(err)})`);
   }
@@ -98,4 +96,18 @@ export function reportingTask(root: string, cwd: string, envTaskId: string | und
 /** A writeSoldierState warning as one stderr line. */
 export function warnTo(out: { write(text: string): unknown }): (line: string) => void {
   return (line) => out.write(`vx: warning: ${line}\n`);
+}
+
+/**
+ * At strike: the soldier's reported state and its hook files (`hooks`, the task's hooks dir) go,
+ * nothing followed through a link. The strike itself has happened, so a failure is one warning.
+ */
+export function removeSoldierFiles(paths: ProjectPaths, taskId: string, hooks: string, warn: (line: string) => void): void {
+  for (const path of [statePath(paths, taskId), hooks]) {
+    try {
+      removeStatePath(paths.root, path);
+    } catch (err) {
+      warn(`could not remove ${path}: ${errorMessage(err)}`);
+    }
+  }
 }

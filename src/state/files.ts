@@ -315,6 +315,19 @@ export function removeFile(path: string): void {
   }
 }
 
+/**
+ * Removes a state file or directory under `root`, whatever it is, following no link: a link at
+ * `path` is unlinked, a directory removed with the links inside it (never what they point to),
+ * and a linked directory above `path` refused (StateLinkError). Absent is not an error.
+ */
+export function removeStatePath(root: string, path: string): void {
+  refuseLinks(root, dirname(path));
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
+  else removeFile(path);
+}
+
 /** True when both paths exist and resolve to the same file. */
 export function sameFile(a: string, b: string): boolean {
   try {
