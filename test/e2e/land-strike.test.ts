@@ -180,6 +180,35 @@ describe("vx land", () => {
     expect(git(w.s.project, "rev-parse", "main")).toBe(main);
   });
 
+  test("a fast-forward git refuses shows git's reason and the files, not its closing 'Aborting'", async () => {
+    using w = await world();
+    commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
+    commit(w.camp, "README.md", "# demo, fixed\n", "fix the readme");
+    const before = git(w.s.project, "rev-parse", "main");
+    const merge = `git merge --ff-only ${BRANCH} failed in ${w.s.project}`;
+    // Untracked files pass the clean check, but the branch would overwrite this one.
+    writeFileSync(join(w.s.project, "fix.txt"), "the user's own notes\n");
+    const untracked = await w.run("land", ID);
+    expect(untracked).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: land refused: ${merge}: error: The following untracked working tree files would be overwritten by merge: fix.txt\n`,
+    });
+    rmSync(join(w.s.project, "fix.txt"));
+    // A local change git status does not show (assume-unchanged), so only the merge finds it.
+    git(w.s.project, "update-index", "--assume-unchanged", "README.md");
+    writeFileSync(join(w.s.project, "README.md"), "# demo, edited here\n");
+    const dirty = await w.run("land", ID);
+    expect(dirty).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: land refused: ${merge}: error: Your local changes to the following files would be overwritten by merge: README.md\n`,
+    });
+    expect(git(w.s.project, "rev-parse", "main")).toBe(before);
+    expect(w.task().status).toBe("running");
+    expect(leaseOf(w.paths, ID)?.leased_by).toBe(ID);
+  });
+
   test("when the automatic strike fails the merge stands and it exits 1", async () => {
     using w = await world({ status: "blocked" });
     const head = commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
