@@ -91,6 +91,17 @@ describe("a FIFO in place of a file vx reads", () => {
     expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: ${fifo}: ${NOT_REGULAR}\n`, killed: false });
   });
 
+  test("sentinel.log: vx dispatch warns that it could not start the sentinel, and dispatches", async () => {
+    await using f = await field();
+    const fifo = join(f.home, ".vexillum", "sentinel.log");
+    mkfifo(fifo);
+    const r = await guarded(["dispatch", "fix the login bug"], { cwd: f.project, env: f.env });
+    expect(r.killed).toBe(false);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`vx: warning: could not auto-start the sentinel: ${fifo}: ${NOT_REGULAR} - run 'vx sentinel' yourself in the background\n`);
+    expect(r.stdout).toStartWith("task_id=");
+  });
+
   test("states/<id>.json: vx report replaces it at once, saying so", async () => {
     await using f = await field();
     const { task } = await seedTask(f, { status: "running" });
