@@ -1,8 +1,7 @@
 // `vx land` and `vx strike` end to end (CMD-LAND-01/02, CMD-STRIKE-01..03, T12, T13, WAK-13)
 // against real git worktrees and the fake herdr.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireCamp, leaseOf } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
@@ -223,58 +222,6 @@ describe("vx land", () => {
     expect(w.task().status).toBe("done");
     expect(leaseOf(w.paths, ID)?.leased_by).toBe(ID);
     expect(tabCloses(w)).toEqual([]);
-  });
-});
-
-describe("a struck soldier's files in the state dir", () => {
-  /** Its reported state and hook files as a tmux launch leaves them, one hook being a link out. */
-  function plantSoldierFiles(w: World, id: string, outside: string): { state: string; hooks: string } {
-    const state = join(w.paths.statesDir, `${id}.json`);
-    const hooks = join(w.paths.stateDir, "hooks", id);
-    mkdirSync(w.paths.statesDir, { recursive: true });
-    mkdirSync(hooks, { recursive: true });
-    writeFileSync(state, JSON.stringify({ task_id: id, state: "idle", at: CREATED }));
-    writeFileSync(join(hooks, "claude-settings.json"), "{}\n");
-    symlinkSync(outside, join(hooks, "linked"));
-    return { state, hooks };
-  }
-
-  test("land (which strikes) removes states/<id>.json and hooks/<id>/, following no link; other tasks' stay", async () => {
-    using w = await world();
-    const outside = mkdtempSync(join(tmpdir(), "vx-outside-"));
-    try {
-      writeFileSync(join(outside, "keep"), "not vx's\n");
-      const mine = plantSoldierFiles(w, ID, outside);
-      const other = plantSoldierFiles(w, "fedcba9876543210", outside);
-      commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
-      const r = await w.run("land", ID);
-      expect(r).toMatchObject({ code: 0, stderr: "" });
-      expect(existsSync(mine.state)).toBe(false);
-      expect(existsSync(mine.hooks)).toBe(false);
-      expect(existsSync(other.state)).toBe(true);
-      expect(readdirSync(other.hooks).sort()).toEqual(["claude-settings.json", "linked"]);
-      expect(readdirSync(outside)).toEqual(["keep"]);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
-    }
-  });
-
-  test("a refused strike keeps them; strike --discard removes them", async () => {
-    using w = await world();
-    const outside = mkdtempSync(join(tmpdir(), "vx-outside-"));
-    try {
-      const mine = plantSoldierFiles(w, ID, outside);
-      commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
-      expect((await w.run("strike", ID)).code).toBe(1);
-      expect(existsSync(mine.state)).toBe(true);
-      expect(existsSync(mine.hooks)).toBe(true);
-      const r = await w.run("strike", ID, "--discard");
-      expect(r.code).toBe(0);
-      expect(existsSync(mine.state)).toBe(false);
-      expect(existsSync(mine.hooks)).toBe(false);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
-    }
   });
 });
 
