@@ -48,7 +48,8 @@ function parseHeader(h: Uint8Array): Header | undefined {
 
 /**
  * Writes the archive's `vx` to `fd`; throws a VxError (its message ending in `tail`) for an
- * archive that breaks the rules above or cannot be read. `limit` is for tests of the limit only.
+ * archive that breaks the rules above or cannot be read, and a write's own error as it is.
+ * `limit` is for tests of the limit only.
  */
 export async function extractVx(archivePath: string, fd: number, asset: string, tail: string, limit = MAX_BINARY_BYTES): Promise<void> {
   const refuse = (what: string) => new VxError(`${asset} ${what} - ${tail}`);
@@ -63,13 +64,20 @@ export async function extractVx(archivePath: string, fd: number, asset: string, 
   let data = 0;
   let padding = 0;
   let done = false;
+  /** A failed write is the disk's doing, not the archive's: the caller names it as such. */
+  let writeError: unknown;
   try {
     for await (const chunk of gunzip as AsyncIterable<Uint8Array>) {
       let at = 0;
       while (at < chunk.length && !done) {
         if (data > 0) {
           const n = Math.min(data, chunk.length - at);
-          for (let w = 0; w < n; ) w += writeSync(fd, chunk, at + w, n - w);
+          try {
+            for (let w = 0; w < n; ) w += writeSync(fd, chunk, at + w, n - w);
+          } catch (err) {
+            writeError = err;
+            throw err;
+          }
           data -= n;
           at += n;
           continue;
@@ -108,7 +116,7 @@ export async function extractVx(archivePath: string, fd: number, asset: string, 
       if (done) break;
     }
   } catch (err) {
-    if (err instanceof VxError) throw err;
+    if (err instanceof VxError || (writeError !== undefined && err === writeError)) throw err;
     throw refuse(`is not a readable archive (${errorMessage(err)})`);
   } finally {
     source.destroy();

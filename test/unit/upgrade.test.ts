@@ -162,6 +162,16 @@ describe("extractVx: the archive's vx, streamed to a file", () => {
       expect(await refusal(extract(Bun.gzipSync(one.slice(0, 700))))).toBe(`a.tar.gz is cut short (it ends inside vx) - ${TAIL}`);
       expect(await refusal(extract(new TextEncoder().encode("not an archive")))).toStartWith("a.tar.gz is not a readable archive (");
       expect(await refusal(extract(Bun.gzipSync(new Uint8Array(0))))).toBe(`a.tar.gz holds no vx binary - ${TAIL}`);
+      // A write that fails is reported as the write's error, never blamed on the archive.
+      writeFileSync(join(d, "ok.tgz"), full);
+      writeFileSync(join(d, "readonly"), "");
+      const fd = openSync(join(d, "readonly"), "r");
+      try {
+        const err = await extractVx(join(d, "ok.tgz"), fd, "a.tar.gz", TAIL).then(() => undefined, (e: NodeJS.ErrnoException) => e);
+        expect(err?.code).toBe("EBADF");
+      } finally {
+        closeSync(fd);
+      }
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
