@@ -4,7 +4,7 @@
  * 127.0.0.1 in the GitHub Releases layout by a small HTTP server whose faults a test chooses:
  * a missing asset, a tampered archive, or the server going away halfway through a download.
  */
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { type Server, type Socket, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,7 @@ export const UNBUILDABLE = `${HOST.os}-${HOST.arch === "x64" ? "arm64" : "x64"}`
  * without a third build.
  */
 export function release(version: string): string {
-  const dir = join(tmpdir(), "vx-release-cache", `${version}-${sourceKey()}`);
+  const dir = join(tmpdir(), "vx-release-cache", version);
   if (existsSync(join(dir, "checksums.txt"))) return dir;
   const partial = version === bumped().older;
   const offline = { BUN_INSTALL_CACHE_DIR: join(dir, ".no-cache"), HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" };
@@ -45,7 +45,7 @@ export function release(version: string): string {
     [process.execPath, join(REPO, "scripts", "release.ts"), "--targets", partial ? `host,${UNBUILDABLE}` : "host", "--version", version, "--out", dir],
     { cwd: REPO, env: { ...process.env, VX_RELEASES_URL: BAKED_BASE, ...(partial ? offline : {}) }, stdout: "pipe", stderr: "pipe" },
   );
-  writeFileSync(join(dir, "..", `${version}-${sourceKey()}.build.log`), `exit ${res.exitCode}\n${res.stderr.toString()}`);
+  writeFileSync(join(dir, "..", `${version}.build.log`), `exit ${res.exitCode}\n${res.stderr.toString()}`);
   if (!existsSync(join(dir, "checksums.txt")) || (!partial && res.exitCode !== 0)) throw new Error(`release ${version} failed: ${res.stderr.toString()}`);
   return dir;
 }
@@ -53,26 +53,7 @@ export function release(version: string): string {
 /** What `bun run release` said while building `version` (first line `exit <code>`). */
 export function releaseLog(version: string): string {
   release(version);
-  return readFileSync(join(tmpdir(), "vx-release-cache", `${version}-${sourceKey()}.build.log`), "utf8");
-}
-
-let key: string | undefined;
-
-/**
- * A hash of everything a release is built from, in the cache's names: a release built from
- * other source (an earlier run, another checkout sharing the temp dir) is never taken for this one.
- */
-function sourceKey(): string {
-  if (key) return key;
-  const hash = new Bun.CryptoHasher("sha256");
-  const files = ["package.json", "bun.lock"];
-  for (const d of ["src", "scripts"]) for (const f of readdirSync(join(REPO, d), { recursive: true }) as string[]) files.push(join(d, f));
-  for (const f of files.sort()) {
-    const path = join(REPO, f);
-    if (existsSync(path) && statSync(path).isFile()) hash.update(`${f}\0`).update(readFileSync(path));
-  }
-  key = hash.digest("hex").slice(0, 12);
-  return key;
+  return readFileSync(join(tmpdir(), "vx-release-cache", `${version}.build.log`), "utf8");
 }
 
 /**
