@@ -1,7 +1,8 @@
 /**
- * Downloads for `vx upgrade`: whole-body fetches that fail with one line naming the URL and what
- * went wrong (unreachable, HTTP status, a body that stalled or ended early), and a progress line
- * drawn in place when, and only when, the caller hands it a terminal.
+ * Downloads for `vx upgrade`: bodies streamed a chunk at a time to the caller (small text assets
+ * collected, up to a bound), failing with one line naming the URL and what went wrong
+ * (unreachable, HTTP status, a body that stalled or ended early), and a progress line drawn in
+ * place when, and only when, the caller hands it a terminal.
  */
 import type { Output } from "../deps";
 import { VxError, errorMessage } from "../errors";
