@@ -1,0 +1,100 @@
+// Issue 15 item 8: vx inside a sandbox like Codex's default one (a read-only `.git`, its own pid
+// namespace that ends with the command). Built here with `unshare` (a user, mount and pid
+// namespace, `.git` bind-mounted read-only, pid 1 named as bubblewrap is); the real Codex sandbox
+// is exercised by test/compat/codex-sandbox.test.ts.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { VX_BIN, alive, git, waitFor } from "../helpers";
+import { type Field, field, taskIdOf } from "./soldier-field";
+
+const UNSHARE = Bun.which("unshare");
+const BASH = Bun.which("bash");
+const MOUNT = Bun.which("mount");
+const NAMESPACES = ["--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc"];
+
+/** Whether this machine lets the test build the namespaces at all (a kernel may forbid user namespaces). */
+const canUnshare = (() => {
+  if (!UNSHARE || !BASH || !MOUNT) return false;
+  const r = Bun.spawnSync([UNSHARE, ...NAMESPACES, "--", MOUNT, "--bind", "/tmp", "/tmp"], { stdout: "ignore", stderr: "ignore" });
+  return r.exitCode === 0;
+})();
+
+/** Runs vx in a new pid namespace whose pid 1 is named `bwrap`, with `readOnly` bind-mounted read-only. */
+async function inSandbox(f: Field, args: string[], opts: { readOnly?: string; env?: Record<string, string> } = {}) {
+  const ro = opts.readOnly ? `${MOUNT} --bind "$1" "$1" && ${MOUNT} -o remount,bind,ro "$1" || exit 97; ` : "";
+  // pid 1 stays a shell (named as bubblewrap names itself) and vx runs as its child, as in Codex.
+  const script = `${ro}shift; exec -a bwrap ${BASH} -c '"$@"; exit $?' bash "$@"`;
+  const proc = Bun.spawn([UNSHARE!, ...NAMESPACES, "--", BASH!, "-c", script, "bash", opts.readOnly ?? "", VX_BIN, ...args], {
+    cwd: f.project,
+    env: { ...f.env, ...opts.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** Nothing of a dispatch exists: no task, lease, camp, branch, sentinel file or write probe. */
+function untouched(f: Field): void {
+  const tasks = existsSync(f.paths.tasksDir) ? readdirSync(f.paths.tasksDir).filter((n) => n.endsWith(".json")) : [];
+  expect(tasks).toEqual([]);
+  expect(existsSync(f.paths.poolFile)).toBe(false);
+  expect(existsSync(f.paths.campsDir) ? readdirSync(f.paths.campsDir) : []).toEqual([]);
+  expect(git(f.project, "branch", "--list", "vexillum/*")).toBe("");
+  const root = join(f.home, ".vexillum");
+  for (const name of ["sentinel.pid", "sentinel.json", "sentinel.log"]) expect(existsSync(join(root, name))).toBe(false);
+  for (const dir of [join(f.project, ".git"), root, f.paths.stateDir]) {
+    expect(readdirSync(dir).filter((n) => n.startsWith(".vx-write-check"))).toEqual([]);
+  }
+}
+
+const CODEX_ENV = { CODEX_THREAD_ID: "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", CODEX_SANDBOX_NETWORK_DISABLED: "1" };
+
+describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
+  test("under Codex with a read-only .git and its own pid namespace: one line naming Codex's setting, nothing written", async () => {
+    await using f = await field();
+    const gitDir = join(f.project, ".git");
+    const codexHome = join(f.home, ".codex");
+    const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: gitDir, env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `vx: dispatch cannot work inside Codex's sandbox (${gitDir} is read-only here; a sentinel started here would die with this command: its own pid namespace, under bwrap) - set sandbox_mode = "danger-full-access" in ${codexHome}/config.toml (or start codex with --sandbox danger-full-access), then run it again\n`,
+    );
+    expect(r.code).toBe(1);
+    untouched(f);
+  });
+
+  test("outside Codex, a sandbox's pid namespace alone is refused, and no sentinel runs or is recorded from it", async () => {
+    await using f = await field();
+    const r = await inSandbox(f, ["dispatch", "a task"]);
+    expect(r.stderr).toBe(
+      "vx: dispatch cannot work inside this sandbox (a sentinel started here would die with this command: its own pid namespace, under bwrap) - run it from outside the sandbox\n",
+    );
+    expect(r.code).toBe(1);
+    untouched(f);
+    const s = await inSandbox(f, ["sentinel"]);
+    expect(s.stderr).toMatch(
+      /^vx: a sentinel cannot run inside a sandbox \(its own pid namespace, under bwrap\): it would die with the command that started it, and pid \d+ means nothing outside - run 'vx sentinel' outside the sandbox\n$/,
+    );
+    expect(s.code).toBe(1);
+    untouched(f);
+  });
+
+  test("with a sentinel already running outside and everything writable, dispatch from the pid namespace works", async () => {
+    await using f = await field();
+    const sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: f.home, env: f.env, stdout: "ignore", stderr: "ignore" });
+    try {
+      await waitFor(() => existsSync(join(f.home, ".vexillum", "sentinel.pid")), 20_000, "the sentinel");
+      const r = await inSandbox(f, ["dispatch", "a task"], { env: CODEX_ENV });
+      expect(r.stderr).not.toContain("cannot work");
+      expect(r.code).toBe(0);
+      const id = taskIdOf(r.stdout);
+      expect(f.task(id).camp_branch).toBe(`vexillum/${id}`);
+      expect(r.stderr).not.toContain("auto-started");
+    } finally {
+      sentinel.kill("SIGTERM");
+      await waitFor(() => !alive(sentinel.pid), 10_000, "the sentinel to stop");
+    }
+  });
+});
