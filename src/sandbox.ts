@@ -65,9 +65,13 @@ export function underCodex(env: Record<string, string | undefined>): boolean {
   return Boolean(env.CODEX_THREAD_ID || env.CODEX_SANDBOX || env.CODEX_SANDBOX_NETWORK_DISABLED);
 }
 
+/** Why a Codex commander needs a setting at all, for doctor and init. */
+export const CODEX_SANDBOX_WHY =
+  "Codex's default sandbox keeps .git read-only and ends every process a command starts with the command, so vx dispatch refuses under it";
+
 /** The Codex setting that lets its commands run vx dispatch, for refusals, doctor and init. */
-export function codexFullAccessAdvice(env: Record<string, string | undefined>): string {
-  const config = env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : "~/.codex/config.toml";
+export function codexFullAccessAdvice(env: Record<string, string | undefined>, path?: string): string {
+  const config = path ?? (env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : "~/.codex/config.toml");
   return `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access)`;
 }
 

@@ -81,6 +81,17 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     untouched(f);
   });
 
+  test("doctor run by a Codex commander inside the sandbox says it runs there and what to set", async () => {
+    await using f = await field();
+    expect((await f.run(["init", "--yes", "--commander", "codex"])).code).toBe(0);
+    const codexHome = join(f.home, ".codex");
+    const r = await inSandbox(f, ["doctor"], { env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
+    expect(r.stdout).toContain(
+      `[warn] Codex sandbox - this vx runs inside Codex's sandbox now (its own pid namespace, under bwrap): Codex's default sandbox keeps .git read-only and ends every process a command starts with the command, so vx dispatch refuses under it - set sandbox_mode = "danger-full-access" in ${codexHome}/config.toml (or start codex with --sandbox danger-full-access)\n`,
+    );
+    untouched(f);
+  });
+
   test("with a sentinel already running outside and everything writable, dispatch from the pid namespace works", async () => {
     await using f = await field();
     const sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: f.home, env: f.env, stdout: "ignore", stderr: "ignore" });
