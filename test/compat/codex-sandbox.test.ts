@@ -5,7 +5,7 @@
 // record or sentinel file (no sentinel.pid holding a namespace pid) behind. codex.test.ts covers the
 // working configuration (sandbox_mode = "danger-full-access").
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addAgent, createWorkspace } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
@@ -17,6 +17,14 @@ let w: World;
 const PANE = "codex";
 
 const lastItem = (r: LoggedRequest) => ((r.body as { input?: { type?: string; output?: unknown }[] })?.input ?? []).at(-1);
+
+/** The output of the shell call the model made for the user turn `said`, once Codex returned it. */
+const toolOutput = (said: string) =>
+  w.models
+    .turns()
+    .filter((r) => r.lastUser.startsWith(said))
+    .map(lastItem)
+    .find((i) => i?.type === "function_call_output" && JSON.stringify(i.output).includes("exit="));
 
 /** The refusal vx must print inside Codex's default sandbox, for this world. */
 const refusal = () =>
@@ -81,7 +89,7 @@ describe("vx dispatch under Codex's default sandbox", () => {
     try {
       await say(w, PANE, "dispatch a soldier");
       const result = await waitFor(
-        () => w.models.turns().map(lastItem).find((i) => i?.type === "function_call_output" && JSON.stringify(i.output).includes("exit=")),
+        () => toolOutput("dispatch a soldier"),
         90_000,
         "the dispatch's tool output",
       );
@@ -91,6 +99,34 @@ describe("vx dispatch under Codex's default sandbox", () => {
       expect(lines.filter((l) => l.startsWith("vx: "))).toEqual([refusal()]);
       expect(lines).toContain("exit=1");
       untouched();
+    } finally {
+      w.models.respond(undefined);
+    }
+  }, 300_000);
+
+  test("started with --sandbox danger-full-access (the advice's flag), the same dispatch works and sentinel.pid names the real sentinel", async () => {
+    w.tmux.start("codex-full", [w.exe, "--sandbox", "danger-full-access"], w.project);
+    await screenShows(w, "codex-full", /Ask Codex to do anything/, 90_000);
+    w.models.respond((r) => {
+      if (!r.lastUser.startsWith("dispatch with full access")) return undefined;
+      if (lastItem(r)?.type === "function_call_output") return { text: "dispatched" };
+      return { tool: { name: "exec_command", input: { cmd: "VX_TIME_SCALE=0.05 vx dispatch compat soldier task; echo exit=$?" } } };
+    });
+    try {
+      await say(w, "codex-full", "dispatch with full access");
+      const result = await waitFor(
+        () => toolOutput("dispatch with full access"),
+        90_000,
+        "the dispatch's tool output",
+      );
+      const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
+      expect(output).not.toContain("cannot work inside");
+      expect(output.split("\n")).toContain("exit=0");
+      expect(output).toMatch(/^task_id=[0-9a-f]{16} /m);
+      // The sentinel it started outlived the tool call, and its recorded pid is that process here.
+      const pid = await waitFor(() => w.sentinelPid(), 20_000, "a live sentinel named by sentinel.pid");
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("sentinel");
+      expect(git(w.project, "branch", "--list", "vexillum/*")).toMatch(/vexillum\/[0-9a-f]{16}/);
     } finally {
       w.models.respond(undefined);
     }
