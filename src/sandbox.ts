@@ -75,8 +75,12 @@ export function codexFullAccessAdvice(env: Record<string, string | undefined>, p
   return `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access)`;
 }
 
-/** The one-line refusal for a sandbox reason, naming Codex's setting when Codex runs us. */
-export function sandboxRefusal(what: string, reason: string, env: Record<string, string | undefined>): string {
+/**
+ * The one-line refusal: naming Codex's setting when Codex runs us, the sandbox when in a sandbox's
+ * pid namespace, else only what is read-only (a read-only checkout is no sandbox).
+ */
+export function sandboxRefusal(what: string, reason: string, env: Record<string, string | undefined>, inNamespace: boolean): string {
   if (underCodex(env)) return `${what} cannot work inside Codex's sandbox (${reason}) - ${codexFullAccessAdvice(env)}, then run it again`;
-  return `${what} cannot work inside this sandbox (${reason}) - run it from outside the sandbox`;
+  if (inNamespace) return `${what} cannot work inside this sandbox (${reason}) - run it from outside the sandbox`;
+  return `${what} cannot work here (${reason}) - it must be able to write there`;
 }

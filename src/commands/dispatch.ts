@@ -119,9 +119,9 @@ export async function checkSandbox(deps: Deps, project: Project): Promise<void> 
   for (const dir of [gitDir, project.root, project.paths.stateDir]) {
     if (dir && canCreateIn(dir) === false) reasons.push(`${dir} is read-only here`);
   }
-  const namespace = sentinelState(rootPaths(project.root)).running ? undefined : foreignPidNamespace();
-  if (namespace) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
-  if (reasons.length > 0) throw new VxError(sandboxRefusal("dispatch", reasons.join("; "), deps.env));
+  const namespace = foreignPidNamespace();
+  if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
+  if (reasons.length > 0) throw new VxError(sandboxRefusal("dispatch", reasons.join("; "), deps.env, namespace !== undefined));
 }
 
 /** `vx dispatch`. */

@@ -20,12 +20,18 @@ const canUnshare = (() => {
   return r.exitCode === 0;
 })();
 
-/** Runs vx in a new pid namespace whose pid 1 is named `bwrap`, with `readOnly` bind-mounted read-only. */
-async function inSandbox(f: Field, args: string[], opts: { readOnly?: string; env?: Record<string, string> } = {}) {
-  const ro = opts.readOnly ? `${MOUNT} --bind "$1" "$1" && ${MOUNT} -o remount,bind,ro "$1" || exit 97; ` : "";
+/**
+ * Runs vx in a new pid namespace whose pid 1 is named `bwrap`, with `readOnly` bind-mounted
+ * read-only; `plain` makes vx itself pid 1 instead (a namespace no sandbox launcher made).
+ */
+async function inSandbox(f: Field, args: string[], opts: { readOnly?: string[]; env?: Record<string, string>; plain?: boolean } = {}) {
+  const readOnly = opts.readOnly ?? [];
+  // The paths travel as arguments: the first says how many there are.
+  const ro = `n=$1; shift; while [ "$n" -gt 0 ]; do ${MOUNT} --bind "$1" "$1" && ${MOUNT} -o remount,bind,ro "$1" || exit 97; shift; n=$((n-1)); done; `;
   // pid 1 stays a shell (named as bubblewrap names itself) and vx runs as its child, as in Codex.
-  const script = `${ro}shift; exec -a bwrap ${BASH} -c '"$@"; exit $?' bash "$@"`;
-  const proc = Bun.spawn([UNSHARE!, ...NAMESPACES, "--", BASH!, "-c", script, "bash", opts.readOnly ?? "", VX_BIN, ...args], {
+  const script = opts.plain ? `${ro}exec "$@"` : `${ro}exec -a bwrap ${BASH} -c '"$@"; exit $?' bash "$@"`;
+  const argv = [UNSHARE!, ...NAMESPACES, "--", BASH!, "-c", script, "bash", String(readOnly.length), ...readOnly, VX_BIN, ...args];
+  const proc = Bun.spawn(argv, {
     cwd: f.project,
     env: { ...f.env, ...opts.env },
     stdout: "pipe",
@@ -56,7 +62,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     await using f = await field();
     const gitDir = join(f.project, ".git");
     const codexHome = join(f.home, ".codex");
-    const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: gitDir, env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
+    const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: [gitDir], env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
       `vx: dispatch cannot work inside Codex's sandbox (${gitDir} is read-only here; a sentinel started here would die with this command: its own pid namespace, under bwrap) - set sandbox_mode = "danger-full-access" in ${codexHome}/config.toml (or start codex with --sandbox danger-full-access), then run it again\n`,
@@ -78,6 +84,18 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
       /^vx: a sentinel cannot run inside a sandbox \(its own pid namespace, under bwrap\): it would die with the command that started it, and pid \d+ means nothing outside - run 'vx sentinel' outside the sandbox\n$/,
     );
     expect(s.code).toBe(1);
+    untouched(f);
+  });
+
+  test("in no sandbox, a read-only .git and state root are named, with no word of a sandbox", async () => {
+    await using f = await field();
+    const gitDir = join(f.project, ".git");
+    const root = join(f.home, ".vexillum");
+    const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: [gitDir, root], plain: true });
+    expect(r.stderr).toBe(
+      `vx: dispatch cannot work here (${gitDir} is read-only here; ${root} is read-only here; ${f.paths.stateDir} is read-only here) - it must be able to write there\n`,
+    );
+    expect(r.code).toBe(1);
     untouched(f);
   });
 

@@ -51,15 +51,16 @@ describe("the refusal", () => {
   test("under Codex it names Codex's sandbox and the setting, in its config file", () => {
     const env = { CODEX_THREAD_ID: "t", CODEX_HOME: "/h/.codex" };
     expect(underCodex(env)).toBe(true);
-    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", env)).toBe(
+    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", env, true)).toBe(
       'dispatch cannot work inside Codex\'s sandbox (/p/.git is read-only here) - set sandbox_mode = "danger-full-access" in /h/.codex/config.toml (or start codex with --sandbox danger-full-access), then run it again',
     );
     expect(codexFullAccessAdvice({})).toContain("in ~/.codex/config.toml");
     expect(underCodex({ CODEX_SANDBOX: "seatbelt" })).toBe(true);
   });
 
-  test("elsewhere it says to run outside the sandbox", () => {
+  test("elsewhere it says to run outside the sandbox, or, in no sandbox, only what is read-only", () => {
     expect(underCodex({})).toBe(false);
-    expect(sandboxRefusal("dispatch", "x", {})).toBe("dispatch cannot work inside this sandbox (x) - run it from outside the sandbox");
+    expect(sandboxRefusal("dispatch", "x", {}, true)).toBe("dispatch cannot work inside this sandbox (x) - run it from outside the sandbox");
+    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", {}, false)).toBe("dispatch cannot work here (/p/.git is read-only here) - it must be able to write there");
   });
 });
