@@ -110,7 +110,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     untouched(f);
   });
 
-  test("with a sentinel already running outside and everything writable, dispatch from the pid namespace works", async () => {
+  test("with a sentinel already running outside and everything writable, dispatch from the pid namespace works; with it gone, none is started from there", async () => {
     await using f = await field();
     const sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: f.home, env: f.env, stdout: "ignore", stderr: "ignore" });
     try {
@@ -125,5 +125,13 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
       sentinel.kill("SIGTERM");
       await waitFor(() => !alive(sentinel.pid), 10_000, "the sentinel to stop");
     }
+    // With it gone, what would auto-start one from inside (here vx wait) starts and records none.
+    const id = (f.paths.tasksDir && readdirSync(f.paths.tasksDir).find((n) => n.endsWith(".json")))?.replace(/\.json$/, "");
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    const w = await inSandbox(f, ["wait", id!, "--max-wait", "1"], { env: CODEX_ENV });
+    expect(w.stderr).toContain(
+      "vx: warning: could not auto-start the sentinel: not from inside a sandbox (its own pid namespace, under bwrap), where it would die with this command - run 'vx sentinel' yourself in the background\n",
+    );
+    expect(existsSync(join(f.home, ".vexillum", "sentinel.pid"))).toBe(false);
   });
 });
