@@ -67,20 +67,32 @@ export function underCodex(env: Record<string, string | undefined>): boolean {
 
 /** Why a Codex commander needs a setting at all, for doctor and init. */
 export const CODEX_SANDBOX_WHY =
-  "Codex's default sandbox keeps .git read-only and ends every process a command starts with the command, so vx dispatch refuses under it";
+  "Codex's default sandbox keeps .git read-only, turns the network off (herdr's and tmux's sockets too) and ends every process a command starts with the command, so vx dispatch refuses under it";
 
-/** The Codex setting that lets its commands run vx dispatch, for refusals, doctor and init. */
-export function codexFullAccessAdvice(env: Record<string, string | undefined>, path?: string): string {
-  const config = path ?? (env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : "~/.codex/config.toml");
-  return `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access)`;
+/**
+ * What to set in Codex's config so its commands can run vx dispatch, for refusals, doctor and
+ * init: full access, or (when the paths are known) the sandbox kept with the repository's git dir
+ * and the state root writable, the network on, and the sentinel started outside Codex.
+ */
+export function codexSandboxAdvice(env: Record<string, string | undefined>, opts: { config?: string; writable?: string[] } = {}): string {
+  const config = opts.config ?? (env.CODEX_HOME ? join(env.CODEX_HOME, "config.toml") : "~/.codex/config.toml");
+  const full = `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access)`;
+  if (!opts.writable) return full;
+  const roots = `[${opts.writable.map((p) => JSON.stringify(p)).join(", ")}]`;
+  return `${full}, or keep the sandbox with writable_roots = ${roots} and network_access = true under [sandbox_workspace_write] there and 'vx sentinel' started outside Codex`;
 }
 
 /**
- * The one-line refusal: naming Codex's setting when Codex runs us, the sandbox when in a sandbox's
- * pid namespace, else only what is read-only (a read-only checkout is no sandbox).
+ * The one-line refusal: naming Codex's settings when Codex runs us, the sandbox when in a
+ * sandbox's pid namespace, else only what is read-only (a read-only checkout is no sandbox).
  */
-export function sandboxRefusal(what: string, reason: string, env: Record<string, string | undefined>, inNamespace: boolean): string {
-  if (underCodex(env)) return `${what} cannot work inside Codex's sandbox (${reason}) - ${codexFullAccessAdvice(env)}, then run it again`;
-  if (inNamespace) return `${what} cannot work inside this sandbox (${reason}) - run it from outside the sandbox`;
+export function sandboxRefusal(
+  what: string,
+  reason: string,
+  env: Record<string, string | undefined>,
+  opts: { inNamespace: boolean; writable?: string[] },
+): string {
+  if (underCodex(env)) return `${what} cannot work inside Codex's sandbox (${reason}) - ${codexSandboxAdvice(env, { writable: opts.writable })}`;
+  if (opts.inNamespace) return `${what} cannot work inside this sandbox (${reason}) - run it from outside the sandbox`;
   return `${what} cannot work here (${reason}) - it must be able to write there`;
 }

@@ -108,9 +108,10 @@ export function checkRootClaude(deps: Deps, harness: Harness): void {
 
 /**
  * Issue 15 item 8: inside a sandbox such as Codex's default one, dispatch fails half-way (git
- * cannot write the camp's branch under a read-only `.git`) and a sentinel it starts dies with the
- * command. Said in one line before anything is written: what is read-only, or that no sentinel
- * runs and one started here would not outlive this command.
+ * cannot write the camp's branch under a read-only `.git`, herdr and tmux are out of reach with the
+ * network off) and a sentinel it starts dies with the command. Said in one line before anything is
+ * written: what is read-only, the network, or that no sentinel runs and one started here would not
+ * outlive this command.
  */
 export async function checkSandbox(deps: Deps, project: Project): Promise<void> {
   const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
@@ -119,9 +120,13 @@ export async function checkSandbox(deps: Deps, project: Project): Promise<void> 
   for (const dir of [gitDir, project.root, project.paths.stateDir]) {
     if (dir && canCreateIn(dir) === false) reasons.push(`${dir} is read-only here`);
   }
+  // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
+  if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
   const namespace = foreignPidNamespace();
   if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
-  if (reasons.length > 0) throw new VxError(sandboxRefusal("dispatch", reasons.join("; "), deps.env, namespace !== undefined));
+  if (reasons.length === 0) return;
+  const writable = gitDir ? [gitDir, project.root] : undefined;
+  throw new VxError(sandboxRefusal("dispatch", reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
 }
 
 /** `vx dispatch`. */

@@ -53,7 +53,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(shadowCheck(deps));
     if (top && config) {
       checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd)));
-      if (config.commander === "codex") checks.push(codexSandboxCheck(deps.env));
+      if (config.commander === "codex") checks.push(await codexSandboxCheck(deps.env, deps.exec, top, root));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));

@@ -28,7 +28,7 @@ const toolOutput = (said: string) =>
 
 /** The refusal vx must print inside Codex's default sandbox, for this world. */
 const refusal = () =>
-  `vx: dispatch cannot work inside Codex's sandbox (${w.project}/.git is read-only here; a sentinel started here would die with this command: its own pid namespace, under codex-linux-sandbox) - set sandbox_mode = "danger-full-access" in ${w.env.CODEX_HOME}/config.toml (or start codex with --sandbox danger-full-access), then run it again`;
+  `vx: dispatch cannot work inside Codex's sandbox (${w.project}/.git is read-only here; its network is off, so herdr and tmux cannot be reached; a sentinel started here would die with this command: its own pid namespace, under codex-linux-sandbox) - set sandbox_mode = "danger-full-access" in ${w.env.CODEX_HOME}/config.toml (or start codex with --sandbox danger-full-access), or keep the sandbox with writable_roots = ["${w.project}/.git", "${w.root}"] and network_access = true under [sandbox_workspace_write] there and 'vx sentinel' started outside Codex`;
 
 /** Nothing of a dispatch exists: no task, camp, branch, commander record or sentinel file. */
 function untouched(): void {

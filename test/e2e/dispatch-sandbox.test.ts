@@ -55,7 +55,12 @@ function untouched(f: Field): void {
   }
 }
 
+/** What Codex's default sandbox puts in a command's environment (its network off). */
 const CODEX_ENV = { CODEX_THREAD_ID: "0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", CODEX_SANDBOX_NETWORK_DISABLED: "1" };
+const WHY =
+  "Codex's default sandbox keeps .git read-only, turns the network off (herdr's and tmux's sockets too) and ends every process a command starts with the command, so vx dispatch refuses under it";
+const advice = (config: string, gitDir: string, root: string) =>
+  `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access), or keep the sandbox with writable_roots = ["${gitDir}", "${root}"] and network_access = true under [sandbox_workspace_write] there and 'vx sentinel' started outside Codex`;
 
 describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
   test("under Codex with a read-only .git and its own pid namespace: one line naming Codex's setting, nothing written", async () => {
@@ -65,7 +70,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: [gitDir], env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `vx: dispatch cannot work inside Codex's sandbox (${gitDir} is read-only here; a sentinel started here would die with this command: its own pid namespace, under bwrap) - set sandbox_mode = "danger-full-access" in ${codexHome}/config.toml (or start codex with --sandbox danger-full-access), then run it again\n`,
+      `vx: dispatch cannot work inside Codex's sandbox (${gitDir} is read-only here; its network is off, so herdr and tmux cannot be reached; a sentinel started here would die with this command: its own pid namespace, under bwrap) - ${advice(`${codexHome}/config.toml`, gitDir, join(f.home, ".vexillum"))}\n`,
     );
     expect(r.code).toBe(1);
     untouched(f);
@@ -105,17 +110,18 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     const codexHome = join(f.home, ".codex");
     const r = await inSandbox(f, ["doctor"], { env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
     expect(r.stdout).toContain(
-      `[warn] Codex sandbox - this vx runs inside Codex's sandbox now (its own pid namespace, under bwrap): Codex's default sandbox keeps .git read-only and ends every process a command starts with the command, so vx dispatch refuses under it - set sandbox_mode = "danger-full-access" in ${codexHome}/config.toml (or start codex with --sandbox danger-full-access)\n`,
+      `[warn] Codex sandbox - this vx runs inside Codex's sandbox now (its own pid namespace, under bwrap): ${WHY} - ${advice(`${codexHome}/config.toml`, join(f.project, ".git"), join(f.home, ".vexillum"))}\n`,
     );
     untouched(f);
   });
 
-  test("with a sentinel already running outside and everything writable, dispatch from the pid namespace works; with it gone, none is started from there", async () => {
+  test("with a sentinel already running outside, everything writable and the network on, dispatch from the pid namespace works; with it gone, none is started from there", async () => {
     await using f = await field();
     const sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: f.home, env: f.env, stdout: "ignore", stderr: "ignore" });
     try {
       await waitFor(() => existsSync(join(f.home, ".vexillum", "sentinel.pid")), 20_000, "the sentinel");
-      const r = await inSandbox(f, ["dispatch", "a task"], { env: CODEX_ENV });
+      // Codex's sandbox kept with .git and the state root writable and network_access = true.
+      const r = await inSandbox(f, ["dispatch", "a task"], { env: { CODEX_THREAD_ID: CODEX_ENV.CODEX_THREAD_ID } });
       expect(r.stderr).not.toContain("cannot work");
       expect(r.code).toBe(0);
       const id = taskIdOf(r.stdout);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { canCreateIn, codexFullAccessAdvice, foreignPidNamespace, launcherOf, sandboxRefusal, underCodex } from "../../src/sandbox";
+import { canCreateIn, codexSandboxAdvice, foreignPidNamespace, launcherOf, sandboxRefusal, underCodex } from "../../src/sandbox";
 import { sandbox } from "../helpers";
 
 /** A /proc stand-in: pid 1's command line and the `self` link. */
@@ -48,19 +48,21 @@ describe("canCreateIn", () => {
 });
 
 describe("the refusal", () => {
-  test("under Codex it names Codex's sandbox and the setting, in its config file", () => {
+  test("under Codex it names Codex's sandbox and both settings that work, in its config file", () => {
     const env = { CODEX_THREAD_ID: "t", CODEX_HOME: "/h/.codex" };
     expect(underCodex(env)).toBe(true);
-    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", env, true)).toBe(
-      'dispatch cannot work inside Codex\'s sandbox (/p/.git is read-only here) - set sandbox_mode = "danger-full-access" in /h/.codex/config.toml (or start codex with --sandbox danger-full-access), then run it again',
+    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", env, { inNamespace: true, writable: ["/p/.git", "/h/.vexillum"] })).toBe(
+      'dispatch cannot work inside Codex\'s sandbox (/p/.git is read-only here) - set sandbox_mode = "danger-full-access" in /h/.codex/config.toml (or start codex with --sandbox danger-full-access), or keep the sandbox with writable_roots = ["/p/.git", "/h/.vexillum"] and network_access = true under [sandbox_workspace_write] there and \'vx sentinel\' started outside Codex',
     );
-    expect(codexFullAccessAdvice({})).toContain("in ~/.codex/config.toml");
+    expect(codexSandboxAdvice({})).toBe('set sandbox_mode = "danger-full-access" in ~/.codex/config.toml (or start codex with --sandbox danger-full-access)');
+    // A path with a quote stays one valid TOML string.
+    expect(codexSandboxAdvice({}, { writable: ['/a "b"/.git'] })).toContain('writable_roots = ["/a \\"b\\"/.git"]');
     expect(underCodex({ CODEX_SANDBOX: "seatbelt" })).toBe(true);
   });
 
   test("elsewhere it says to run outside the sandbox, or, in no sandbox, only what is read-only", () => {
     expect(underCodex({})).toBe(false);
-    expect(sandboxRefusal("dispatch", "x", {}, true)).toBe("dispatch cannot work inside this sandbox (x) - run it from outside the sandbox");
-    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", {}, false)).toBe("dispatch cannot work here (/p/.git is read-only here) - it must be able to write there");
+    expect(sandboxRefusal("dispatch", "x", {}, { inNamespace: true })).toBe("dispatch cannot work inside this sandbox (x) - run it from outside the sandbox");
+    expect(sandboxRefusal("dispatch", "/p/.git is read-only here", {}, { inNamespace: false })).toBe("dispatch cannot work here (/p/.git is read-only here) - it must be able to write there");
   });
 });
