@@ -117,9 +117,10 @@ export async function checkSandbox(deps: Deps, project: Project): Promise<void> 
   const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
   const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
   const reasons: string[] = [];
-  for (const dir of [gitDir, project.root, project.paths.stateDir]) {
-    if (dir && canCreateIn(dir) === false) reasons.push(`${dir} is read-only here`);
-  }
+  if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
+  // The project's state dir is named only when the root above it is writable.
+  const stateDir = [project.root, project.paths.stateDir].find((dir) => canCreateIn(dir) === false);
+  if (stateDir) reasons.push(`${stateDir} is read-only here`);
   // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
   if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
   const namespace = foreignPidNamespace();

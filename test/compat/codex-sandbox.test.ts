@@ -6,7 +6,7 @@
 // working configuration (sandbox_mode = "danger-full-access").
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { addAgent, createWorkspace } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
@@ -127,6 +127,41 @@ describe("vx dispatch under Codex's default sandbox", () => {
       const pid = await waitFor(() => w.sentinelPid(), 20_000, "a live sentinel named by sentinel.pid");
       expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toContain("sentinel");
       expect(git(w.project, "branch", "--list", "vexillum/*")).toMatch(/vexillum\/[0-9a-f]{16}/);
+    } finally {
+      w.models.respond(undefined);
+    }
+  }, 300_000);
+
+  test("the sandbox kept with the refusal's writable_roots and network_access = true, and a sentinel running outside: dispatch works", async () => {
+    if (!w.sentinelPid()) {
+      Bun.spawn([w.vxPath, "sentinel"], { cwd: w.home, env: w.env, stdout: "ignore", stderr: "ignore" });
+      await waitFor(() => w.sentinelPid(), 20_000, "the sentinel");
+    }
+    const before = git(w.project, "branch", "--list", "vexillum/*").split("\n").filter(Boolean).length;
+    // /tmp (where this world lives) is made read-only as a home directory is; the fake herdr's
+    // state file is the only extra root, standing in for real herdr's socket.
+    const herdrState = dirname(w.env.FAKE_HERDR_STATE as string);
+    const roots = `sandbox_workspace_write.writable_roots=${JSON.stringify([`${w.project}/.git`, w.root, herdrState])}`;
+    const argv = [w.exe, "-c", roots, "-c", "sandbox_workspace_write.network_access=true"];
+    argv.push("-c", "sandbox_workspace_write.exclude_slash_tmp=true", "-c", "sandbox_workspace_write.exclude_tmpdir_env_var=true");
+    w.tmux.start("codex-roots", argv, w.project);
+    await screenShows(w, "codex-roots", /Ask Codex to do anything/, 90_000);
+    w.models.respond((r) => {
+      if (!r.lastUser.startsWith("dispatch with writable roots")) return undefined;
+      if (lastItem(r)?.type === "function_call_output") return { text: "dispatched" };
+      const probe = `touch ${JSON.stringify(`${w.home}/.probe`)} 2>/dev/null || echo home-read-only; `;
+      return { tool: { name: "exec_command", input: { cmd: `${probe}VX_TIME_SCALE=0.05 vx dispatch compat soldier task; echo exit=$?` } } };
+    });
+    try {
+      await say(w, "codex-roots", "dispatch with writable roots");
+      const result = await waitFor(() => toolOutput("dispatch with writable roots"), 90_000, "the dispatch's tool output");
+      const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
+      console.log(`compat: codex sandbox with writable roots, tool output:\n${output}`);
+      expect(output).not.toContain("cannot work inside");
+      // The home outside the roots was read-only, as it is for a real user.
+      expect(output.split("\n")).toContain("home-read-only");
+      expect(output.split("\n")).toContain("exit=0");
+      expect(git(w.project, "branch", "--list", "vexillum/*").split("\n").filter(Boolean).length).toBe(before + 1);
     } finally {
       w.models.respond(undefined);
     }

@@ -98,7 +98,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     const root = join(f.home, ".vexillum");
     const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: [gitDir, root], plain: true });
     expect(r.stderr).toBe(
-      `vx: dispatch cannot work here (${gitDir} is read-only here; ${root} is read-only here; ${f.paths.stateDir} is read-only here) - it must be able to write there\n`,
+      `vx: dispatch cannot work here (${gitDir} is read-only here; ${root} is read-only here) - it must be able to write there\n`,
     );
     expect(r.code).toBe(1);
     untouched(f);
