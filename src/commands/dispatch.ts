@@ -113,7 +113,7 @@ export function checkRootClaude(deps: Deps, harness: Harness): void {
  * written: what is read-only, the network, or that no sentinel runs and one started here would not
  * outlive this command.
  */
-export async function checkSandbox(deps: Deps, project: Project): Promise<void> {
+export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
   const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
   const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
   const reasons: string[] = [];
@@ -127,7 +127,7 @@ export async function checkSandbox(deps: Deps, project: Project): Promise<void> 
   if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
   if (reasons.length === 0) return;
   const writable = gitDir ? [gitDir, project.root] : undefined;
-  throw new VxError(sandboxRefusal("dispatch", reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
+  throw new VxError(sandboxRefusal(what, reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
 }
 
 /** `vx dispatch`. */

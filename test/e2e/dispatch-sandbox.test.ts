@@ -3,10 +3,10 @@
 // namespace, `.git` bind-mounted read-only, pid 1 named as bubblewrap is); the real Codex sandbox
 // is exercised by test/compat/codex-sandbox.test.ts.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { VX_BIN, alive, git, waitFor } from "../helpers";
-import { type Field, field, taskIdOf } from "./soldier-field";
+import { type Field, field, seedTask, taskIdOf } from "./soldier-field";
 
 const UNSHARE = Bun.which("unshare");
 const BASH = Bun.which("bash");
@@ -90,6 +90,25 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     );
     expect(s.code).toBe(1);
     untouched(f);
+  });
+
+  test("redispatch of an interrupted task refuses the same way, leaving the task, its camp and branch as they were", async () => {
+    await using f = await field();
+    const { task } = await seedTask(f, { status: "interrupted" });
+    const file = join(f.paths.tasksDir, `${task.id}.json`);
+    const before = readFileSync(file, "utf8");
+    const head = git(f.project, "rev-parse", `vexillum/${task.id}`);
+    const gitDir = join(f.project, ".git");
+    const codexHome = join(f.home, ".codex");
+    const r = await inSandbox(f, ["redispatch", task.id], { readOnly: [gitDir], env: { ...CODEX_ENV, CODEX_HOME: codexHome } });
+    expect(r.stderr).toBe(
+      `vx: redispatch cannot work inside Codex's sandbox (${gitDir} is read-only here; its network is off, so herdr and tmux cannot be reached; a sentinel started here would die with this command: its own pid namespace, under bwrap) - ${advice(`${codexHome}/config.toml`, gitDir, join(f.home, ".vexillum"))}\n`,
+    );
+    expect(r.code).toBe(1);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(git(f.project, "rev-parse", `vexillum/${task.id}`)).toBe(head);
+    expect(existsSync(task.camp_path as string)).toBe(true);
+    expect(existsSync(join(f.home, ".vexillum", "sentinel.pid"))).toBe(false);
   });
 
   test("in no sandbox, a read-only .git and state root are named, with no word of a sandbox", async () => {
