@@ -23,7 +23,7 @@ const ABOUT_RE =
 // names the credential (`<add key="ApiToken" value="…"/>`, `{"name": "DB_PASSWORD", "value": "…"}`).
 const XML_RE = /<([A-Za-z][\w.:-]*)>([^<]+)<\/\1>/g;
 const PAIR_RE = /\b(?:key|name)["']?\s*[=:]\s*["']([^"']+)["']\s*,?\s*["']?value["']?\s*[=:]\s*(["'])([^"']*)\2/gi;
-const HINT_RE = /pass|pwd|secret|token|key|auth|credential/i;
+const HINT_RE = /pass|pwd|secret|token|key|auth|credential|session|_(?:sk|pat|pw|creds)\b/i;
 // Words that end a name only after a separator or a camelCase hump: `bypass`, `monkey`, `oauth`.
 const NEEDS_BOUNDARY = new Set(["pass", "pwd", "key", "auth"]);
 // Environment names that end in a credential word with no separator.
@@ -31,8 +31,20 @@ const GLUED_NAMES = new Set(["SSHPASS", "PGPASS", "RCLONE_PASS"]);
 // Public by definition: `STRIPE_PUBLISHABLE_KEY`, `NEXT_PUBLIC_…`, `ssh_pub_key`.
 const PUBLIC_RE = /publi[cs]|pub[-_.]?key/i;
 const ENV_STYLE_RE = /^[A-Z0-9_]*[A-Z][A-Z0-9_]*$/;
-// Dockerfile `ENV NAME value`, csh `setenv NAME value`, fish `set -x NAME value`.
-const ENV_KEYWORD_RE = /^(\s*(?:ENV|setenv|set\s+-[A-Za-z]+)\s+)([A-Za-z_][A-Za-z0-9_]*)([ \t]+)(?=\S)/;
+// Dockerfile `ENV NAME value`, csh `setenv NAME value`, fish `set -x NAME value`, Windows
+// `setx NAME value`, `launchctl setenv`, `aws configure set NAME value`, `git config [--global] a.b value`.
+const ENV_KEYWORD_RE =
+  /^(\s*(?:[+$>]\s+)?(?:ENV|setenv|setx|set\s+-[A-Za-z]+|launchctl\s+setenv|aws\s+configure\s+set|git\s+config(?:\s+--[a-z]+)*)\s+)([A-Za-z_][A-Za-z0-9_.]*)([ \t]+)(?=\S)/;
+// A credential name alone at the start of a line, its value after spaces (`aws_session_token <v>` as
+// credential helpers and `aws configure list` print it, `RENDER_TOKEN <v>`): taken only when the
+// name has a separator and the value looks random.
+const NAME_SPACE_VALUE_RE = /^(\s*)([A-Za-z][A-Za-z0-9]*[_.][A-Za-z0-9_.]*)([ \t]+)(\S+)\s*$/;
+// Environment names whose last part says they hold a credential, beyond the words above: session
+// keys (`BW_SESSION`, 1Password's `OP_SESSION_<account>`), access and secret key pairs (`ALIYUN_AK`,
+// `ALIYUN_SK`), personal access tokens (`GITLAB_PAT`), `_PW`, `_CREDS`, `_COOKIE`.
+const ENV_EXTRA_RE = /(?<![A-Za-z0-9_.-])(?:(?:[A-Z0-9]+_)+(?:SESSION|SK|PAT|PW|CREDS|COOKIE)|OP_SESSION_[A-Za-z0-9_]+)["'\]]*\s*(?=[:=])/g;
+const ENV_EXTRA_HINT_RE = /SESSION|_(?:SK|PAT|PW|CREDS|COOKIE)\b/;
+const ENV_EXTRA_NAME_RE = /^(?:(?:[A-Z0-9]+_)+(?:SESSION|SK|PAT|PW|CREDS|COOKIE)|OP_SESSION_[A-Za-z0-9_]+)$/;
 
 type Strength = "strong" | "weak";
 
@@ -81,7 +93,16 @@ export function replaceAssignments(line: string): string {
   if (!HINT_RE.test(line)) return line;
   let s = line;
   const env = ENV_KEYWORD_RE.exec(s);
-  if (env && namesCredential(env[2], false)) s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));
+  if (env && (namesCredential(env[2], false) || ENV_EXTRA_NAME_RE.test(env[2]))) {
+    s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));
+  } else if (env === null) {
+    const bare = NAME_SPACE_VALUE_RE.exec(s);
+    if (bare && (namesCredential(bare[2], false) || ENV_EXTRA_NAME_RE.test(bare[2])) && looksRandom(bare[4])) {
+      const at = bare[1].length + bare[2].length + bare[3].length;
+      s = spliceSecrets(s, [[at, at + bare[4].length]]);
+    }
+  }
+  if (ENV_EXTRA_HINT_RE.test(s)) s = replaceNamed(s, ENV_EXTRA_RE, (m, l) => (namePrefix(l, m.index) === "" ? "strong" : undefined));
   s = replaceNamed(s, NAME_END_RE, (m, l) => {
     const prefix = namePrefix(l, m.index);
     return prefix === undefined ? undefined : strength(prefix, m[1]);

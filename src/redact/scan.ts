@@ -15,7 +15,7 @@ export const AWS = 32; // an AWS access key id prefix
 export const NETRC = 64; // `machine` or `default`
 
 // In any case: `key` matches `KEY`, `apiKey` and `monkey` alike (the rules sort those out).
-const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
+const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex|session|_(?:sk|pat|pw|creds)\b/gi;
 const MARKERS: readonly [string, number][] = [
   ...SHAPED_MARKERS.map((m): [string, number] => [m, TOKEN]),
   [":AA", TOKEN],
@@ -30,6 +30,7 @@ const MARKERS: readonly [string, number][] = [
   ["Private-Lines", BEGIN],
   ["AKIA", AWS],
   ["ASIA", AWS],
+  ["LTAI", AWS],
   ["machine", NETRC],
   ["default", NETRC],
 ];
