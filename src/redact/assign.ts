@@ -23,7 +23,7 @@ const ABOUT_RE =
 // names the credential (`<add key="ApiToken" value="…"/>`, `{"name": "DB_PASSWORD", "value": "…"}`).
 const XML_RE = /<([A-Za-z][\w.:-]*)>([^<]+)<\/\1>/g;
 const PAIR_RE = /\b(?:key|name)["']?\s*[=:]\s*["']([^"']+)["']\s*,?\s*["']?value["']?\s*[=:]\s*(["'])([^"']*)\2/gi;
-const HINT_RE = /pass|pwd|secret|token|key|auth|credential|session|_(?:sk|pat|pw|creds)\b/i;
+const HINT_RE = /pass|pwd|secret|token|key|auth|credential|SESSION|_(?:SK|PAT|PW|CREDS)\b/i;
 // Words that end a name only after a separator or a camelCase hump: `bypass`, `monkey`, `oauth`.
 const NEEDS_BOUNDARY = new Set(["pass", "pwd", "key", "auth"]);
 // Environment names that end in a credential word with no separator.

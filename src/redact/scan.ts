@@ -3,7 +3,7 @@
  * can hold what they look for: a capture is mostly code and logs, and searching 30,000 characters
  * once is far cheaper than asking every line a dozen questions.
  */
-import { SHAPED_MARKERS, TOKEN_RE } from "./tokens";
+import { SHAPED_MARKERS, TOKEN_RE, UUID_CONTEXT_MARKERS } from "./tokens";
 
 /** What a line holds, as bits. */
 export const WORD = 1; // a credential word: the name, command-line and whole-line rules
@@ -13,9 +13,12 @@ export const FLAG = 8; // ` -` or `\t-`: short flags and `curl -u` (cli.ts)
 export const BEGIN = 16; // a BEGIN line or a PuTTY key file: blocks.ts
 export const AWS = 32; // an AWS access key id prefix
 export const NETRC = 64; // `machine` or `default`
+export const UUIDS = 128; // a provider whose keys are bare UUIDs (Heroku, Pinecone)
 
 // In any case: `key` matches `KEY`, `apiKey` and `monkey` alike (the rules sort those out).
-const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex|session|_(?:sk|pat|pw|creds)\b/gi;
+const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
+// Environment names only (assign.ts): upper case, so `session` in code stays on the fast path.
+const ENV_WORDS_RE = /SESSION|_(?:SK|PAT|PW|CREDS)\b/g;
 const MARKERS: readonly [string, number][] = [
   ...SHAPED_MARKERS.map((m): [string, number] => [m, TOKEN]),
   [":AA", TOKEN],
@@ -33,6 +36,7 @@ const MARKERS: readonly [string, number][] = [
   ["LTAI", AWS],
   ["machine", NETRC],
   ["default", NETRC],
+  ...UUID_CONTEXT_MARKERS.map((m): [string, number] => [m, UUIDS]),
 ];
 
 export type Scan = {
@@ -70,6 +74,7 @@ export function scan(text: string, lines: readonly string[]): Scan {
     re.lastIndex = 0;
   };
   markMatches(WORDS_RE, WORD);
+  markMatches(ENV_WORDS_RE, WORD);
   markMatches(TOKEN_RE, TOKEN);
   const keyEnd = text.includes("PRIVATE KEY") || text.includes("Private-MAC") || text.includes("Private-Hash");
   return { marks, keyEnd };

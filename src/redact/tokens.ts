@@ -144,3 +144,21 @@ function decodesToPrivateKey(b64: string): boolean {
     return true;
   }
 }
+
+// Heroku API keys and older Pinecone keys are bare UUIDs: taken on a line that names the provider,
+// and on a line that is only a UUID just below a Heroku token command (`heroku auth:token` prints
+// warnings, then the key).
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const UUID_RE = new RegExp(`(?<![A-Za-z0-9-])${UUID}(?![A-Za-z0-9-])`, "g");
+const UUID_LINE_RE = new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`);
+const UUID_CONTEXT_RE = /heroku|pinecone/i;
+/** A line after which a bare UUID line is a Heroku key. */
+export const UUID_ABOVE_RE = /heroku\s+(?:auth:token|authorizations:create)|HEROKU_API_KEY/i;
+/** Markers of the provider names, for the scan. */
+export const UUID_CONTEXT_MARKERS = ["heroku", "Heroku", "HEROKU", "pinecone", "Pinecone", "PINECONE"];
+
+/** Replaces UUIDs on a line that names Heroku or Pinecone, or on a bare UUID line when `keyAbove`. */
+export function replaceContextUuids(line: string, keyAbove: boolean): string {
+  if (keyAbove && UUID_LINE_RE.test(line)) return line.replace(UUID_RE, SECRET);
+  return UUID_CONTEXT_RE.test(line) ? line.replace(UUID_RE, SECRET) : line;
+}
