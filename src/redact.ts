@@ -19,7 +19,7 @@ import { keyBlockAt } from "./redact/blocks";
 import { replaceCommandLine, replaceNetrc } from "./redact/cli";
 import { dropsLine } from "./redact/lines";
 import { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE } from "./redact/placeholders";
-import { LONG_RUN_RE, replaceEncoded } from "./redact/encoded";
+import { replaceEncoded } from "./redact/encoded";
 import { AWS, BEGIN, FLAG, NETRC, TOKEN, URL, UUIDS, WORD, scan } from "./redact/scan";
 import { UUID_ABOVE_RE, hasAwsKeyId, replaceAwsSecrets, replaceContextUuids, replaceTokens } from "./redact/tokens";
 import { replaceUrlSecrets } from "./redact/urls";
@@ -43,7 +43,7 @@ function redactAt(text: string, depth: number): string {
   if (text === "") return text;
   const lines = text.split("\n");
   const { marks, keyEnd } = scan(text, lines);
-  if (depth === 0 && LONG_RUN_RE.test(text)) replaceEncoded(lines, (t) => redactAt(t, depth + 1) !== t);
+  if (depth === 0) replaceEncoded(text, lines, (t) => redactAt(t, depth + 1) !== t);
   const anyCr = text.includes("\r");
   const out: string[] = [];
   const src: number[] = []; // the line of `lines` each line of `out` came from

@@ -6,8 +6,6 @@
  */
 import { SECRET } from "./placeholders";
 
-/** A run long enough to be worth decoding; the caller tests the whole capture with it first. */
-export const LONG_RUN_RE = /[A-Za-z0-9+/]{24,}/;
 const RUN_RE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const WHOLE_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]{16,}={0,2})\s*$/;
 
@@ -26,10 +24,22 @@ function decodeText(b64: string): string | undefined {
  * Replaces, in `lines` (in place), every base64 run whose decoded text `holdsSecret`. A group of
  * whole-line runs is decoded as one and each of its lines becomes the placeholder.
  */
-export function replaceEncoded(lines: string[], holdsSecret: (text: string) => boolean): void {
-  for (let i = 0; i < lines.length; i++) {
+export function replaceEncoded(text: string, lines: string[], holdsSecret: (text: string) => boolean): void {
+  // One pass over the whole text finds the lines worth reading (a loop, not a regex: a regex tries
+  // every position of a 30,000-character capture against a 24-character run).
+  const candidates: number[] = [];
+  for (let p = 0, i = 0, run = 0; p < text.length; p++) {
+    const c = text.charCodeAt(p);
+    if (c === 10) {
+      i++;
+      run = 0;
+    } else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47) {
+      if (++run === 24 && candidates[candidates.length - 1] !== i) candidates.push(i);
+    } else run = 0;
+  }
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c];
     const line = lines[i];
-    if (line.length < 16 || !LONG_RUN_RE.test(line)) continue;
     const whole = WHOLE_RE.exec(line);
     if (whole) {
       // A group: equal widths (a multiple of 4) down to a last line that may be shorter.
@@ -43,18 +53,18 @@ export function replaceEncoded(lines: string[], holdsSecret: (text: string) => b
         j++;
       }
       if (parts.length > 1) {
-        const text = decodeText(parts.join(""));
-        if (text !== undefined && holdsSecret(text)) {
+        const decoded = decodeText(parts.join(""));
+        if (decoded !== undefined && holdsSecret(decoded)) {
           for (let k = i; k < j; k++) lines[k] = (WHOLE_RE.exec(lines[k])?.[1] ?? "") + SECRET + (lines[k].endsWith("\r") ? "\r" : "");
         }
-        i = j - 1;
+        while (c + 1 < candidates.length && candidates[c + 1] < j) c++;
         continue;
       }
     }
     RUN_RE.lastIndex = 0;
     lines[i] = line.replace(RUN_RE, (run) => {
-      const text = decodeText(run);
-      return text !== undefined && holdsSecret(text) ? SECRET : run;
+      const decoded = decodeText(run);
+      return decoded !== undefined && holdsSecret(decoded) ? SECRET : run;
     });
   }
 }

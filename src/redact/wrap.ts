@@ -4,24 +4,38 @@
  * It is taken when the line above ends in a redacted token (or was dropped whole) and either the
  * line above ended in `\`, or it reaches the right edge and the continuation does not read as a
  * word, or the continuation looks random on its own. A token cut so early that neither half is
- * recognised is found by joining the last word above with the first word below.
+ * recognised is found by joining the last word above with the first word below: taken when the
+ * joined word holds a provider token across the cut.
  */
 import { SECRET, SENSITIVE_LINE } from "./placeholders";
 import { TOKEN_RE } from "./tokens";
 
 // Padding `=` only at the end; a head followed by `=` or `:` is a name being assigned (`HF_TOKEN=`).
 const HEAD_RE = /^[A-Za-z0-9_+/.-]+={0,2}(?![A-Za-z0-9_+/.=:-])/;
-const TAIL_RE = /[A-Za-z0-9_+/=.-]+\\?$/;
-const TOKEN_CHAR_RE = /[A-Za-z0-9_+/=.-]/;
 
-/** A continuation next to the right edge: anything but a plain word (`git`, `Done`). */
+/** Whether the character code `c` is a token character: `[A-Za-z0-9_+/=.-]`. */
+function tokenChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 43 || c === 47 || c === 61 || c === 46 || c === 45;
+}
+
+/** The run of token characters that ends at `end` (exclusive) in `s`. */
+function runBefore(s: string, end: number): string {
+  let start = end;
+  while (start > 0 && tokenChar(s.charCodeAt(start - 1))) start--;
+  return s.slice(start, end);
+}
+
+/**
+ * A continuation next to the right edge: anything but a word. Random text has a lower-to-upper hump
+ * or a digit next to a lower-case letter (`vqsn7z6Rd`); words do not (`git`, `Done`, `1Password`).
+ */
 function tailLike(head: string): boolean {
-  return head.length >= 2 && (/\d/.test(head) || /[A-Z]/.test(head.slice(1)) || /[_+/=]/.test(head) || head.length >= 20);
+  return head.length >= 2 && (/[a-z][A-Z]|[A-Za-z]\d|\d[a-z]|[_+/=]/.test(head) || head.length >= 20);
 }
 
 /** A continuation anywhere: random enough that no ordinary line starts with it. */
 function randomLike(head: string): boolean {
-  return head.length >= 8 && /\d/.test(head) && ((/[a-z]/.test(head) && /[A-Z]/.test(head)) || head.length >= 24);
+  return head.length >= 12 && /\d.*\d/.test(head) && /[a-z]/.test(head) && /[A-Z]/.test(head) && tailLike(head);
 }
 
 /**
@@ -33,13 +47,14 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
   let maxLen = 0;
   for (const l of raw) if (l.length > maxLen) maxLen = bare(l).length > maxLen ? bare(l).length : maxLen;
   for (let k = 0; k + 1 < out.length; k++) {
-    if (src[k + 1] !== src[k] + 1) continue;
+    if (src[k + 1] !== src[k] + 1 || !tokenChar(raw[src[k + 1]].charCodeAt(0))) continue;
+    const line = bare(raw[src[k]]);
+    const last = line.charCodeAt(line.length - 1);
+    const backslash = last === 92 && tokenChar(line.charCodeAt(line.length - 2));
+    if (!backslash && !tokenChar(last)) continue;
     const next = bare(raw[src[k + 1]]);
     const head = HEAD_RE.exec(next)?.[0];
     if (head === undefined) continue;
-    const line = bare(raw[src[k]]);
-    const backslash = line.endsWith("\\") && TOKEN_CHAR_RE.test(line[line.length - 2] ?? "");
-    if (!backslash && !TOKEN_CHAR_RE.test(line[line.length - 1] ?? "")) continue;
     const cr = out[k].endsWith("\r") ? "\r" : "";
     const o = cr ? out[k].slice(0, -1) : out[k];
     const atEdge = maxLen >= 20 && line.length >= maxLen;
@@ -51,10 +66,10 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
       if (backslash || (atEdge && tailLike(head)) || randomLike(head)) take(-1);
       continue;
     }
-    if (!atEdge && !backslash) continue;
+    if (!atEdge && !backslash && !tailLike(head)) continue;
     // Neither half recognised alone: join the last word above and the first word below.
-    const tail = TAIL_RE.exec(o)?.[0].replace(/\\$/, "");
-    if (tail === undefined) continue;
+    const tail = runBefore(o, o.length - (backslash ? 1 : 0));
+    if (tail === "") continue;
     const joined = tail + head;
     TOKEN_RE.lastIndex = 0;
     for (let m = TOKEN_RE.exec(joined); m !== null; m = TOKEN_RE.exec(joined)) {
