@@ -8,6 +8,8 @@ import { SECRET } from "./placeholders";
 
 const RUN_RE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const WHOLE_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]{16,}={0,2})\s*$/;
+// The last line of a wrapped run may be short; `base64` pads it to a multiple of 4.
+const LAST_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]+={0,2})\s*$/;
 
 /** The text `b64` decodes to, or undefined when it is not base64 of mostly printable text. */
 function decodeText(b64: string): string | undefined {
@@ -47,15 +49,15 @@ export function replaceEncoded(text: string, lines: string[], holdsSecret: (text
       let j = i + 1;
       const parts = [whole[2]];
       while (width % 4 === 0 && j < lines.length && parts[parts.length - 1].length === width) {
-        const next = WHOLE_RE.exec(lines[j]);
-        if (next === null || next[2].length > width) break;
+        const next = LAST_RE.exec(lines[j]);
+        if (next === null || next[2].length > width || (next[2].length < width && next[2].length % 4 !== 0)) break;
         parts.push(next[2]);
         j++;
       }
       if (parts.length > 1) {
         const decoded = decodeText(parts.join(""));
         if (decoded !== undefined && holdsSecret(decoded)) {
-          for (let k = i; k < j; k++) lines[k] = (WHOLE_RE.exec(lines[k])?.[1] ?? "") + SECRET + (lines[k].endsWith("\r") ? "\r" : "");
+          for (let k = i; k < j; k++) lines[k] = (LAST_RE.exec(lines[k])?.[1] ?? "") + SECRET + (lines[k].endsWith("\r") ? "\r" : "");
         }
         while (c + 1 < candidates.length && candidates[c + 1] < j) c++;
         continue;

@@ -10,8 +10,9 @@
 import { SECRET, SENSITIVE_LINE } from "./placeholders";
 import { TOKEN_RE } from "./tokens";
 
-// Padding `=` only at the end; a head followed by `=` or `:` is a name being assigned (`HF_TOKEN=`).
-const HEAD_RE = /^[A-Za-z0-9_+/.-]+={0,2}(?![A-Za-z0-9_+/.=:-])/;
+// Padding `=` only at the end, and the head ends where a token would: at a space, a quote, `@`, a
+// separator. A head followed by `=`, `:`, `$`, `(` is a name being assigned or code (`HF_TOKEN=$X`).
+const HEAD_RE = /^[A-Za-z0-9_+/.-]+={0,2}(?=$|[\s"'`,;)\]}@&?#|<>\\])/;
 
 /** Whether the character code `c` is a token character: `[A-Za-z0-9_+/=.-]`. */
 function tokenChar(c: number): boolean {
