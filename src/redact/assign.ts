@@ -58,7 +58,12 @@ function strength(prefix: string, suffix: string): Strength | undefined {
   if (last === undefined) return word === "pass" || word === "passphrase" ? "strong" : undefined;
   const separated = last === "_" || last === "-" || last === ".";
   const hump = /[a-z0-9]/.test(last) && suffix[0] >= "A" && suffix[0] <= "Z";
-  if (NEEDS_BOUNDARY.has(word) && !separated && !hump) return GLUED_NAMES.has(name) ? "strong" : undefined;
+  if (NEEDS_BOUNDARY.has(word) && !separated && !hump) {
+    if (GLUED_NAMES.has(name)) return "strong";
+    // An environment name with `KEY` glued on (`HONEYCOMB_WRITEKEY`, `MAILGUN_APIKEY`): only a
+    // random-looking value, since `MONKEY=` or `HOTKEY=` name no credential.
+    return word === "key" && suffix === "KEY" && ENV_STYLE_RE.test(name) && name.includes("_") ? "weak" : undefined;
+  }
   const segment = name.slice(name.lastIndexOf(".") + 1).replace(/^-+/, "");
   if (word === "key" && !ENV_STYLE_RE.test(segment)) return "weak";
   return "strong";
@@ -88,10 +93,19 @@ function namesCredential(name: string, bare = true): boolean {
   return strength(prefix, m[1]) === "strong";
 }
 
+// Calls that set an environment variable or property by name: .NET `SetEnvironmentVariable("X", "v")`,
+// Go `os.Setenv("X", "v")`, `putenv`, Java `System.setProperty("x.password", "v")`.
+const SETTER_RE = /\b(?:SetEnvironmentVariable|Setenv|setenv|putenv|setProperty|set_var)\(\s*(["'])([A-Za-z_][\w.-]*)\1\s*,\s*(["'])([^"']+)\3/g;
+
 /** Replaces the values assigned to credential names in `line`. */
 export function replaceAssignments(line: string): string {
   if (!HINT_RE.test(line)) return line;
   let s = line;
+  if (s.includes("(") && /set|put/i.test(s)) {
+    s = s.replace(SETTER_RE, (m, _q: string, name: string, _q2: string, v: string) =>
+      (namesCredential(name, false) || ENV_EXTRA_NAME_RE.test(name)) && literalValue(v) ? m.slice(0, m.length - v.length - 1) + SECRET + m.slice(-1) : m,
+    );
+  }
   const env = ENV_KEYWORD_RE.exec(s);
   if (env && (namesCredential(env[2], false) || ENV_EXTRA_NAME_RE.test(env[2]))) {
     s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));

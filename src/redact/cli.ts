@@ -46,6 +46,11 @@ const SHORT_FLAGS: readonly [RegExp, RegExp][] = [
   [/\b(?:psexec|paexec|winexe)\b/i, /(?<=\s)-p\s+(?=[^\s-])/g],
 ];
 const SHORT_HINT_RE = /\s-[-pauUPwkN]/;
+// A here-string feeding a credential to a command (`gh auth login --with-token <<< v`, `docker login
+// --password-stdin <<< v`): taken when the line has a credential word.
+const HERE_STRING_RE = /(?<=<<<\s*)(["']?)([^\s"']+)\1/g;
+// `htpasswd -b [-c…] file user password`: batch mode takes the password as the last argument.
+const HTPASSWD_RE = /\bhtpasswd\s+((?:-[A-Za-z]+\s+)*)(\S+)\s+(\S+)\s+(["']?)([^\s"']+)\4/;
 // Samba's `user%password` (`smbclient -U bob%pw`, `rpcclient -U`, `smbmap`).
 const SMB_USER_RE = /(?<=\s-U\s*["']?[^\s%"']+%)[^\s"']+/g;
 
@@ -63,7 +68,7 @@ const NETRC_PASSWORD_RE = /^(\s*(?:password|passwd)\s+)(\S+)/;
 
 /** A literal at the start of `v` (after a quote if any), or undefined for code and placeholders. */
 function literalAt(v: string): boolean {
-  return !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
+  return !v.startsWith("<") && !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
 }
 
 /** Where the word (or the quoted text) that starts at `at` lies. */
@@ -105,6 +110,11 @@ export function replaceCommandLine(line: string, words = true): string {
   if (words && (s.includes(" -") || s.includes("\t-"))) s = replaceAfter(s, DASH_FLAG_RE);
   if (s.includes("SecureString")) s = s.replace(SECURE_STRING_RE, (m, q: string, v: string) => (v.startsWith(SECRET) || assignedLiteral(v, "assign") === undefined ? m : q + SECRET + q));
   if (s.includes("%") && /\b(?:smbclient|rpcclient|smbmap|smbcacls|net\s+rpc)\b/.test(s)) s = s.replace(SMB_USER_RE, (v) => (v.startsWith(SECRET) ? v : SECRET));
+  if (words && s.includes("<<<")) s = s.replace(HERE_STRING_RE, (m, q: string, v: string) => (literalAt(v) && !v.startsWith(SECRET) ? q + SECRET + q : m));
+  if (s.includes("htpasswd")) {
+    const h = HTPASSWD_RE.exec(s);
+    if (h && /b/.test(h[1]) && literalAt(h[5]) && !h[5].startsWith(SECRET)) s = s.slice(0, h.index + h[0].length - h[5].length - h[4].length) + SECRET + s.slice(h.index + h[0].length - h[4].length);
+  }
   if ((s.includes(" -") || s.includes("\t-")) && SHORT_HINT_RE.test(s)) {
     for (const [command, flag] of SHORT_FLAGS) if (command.test(s)) s = replaceAfter(s, flag);
     if (USER_FLAG_RE.test(s) && HTTP_CLIENT_RE.test(s)) {

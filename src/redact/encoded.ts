@@ -6,6 +6,8 @@
  */
 import { SECRET } from "./placeholders";
 
+// A run long enough to be worth decoding, searched for in the whole capture.
+const LONG_RUN_RE = /[A-Za-z0-9+/]{24}/g;
 const RUN_RE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const WHOLE_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]{16,}={0,2})\s*$/;
 // The last line of a wrapped run may be short; `base64` pads it to a multiple of 4.
@@ -27,18 +29,15 @@ function decodeText(b64: string): string | undefined {
  * whole-line runs is decoded as one and each of its lines becomes the placeholder.
  */
 export function replaceEncoded(text: string, lines: string[], holdsSecret: (text: string) => boolean): void {
-  // One pass over the whole text finds the lines worth reading (a loop, not a regex: a regex tries
-  // every position of a 30,000-character capture against a 24-character run).
+  // One search of the whole text finds the lines worth reading.
   const candidates: number[] = [];
-  for (let p = 0, i = 0, run = 0; p < text.length; p++) {
-    const c = text.charCodeAt(p);
-    if (c === 10) {
-      i++;
-      run = 0;
-    } else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47) {
-      if (++run === 24 && candidates[candidates.length - 1] !== i) candidates.push(i);
-    } else run = 0;
+  LONG_RUN_RE.lastIndex = 0;
+  for (let m = LONG_RUN_RE.exec(text), i = 0, at = 0; m !== null; m = LONG_RUN_RE.exec(text)) {
+    while (i + 1 < lines.length && at + lines[i].length < m.index) at += lines[i++].length + 1;
+    candidates.push(i);
+    LONG_RUN_RE.lastIndex = at + lines[i].length + 1; // one hit per line is enough
   }
+  LONG_RUN_RE.lastIndex = 0;
   for (let c = 0; c < candidates.length; c++) {
     const i = candidates[c];
     const line = lines[i];

@@ -3,7 +3,7 @@
  * can hold what they look for: a capture is mostly code and logs, and searching 30,000 characters
  * once is far cheaper than asking every line a dozen questions.
  */
-import { SHAPED_MARKERS, TOKEN_RE, UUID_CONTEXT_MARKERS } from "./tokens";
+import { SHAPED_MARKERS, TOKEN_RE } from "./tokens";
 
 /** What a line holds, as bits. */
 export const WORD = 1; // a credential word: the name, command-line and whole-line rules
@@ -19,6 +19,8 @@ export const UUIDS = 128; // a provider whose keys are bare UUIDs (Heroku, Pinec
 const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
 // Environment names only (assign.ts): upper case, so `session` in code stays on the fast path.
 const ENV_WORDS_RE = /SESSION|_(?:SK|PAT|PW|CREDS)\b/g;
+// Providers whose keys are bare UUIDs (tokens.ts).
+const UUID_CONTEXT_RE = /heroku|pinecone/gi;
 const MARKERS: readonly [string, number][] = [
   ...SHAPED_MARKERS.map((m): [string, number] => [m, TOKEN]),
   [":AA", TOKEN],
@@ -36,7 +38,6 @@ const MARKERS: readonly [string, number][] = [
   ["LTAI", AWS],
   ["machine", NETRC],
   ["default", NETRC],
-  ...UUID_CONTEXT_MARKERS.map((m): [string, number] => [m, UUIDS]),
 ];
 
 export type Scan = {
@@ -75,6 +76,7 @@ export function scan(text: string, lines: readonly string[]): Scan {
   };
   markMatches(WORDS_RE, WORD);
   markMatches(ENV_WORDS_RE, WORD);
+  markMatches(UUID_CONTEXT_RE, UUIDS);
   markMatches(TOKEN_RE, TOKEN);
   const keyEnd = text.includes("PRIVATE KEY") || text.includes("Private-MAC") || text.includes("Private-Hash");
   return { marks, keyEnd };

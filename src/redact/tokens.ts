@@ -154,8 +154,6 @@ const UUID_LINE_RE = new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`);
 const UUID_CONTEXT_RE = /heroku|pinecone/i;
 /** A line after which a bare UUID line is a Heroku key. */
 export const UUID_ABOVE_RE = /heroku\s+(?:auth:token|authorizations:create)|HEROKU_API_KEY/i;
-/** Markers of the provider names, for the scan. */
-export const UUID_CONTEXT_MARKERS = ["heroku", "Heroku", "HEROKU", "pinecone", "Pinecone", "PINECONE"];
 
 /** Replaces UUIDs on a line that names Heroku or Pinecone, or on a bare UUID line when `keyAbove`. */
 export function replaceContextUuids(line: string, keyAbove: boolean): string {

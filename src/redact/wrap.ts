@@ -44,15 +44,18 @@ function randomLike(head: string): boolean {
  * lines before redaction) that `out[k]` came from; a key block collapses several into one.
  */
 export function replaceContinuations(raw: readonly string[], out: string[], src: readonly number[]): void {
-  const bare = (l: string) => (l.endsWith("\r") ? l.slice(0, -1) : l);
+  const bare = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l);
+  const width = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.length - 1 : l.length);
   let maxLen = 0;
-  for (const l of raw) if (l.length > maxLen) maxLen = bare(l).length > maxLen ? bare(l).length : maxLen;
+  for (const l of raw) maxLen = Math.max(maxLen, width(l));
   for (let k = 0; k + 1 < out.length; k++) {
     if (src[k + 1] !== src[k] + 1 || !tokenChar(raw[src[k + 1]].charCodeAt(0))) continue;
-    const line = bare(raw[src[k]]);
-    const last = line.charCodeAt(line.length - 1);
-    const backslash = last === 92 && tokenChar(line.charCodeAt(line.length - 2));
+    const rawLine = raw[src[k]];
+    const n = width(rawLine);
+    const last = rawLine.charCodeAt(n - 1);
+    const backslash = last === 92 && tokenChar(rawLine.charCodeAt(n - 2));
     if (!backslash && !tokenChar(last)) continue;
+    const line = bare(rawLine);
     const next = bare(raw[src[k + 1]]);
     const head = HEAD_RE.exec(next)?.[0];
     if (head === undefined) continue;
