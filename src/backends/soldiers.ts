@@ -6,7 +6,7 @@
  */
 import type { Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
-import { readSoldierState } from "../soldiers/states";
+import { DELIVERING, readSoldierState } from "../soldiers/states";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
 import type { AgentInfo } from "./herdr-types";
@@ -81,6 +81,8 @@ export function reportedStatus(task: Task, paths: ProjectPaths): string {
     return "unknown"; // a corrupt report says nothing; never success (HRD-06)
   }
   if (!report) return task.status === "running" ? "working" : "unknown";
+  // A delivery that died before its Enter (the sentinel judges no task a command holds).
+  if (report.source === DELIVERING) return "idle";
   if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return "idle";
   return report.state;
 }

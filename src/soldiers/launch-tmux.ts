@@ -27,7 +27,7 @@ import { harnessArgs, herdrOps } from "./launch";
 import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
-import { readSoldierState, writeSoldierState } from "./states";
+import { deliverUnderIntent, readSoldierState } from "./states";
 import { tmuxSurvey } from "../backends/soldiers";
 import { loadTask } from "../state/tasks";
 
@@ -235,13 +235,13 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const gate = await isolationGate(ctx, name, task);
   if (gate) return fail(ctx, task, gate, name);
 
-  writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: harness });
+  const intentAt = isoTime(deps.clock.now());
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;
   const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
-    await tmux.paste(name, text);
+    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(name, text));
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, name);
   }

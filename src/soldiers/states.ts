@@ -6,7 +6,8 @@
 import { readdirSync } from "node:fs";
 import { join, sep } from "node:path";
 import { VxError } from "../errors";
-import { readStateText } from "../state/files";
+import { ensureStateDir, readStateText } from "../state/files";
+import { lockExclusive } from "../state/lock";
 import { isTaskId } from "../state/ids";
 import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
 import { loadRecord, saveRecord } from "../state/record";
@@ -25,8 +26,49 @@ export function readSoldierState(paths: ProjectPaths, taskId: string): SoldierSt
   return loadRecord(statePath(paths, taskId), SoldierStateSchema)?.value;
 }
 
+// Every writer of a task's state record holds this lock, so a delivery's conditional replace
+// (below) never overwrites a report a harness hook wrote in between. Beside the task's op lock,
+// outside states/, which the sentinel watches.
+function stateLockPath(paths: ProjectPaths, taskId: string): string {
+  return join(paths.tasksDir, `.${taskId}.state.lock`);
+}
+
+function underStateLock<T>(paths: ProjectPaths, taskId: string, fn: () => T): T {
+  ensureStateDir(paths.root, paths.tasksDir);
+  const lock = lockExclusive(stateLockPath(paths, taskId));
+  try {
+    return fn();
+  } finally {
+    lock.release();
+  }
+}
+
 export function writeSoldierState(paths: ProjectPaths, state: SoldierState): void {
-  saveRecord(paths.root, statePath(paths, state.task_id), state, STATE_KEYS);
+  underStateLock(paths, state.task_id, () => saveRecord(paths.root, statePath(paths, state.task_id), state, STATE_KEYS));
+}
+
+/**
+ * The source of the `working` record vx writes before it types into a tmux soldier, replaced by
+ * the harness's own once the Enter is in. A record still carrying it, on a task no command holds,
+ * is a delivery that died before its Enter (issue 15): the harness waits for input, so the survey
+ * reads it as idle and the sentinel settles the task instead of waiting on it forever.
+ */
+export const DELIVERING = "vx-delivery";
+
+/**
+ * Runs `send` (the text and its Enter, or a key) under a `working` intent record: written first, so
+ * no stale report is judged while the text goes in; after `send` it becomes the harness's
+ * `working`, unless a hook of the harness has reported since (then its report stands).
+ */
+export async function deliverUnderIntent(paths: ProjectPaths, taskId: string, at: string, harness: string | undefined, send: () => Promise<void>): Promise<void> {
+  const intent: SoldierState = { task_id: taskId, state: "working", at, source: DELIVERING };
+  writeSoldierState(paths, intent);
+  await send();
+  underStateLock(paths, taskId, () => {
+    const now = readSoldierState(paths, taskId);
+    if (now?.state !== intent.state || now.at !== intent.at || now.source !== intent.source) return;
+    saveRecord(paths.root, statePath(paths, taskId), { ...intent, source: harness }, STATE_KEYS);
+  });
 }
 
 function projectDirs(root: string): string[] {
