@@ -1,8 +1,8 @@
 /**
  * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
- * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the reported state; close is
- * `kill-session`; reads are `capture-pane`.
+ * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
+ * reported state; close is `kill-session`; reads are `capture-pane`.
  */
 import type { PromptOutcome } from "../backends/herdr-ops";
 import { type Sighting, tmuxSurvey } from "../backends/soldiers";
