@@ -15,13 +15,16 @@ type TF = Awaited<ReturnType<typeof tmuxField>>;
 
 const REAL_TMUX = Bun.which("tmux")!;
 
-/** Holds every tmux call that pastes until the test kills it; its pid goes to `$HOME/held.pid`. */
+/**
+ * Holds every tmux call that pastes until the test kills it; its pid goes to `$HOME/held.pid`. The
+ * shell itself blocks opening the FIFO (no child), so killing it leaves nothing behind.
+ */
 function holdPastes(f: TF): { heldPid(): number | undefined } {
   const fifo = join(f.home, "hold-paste");
   expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
   writeExecutable(
     join(f.bin, "tmux"),
-    `#!/bin/sh\nfor a in "$@"; do\n  if [ "$a" = paste-buffer ]; then echo $$ > "$HOME/held.pid"; cat '${fifo}' > /dev/null; fi\ndone\nexec '${REAL_TMUX}' "$@"\n`,
+    `#!/bin/sh\nfor a in "$@"; do\n  if [ "$a" = paste-buffer ]; then echo $$ > "$HOME/held.pid"; read -r _ < '${fifo}'; fi\ndone\nexec '${REAL_TMUX}' "$@"\n`,
   );
   const pidFile = join(f.home, "held.pid");
   return { heldPid: () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) || undefined : undefined) };
