@@ -11,6 +11,11 @@ async function run(): Promise<number> {
     const { fastDrain } = await import("./fast-drain");
     if (await fastDrain(process.env, process.cwd())) return 0;
   }
+  // A tmux soldier's pane starts here (soldiers/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
+  if (argv[0] === "__soldier-exec") {
+    const { soldierExec } = await import("./soldiers/soldier-exec");
+    return soldierExec(argv.slice(1));
+  }
   const { main } = await import("./main");
   return main(argv);
 }

@@ -5,6 +5,7 @@
  */
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
 import type { Env } from "../state/paths";
+import { terminalText } from "../terminal-text";
 import { GUARDS } from "../time";
 import { type HerdrVersion, parseHerdrVersion } from "./herdr-version";
 import {
@@ -27,7 +28,7 @@ export type HerdrVersionInfo = { text: string; version: HerdrVersion | undefined
  * herdr parses any argument that starts with `-` as an option, and it does not document `--` for
  * `agent prompt` (only for `agent start`'s harness args), so a `--` there could itself be taken as
  * the text. A leading space keeps the text one positional element and is harmless to the harness's
- * composer. Everything else is passed byte for byte (ENV-10).
+ * composer. Otherwise the text is passed as one element (ENV-10), as `terminalText` leaves it.
  */
 export function promptTextArg(text: string): string {
   return text.startsWith("-") ? ` ${text}` : text;
@@ -51,8 +52,9 @@ export const herdrArgv = {
   ],
   agentGet: (target: string): string[] => ["herdr", "agent", "get", target],
   agentList: (): string[] => ["herdr", "agent", "list"],
+  /** herdr types the text into the pane, so it goes as `terminalText` leaves it: data, never keys. */
   agentPrompt: (target: string, text: string, opts: PromptOptions = {}): string[] => [
-    "herdr", "agent", "prompt", target, promptTextArg(text),
+    "herdr", "agent", "prompt", target, promptTextArg(terminalText(text)),
     ...(opts.waitTimeoutMs === undefined ? [] : ["--wait", "--timeout", ms(opts.waitTimeoutMs)]),
   ],
   agentWait: (target: string, timeoutMs: number): string[] => ["herdr", "agent", "wait", target, "--timeout", ms(timeoutMs)],

@@ -6,7 +6,7 @@
  */
 import type { Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
-import { readSoldierState } from "../soldiers/states";
+import { DELIVERING, readSoldierState } from "../soldiers/states";
 import { errorMessage } from "../errors";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
@@ -85,6 +85,8 @@ export function reportedStatus(task: Task, paths: ProjectPaths): { status: strin
     return { status: "unknown", problem: errorMessage(err) };
   }
   if (!report) return { status: task.status === "running" ? "working" : "unknown" };
+  // A delivery that died before its Enter (the sentinel judges no task a command holds).
+  if (report.source === DELIVERING) return { status: "idle" };
   if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return { status: "idle" };
   return { status: report.state };
 }

@@ -4,6 +4,7 @@
  * always named exactly (`=name`) so a name that prefixes another never matches it.
  */
 import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
+import { terminalText } from "../terminal-text";
 import { GUARDS } from "../time";
 
 export type TmuxErrorCode = "tmux_missing" | "no_server" | "session_not_found" | "duplicate_session" | "failed";
@@ -52,9 +53,13 @@ export const tmuxArgv = {
   capture: (session: string, lines?: number): string[] => [
     "tmux", "capture-pane", "-p", "-J", "-t", paneTarget(session), ...(lines === undefined ? [] : ["-S", String(-lines)]),
   ],
-  loadBuffer: (buffer: string): string[] => ["tmux", "load-buffer", "-b", buffer, "-"],
-  /** Bracketed paste, buffer deleted afterwards: the harness sees one pasted message. */
-  pasteBuffer: (buffer: string, session: string): string[] => ["tmux", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session)],
+  /**
+   * The text on stdin loaded and pasted (bracketed, buffer deleted) in one tmux command sequence,
+   * so no vx killed in between leaves its buffer, and the prompt in it, on the user's server.
+   */
+  loadAndPaste: (buffer: string, session: string): string[] => [
+    "tmux", "load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session),
+  ],
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
   killSession: (name: string): string[] => ["tmux", "kill-session", "-t", `=${name}`],
   paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
@@ -67,7 +72,7 @@ export interface TmuxClient {
   /** Every pane of the server; none when no server runs. */
   listPanes(): Promise<TmuxPane[]>;
   capture(session: string, lines?: number): Promise<string>;
-  /** Pastes `text` as one message, then presses Enter. */
+  /** Pastes `text` as one message (cleaned by `terminalText`: data, never keys), then presses Enter. */
   paste(session: string, text: string): Promise<void>;
   sendKeys(session: string, keys: string[]): Promise<void>;
   /** True when tmux killed it now, false when it was already gone. */
@@ -131,8 +136,7 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
     async paste(session, text) {
       // One buffer per call: concurrent dispatches never paste each other's prompt.
       const buffer = `vx-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-      await run(tmuxArgv.loadBuffer(buffer), text);
-      await run(tmuxArgv.pasteBuffer(buffer, session));
+      await run(tmuxArgv.loadAndPaste(buffer, session), terminalText(text));
       await run(tmuxArgv.sendKeys(session, ["Enter"]));
     },
     async sendKeys(session, keys) {

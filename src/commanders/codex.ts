@@ -6,9 +6,10 @@
  */
 import type { ExecResult } from "../exec";
 import { EXEC_NOT_FOUND } from "../exec";
+import { terminalText } from "../terminal-text";
 
 export function codexQueueArgv(thread: string, text: string): string[] {
-  return ["codex", "queue", "--thread", thread, "--message", text];
+  return ["codex", "queue", "--thread", thread, "--message", terminalText(text)];
 }
 
 function firstLine(text: string): string {

@@ -18,6 +18,7 @@ import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { herdrOps } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
+import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
@@ -181,8 +182,10 @@ export const decideCommand = defineVxCommand({
     const dismiss = Boolean(args.dismiss);
     if (dismiss && words.length > 0) throw new UsageError("--dismiss takes only the task id, there is no answer to send", "decide");
     const answer = words.join(" ");
-    if (!dismiss && answer.trim() === "") throw new UsageError("missing answer", "decide");
+    if (!dismiss && terminalText(answer).trim() === "") throw new UsageError("missing answer", "decide");
     assertPromptSize(answer, "the answer");
+    const cleaned = controlNote(answer, "the answer");
+    if (cleaned) deps.stderr.write(cleaned);
     const project = await openProject(deps);
     return withTaskOp(project.paths, id, () => decideTask(deps, project, id, answer, dismiss));
   },

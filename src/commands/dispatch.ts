@@ -10,6 +10,7 @@ import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError } from "../errors";
 import { assertPromptSize } from "../soldiers/prompt-text";
+import { controlNote, terminalText } from "../terminal-text";
 import { which } from "../exec";
 import { type Project, openProject } from "../project";
 import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
@@ -46,7 +47,7 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], message: 
 export function parseDispatchFlags(args: Record<string, unknown>) {
   const positionals = (args._ as unknown[]).map(String);
   const prompt = positionals.join(" ");
-  if (prompt.trim() === "") throw new UsageError("missing prompt", "dispatch");
+  if (terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");
   return {
     prompt,
     kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
@@ -152,6 +153,8 @@ export const dispatchCommand = defineVxCommand({
     const backend = flags.backend ?? project.config.backend ?? "herdr";
     checkModelEffort(harness, flags.model, flags.effort);
     assertPromptSize(flags.prompt, "the prompt");
+    const cleaned = controlNote(flags.prompt, "the prompt");
+    if (cleaned) deps.stderr.write(cleaned);
     const base = await currentBranch(project.paths.project, deps.exec);
     if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
     if (!(await hasCommit(project.paths.project, deps.exec))) {

@@ -5,7 +5,7 @@
  * answered by pane text), the isolation gate, `working` recorded, then the prompt pasted once.
  * Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { chmodSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
 import { type TmuxClient, createTmuxClient } from "../backends/tmux";
@@ -27,7 +27,8 @@ import { harnessArgs, herdrOps } from "./launch";
 import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
-import { readSoldierState, warnTo, writeSoldierState } from "./states";
+import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
+import { deliverUnderIntent, readSoldierState, warnTo } from "./states";
 import { tmuxSurvey } from "../backends/soldiers";
 import { loadTask } from "../state/tasks";
 
@@ -54,10 +55,15 @@ export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): Hooke
 // another soldier: tmux's server keeps whatever environment it was started with.
 const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
 
-export function soldierEnv(env: Deps["env"], hooks: HookedLaunch): Record<string, string> {
+/**
+ * What the soldier inherits from the dispatching environment. It goes through a 0600 file its pane
+ * reads and removes (`soldier-exec.ts`), never on tmux's command line (issue 15): only the hooks'
+ * variables, which hold no secrets, go as `-e`.
+ */
+export function inheritedEnv(env: Deps["env"]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.test(k)) out[k] = v;
-  return { ...out, ...hooks.env };
+  return out;
 }
 
 /** Where a soldier's hook files go: under its state dir, never in the camp. */
@@ -200,21 +206,24 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? "claude";
   let name: string;
+  const envFile = join(hooksDir(paths, pending.id), SOLDIER_ENV_FILE);
   try {
     name = await sessionName(tmux, pending);
     for (const f of hooks.files) {
       writeStateFile(paths.root, f.path, f.content);
       if (f.mode) chmodSync(f.path, f.mode);
     }
+    writeStateFile(paths.root, envFile, JSON.stringify(inheritedEnv(deps.env)));
     await tmux.newSession({
       name,
       cwd: pending.camp_path ?? "",
-      env: soldierEnv(deps.env, hooks),
-      argv: [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args],
+      env: hooks.env,
+      argv: soldierExecArgv(deps.self, envFile, [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
     });
   } catch (err) {
+    rmSync(envFile, { force: true });
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
   }
   const step = await guardedSave(paths, pending.id, pending, { status: "running", updated_at: isoTime(deps.clock.now()), backend: "tmux", tmux_target: name });
@@ -225,6 +234,8 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   let task = step.task;
 
   const ready = await waitReady(ctx, name, harness);
+  // Read by the pane's launcher by now; never left behind, whatever became of the pane.
+  rmSync(envFile, { force: true });
   if (ready.kind === "gone") {
     const words = ready.last ? ` (its last output: "${ready.last}")` : "";
     return fail(ctx, task, `${harness} exited in its tmux session before it became ready${words}`, name);
@@ -235,13 +246,13 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const gate = await isolationGate(ctx, name, task);
   if (gate) return fail(ctx, task, gate, name);
 
-  writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: harness }, warnTo(deps.stderr));
+  const intentAt = isoTime(deps.clock.now());
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;
   const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
-    await tmux.paste(name, text);
+    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(name, text), warnTo(deps.stderr));
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, name);
   }

@@ -6,7 +6,8 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
 import { StateError, VxError, errorMessage } from "../errors";
-import { readStateText, removeStatePath, writeStateFile } from "../state/files";
+import { ensureStateDir, readStateText, removeStatePath, writeStateFile } from "../state/files";
+import { lockExclusive } from "../state/lock";
 import { isTaskId } from "../state/ids";
 import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
 import { loadRecord, mergeForSave, renderState, saveRecord } from "../state/record";
@@ -31,6 +32,23 @@ function reasonOf(err: StateError): string {
   return detail.split(" - ")[0];
 }
 
+// Every writer of a task's state record holds this lock, so a delivery's conditional replace
+// (below) never overwrites a report a harness hook wrote in between. Beside the task's op lock,
+// outside states/, which the sentinel watches.
+function stateLockPath(paths: ProjectPaths, taskId: string): string {
+  return join(paths.tasksDir, `.${taskId}.state.lock`);
+}
+
+function underStateLock<T>(paths: ProjectPaths, taskId: string, fn: () => T): T {
+  ensureStateDir(paths.root, paths.tasksDir);
+  const lock = lockExclusive(stateLockPath(paths, taskId));
+  try {
+    return fn();
+  } finally {
+    lock.release();
+  }
+}
+
 /**
  * Writes the soldier's state. A corrupt state file (unparsable, empty, a directory, a link, a
  * FIFO) is replaced, not refused: it holds nothing worth keeping (the next report supersedes it
@@ -39,16 +57,54 @@ function reasonOf(err: StateError): string {
  * command passes one: a replacement is never silent).
  */
 export function writeSoldierState(paths: ProjectPaths, state: SoldierState, warn?: (line: string) => void): void {
-  const path = statePath(paths, state.task_id);
-  try {
-    saveRecord(paths.root, path, state, STATE_KEYS);
-    return;
-  } catch (err) {
-    if (!(err instanceof StateError) || err.path !== path) throw err; // a linked states dir is not ours to fix
-    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeStatePath(paths.root, path);
-    writeStateFile(paths.root, path, renderState(mergeForSave(state, STATE_KEYS, undefined)));
-    warn?.(`replaced the corrupt soldier state ${path} (${reasonOf(err)})`);
-  }
+  underStateLock(paths, state.task_id, () => {
+    const path = statePath(paths, state.task_id);
+    try {
+      saveRecord(paths.root, path, state, STATE_KEYS);
+      return;
+    } catch (err) {
+      if (!(err instanceof StateError) || err.path !== path) throw err; // a linked states dir is not ours to fix
+      if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeStatePath(paths.root, path);
+      writeStateFile(paths.root, path, renderState(mergeForSave(state, STATE_KEYS, undefined)));
+      warn?.(`replaced the corrupt soldier state ${path} (${reasonOf(err)})`);
+    }
+  });
+}
+
+/**
+ * The source of the `working` record vx writes before it types into a tmux soldier, replaced by
+ * the harness's own once the Enter is in. A record still carrying it, on a task no command holds,
+ * is a delivery that died before its Enter (issue 15): the harness waits for input, so the survey
+ * reads it as idle and the sentinel settles the task instead of waiting on it forever.
+ */
+export const DELIVERING = "vx-delivery";
+
+/**
+ * Runs `send` (the text and its Enter, or a key) under a `working` intent record: written first, so
+ * no stale report is judged while the text goes in; after `send` it becomes the harness's
+ * `working`, unless a hook of the harness has reported since (then its report stands).
+ */
+export async function deliverUnderIntent(
+  paths: ProjectPaths,
+  taskId: string,
+  at: string,
+  harness: string | undefined,
+  send: () => Promise<void>,
+  warn?: (line: string) => void,
+): Promise<void> {
+  const intent: SoldierState = { task_id: taskId, state: "working", at, source: DELIVERING };
+  writeSoldierState(paths, intent, warn);
+  await send();
+  underStateLock(paths, taskId, () => {
+    let now: SoldierState | undefined;
+    try {
+      now = readSoldierState(paths, taskId);
+    } catch {
+      return; // replaced by something unreadable since: not our intent any more
+    }
+    if (now?.state !== intent.state || now.at !== intent.at || now.source !== intent.source) return;
+    saveRecord(paths.root, statePath(paths, taskId), { ...intent, source: harness }, STATE_KEYS);
+  });
 }
 
 function projectDirs(root: string): string[] {

@@ -1,8 +1,8 @@
 /**
  * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
- * dialog (text) and preceded by a `working` report; the probe reads the reported state; close is
- * `kill-session`; reads are `capture-pane`.
+ * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
+ * reported state; close is `kill-session`; reads are `capture-pane`.
  */
 import type { PromptOutcome } from "../backends/herdr-ops";
 import { type Sighting, tmuxSurvey } from "../backends/soldiers";
@@ -11,7 +11,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
 import { launchTmuxSoldier, probe, soldierHooks, tmuxOf } from "./launch-tmux";
-import { warnTo, writeSoldierState } from "./states";
+import { deliverUnderIntent, warnTo } from "./states";
 import type { SoldierTerminal } from "./terminal";
 
 export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
@@ -24,8 +24,8 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     const soldier = await live(task);
     if (!soldier || !task.tmux_target) return { kind: "gone", code: "session_not_found" };
     if (soldier.status === "blocked" && !dialogOk) return { kind: "blocked" };
-    writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: task.harness }, warnTo(deps.stderr));
-    await send(task.tmux_target);
+    const target = task.tmux_target;
+    await deliverUnderIntent(paths, task.id, isoTime(deps.clock.now()), task.harness, () => send(target), warnTo(deps.stderr));
     return { kind: "sent" };
   }
 

@@ -69,6 +69,8 @@ describe("vx dispatch --backend tmux", () => {
   test("a harness that exits before it is ready fails the task", async () => {
     // As a real harness does, it runs a moment before it gives up (tmux loses the output of a program that exits at once).
     await using f = await tmuxField(`#!/bin/sh\necho 'Error: not logged in (token sk-ant-abcdefghijklmnop0123 expired)'\n${Bun.which("sleep")} 0.5\nexit 3\n`);
+    // The pane starts vx's launcher before the harness: a 3 s readiness wait still sees it exit.
+    f.env.VX_TIME_SCALE = "0.1";
     const r = await f.run(["dispatch", "fix it", "--backend", "tmux"]);
     expect(r.code).toBe(1);
     // What it printed last is told, redacted; its session is gone afterwards.
