@@ -33,6 +33,8 @@ export const DURATIONS = {
   piGiveUp: 60 * S,
   waitPoll: 5 * S,
   waitMax: 7200 * S,
+  /** WAK-14: a notifier still running after this is killed. */
+  notifyLimit: 30 * S,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;

@@ -4,6 +4,7 @@ import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
 import { campChecks } from "../doctor/camps";
+import { notifyCheck } from "../doctor/notify";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
 import { type Check, renderReport } from "../doctor/report";
@@ -55,6 +56,7 @@ export const doctorCommand = defineVxCommand({
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
+      checks.push(...notifyCheck(top, config, deps.env.PATH));
     }
     checks.push(await sentinelCheck(deps, root));
     if (top && config) {
