@@ -54,6 +54,8 @@ export const GUARDS = {
   toolProbe: 10 * S,
   /** `vx upgrade`: a download that receives nothing for this long is given up. */
   downloadStall: 30 * S,
+  /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
+  notifyStderr: 1 * S,
 } as const;
 
 /** Counts, not durations: never scaled. */

@@ -12,7 +12,7 @@ import { printable } from "../printable";
 import type { Log } from "../sentinel/log";
 import { errorText, foreign } from "../sentinel/log";
 import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
-import { nominalSeconds } from "../time";
+import { GUARDS, nominalSeconds } from "../time";
 import { forumSection, reasonText } from "./reason";
 
 /** The statuses worth a ping: the soldier finished or needs the general. */
@@ -99,12 +99,15 @@ export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
   });
   const stderr = new Response(proc.stderr).text().catch(() => "");
   return {
-    exited: Promise.all([proc.exited, stderr]).then(([code, text]) => {
+    exited: proc.exited.then(async (code) => {
+      // A child it left behind may keep stderr open: the exit is what counts, not that.
+      const text = await Promise.race([stderr, Bun.sleep(GUARDS.notifyStderr).then(() => "")]);
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
       return { code: signal ? null : code, signal, stderr: text };
     }),
     kill() {
-      // Our own child, not yet reaped (its exit cancels the timer), so its pid is still its group's.
+      // Only while it is not reaped: then its pid (and so its group id) is still ours, never reused.
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       try {
         process.kill(-proc.pid, "SIGKILL");
       } catch {
@@ -192,6 +195,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
     const done = child.exited
       .then((r) => {
         cancel();
+        running.delete(child);
         if (hung) once(home, "hung", `${prog} was still running after ${limitText} and was killed`);
         else if (r.code !== 0) {
           const last = r.stderr.trimEnd().split("\n").pop() ?? "";
@@ -199,8 +203,10 @@ export function createNotifier(d: NotifierDeps): Notifier {
           once(home, "failed", `${prog} ${how}${last ? `: ${foreign(last)}` : ""}`);
         }
       })
-      .catch((err) => once(home, "failed", `${prog}: ${errorText(err)}`))
-      .finally(() => running.delete(child));
+      .catch((err) => {
+        running.delete(child);
+        once(home, "failed", `${prog}: ${errorText(err)}`);
+      });
     running.set(child, done);
   }
 
