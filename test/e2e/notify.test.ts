@@ -37,6 +37,12 @@ async function init(f: Field, notify: string) {
   expect(r.code).toBe(0);
 }
 
+/** Sets `"notify"` in the project's config.json directly, as a general editing it would. */
+function setNotify(f: Field, argv: string[]) {
+  const config = JSON.parse(readFileSync(configPath(f.project), "utf8"));
+  writeFileSync(configPath(f.project), JSON.stringify({ ...config, notify: argv }, null, 2));
+}
+
 /** `vx sentinel` in the background, its log in a file. */
 function sentinel(f: Field) {
   const log = join(f.home, "sentinel.log");
@@ -111,7 +117,7 @@ describe("the sentinel pings the general", () => {
   test("a real notifier gets the wake's reason text on stdin, the argv as given and the three variables; the wake is delivered as ever", async () => {
     await using f = await field();
     const pings = recorder(f);
-    await init(f, '["notify-standin","--topic","my vx"]');
+    setNotify(f, ["notify-standin", "--topic", "my vx"]);
     const a = await blockedTask(f);
     const b = await seedTask(f, { status: "running", agentStatus: "working" });
     removeAgent(f.fh, b.name);
@@ -163,7 +169,7 @@ if kill -0 "$(cat "${hang}/leader")" 2>/dev/null; then echo yes > "${hang}/first
 exec notify-record "$@"
 `,
     );
-    await init(f, "notify-hang");
+    setNotify(f, ["notify-hang"]);
     const s = sentinel(f);
     try {
       await waitFor(() => existsSync(join(hang, "child")), 30_000, "the hanging notifier");
@@ -189,7 +195,7 @@ exec notify-record "$@"
 
   test("a missing notifier is logged once for the project; every wake is written and delivered unchanged", async () => {
     await using f = await field();
-    await init(f, "vx-no-such-notifier --now");
+    setNotify(f, ["vx-no-such-notifier", "--now"]);
     const a = await blockedTask(f);
     const b = await blockedTask(f);
     const s = sentinel(f);
