@@ -2,7 +2,7 @@
 // `vx sentinel` running real notifier stand-ins: one that records what it got, one that hangs (the
 // wakes go on; it is killed after the scaled 30 s with everything it started), one that is missing.
 import { describe, expect, test } from "bun:test";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configPath } from "../../src/project";
 import { NOTE_AGENT_GONE } from "../../src/sentinel/notes";
@@ -176,6 +176,17 @@ exec notify-record "$@"
       const leader = Number(readFileSync(join(hang, "leader"), "utf8"));
       const child = Number(readFileSync(join(hang, "child"), "utf8"));
       expect(wakeOf(f, a.task.id)).toMatchObject({ new_status: "blocked" });
+      // It holds nothing of the sentinel's (its singleton lock above all) that would outlive it.
+      if (existsSync(`/proc/${leader}/fd`)) {
+        const open = readdirSync(`/proc/${leader}/fd`).map((n) => {
+          try {
+            return readlinkSync(`/proc/${leader}/fd/${n}`);
+          } catch {
+            return "";
+          }
+        });
+        expect(open.filter((t) => t.includes(".vexillum"))).toEqual([]);
+      }
       setPaneText(f.fh, b.name, DIALOG, "visible");
       setAgentStatus(f.fh, b.name, "blocked");
       await waitFor(() => existsSync(join(pings, `${b.task.id}.txt`)), 30_000, "the second wake's ping");
