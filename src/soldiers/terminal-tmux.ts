@@ -11,7 +11,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
 import { launchTmuxSoldier, probe, soldierHooks, tmuxOf } from "./launch-tmux";
-import { writeSoldierState } from "./states";
+import { warnTo, writeSoldierState } from "./states";
 import type { SoldierTerminal } from "./terminal";
 
 export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
@@ -24,7 +24,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     const soldier = await live(task);
     if (!soldier || !task.tmux_target) return { kind: "gone", code: "session_not_found" };
     if (soldier.status === "blocked" && !dialogOk) return { kind: "blocked" };
-    writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: task.harness });
+    writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: task.harness }, warnTo(deps.stderr));
     await send(task.tmux_target);
     return { kind: "sent" };
   }
