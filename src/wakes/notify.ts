@@ -149,7 +149,10 @@ export function createNotifier(d: NotifierDeps): Notifier {
   // Per project and kind, for this sentinel's life: a broken notifier is said once, not per wake.
   const logged = new Set<string>();
   const running = new Map<NotifierChild, Promise<void>>();
+  let closing = false;
   const once = (home: string, kind: Kind, what: string) => {
+    // Those close() kills were cut short by the sentinel stopping, not failing.
+    if (closing) return;
     const key = `${kind}\0${home}`;
     if (logged.has(key)) return;
     logged.add(key);
@@ -224,6 +227,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
       while (running.size > 0) await Promise.all(running.values());
     },
     close() {
+      closing = true;
       for (const child of running.keys()) child.kill();
     },
   };
