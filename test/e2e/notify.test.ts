@@ -115,7 +115,8 @@ describe("vx init --notify and doctor", () => {
 
 describe("the sentinel pings the general", () => {
   test("a real notifier gets the wake's reason text on stdin, the argv as given and the three variables; the wake is delivered as ever", async () => {
-    await using f = await field();
+    // Scale 0.1: a 3 s limit, so a slow start on a loaded machine is not taken for a hang.
+    await using f = await field({ scale: "0.1" });
     const pings = recorder(f);
     setNotify(f, ["notify-standin", "--topic", "my vx"]);
     const a = await blockedTask(f);
