@@ -33,6 +33,8 @@ export const DURATIONS = {
   piGiveUp: 60 * S,
   waitPoll: 5 * S,
   waitMax: 7200 * S,
+  /** WAK-14: a notifier still running after this is killed. */
+  notifyLimit: 30 * S,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;
@@ -52,6 +54,8 @@ export const GUARDS = {
   toolProbe: 10 * S,
   /** `vx upgrade`: a download that receives nothing for this long is given up. */
   downloadStall: 30 * S,
+  /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
+  notifyStderr: 1 * S,
 } as const;
 
 /** Counts, not durations: never scaled. */

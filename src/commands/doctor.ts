@@ -5,6 +5,7 @@ import { commandersCheck, liveCommanders, readCommanders } from "../commanders/c
 import { defineVxCommand } from "../command";
 import { campChecks } from "../doctor/camps";
 import { codexSandboxCheck } from "../doctor/codex";
+import { notifyCheck } from "../doctor/notify";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
 import { type Check, renderReport } from "../doctor/report";
@@ -57,6 +58,7 @@ export const doctorCommand = defineVxCommand({
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
+      checks.push(...notifyCheck(top, config, deps.env.PATH));
     }
     checks.push(await sentinelCheck(deps, root));
     if (top && config) {

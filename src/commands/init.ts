@@ -9,6 +9,7 @@ import { loadRecord } from "../state/record";
 import { COMMANDERS, BACKENDS, HARNESSES, ProjectConfigSchema } from "../state/schemas";
 import { isoTime } from "../time";
 import { VERSION } from "../version";
+import { notifyFromFlag } from "../wakes/notify";
 
 function enumFlag<T extends string>(name: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
@@ -22,7 +23,7 @@ export const initCommand = defineVxCommand({
   name: "init",
   summary: "Prepare the current project to be orchestrated by vexillum",
   usage: [
-    "init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander claude|pi|opencode|codex] [--backend herdr|tmux] [--harness <h>]",
+    "init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander claude|pi|opencode|codex] [--backend herdr|tmux] [--harness <h>] [--notify <command>]",
   ],
   args: {
     yes: { type: "boolean", alias: "y", description: "Accept every question without asking" },
@@ -31,9 +32,19 @@ export const initCommand = defineVxCommand({
     commander: { type: "string", valueHint: "claude|pi|opencode|codex", description: "The commander's harness (default claude)" },
     backend: { type: "string", valueHint: "herdr|tmux", description: "Where soldiers' terminals live (default herdr)" },
     harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "Default soldier harness (default claude)" },
+    notify: {
+      type: "string",
+      valueHint: "command",
+      description: `Run this when a soldier finishes or needs you, the news on stdin: 'notify-send vx' (split on spaces) or a JSON argv '["ntfy","publish","my-vx"]'`,
+    },
   },
   async run(args, deps) {
-    if (args._.length > 0) throw new UsageError(`unexpected argument "${args._[0]}"`, "init");
+    if (args._.length > 0) {
+      // `--notify ntfy publish x` unquoted leaves the rest as arguments: say how to pass a command.
+      const hint = args.notify !== undefined ? ` (quote the whole --notify command, e.g. --notify 'ntfy publish my-vx')` : "";
+      throw new UsageError(`unexpected argument "${args._[0]}"${hint}`, "init");
+    }
+    const notify = args.notify === undefined ? undefined : notifyFromFlag(String(args.notify));
     const lang = enumFlag<BlockLang>("language", args.lang, ["en", "es"]);
     const commander = enumFlag("commander", args.commander, COMMANDERS);
     const backend = enumFlag("backend", args.backend, BACKENDS);
@@ -67,6 +78,7 @@ export const initCommand = defineVxCommand({
       commander: commander ?? existing?.value.commander ?? "claude",
       backend: backend ?? existing?.value.backend ?? "herdr",
       harness: harness ?? existing?.value.harness ?? "claude",
+      notify,
       vxVersion: VERSION,
       now: isoTime(deps.clock.now()),
     };

@@ -25,6 +25,8 @@ export type InitChoices = {
   commander: (typeof COMMANDERS)[number];
   backend: "herdr" | "tmux";
   harness: "claude" | "codex" | "pi" | "opencode";
+  /** WAK-14's notifier argv from `--notify`; the recorded one is kept when absent. */
+  notify?: string[];
   vxVersion: string;
   now: string;
 };
@@ -182,6 +184,7 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
     commander: c.commander,
     backend: c.backend,
     harness: c.harness,
+    notify: c.notify ?? existing.config?.notify,
     block_file: c.blockFile,
     block_lang: c.lang,
     block_hash: written === undefined ? existing.config?.block_hash : templateHash(c.lang),

@@ -9,6 +9,7 @@ import { projectPaths } from "../state/paths";
 import type { SoldierWake, Task } from "../state/schemas";
 import { SETTLE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
+import type { WrittenWake } from "../wakes/notify";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
 import type { Action, Patch } from "./decide";
 import type { Log } from "./log";
@@ -20,6 +21,8 @@ export type ApplyCtx = {
   project?: string;
   now: number;
   log: Log;
+  /** Collects each committed wake for the notifier, run after the pass (WAK-14). */
+  written?: WrittenWake[];
 };
 
 /** SEN-19: the saved task is still the snapshot the decision was based on. */
@@ -84,6 +87,8 @@ export async function applySettle(ctx: ApplyCtx, snapshot: Task, action: Extract
     return false;
   }
   commitPendingWake(target.queueDir, snapshot.id);
+  const home = target.origin ? snapshot.commander_project : ctx.project;
+  if (home) ctx.written?.push({ kind: "soldier", home, project: ctx.project ?? home, wake });
   ctx.log(`sentinel: ${snapshot.kind} ${snapshot.id} (${ctx.paths.key}): running -> ${action.to}`);
   return true;
 }

@@ -16,6 +16,8 @@ import { statSync } from "node:fs";
 import { ensureStateDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
+import { loadConfig } from "../project";
+import { type Notifier, createNotifier, realAfter, realSpawnNotifier } from "../wakes/notify";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog, errorText } from "./log";
@@ -158,17 +160,20 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     signal,
   };
   const watch = changeWatch(deps.clock, log);
+  const notifier = sentinelNotifier(deps, log);
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
       // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
-      let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [] };
+      let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [], written: [] };
       try {
         seen = await runPass(ctx);
       } catch (err) {
         log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
       }
+      // After the saves and commits, never awaited: the general's ping cannot hold up a wake (WAK-14).
+      notifier.notify(seen.written);
       if (signal.aborted) break;
       watch.update(seen.dirs);
       await recoverClaims(seen.dirs, deps, ctx);
@@ -194,5 +199,18 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     }
   } finally {
     watch.close();
+    notifier.close();
   }
+}
+
+/** WAK-14's notifier with the real process spawn, timer and config reads. */
+function sentinelNotifier(deps: Deps, log: Log): Notifier {
+  return createNotifier({
+    spawn: realSpawnNotifier,
+    after: realAfter,
+    log,
+    env: deps.env,
+    limitMs: scaled("notifyLimit", deps.env),
+    setting: (dir) => loadConfig(dir)?.notify,
+  });
 }

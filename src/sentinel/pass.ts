@@ -20,6 +20,7 @@ import { readStateText } from "../state/files";
 import { hasPendingWakes, recoverPendingWakes } from "../wakes/queue";
 import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
+import type { WrittenWake } from "../wakes/notify";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
 import { type Windows, decide } from "./decide";
 import { type Log, errorText, foreign } from "./log";
@@ -106,8 +107,11 @@ function hooklessWaiting(paths: ProjectPaths): boolean {
   return hasPendingWakes(paths) && hasHooklessCommander(paths);
 }
 
-/** What a pass did, and what it saw for the steps after it (the state dirs, the agent list). */
-export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[]; dirs: ProjectPaths[] };
+/**
+ * What a pass did, and what it saw for the steps after it (the state dirs, the agent list, the
+ * wakes it wrote, for the notifier).
+ */
+export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[] };
 
 /** Runs one pass; returns how many wakes it recorded, its herdr status calls and the agents listed. */
 export async function runPass(ctx: PassCtx): Promise<PassResult> {
@@ -148,7 +152,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const wanted = new Set<BackendName>();
   for (const p of projects) for (const t of p.tasks) if (t.status === "running" || reopenable(p, t)) wanted.add(backendOf(t));
   if (projects.some((p) => hooklessWaiting(p.paths))) wanted.add("herdr");
-  if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs };
+  if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs, written: [] };
 
   const surveys = new Map<BackendName, Survey>();
   let agents: AgentInfo[] | undefined;
@@ -174,20 +178,21 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   const herdrCalls = wanted.has("herdr") ? 1 : 0;
-  if (surveys.size === 0) return { wakes: 0, herdrCalls, dirs };
+  if (surveys.size === 0) return { wakes: 0, herdrCalls, dirs, written: [] };
 
   let wakes = 0;
+  const written: WrittenWake[] = [];
   for (const p of projects) {
     if (ctx.signal?.aborted) break;
     try {
-      wakes += await serveProject(ctx, p, surveys, reopenable);
+      wakes += await serveProject(ctx, p, surveys, reopenable, written);
       reportTickError(ctx, `${p.paths.key} serve`, undefined);
     } catch (err) {
       reportTickError(ctx, `${p.paths.key} serve`, err);
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, herdrCalls, agents, dirs };
+  return { wakes, herdrCalls, agents, dirs, written };
 }
 
 /** Launches whose command died (kill -9 of dispatch): failed, with any tab they left closed. */
@@ -207,8 +212,8 @@ async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
   }
 }
 
-function applyCtxFor(ctx: PassCtx, p: Project): ApplyCtx {
-  return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.ops.clock.now(), log: ctx.log };
+function applyCtxFor(ctx: PassCtx, p: Project, written?: WrittenWake[]): ApplyCtx {
+  return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.ops.clock.now(), log: ctx.log, written };
 }
 
 async function serveProject(
@@ -216,6 +221,7 @@ async function serveProject(
   p: Project,
   surveys: Map<BackendName, Survey>,
   reopenable: (p: Project, t: Task) => boolean,
+  written: WrittenWake[],
 ): Promise<number> {
   let wakes = 0;
   for (const task of p.tasks) {
@@ -228,7 +234,7 @@ async function serveProject(
       await reopenIfWorking(applyCtxFor(ctx, p), task, sight(ctx, p, task, survey));
       continue;
     }
-    if (await serveRunning(ctx, p, task, survey)) wakes++;
+    if (await serveRunning(ctx, p, task, survey, written)) wakes++;
   }
   return wakes;
 }
@@ -246,7 +252,7 @@ function sight(ctx: PassCtx, p: Project, task: Task, survey: Survey): Sighting |
 }
 
 /** Decides and applies for one running task; true when it settled with a wake. */
-async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey): Promise<boolean> {
+async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey, written: WrittenWake[]): Promise<boolean> {
   const now = ctx.ops.clock.now();
   if (now - Date.parse(task.updated_at) < ctx.windows.settleGrace) return false;
   const soldier = sight(ctx, p, task, survey);
@@ -268,7 +274,7 @@ async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey
   }
   // A command that began while the pane was being read owns the task now.
   if (action.type !== "none" && isTaskBusy(p.paths, task.id)) return false;
-  const apply = applyCtxFor(ctx, p);
+  const apply = applyCtxFor(ctx, p, written);
   if (action.type === "mark") {
     if ((await applyMark(apply, task, action.patch)) && action.log) ctx.log(action.log);
     return false;

@@ -189,6 +189,11 @@ export const ProjectConfigSchema = v.object({
   commander: v.optional(v.picklist(COMMANDERS)),
   backend: v.optional(v.picklist(BACKENDS)),
   harness: v.optional(v.picklist(HARNESSES)),
+  /**
+   * WAK-14: the notifier argv. Checked where it is used (the sentinel logs, doctor warns), not
+   * here, so a typo in it never stops every other command from reading the config.
+   */
+  notify: v.optional(v.unknown()),
   block_file: OptString,
   block_lang: v.optional(v.picklist(["en", "es"])),
   block_hash: OptString,

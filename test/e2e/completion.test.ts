@@ -82,7 +82,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       expect(await complete("vx dispatch --k")).toEqual(["--kind"]);
       expect(sorted(await complete("vx dispatch --kind "))).toEqual(["mission", "scout"]);
       expect(sorted(await complete("vx dispatch --harness "))).toEqual(["claude", "codex", "opencode", "pi"]);
-      expect(await complete("vx init --no")).toEqual(["--no-skills"]);
+      expect(sorted(await complete("vx init --no"))).toEqual(["--no-skills", "--notify"]);
       expect(await complete("vx forum inbox --a")).toEqual(["--ack"]);
       // A prompt word that is another command's name does not switch to that command's flags.
       expect(sorted(await complete("vx dispatch init --"))).toEqual(

@@ -1,0 +1,234 @@
+/**
+ * The general's ping (WAK-14): the project's `config.json` `"notify"` argv, run once per wake the
+ * sentinel writes whose news needs a person (done, blocked, interrupted, unconfirmed; forum wakes),
+ * with the wake's reason text on stdin. The pass only collects the wakes it wrote; this module runs
+ * the notifier afterwards, detached: nothing here is awaited by the pass, so a notifier can never
+ * delay or change a wake. A hanging one is killed (its whole process group) by a timer after the
+ * scaled 30 s; a failing, hanging or missing one is logged once per project and kind.
+ */
+import { existsSync } from "node:fs";
+import { UsageError } from "../errors";
+import { printable } from "../printable";
+import type { Log } from "../sentinel/log";
+import { errorText, foreign } from "../sentinel/log";
+import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
+import { GUARDS, nominalSeconds } from "../time";
+import { forumSection, reasonText } from "./reason";
+
+/** The statuses worth a ping: the soldier finished or needs the general. */
+export const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "interrupted", "unconfirmed"];
+
+/**
+ * A wake just committed to a queue. `home` is the project whose queue got it (the commander's,
+ * WAK-02) and whose `config.json` says what to run; `project` is the soldier's own project
+ * (`VX_PROJECT`). They differ only for a routed wake.
+ */
+export type WrittenWake =
+  | { kind: "soldier"; home: string; project: string; wake: SoldierWake }
+  | { kind: "forum"; home: string; project: string; wake: ForumWake };
+
+/** What one notifier run gets: stdin and the three variables added to the sentinel's environment. */
+export type Ping = { stdin: string; env: { VX_PROJECT: string; VX_TASK_ID: string; VX_NEW_STATUS: string } };
+
+/** A `"notify"` value: the argv, or why it is unusable. Absent (undefined, null) means none. */
+export function parseNotify(value: unknown): { argv: string[] } | { error: string } | undefined {
+  if (value === undefined || value === null) return undefined;
+  const why = notifyProblem(value);
+  return why ? { error: `"notify" ${why}, e.g. ["ntfy","publish","my-vx"]` } : { argv: value as string[] };
+}
+
+function notifyProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((a) => typeof a === "string")) {
+    return "is not an array of strings naming a program and its arguments";
+  }
+  if (value[0].trim() === "") return "names no program (its first element is empty)";
+  // A NUL cannot reach a process's argv: it would fail at every run, so it is refused up front.
+  if (value.some((a) => a.includes("\0"))) return "has an argument with a NUL character";
+  return undefined;
+}
+
+/**
+ * `vx init --notify <command>`: either a JSON array (`'["ntfy","publish","my-vx"]'`, for arguments
+ * with spaces) or words split on whitespace (`'notify-send vx'`). Never a shell string: no quoting,
+ * expansion or redirection is interpreted.
+ */
+export function notifyFromFlag(text: string): string[] {
+  const how = `give a program and its arguments, e.g. --notify 'notify-send vx' or --notify '["ntfy","publish","my-vx"]'`;
+  const t = text.trim();
+  if (t === "") throw new UsageError(`--notify is empty - ${how}`, "init");
+  let value: unknown;
+  try {
+    value = t.startsWith("[") ? JSON.parse(t) : t.split(/\s+/);
+  } catch {
+    throw new UsageError(`--notify '${printable(text)}' is not a JSON array of strings - ${how}`, "init");
+  }
+  const why = notifyProblem(value);
+  if (why) throw new UsageError(`--notify '${printable(text)}' ${why} - ${how}`, "init");
+  return value as string[];
+}
+
+/** Pure: the ping a written wake calls for, or none (a status nobody needs to hear of at once). */
+export function pingFor(w: WrittenWake): Ping | undefined {
+  if (w.kind === "forum") {
+    return { stdin: `${forumSection([w.wake])}\n`, env: { VX_PROJECT: w.project, VX_TASK_ID: "", VX_NEW_STATUS: "forum" } };
+  }
+  if (!PINGED_STATUSES.includes(w.wake.new_status)) return undefined;
+  return {
+    stdin: `${reasonText([w.wake], [])}\n`,
+    env: { VX_PROJECT: w.project, VX_TASK_ID: w.wake.task_id, VX_NEW_STATUS: w.wake.new_status },
+  };
+}
+
+/** A started notifier: settles when it and its output are done; `kill` ends its process group. */
+export type NotifierChild = { exited: Promise<{ code: number | null; signal: string | null; stderr: string }>; kill(): void };
+/** Starts argv (no shell); throws when it cannot start (`code` ENOENT for a missing program). */
+export type SpawnNotifier = (argv: string[], opts: { stdin: string; env: Record<string, string>; cwd: string }) => NotifierChild;
+/** Runs `fn` after `ms` unless the returned cancel is called first. */
+export type After = (ms: number, fn: () => void) => () => void;
+
+export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
+  const proc = Bun.spawn(argv, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: new Blob([opts.stdin]),
+    stdout: "ignore",
+    stderr: "pipe",
+    // Its own process group: the limit kills whatever it started too, and a signal to the
+    // sentinel's group (a Ctrl-C in its terminal) is not the notifier's business.
+    detached: true,
+  });
+  const stderr = new Response(proc.stderr).text().catch(() => "");
+  return {
+    exited: proc.exited.then(async (code) => {
+      // A child it left behind may keep stderr open: the exit is what counts, not that.
+      const text = await Promise.race([stderr, Bun.sleep(GUARDS.notifyStderr).then(() => "")]);
+      const signal = proc.signalCode === null ? null : String(proc.signalCode);
+      return { code: signal ? null : code, signal, stderr: text };
+    }),
+    kill() {
+      // Only while it is not reaped: then its pid (and so its group id) is still ours, never reused.
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      try {
+        process.kill(-proc.pid, "SIGKILL");
+      } catch {
+        proc.kill("SIGKILL");
+      }
+    },
+  };
+};
+
+export const realAfter: After = (ms, fn) => {
+  const t = setTimeout(fn, ms);
+  return () => clearTimeout(t);
+};
+
+export type NotifierDeps = {
+  spawn: SpawnNotifier;
+  after: After;
+  log: Log;
+  /** The sentinel's environment; the three variables are added to it. */
+  env: Record<string, string | undefined>;
+  /** The scaled `notifyLimit`. */
+  limitMs: number;
+  /** A project's `config.json` `"notify"` value (undefined when unset); throws when unreadable. */
+  setting(projectDir: string): unknown;
+};
+
+export type Notifier = {
+  /** Starts the pings for wakes just written; returns at once. */
+  notify(wakes: readonly WrittenWake[]): void;
+  /** Resolves once every notifier started so far has ended (tests, shutdown). */
+  settled(): Promise<void>;
+  /** The sentinel stops: its timers go with it, so notifiers still running are killed now. */
+  close(): void;
+};
+
+type Kind = "config" | "invalid" | "missing" | "start" | "failed" | "hung";
+
+export function createNotifier(d: NotifierDeps): Notifier {
+  // Per project and kind, for this sentinel's life: a broken notifier is said once, not per wake.
+  const logged = new Set<string>();
+  const running = new Map<NotifierChild, Promise<void>>();
+  let closing = false;
+  const once = (home: string, kind: Kind, what: string) => {
+    // Those close() kills were cut short by the sentinel stopping, not failing.
+    if (closing) return;
+    const key = `${kind}\0${home}`;
+    if (logged.has(key)) return;
+    logged.add(key);
+    d.log(`sentinel: notify (${home}): ${what} (logged once)`);
+  };
+  const limitText = `${nominalSeconds("notifyLimit")}s`;
+
+  function argvOf(home: string, cache: Map<string, string[] | undefined>): string[] | undefined {
+    if (cache.has(home)) return cache.get(home);
+    let argv: string[] | undefined;
+    try {
+      const parsed = parseNotify(d.setting(home));
+      if (parsed && "error" in parsed) once(home, "invalid", `${parsed.error} in .vexillum/config.json - nothing is run until it is fixed`);
+      else argv = parsed?.argv;
+    } catch (err) {
+      once(home, "config", `cannot read its config.json, so no notifier runs: ${errorText(err)}`);
+    }
+    cache.set(home, argv);
+    return argv;
+  }
+
+  function start(home: string, argv: string[], ping: Ping): void {
+    const prog = foreign(argv[0]);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(d.env)) if (v !== undefined) env[k] = v;
+    Object.assign(env, ping.env);
+    let child: NotifierChild;
+    try {
+      child = d.spawn(argv, { stdin: ping.stdin, env, cwd: existsSync(home) ? home : "/" });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+        once(home, "missing", `${prog} not found, so the general is not pinged - install it or change "notify" in .vexillum/config.json`);
+      } else {
+        once(home, "start", `${prog} could not be started: ${errorText(err)}`);
+      }
+      return;
+    }
+    let hung = false;
+    const cancel = d.after(d.limitMs, () => {
+      hung = true;
+      child.kill();
+    });
+    const done = child.exited
+      .then((r) => {
+        cancel();
+        running.delete(child);
+        if (hung) once(home, "hung", `${prog} was still running after ${limitText} and was killed`);
+        else if (r.code !== 0) {
+          const last = r.stderr.trimEnd().split("\n").pop() ?? "";
+          const how = r.code === null ? `was killed by ${r.signal}` : `exited ${r.code}`;
+          once(home, "failed", `${prog} ${how}${last ? `: ${foreign(last)}` : ""}`);
+        }
+      })
+      .catch((err) => {
+        running.delete(child);
+        once(home, "failed", `${prog}: ${errorText(err)}`);
+      });
+    running.set(child, done);
+  }
+
+  return {
+    notify(wakes) {
+      const cache = new Map<string, string[] | undefined>();
+      for (const w of wakes) {
+        const ping = pingFor(w);
+        if (!ping || !w.home) continue;
+        const argv = argvOf(w.home, cache);
+        if (argv) start(w.home, argv, ping);
+      }
+    },
+    async settled() {
+      while (running.size > 0) await Promise.all(running.values());
+    },
+    close() {
+      closing = true;
+      for (const child of running.keys()) child.kill();
+    },
+  };
+}
