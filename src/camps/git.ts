@@ -256,3 +256,47 @@ export async function deleteBranch(projectDir: string, branch: string, opts: { f
 export async function pruneWorktrees(projectDir: string, exec: Exec): Promise<void> {
   await gitOk(exec, projectDir, ["worktree", "prune"]);
 }
+
+/**
+ * Which of `branches` (short names) pass one `git for-each-ref` filter against `base`, in one
+ * call whatever their number: `no-merged` keeps the branches with a commit `base` lacks, `contains`
+ * the ones whose tip contains `base` (they fast-forward it). Undefined on a git error (no such base).
+ */
+export async function branchesFiltered(
+  dir: string, filter: "no-merged" | "contains", base: string, branches: string[], exec: Exec,
+): Promise<Set<string> | undefined> {
+  if (branches.length === 0) return new Set();
+  const refs = branches.map((b) => `refs/heads/${b}`);
+  const res = await runGit(exec, dir, ["for-each-ref", "--format=%(refname)", `--${filter}=${base}`, "--", ...refs]);
+  if (res.code !== 0) return undefined;
+  const out = res.stdout.split("\n").filter(Boolean).map((r) => r.replace(/^refs\/heads\//, ""));
+  return new Set(out);
+}
+
+/**
+ * Files `branch` changed since its merge-base with `base` (`git diff --name-only <base>...<branch>`),
+ * renames split into their two paths so a file moved on one branch still meets its edits on
+ * another. Undefined on a git error.
+ */
+export async function changedSinceBase(dir: string, base: string, branch: string, exec: Exec): Promise<string[] | undefined> {
+  const res = await runGit(exec, dir, ["diff", "--name-only", "--no-renames", "-z", `${base}...${branch}`]);
+  if (res.code !== 0) return undefined;
+  return res.stdout.split("\0").filter(Boolean);
+}
+
+export type MergeForecast = { merge: "clean" | "conflict" | "unknown"; conflicts: string[] };
+
+/**
+ * Whether merging `branch` into `base` would be clean, in memory (`git merge-tree --write-tree`,
+ * git 2.38 or later; it writes only unreferenced objects). An older git rejects the option, and
+ * that, like any other failure, is `unknown`, never an error: this is a forecast.
+ */
+export async function mergeForecast(dir: string, base: string, branch: string, exec: Exec): Promise<MergeForecast> {
+  const res = await runGit(exec, dir, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", base, branch]);
+  const [tree = "", ...files] = res.stdout.split("\0");
+  // Exit 1 is both "conflict" and "bad input"; only a merge that ran prints its tree first.
+  if (!/^[0-9a-f]{40,64}$/.test(tree)) return { merge: "unknown", conflicts: [] };
+  if (res.code === 0) return { merge: "clean", conflicts: [] };
+  if (res.code === 1) return { merge: "conflict", conflicts: files.filter(Boolean) };
+  return { merge: "unknown", conflicts: [] };
+}

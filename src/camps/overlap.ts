@@ -1,0 +1,117 @@
+/**
+ * Landing many missions (TSK-11, CMD-LAND-03). `vx land` only fast-forwards, so once one mission
+ * lands every other one in flight on that base needs a rebase; this tells the commander, per
+ * mission with commits, whether it still fast-forwards its base, whether it would merge cleanly,
+ * and which other missions touch the same files, so it can land the least entangled one first.
+ *
+ * Cost, since `vx status` runs it: nothing at all without a leased mission; then per base one
+ * `for-each-ref` for which branches have commits the base lacks, and only if some do, one more for
+ * which of them fast-forward it, then per such mission one diff and (unless it fast-forwards)
+ * one in-memory merge, those run side by side.
+ */
+import type { Exec } from "../exec";
+import type { Task } from "../state/schemas";
+import { type MergeForecast, branchesFiltered, changedSinceBase, mergeForecast } from "./git";
+
+/** A mission in flight: its camp leased, its branch and base recorded. */
+export type MissionRef = { id: string; branch: string; base: string };
+
+export type MissionLanding = MissionRef &
+  MergeForecast & {
+    /** The base is an ancestor of the branch: `vx land` would take it as it is. */
+    fastForward: boolean;
+    /** Files the branch changed since its merge-base with the base. */
+    files: string[];
+    /** Ids of the other missions on the same base that changed at least one of those files. */
+    overlaps: string[];
+  };
+
+/**
+ * Missions whose camp is still leased (`leased` undefined: the pool could not be read, so every
+ * mission with a camp counts and git's answer alone decides), in the order given.
+ */
+export function missionsInFlight(tasks: readonly Task[], leased: ReadonlySet<string> | undefined): MissionRef[] {
+  const out: MissionRef[] = [];
+  for (const t of tasks) {
+    if (t.kind !== "mission" || !t.camp_branch || !t.camp_base) continue;
+    if (leased && !leased.has(t.id)) continue;
+    out.push({ id: t.id, branch: t.camp_branch, base: t.camp_base });
+  }
+  return out;
+}
+
+function byBase(missions: readonly MissionRef[]): Map<string, MissionRef[]> {
+  const groups = new Map<string, MissionRef[]>();
+  for (const m of missions) groups.set(m.base, [...(groups.get(m.base) ?? []), m]);
+  return groups;
+}
+
+/** The missions of one base with commits it lacks, each with whether it fast-forwards it. */
+async function ahead(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<{ m: MissionRef; ff: boolean }[]> {
+  const notMerged = await branchesFiltered(dir, "no-merged", base, group.map((m) => m.branch), exec);
+  const withCommits = group.filter((m) => notMerged?.has(m.branch));
+  if (withCommits.length === 0) return [];
+  const ff = await branchesFiltered(dir, "contains", base, withCommits.map((m) => m.branch), exec);
+  return withCommits.map((m) => ({ m, ff: ff?.has(m.branch) ?? false }));
+}
+
+/** The landing picture of every mission with commits ahead of its base, in the order given. */
+export async function landingReport(dir: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionLanding[]> {
+  const rows = new Map<string, MissionLanding>();
+  for (const [base, group] of byBase(missions)) {
+    const found = await ahead(dir, base, group, exec);
+    const studied = await Promise.all(
+      found.map(async ({ m, ff }) => {
+        const [files, forecast] = await Promise.all([
+          changedSinceBase(dir, base, m.branch, exec),
+          // A fast-forward is its own clean merge; no need to ask git.
+          ff ? Promise.resolve<MergeForecast>({ merge: "clean", conflicts: [] }) : mergeForecast(dir, base, m.branch, exec),
+        ]);
+        return { ...m, ...forecast, fastForward: ff, files: files ?? [], overlaps: [] as string[] };
+      }),
+    );
+    for (const row of studied) {
+      const mine = new Set(row.files);
+      row.overlaps = studied.filter((o) => o.id !== row.id && o.files.some((f) => mine.has(f))).map((o) => o.id);
+      rows.set(row.id, row);
+    }
+  }
+  return missions.flatMap((m) => rows.get(m.id) ?? []);
+}
+
+/** Missions on `base` with commits it lacks that no longer fast-forward it (after a landing). */
+export async function divergedMissions(dir: string, base: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionRef[]> {
+  const group = missions.filter((m) => m.base === base);
+  if (group.length === 0) return [];
+  return (await ahead(dir, base, group, exec)).filter((r) => !r.ff).map((r) => r.m);
+}
+
+/** TSK-11's text line under a mission's status line. */
+export function landingLine(l: MissionLanding): string {
+  const ff = l.fastForward ? `fast-forwards ${l.base}` : `diverged from ${l.base}`;
+  const merge = l.merge === "clean" ? "merges cleanly" : l.merge === "conflict" ? "would conflict" : "merge unknown";
+  const files = `${l.files.length} ${l.files.length === 1 ? "file" : "files"} changed`;
+  const overlaps = l.overlaps.length === 0 ? "no overlap" : `overlaps ${l.overlaps.join(", ")}`;
+  return `    landing: ${ff}; ${merge}; ${files}; ${overlaps}`;
+}
+
+/** TSK-11's JSON entry (snake_case, as every key vx prints). */
+export function landingJson(l: MissionLanding): Record<string, unknown> {
+  return {
+    task_id: l.id,
+    camp_branch: l.branch,
+    camp_base: l.base,
+    fast_forward: l.fastForward,
+    merge: l.merge,
+    conflicts: l.conflicts,
+    files: l.files,
+    overlaps: l.overlaps,
+  };
+}
+
+/** CMD-LAND-03's line, or undefined when no mission diverged. */
+export function divergedLine(base: string, diverged: readonly MissionRef[]): string | undefined {
+  if (diverged.length === 0) return undefined;
+  const ids = diverged.map((m) => m.id).join(", ");
+  return `vx: now diverged from ${base}: ${ids}; prompt them to rebase (vx prompt <id> "rebase on ${base}")`;
+}

@@ -1,0 +1,100 @@
+// The landing forecast's git calls (TSK-11): none without a mission in flight, one per need
+// otherwise, and an older git without `merge-tree --write-tree` answered "unknown", not an error.
+import { describe, expect, test } from "bun:test";
+import { mergeForecast } from "../../src/camps/git";
+import { divergedMissions, landingLine, landingReport, missionsInFlight } from "../../src/camps/overlap";
+import { execStub } from "../fakes/exec";
+import { taskFixture } from "../helpers";
+
+const DIR = "/p";
+const A = "aaaaaaaaaaaaaaaa";
+const B = "bbbbbbbbbbbbbbbb";
+const mission = (id: string) => ({ id, branch: `vexillum/${id}`, base: "main" });
+const git = (...args: string[]) => ["git", "-C", DIR, ...args];
+const refs = (...ids: string[]) => ids.map((id) => `refs/heads/vexillum/${id}`);
+const OID = "9b4665c09aa5e2dfc24115d92ef0c88240be1ba8";
+// What git 2.37 prints for an option it does not know.
+const OLD_GIT = { code: 129, stdout: "", stderr: "error: unknown option `write-tree'\nusage: git merge-tree <base-tree> <branch1> <branch2>\n" };
+
+describe("missionsInFlight", () => {
+  test("leased missions with a branch and base only, in the order given", () => {
+    const tasks = [
+      taskFixture({ id: B, camp_branch: `vexillum/${B}`, camp_base: "main" }),
+      taskFixture({ id: A, camp_branch: `vexillum/${A}`, camp_base: "main" }),
+      taskFixture({ id: "cccccccccccccccc", kind: "scout", camp_branch: "vexillum/cccccccccccccccc", camp_base: "main" }),
+      taskFixture({ id: "dddddddddddddddd" }),
+      taskFixture({ id: "eeeeeeeeeeeeeeee", camp_branch: "vexillum/eeeeeeeeeeeeeeee", camp_base: "main" }),
+    ];
+    const leased = new Set([A, B, "cccccccccccccccc", "dddddddddddddddd"]);
+    expect(missionsInFlight(tasks, leased)).toEqual([mission(B), mission(A)]);
+    expect(missionsInFlight(tasks, undefined).map((m) => m.id)).toEqual([B, A, "eeeeeeeeeeeeeeee"]);
+  });
+});
+
+describe("landingReport", () => {
+  test("no mission: no git call at all", async () => {
+    const exec = execStub();
+    expect(await landingReport(DIR, [], exec)).toEqual([]);
+    expect(exec.calls).toEqual([]);
+  });
+
+  test("no mission with commits: the one for-each-ref, nothing more", async () => {
+    const exec = execStub().expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)));
+    expect(await landingReport(DIR, [mission(A), mission(B)], exec)).toEqual([]);
+  });
+
+  test("one call per need: commits, fast-forwards, a diff each, a merge only for the diverged one", async () => {
+    const exec = execStub()
+      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
+      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A, B)), { stdout: `${refs(A)[0]}\n` })
+      .expectAnyOrder([
+        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0y.ts\0" } },
+        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${B}`), reply: { stdout: "y.ts\0" } },
+        { argv: git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${B}`), reply: { code: 1, stdout: `${OID}\0y.ts\0` } },
+      ]);
+    const rows = await landingReport(DIR, [mission(A), mission(B)], exec);
+    expect(rows).toEqual([
+      { ...mission(A), fastForward: true, merge: "clean", conflicts: [], files: ["x.ts", "y.ts"], overlaps: [B] },
+      { ...mission(B), fastForward: false, merge: "conflict", conflicts: ["y.ts"], files: ["y.ts"], overlaps: [A] },
+    ]);
+    expect(rows.map(landingLine)).toEqual([
+      `    landing: fast-forwards main; merges cleanly; 2 files changed; overlaps ${B}`,
+      `    landing: diverged from main; would conflict; 1 file changed; overlaps ${A}`,
+    ]);
+  });
+
+  test("a git without merge-tree --write-tree: merge unknown, the rest still told", async () => {
+    const exec = execStub()
+      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A)), { stdout: refs(A)[0] })
+      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A)))
+      .expectAnyOrder([
+        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0" } },
+        { argv: git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${A}`), reply: OLD_GIT },
+      ]);
+    const [row] = await landingReport(DIR, [mission(A)], exec);
+    expect(landingLine(row!)).toBe("    landing: diverged from main; merge unknown; 1 file changed; no overlap");
+  });
+});
+
+describe("mergeForecast", () => {
+  test.each([
+    ["clean", { code: 0, stdout: `${OID}\0` }, { merge: "clean", conflicts: [] }],
+    ["conflict", { code: 1, stdout: `${OID}\0a b.ts\0c.ts\0` }, { merge: "conflict", conflicts: ["a b.ts", "c.ts"] }],
+    ["older git", OLD_GIT, { merge: "unknown", conflicts: [] }],
+    ["bad revision", { code: 128, stdout: "", stderr: "fatal: not a valid object name" }, { merge: "unknown", conflicts: [] }],
+  ])("%s", async (_, reply, want) => {
+    const exec = execStub().expect(git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", "x"), reply);
+    expect(await mergeForecast(DIR, "main", "x", exec)).toEqual(want as never);
+  });
+});
+
+describe("divergedMissions", () => {
+  test("only missions on the landed base; those with commits that no longer fast-forward it", async () => {
+    const other = { id: "cccccccccccccccc", branch: "vexillum/cccccccccccccccc", base: "dev" };
+    const exec = execStub()
+      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
+      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A, B)), { stdout: refs(B)[0] });
+    expect(await divergedMissions(DIR, "main", [mission(A), other, mission(B)], exec)).toEqual([mission(A)]);
+    expect(await divergedMissions(DIR, "main", [other], execStub())).toEqual([]);
+  });
+});
