@@ -300,3 +300,31 @@ export async function mergeForecast(dir: string, base: string, branch: string, e
   if (res.code === 1) return { merge: "conflict", conflicts: files.filter(Boolean) };
   return { merge: "unknown", conflicts: [] };
 }
+
+/**
+ * `mergeForecast` for several branches into `base` in one `git merge-tree --stdin` call, in the
+ * order given. Undefined when the batch fails as a whole (a git without `--stdin`, a branch gone
+ * meanwhile): the caller then asks branch by branch. Each answer is `<1 clean|0 conflict> NUL
+ * <tree> NUL <conflicted path NUL>... NUL`.
+ */
+export async function mergeForecasts(dir: string, base: string, branches: string[], exec: Exec): Promise<MergeForecast[] | undefined> {
+  if (branches.length === 0) return [];
+  const argv = ["git", "-C", dir, "merge-tree", "--stdin", "--write-tree", "--name-only", "--no-messages", "-z"];
+  const stdin = branches.map((b) => `${base} ${b}\n`).join("");
+  const res = await exec.run(argv, { env: gitEnv(dir), timeoutMs: GIT_QUERY_TIMEOUT_MS, stdin });
+  if (res.code !== 0) return undefined;
+  const tokens = res.stdout.split("\0");
+  const out: MergeForecast[] = [];
+  let i = 0;
+  while (out.length < branches.length) {
+    const status = tokens[i++];
+    const tree = tokens[i++] ?? "";
+    if ((status !== "0" && status !== "1") || !/^[0-9a-f]{40,64}$/.test(tree)) return undefined;
+    const files: string[] = [];
+    while (i < tokens.length && tokens[i] !== "") files.push(tokens[i++] as string);
+    if (i >= tokens.length) return undefined;
+    i++;
+    out.push(status === "1" ? { merge: "clean", conflicts: [] } : { merge: "conflict", conflicts: files });
+  }
+  return out;
+}

@@ -6,12 +6,12 @@
  *
  * Cost, since `vx status` runs it: nothing at all without a leased mission; then per base one
  * `for-each-ref` for which branches have commits the base lacks, and only if some do, one more for
- * which of them fast-forward it, then per such mission one diff and (unless it fast-forwards)
- * one in-memory merge, those run side by side.
+ * which of them fast-forward it, then per such mission one diff, and one `merge-tree --stdin` for
+ * all of them that diverged, those run side by side.
  */
 import type { Exec } from "../exec";
 import type { Task } from "../state/schemas";
-import { type MergeForecast, branchesFiltered, changedSinceBase, mergeForecast } from "./git";
+import { type MergeForecast, branchesFiltered, changedSinceBase, mergeForecast, mergeForecasts } from "./git";
 
 /** A mission in flight: its camp leased, its branch and base recorded. */
 export type MissionRef = { id: string; branch: string; base: string };
@@ -55,21 +55,28 @@ async function ahead(dir: string, base: string, group: MissionRef[], exec: Exec)
   return withCommits.map((m) => ({ m, ff: ff?.has(m.branch) ?? false }));
 }
 
+/** Forecasts by branch: one batched merge-tree, else (an older git) one per branch. */
+async function forecastAll(dir: string, base: string, branches: string[], exec: Exec): Promise<Map<string, MergeForecast>> {
+  const batch = await mergeForecasts(dir, base, branches, exec);
+  const each = batch ?? (await Promise.all(branches.map((b) => mergeForecast(dir, base, b, exec))));
+  return new Map(branches.map((b, i) => [b, each[i] as MergeForecast]));
+}
+
 /** The landing picture of every mission with commits ahead of its base, in the order given. */
 export async function landingReport(dir: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionLanding[]> {
   const rows = new Map<string, MissionLanding>();
   for (const [base, group] of byBase(missions)) {
     const found = await ahead(dir, base, group, exec);
-    const studied = await Promise.all(
-      found.map(async ({ m, ff }) => {
-        const [files, forecast] = await Promise.all([
-          changedSinceBase(dir, base, m.branch, exec),
-          // A fast-forward is its own clean merge; no need to ask git.
-          ff ? Promise.resolve<MergeForecast>({ merge: "clean", conflicts: [] }) : mergeForecast(dir, base, m.branch, exec),
-        ]);
-        return { ...m, ...forecast, fastForward: ff, files: files ?? [], overlaps: [] as string[] };
-      }),
-    );
+    // A fast-forward is its own clean merge; only the diverged ones need a forecast.
+    const diverged = found.filter((r) => !r.ff).map((r) => r.m.branch);
+    const [forecasts, allFiles] = await Promise.all([
+      forecastAll(dir, base, diverged, exec),
+      Promise.all(found.map(({ m }) => changedSinceBase(dir, base, m.branch, exec))),
+    ]);
+    const studied = found.map(({ m, ff }, i) => {
+      const forecast: MergeForecast = ff ? { merge: "clean", conflicts: [] } : (forecasts.get(m.branch) ?? { merge: "unknown", conflicts: [] });
+      return { ...m, ...forecast, fastForward: ff, files: allFiles[i] ?? [], overlaps: [] as string[] };
+    });
     for (const row of studied) {
       const mine = new Set(row.files);
       row.overlaps = studied.filter((o) => o.id !== row.id && o.files.some((f) => mine.has(f))).map((o) => o.id);

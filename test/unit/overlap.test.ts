@@ -1,7 +1,7 @@
 // The landing forecast's git calls (TSK-11): none without a mission in flight, one per need
 // otherwise, and an older git without `merge-tree --write-tree` answered "unknown", not an error.
 import { describe, expect, test } from "bun:test";
-import { mergeForecast } from "../../src/camps/git";
+import { mergeForecast, mergeForecasts } from "../../src/camps/git";
 import { divergedMissions, landingLine, landingReport, missionsInFlight } from "../../src/camps/overlap";
 import { execStub } from "../fakes/exec";
 import { taskFixture } from "../helpers";
@@ -14,6 +14,8 @@ const git = (...args: string[]) => ["git", "-C", DIR, ...args];
 const refs = (...ids: string[]) => ids.map((id) => `refs/heads/vexillum/${id}`);
 const OID = "9b4665c09aa5e2dfc24115d92ef0c88240be1ba8";
 // What git 2.37 prints for an option it does not know.
+const BATCH = git("merge-tree", "--stdin", "--write-tree", "--name-only", "--no-messages", "-z");
+const batchOf = (...branches: string[]) => ({ stdin: branches.map((b) => `main ${b}\n`).join("") });
 const OLD_GIT = { code: 129, stdout: "", stderr: "error: unknown option `write-tree'\nusage: git merge-tree <base-tree> <branch1> <branch2>\n" };
 
 describe("missionsInFlight", () => {
@@ -43,14 +45,14 @@ describe("landingReport", () => {
     expect(await landingReport(DIR, [mission(A), mission(B)], exec)).toEqual([]);
   });
 
-  test("one call per need: commits, fast-forwards, a diff each, a merge only for the diverged one", async () => {
+  test("one call per need: commits, fast-forwards, a diff each, one batched merge for the diverged ones", async () => {
     const exec = execStub()
       .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
       .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A, B)), { stdout: `${refs(A)[0]}\n` })
       .expectAnyOrder([
         { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0y.ts\0" } },
         { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${B}`), reply: { stdout: "y.ts\0" } },
-        { argv: git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${B}`), reply: { code: 1, stdout: `${OID}\0y.ts\0` } },
+        { argv: BATCH, opts: batchOf(`vexillum/${B}`), reply: { stdout: `0\0${OID}\0y.ts\0\0` } },
       ]);
     const rows = await landingReport(DIR, [mission(A), mission(B)], exec);
     expect(rows).toEqual([
@@ -69,8 +71,9 @@ describe("landingReport", () => {
       .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A)))
       .expectAnyOrder([
         { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0" } },
-        { argv: git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${A}`), reply: OLD_GIT },
-      ]);
+        { argv: BATCH, opts: batchOf(`vexillum/${A}`), reply: OLD_GIT },
+      ])
+      .expect(git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${A}`), OLD_GIT);
     const [row] = await landingReport(DIR, [mission(A)], exec);
     expect(landingLine(row!)).toBe("    landing: diverged from main; merge unknown; 1 file changed; no overlap");
   });
@@ -85,6 +88,26 @@ describe("mergeForecast", () => {
   ])("%s", async (_, reply, want) => {
     const exec = execStub().expect(git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", "x"), reply);
     expect(await mergeForecast(DIR, "main", "x", exec)).toEqual(want as never);
+  });
+});
+
+describe("mergeForecasts", () => {
+  test("one merge-tree --stdin for all: clean and conflicted answers in order", async () => {
+    const exec = execStub().expect(BATCH, { stdout: `1\0${OID}\0\x000\0${OID}\0a b.ts\0c.ts\0\x001\0${OID}\0\0` }, batchOf("x", "y", "z"));
+    expect(await mergeForecasts(DIR, "main", ["x", "y", "z"], exec)).toEqual([
+      { merge: "clean", conflicts: [] },
+      { merge: "conflict", conflicts: ["a b.ts", "c.ts"] },
+      { merge: "clean", conflicts: [] },
+    ]);
+  });
+
+  test.each([
+    ["git without --stdin", OLD_GIT],
+    ["a branch gone", { code: 1, stdout: `1\0${OID}\0\0`, stderr: "merge-tree: y - not something we can merge\n" }],
+    ["output cut short", { code: 0, stdout: `1\0${OID}\0\0` }],
+  ])("%s: undefined, so the caller asks branch by branch", async (_, reply) => {
+    const exec = execStub().expect(BATCH, reply, batchOf("x", "y"));
+    expect(await mergeForecasts(DIR, "main", ["x", "y"], exec)).toBeUndefined();
   });
 });
 
