@@ -273,15 +273,65 @@ export async function branchesFiltered(
   return new Set(out);
 }
 
+const OID = /^[0-9a-f]{40,64}$/;
+
+export type Divergence = {
+  /** The base is the branch's one merge-base with it: `land` would fast-forward. */
+  fastForward: boolean;
+  /** What `git diff <base>...<branch>` compares against (the first merge-base); none for unrelated histories. */
+  mergeBase: string | undefined;
+  tip: string;
+};
+
 /**
- * Files `branch` changed since its merge-base with `base` (`git diff --name-only <base>...<branch>`),
- * renames split into their two paths so a file moved on one branch still meets its edits on
- * another. Undefined on a git error.
+ * `git rev-parse <base>...<branch>` for every branch in one call: each range prints the branch's
+ * tip, the base's tip, then `^<merge-base>` lines. Undefined on a git error or output it cannot
+ * read, by branch otherwise.
  */
-export async function changedSinceBase(dir: string, base: string, branch: string, exec: Exec): Promise<string[] | undefined> {
-  const res = await runGit(exec, dir, ["diff", "--name-only", "--no-renames", "-z", `${base}...${branch}`]);
+export async function divergence(dir: string, base: string, branches: string[], exec: Exec): Promise<Map<string, Divergence> | undefined> {
+  if (branches.length === 0) return new Map();
+  const res = await runGit(exec, dir, ["rev-parse", ...branches.map((b) => `${base}...${b}`), "--"]);
   if (res.code !== 0) return undefined;
-  return res.stdout.split("\0").filter(Boolean);
+  // rev-parse echoes the `--` that keeps the ranges from being read as paths.
+  const lines = res.stdout.split("\n").filter((l) => l !== "" && l !== "--");
+  const out = new Map<string, Divergence>();
+  let i = 0;
+  for (const branch of branches) {
+    const tip = lines[i++] ?? "";
+    const baseTip = lines[i++] ?? "";
+    if (!OID.test(tip) || !OID.test(baseTip)) return undefined;
+    const bases: string[] = [];
+    while (lines[i]?.startsWith("^")) bases.push((lines[i++] as string).slice(1));
+    out.set(branch, { tip, mergeBase: bases[0], fastForward: bases.length === 1 && bases[0] === baseTip });
+  }
+  return i === lines.length ? out : undefined;
+}
+
+/**
+ * Files each `tip` changed since its `mergeBase` (what `git diff --name-only <base>...<branch>`
+ * lists), all in one `git diff-tree --stdin`, renames split into their two paths so a file moved
+ * on one branch still meets its edits on another. `--always` prints every tip as a header, empty
+ * diff or not, which is what splits the answer. Undefined on a git error or unreadable output.
+ */
+export async function changedFiles(dir: string, pairs: { tip: string; mergeBase: string }[], exec: Exec): Promise<string[][] | undefined> {
+  if (pairs.length === 0) return [];
+  const argv = ["git", "-C", dir, "diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "--always", "-z"];
+  const stdin = pairs.map((p) => `${p.tip} ${p.mergeBase}\n`).join("");
+  const res = await exec.run(argv, { env: gitEnv(dir), timeoutMs: GIT_QUERY_TIMEOUT_MS, stdin });
+  if (res.code !== 0) return undefined;
+  const tokens = res.stdout.split("\0");
+  if (tokens[tokens.length - 1] === "") tokens.pop();
+  const out: string[][] = [];
+  let i = 0;
+  for (const [k, pair] of pairs.entries()) {
+    if (tokens[i++] !== pair.tip) return undefined;
+    const next = pairs[k + 1]?.tip;
+    const files: string[] = [];
+    // A path equal to the next header's commit id is as good as impossible; git names files, not hashes.
+    while (i < tokens.length && tokens[i] !== next) files.push(tokens[i++] as string);
+    out.push(files);
+  }
+  return i === tokens.length ? out : undefined;
 }
 
 export type MergeForecast = { merge: "clean" | "conflict" | "unknown"; conflicts: string[] };
@@ -295,7 +345,7 @@ export async function mergeForecast(dir: string, base: string, branch: string, e
   const res = await runGit(exec, dir, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", base, branch]);
   const [tree = "", ...files] = res.stdout.split("\0");
   // Exit 1 is both "conflict" and "bad input"; only a merge that ran prints its tree first.
-  if (!/^[0-9a-f]{40,64}$/.test(tree)) return { merge: "unknown", conflicts: [] };
+  if (!OID.test(tree)) return { merge: "unknown", conflicts: [] };
   if (res.code === 0) return { merge: "clean", conflicts: [] };
   if (res.code === 1) return { merge: "conflict", conflicts: files.filter(Boolean) };
   return { merge: "unknown", conflicts: [] };
@@ -319,7 +369,7 @@ export async function mergeForecasts(dir: string, base: string, branches: string
   while (out.length < branches.length) {
     const status = tokens[i++];
     const tree = tokens[i++] ?? "";
-    if ((status !== "0" && status !== "1") || !/^[0-9a-f]{40,64}$/.test(tree)) return undefined;
+    if ((status !== "0" && status !== "1") || !OID.test(tree)) return undefined;
     const files: string[] = [];
     while (i < tokens.length && tokens[i] !== "") files.push(tokens[i++] as string);
     if (i >= tokens.length) return undefined;

@@ -4,14 +4,14 @@
  * mission with commits, whether it still fast-forwards its base, whether it would merge cleanly,
  * and which other missions touch the same files, so it can land the least entangled one first.
  *
- * Cost, since `vx status` runs it: nothing at all without a leased mission; then per base one
- * `for-each-ref` for which branches have commits the base lacks, and only if some do, one more for
- * which of them fast-forward it, then per such mission one diff, and one `merge-tree --stdin` for
- * all of them that diverged, those run side by side.
+ * Cost, since `vx status` runs it, whatever the number of missions: nothing at all without a
+ * leased mission; then per base one `for-each-ref` for which branches have commits the base lacks,
+ * and only if some do, one `rev-parse` (fast-forward, merge-bases), then side by side one
+ * `diff-tree --stdin` (changed files) and, when some diverged, one `merge-tree --stdin`.
  */
 import type { Exec } from "../exec";
 import type { Task } from "../state/schemas";
-import { type MergeForecast, branchesFiltered, changedSinceBase, mergeForecast, mergeForecasts } from "./git";
+import { type MergeForecast, branchesFiltered, changedFiles, divergence, mergeForecast, mergeForecasts } from "./git";
 
 /** A mission in flight: its camp leased, its branch and base recorded. */
 export type MissionRef = { id: string; branch: string; base: string };
@@ -34,6 +34,8 @@ export function missionsInFlight(tasks: readonly Task[], leased: ReadonlySet<str
   const out: MissionRef[] = [];
   for (const t of tasks) {
     if (t.kind !== "mission" || !t.camp_branch || !t.camp_base) continue;
+    // No branch name starts with a dash; a task file saying so must not become a git option.
+    if (t.camp_branch.startsWith("-") || t.camp_base.startsWith("-")) continue;
     if (leased && !leased.has(t.id)) continue;
     out.push({ id: t.id, branch: t.camp_branch, base: t.camp_base });
   }
@@ -46,42 +48,59 @@ function byBase(missions: readonly MissionRef[]): Map<string, MissionRef[]> {
   return groups;
 }
 
-/** The missions of one base with commits it lacks, each with whether it fast-forwards it. */
-async function ahead(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<{ m: MissionRef; ff: boolean }[]> {
+/** The missions of one base with commits it lacks (one `for-each-ref`, whatever their number). */
+async function withCommits(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<MissionRef[]> {
   const notMerged = await branchesFiltered(dir, "no-merged", base, group.map((m) => m.branch), exec);
-  const withCommits = group.filter((m) => notMerged?.has(m.branch));
-  if (withCommits.length === 0) return [];
-  const ff = await branchesFiltered(dir, "contains", base, withCommits.map((m) => m.branch), exec);
-  return withCommits.map((m) => ({ m, ff: ff?.has(m.branch) ?? false }));
+  return group.filter((m) => notMerged?.has(m.branch));
 }
 
 /** Forecasts by branch: one batched merge-tree, else (an older git) one per branch. */
 async function forecastAll(dir: string, base: string, branches: string[], exec: Exec): Promise<Map<string, MergeForecast>> {
+  if (branches.length === 0) return new Map();
   const batch = await mergeForecasts(dir, base, branches, exec);
   const each = batch ?? (await Promise.all(branches.map((b) => mergeForecast(dir, base, b, exec))));
   return new Map(branches.map((b, i) => [b, each[i] as MergeForecast]));
+}
+
+/** One base's rows: fast-forward and merge-bases, then the files and the merges side by side. */
+async function study(dir: string, base: string, found: MissionRef[], exec: Exec): Promise<MissionLanding[]> {
+  const div = await divergence(dir, base, found.map((m) => m.branch), exec);
+  if (!div) return [];
+  const rows = found.flatMap((m) => {
+    const d = div.get(m.branch);
+    return d ? [{ m, d }] : [];
+  });
+  // Unrelated histories have no merge-base to diff from; their files stay unknown (none).
+  const diffable = rows.filter((r) => r.d.mergeBase !== undefined);
+  // A fast-forward is its own clean merge; only the diverged ones need a forecast.
+  const [files, forecasts] = await Promise.all([
+    changedFiles(dir, diffable.map((r) => ({ tip: r.d.tip, mergeBase: r.d.mergeBase as string })), exec),
+    forecastAll(dir, base, rows.filter((r) => !r.d.fastForward).map((r) => r.m.branch), exec),
+  ]);
+  const filesOf = new Map(diffable.map((r, i) => [r.m.id, files?.[i] ?? []]));
+  const clean: MergeForecast = { merge: "clean", conflicts: [] };
+  const unknown: MergeForecast = { merge: "unknown", conflicts: [] };
+  const studied = rows.map(({ m, d }) => ({
+    ...m,
+    ...(d.fastForward ? clean : (forecasts.get(m.branch) ?? unknown)),
+    fastForward: d.fastForward,
+    files: filesOf.get(m.id) ?? [],
+    overlaps: [] as string[],
+  }));
+  for (const row of studied) {
+    const mine = new Set(row.files);
+    row.overlaps = studied.filter((o) => o.id !== row.id && o.files.some((f) => mine.has(f))).map((o) => o.id);
+  }
+  return studied;
 }
 
 /** The landing picture of every mission with commits ahead of its base, in the order given. */
 export async function landingReport(dir: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionLanding[]> {
   const rows = new Map<string, MissionLanding>();
   for (const [base, group] of byBase(missions)) {
-    const found = await ahead(dir, base, group, exec);
-    // A fast-forward is its own clean merge; only the diverged ones need a forecast.
-    const diverged = found.filter((r) => !r.ff).map((r) => r.m.branch);
-    const [forecasts, allFiles] = await Promise.all([
-      forecastAll(dir, base, diverged, exec),
-      Promise.all(found.map(({ m }) => changedSinceBase(dir, base, m.branch, exec))),
-    ]);
-    const studied = found.map(({ m, ff }, i) => {
-      const forecast: MergeForecast = ff ? { merge: "clean", conflicts: [] } : (forecasts.get(m.branch) ?? { merge: "unknown", conflicts: [] });
-      return { ...m, ...forecast, fastForward: ff, files: allFiles[i] ?? [], overlaps: [] as string[] };
-    });
-    for (const row of studied) {
-      const mine = new Set(row.files);
-      row.overlaps = studied.filter((o) => o.id !== row.id && o.files.some((f) => mine.has(f))).map((o) => o.id);
-      rows.set(row.id, row);
-    }
+    const found = await withCommits(dir, base, group, exec);
+    if (found.length === 0) continue;
+    for (const row of await study(dir, base, found, exec)) rows.set(row.id, row);
   }
   return missions.flatMap((m) => rows.get(m.id) ?? []);
 }
@@ -90,7 +109,9 @@ export async function landingReport(dir: string, missions: readonly MissionRef[]
 export async function divergedMissions(dir: string, base: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionRef[]> {
   const group = missions.filter((m) => m.base === base);
   if (group.length === 0) return [];
-  return (await ahead(dir, base, group, exec)).filter((r) => !r.ff).map((r) => r.m);
+  const found = await withCommits(dir, base, group, exec);
+  const ff = await branchesFiltered(dir, "contains", base, found.map((m) => m.branch), exec);
+  return found.filter((m) => !ff?.has(m.branch));
 }
 
 /** TSK-11's text line under a mission's status line. */

@@ -1,7 +1,7 @@
 // The landing forecast's git calls (TSK-11): none without a mission in flight, one per need
 // otherwise, and an older git without `merge-tree --write-tree` answered "unknown", not an error.
 import { describe, expect, test } from "bun:test";
-import { mergeForecast, mergeForecasts } from "../../src/camps/git";
+import { changedFiles, divergence, mergeForecast, mergeForecasts } from "../../src/camps/git";
 import { divergedMissions, landingLine, landingReport, missionsInFlight } from "../../src/camps/overlap";
 import { execStub } from "../fakes/exec";
 import { taskFixture } from "../helpers";
@@ -13,6 +13,9 @@ const mission = (id: string) => ({ id, branch: `vexillum/${id}`, base: "main" })
 const git = (...args: string[]) => ["git", "-C", DIR, ...args];
 const refs = (...ids: string[]) => ids.map((id) => `refs/heads/vexillum/${id}`);
 const OID = "9b4665c09aa5e2dfc24115d92ef0c88240be1ba8";
+const [TIP_A, TIP_B, MAIN, MB] = ["a", "b", "c", "d"].map((c) => c.repeat(40)) as [string, string, string, string];
+const REV_PARSE = git("rev-parse", `main...vexillum/${A}`, `main...vexillum/${B}`, "--");
+const DIFF_TREE = git("diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "--always", "-z");
 // What git 2.37 prints for an option it does not know.
 const BATCH = git("merge-tree", "--stdin", "--write-tree", "--name-only", "--no-messages", "-z");
 const batchOf = (...branches: string[]) => ({ stdin: branches.map((b) => `main ${b}\n`).join("") });
@@ -45,13 +48,13 @@ describe("landingReport", () => {
     expect(await landingReport(DIR, [mission(A), mission(B)], exec)).toEqual([]);
   });
 
-  test("one call per need: commits, fast-forwards, a diff each, one batched merge for the diverged ones", async () => {
+  test("one call per need, whatever the number: commits, merge-bases, all diffs, all merges", async () => {
     const exec = execStub()
       .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
-      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A, B)), { stdout: `${refs(A)[0]}\n` })
+      // A fast-forwards (its merge-base is main's tip); B diverged (merge-base MB).
+      .expect(REV_PARSE, { stdout: `${TIP_A}\n${MAIN}\n^${MAIN}\n${TIP_B}\n${MAIN}\n^${MB}\n--\n` })
       .expectAnyOrder([
-        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0y.ts\0" } },
-        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${B}`), reply: { stdout: "y.ts\0" } },
+        { argv: DIFF_TREE, opts: { stdin: `${TIP_A} ${MAIN}\n${TIP_B} ${MB}\n` }, reply: { stdout: `${TIP_A}\0x.ts\0y.ts\0${TIP_B}\0y.ts\0` } },
         { argv: BATCH, opts: batchOf(`vexillum/${B}`), reply: { stdout: `0\0${OID}\0y.ts\0\0` } },
       ]);
     const rows = await landingReport(DIR, [mission(A), mission(B)], exec);
@@ -68,14 +71,41 @@ describe("landingReport", () => {
   test("a git without merge-tree --write-tree: merge unknown, the rest still told", async () => {
     const exec = execStub()
       .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A)), { stdout: refs(A)[0] })
-      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A)))
+      .expect(git("rev-parse", `main...vexillum/${A}`, "--"), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n--\n` })
       .expectAnyOrder([
-        { argv: git("diff", "--name-only", "--no-renames", "-z", `main...vexillum/${A}`), reply: { stdout: "x.ts\0" } },
+        { argv: DIFF_TREE, reply: { stdout: `${TIP_A}\0x.ts\0` } },
         { argv: BATCH, opts: batchOf(`vexillum/${A}`), reply: OLD_GIT },
       ])
       .expect(git("merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", "main", `vexillum/${A}`), OLD_GIT);
     const [row] = await landingReport(DIR, [mission(A)], exec);
     expect(landingLine(row!)).toBe("    landing: diverged from main; merge unknown; 1 file changed; no overlap");
+  });
+});
+
+describe("divergence", () => {
+  test("criss-cross merge-bases: not a fast-forward, the first base is the diff's", async () => {
+    const exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n^${MAIN}\n--\n` });
+    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { tip: TIP_A, mergeBase: MB, fastForward: false }]]));
+  });
+
+  test("unrelated histories: no merge-base; unreadable output: undefined", async () => {
+    let exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: `${TIP_A}\n${MAIN}\n--\n` });
+    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { tip: TIP_A, mergeBase: undefined, fastForward: false }]]));
+    exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: "fatal\n" });
+    expect(await divergence(DIR, "main", ["x"], exec)).toBeUndefined();
+  });
+});
+
+describe("changedFiles", () => {
+  test("headers split the answer, an empty diff and a repeated tip included", async () => {
+    const exec = execStub().expect(DIFF_TREE, { stdout: `${TIP_A}\0${TIP_B}\0b.ts\0${TIP_B}\0b.ts\0` });
+    const pairs = [{ tip: TIP_A, mergeBase: MB }, { tip: TIP_B, mergeBase: MB }, { tip: TIP_B, mergeBase: MB }];
+    expect(await changedFiles(DIR, pairs, exec)).toEqual([[], ["b.ts"], ["b.ts"]]);
+  });
+
+  test("an answer that does not start with the first tip: undefined", async () => {
+    const exec = execStub().expect(DIFF_TREE, { stdout: "x.ts\0" });
+    expect(await changedFiles(DIR, [{ tip: TIP_A, mergeBase: MB }], exec)).toBeUndefined();
   });
 });
 
