@@ -55,7 +55,13 @@ async function landingOf(deps: Deps, paths: ProjectPaths, tasks: Loaded<Task>[])
     leased = undefined;
   }
   const missions = missionsInFlight(sortTasks(tasks).map((t) => t.value), leased);
-  return missions.length === 0 ? [] : landingReport(paths.project, missions, deps.exec);
+  if (missions.length === 0) return [];
+  try {
+    return await landingReport(paths.project, missions, deps.exec);
+  } catch {
+    // A forecast git could not give (git itself missing) must not cost the troop's listing.
+    return [];
+  }
 }
 
 export const statusCommand = defineVxCommand({
