@@ -258,16 +258,14 @@ export async function pruneWorktrees(projectDir: string, exec: Exec): Promise<vo
 }
 
 /**
- * Which of `branches` (short names) pass one `git for-each-ref` filter against `base`, in one
- * call whatever their number: `no-merged` keeps the branches with a commit `base` lacks, `contains`
- * the ones whose tip contains `base` (they fast-forward it). Undefined on a git error (no such base).
+ * Which of `branches` (short names) have a commit `base` lacks, in one `git for-each-ref
+ * --no-merged` call whatever their number; a branch that does not exist is simply not listed.
+ * Undefined on a git error (no such base).
  */
-export async function branchesFiltered(
-  dir: string, filter: "no-merged" | "contains", base: string, branches: string[], exec: Exec,
-): Promise<Set<string> | undefined> {
+export async function branchesNotMerged(dir: string, base: string, branches: string[], exec: Exec): Promise<Set<string> | undefined> {
   if (branches.length === 0) return new Set();
   const refs = branches.map((b) => `refs/heads/${b}`);
-  const res = await runGit(exec, dir, ["for-each-ref", "--format=%(refname)", `--${filter}=${base}`, "--", ...refs]);
+  const res = await runGit(exec, dir, ["for-each-ref", "--format=%(refname)", `--no-merged=${base}`, "--", ...refs]);
   if (res.code !== 0) return undefined;
   const out = res.stdout.split("\n").filter(Boolean).map((r) => r.replace(/^refs\/heads\//, ""));
   return new Set(out);
@@ -276,6 +274,8 @@ export async function branchesFiltered(
 const OID = /^[0-9a-f]{40,64}$/;
 
 export type Divergence = {
+  /** The branch has a commit the base lacks (its tip is not its merge-base with the base). */
+  ahead: boolean;
   /** The base is the branch's one merge-base with it: `land` would fast-forward. */
   fastForward: boolean;
   /** What `git diff <base>...<branch>` compares against (the first merge-base); none for unrelated histories. */
@@ -284,13 +284,13 @@ export type Divergence = {
 };
 
 /**
- * `git rev-parse <base>...<branch>` for every branch in one call: each range prints the branch's
- * tip, the base's tip, then `^<merge-base>` lines. Undefined on a git error or output it cannot
- * read, by branch otherwise.
+ * `git rev-parse <base>...refs/heads/<branch>` for every branch in one call: each range prints the
+ * branch's tip, the base's tip, then `^<merge-base>` lines. Undefined on a git error (one branch
+ * missing fails them all) or output it cannot read, by branch otherwise.
  */
 export async function divergence(dir: string, base: string, branches: string[], exec: Exec): Promise<Map<string, Divergence> | undefined> {
   if (branches.length === 0) return new Map();
-  const res = await runGit(exec, dir, ["rev-parse", ...branches.map((b) => `${base}...${b}`), "--"]);
+  const res = await runGit(exec, dir, ["rev-parse", ...branches.map((b) => `${base}...refs/heads/${b}`), "--"]);
   if (res.code !== 0) return undefined;
   // rev-parse echoes the `--` that keeps the ranges from being read as paths.
   const lines = res.stdout.split("\n").filter((l) => l !== "" && l !== "--");
@@ -302,7 +302,7 @@ export async function divergence(dir: string, base: string, branches: string[], 
     if (!OID.test(tip) || !OID.test(baseTip)) return undefined;
     const bases: string[] = [];
     while (lines[i]?.startsWith("^")) bases.push((lines[i++] as string).slice(1));
-    out.set(branch, { tip, mergeBase: bases[0], fastForward: bases.length === 1 && bases[0] === baseTip });
+    out.set(branch, { ahead: !bases.includes(tip), tip, mergeBase: bases[0], fastForward: bases.length === 1 && bases[0] === baseTip });
   }
   return i === lines.length ? out : undefined;
 }

@@ -5,13 +5,13 @@
  * and which other missions touch the same files, so it can land the least entangled one first.
  *
  * Cost, since `vx status` runs it, whatever the number of missions: nothing at all without a
- * leased mission; then per base one `for-each-ref` for which branches have commits the base lacks,
- * and only if some do, one `rev-parse` (fast-forward, merge-bases), then side by side one
- * `diff-tree --stdin` (changed files) and, when some diverged, one `merge-tree --stdin`.
+ * leased mission; then per base one `rev-parse` (which have commits, which fast-forward, their
+ * merge-bases), and only if some have commits, side by side one `diff-tree --stdin` (changed
+ * files) and, when some diverged, one `merge-tree --stdin`.
  */
 import type { Exec } from "../exec";
 import type { Task } from "../state/schemas";
-import { type MergeForecast, branchesFiltered, changedFiles, divergence, mergeForecast, mergeForecasts } from "./git";
+import { type Divergence, type MergeForecast, branchesNotMerged, changedFiles, divergence, mergeForecast, mergeForecasts } from "./git";
 
 /** A mission in flight: its camp leased, its branch and base recorded. */
 export type MissionRef = { id: string; branch: string; base: string };
@@ -48,10 +48,27 @@ function byBase(missions: readonly MissionRef[]): Map<string, MissionRef[]> {
   return groups;
 }
 
-/** The missions of one base with commits it lacks (one `for-each-ref`, whatever their number). */
-async function withCommits(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<MissionRef[]> {
-  const notMerged = await branchesFiltered(dir, "no-merged", base, group.map((m) => m.branch), exec);
-  return group.filter((m) => notMerged?.has(m.branch));
+type Found = { m: MissionRef; d: Divergence };
+
+/**
+ * The missions of one base with commits it lacks, with their divergence: one `rev-parse` for all.
+ * When that fails (a branch deleted under a leased camp), one `for-each-ref` keeps the branches
+ * that exist with commits and the `rev-parse` is asked again for those.
+ */
+async function withCommits(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<Found[]> {
+  let div = await divergence(dir, base, group.map((m) => m.branch), exec);
+  let candidates = group;
+  if (!div) {
+    const notMerged = await branchesNotMerged(dir, base, group.map((m) => m.branch), exec);
+    candidates = group.filter((m) => notMerged?.has(m.branch));
+    div = await divergence(dir, base, candidates.map((m) => m.branch), exec);
+  }
+  const found = div;
+  if (!found) return [];
+  return candidates.flatMap((m) => {
+    const d = found.get(m.branch);
+    return d?.ahead ? [{ m, d }] : [];
+  });
 }
 
 /** Forecasts by branch: one batched merge-tree, else (an older git) one per branch. */
@@ -62,14 +79,8 @@ async function forecastAll(dir: string, base: string, branches: string[], exec: 
   return new Map(branches.map((b, i) => [b, each[i] as MergeForecast]));
 }
 
-/** One base's rows: fast-forward and merge-bases, then the files and the merges side by side. */
-async function study(dir: string, base: string, found: MissionRef[], exec: Exec): Promise<MissionLanding[]> {
-  const div = await divergence(dir, base, found.map((m) => m.branch), exec);
-  if (!div) return [];
-  const rows = found.flatMap((m) => {
-    const d = div.get(m.branch);
-    return d ? [{ m, d }] : [];
-  });
+/** One base's rows: the files and the merges side by side, then the overlaps. */
+async function study(dir: string, base: string, rows: Found[], exec: Exec): Promise<MissionLanding[]> {
   // Unrelated histories have no merge-base to diff from; their files stay unknown (none).
   const diffable = rows.filter((r) => r.d.mergeBase !== undefined);
   // A fast-forward is its own clean merge; only the diverged ones need a forecast.
@@ -109,9 +120,7 @@ export async function landingReport(dir: string, missions: readonly MissionRef[]
 export async function divergedMissions(dir: string, base: string, missions: readonly MissionRef[], exec: Exec): Promise<MissionRef[]> {
   const group = missions.filter((m) => m.base === base);
   if (group.length === 0) return [];
-  const found = await withCommits(dir, base, group, exec);
-  const ff = await branchesFiltered(dir, "contains", base, found.map((m) => m.branch), exec);
-  return found.filter((m) => !ff?.has(m.branch));
+  return (await withCommits(dir, base, group, exec)).filter((f) => !f.d.fastForward).map((f) => f.m);
 }
 
 /** TSK-11's text line under a mission's status line. */

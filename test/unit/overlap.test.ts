@@ -14,11 +14,12 @@ const git = (...args: string[]) => ["git", "-C", DIR, ...args];
 const refs = (...ids: string[]) => ids.map((id) => `refs/heads/vexillum/${id}`);
 const OID = "9b4665c09aa5e2dfc24115d92ef0c88240be1ba8";
 const [TIP_A, TIP_B, MAIN, MB] = ["a", "b", "c", "d"].map((c) => c.repeat(40)) as [string, string, string, string];
-const REV_PARSE = git("rev-parse", `main...vexillum/${A}`, `main...vexillum/${B}`, "--");
+const revParse = (...branches: string[]) => git("rev-parse", ...branches.map((b) => `main...refs/heads/${b}`), "--");
+const REV_PARSE = revParse(`vexillum/${A}`, `vexillum/${B}`);
 const DIFF_TREE = git("diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "--always", "-z");
-// What git 2.37 prints for an option it does not know.
 const BATCH = git("merge-tree", "--stdin", "--write-tree", "--name-only", "--no-messages", "-z");
 const batchOf = (...branches: string[]) => ({ stdin: branches.map((b) => `main ${b}\n`).join("") });
+// What git 2.37 prints for an option it does not know.
 const OLD_GIT = { code: 129, stdout: "", stderr: "error: unknown option `write-tree'\nusage: git merge-tree <base-tree> <branch1> <branch2>\n" };
 
 describe("missionsInFlight", () => {
@@ -43,14 +44,24 @@ describe("landingReport", () => {
     expect(exec.calls).toEqual([]);
   });
 
-  test("no mission with commits: the one for-each-ref, nothing more", async () => {
-    const exec = execStub().expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)));
+  test("no mission with commits: the one rev-parse, nothing more", async () => {
+    // A sits at main's tip; B is behind it: both tips are their merge-base.
+    const exec = execStub().expect(REV_PARSE, { stdout: `${MAIN}\n${MAIN}\n^${MAIN}\n${TIP_B}\n${MAIN}\n^${TIP_B}\n--\n` });
     expect(await landingReport(DIR, [mission(A), mission(B)], exec)).toEqual([]);
   });
 
-  test("one call per need, whatever the number: commits, merge-bases, all diffs, all merges", async () => {
+  test("a branch gone under a leased camp: for-each-ref keeps the ones that exist, then rev-parse again", async () => {
     const exec = execStub()
-      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
+      .expect(REV_PARSE, { code: 128, stderr: `fatal: bad revision 'main...refs/heads/vexillum/${A}'\n` })
+      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(B)[0] })
+      .expect(revParse(`vexillum/${B}`), { stdout: `${TIP_B}\n${MAIN}\n^${MAIN}\n--\n` })
+      .expect(DIFF_TREE, { stdout: `${TIP_B}\0y.ts\0` }, { stdin: `${TIP_B} ${MAIN}\n` });
+    const rows = await landingReport(DIR, [mission(A), mission(B)], exec);
+    expect(rows.map(landingLine)).toEqual(["    landing: fast-forwards main; merges cleanly; 1 file changed; no overlap"]);
+  });
+
+  test("one call per need, whatever the number: commits and merge-bases, all diffs, all merges", async () => {
+    const exec = execStub()
       // A fast-forwards (its merge-base is main's tip); B diverged (merge-base MB).
       .expect(REV_PARSE, { stdout: `${TIP_A}\n${MAIN}\n^${MAIN}\n${TIP_B}\n${MAIN}\n^${MB}\n--\n` })
       .expectAnyOrder([
@@ -70,8 +81,7 @@ describe("landingReport", () => {
 
   test("a git without merge-tree --write-tree: merge unknown, the rest still told", async () => {
     const exec = execStub()
-      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A)), { stdout: refs(A)[0] })
-      .expect(git("rev-parse", `main...vexillum/${A}`, "--"), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n--\n` })
+      .expect(revParse(`vexillum/${A}`), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n--\n` })
       .expectAnyOrder([
         { argv: DIFF_TREE, reply: { stdout: `${TIP_A}\0x.ts\0` } },
         { argv: BATCH, opts: batchOf(`vexillum/${A}`), reply: OLD_GIT },
@@ -84,14 +94,14 @@ describe("landingReport", () => {
 
 describe("divergence", () => {
   test("criss-cross merge-bases: not a fast-forward, the first base is the diff's", async () => {
-    const exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n^${MAIN}\n--\n` });
-    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { tip: TIP_A, mergeBase: MB, fastForward: false }]]));
+    const exec = execStub().expect(revParse("x"), { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n^${MAIN}\n--\n` });
+    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { ahead: true, tip: TIP_A, mergeBase: MB, fastForward: false }]]));
   });
 
   test("unrelated histories: no merge-base; unreadable output: undefined", async () => {
-    let exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: `${TIP_A}\n${MAIN}\n--\n` });
-    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { tip: TIP_A, mergeBase: undefined, fastForward: false }]]));
-    exec = execStub().expect(git("rev-parse", "main...x", "--"), { stdout: "fatal\n" });
+    let exec = execStub().expect(revParse("x"), { stdout: `${TIP_A}\n${MAIN}\n--\n` });
+    expect(await divergence(DIR, "main", ["x"], exec)).toEqual(new Map([["x", { ahead: true, tip: TIP_A, mergeBase: undefined, fastForward: false }]]));
+    exec = execStub().expect(revParse("x"), { stdout: "fatal\n" });
     expect(await divergence(DIR, "main", ["x"], exec)).toBeUndefined();
   });
 });
@@ -144,9 +154,8 @@ describe("mergeForecasts", () => {
 describe("divergedMissions", () => {
   test("only missions on the landed base; those with commits that no longer fast-forward it", async () => {
     const other = { id: "cccccccccccccccc", branch: "vexillum/cccccccccccccccc", base: "dev" };
-    const exec = execStub()
-      .expect(git("for-each-ref", "--format=%(refname)", "--no-merged=main", "--", ...refs(A, B)), { stdout: refs(A, B).join("\n") })
-      .expect(git("for-each-ref", "--format=%(refname)", "--contains=main", "--", ...refs(A, B)), { stdout: refs(B)[0] });
+    // A diverged, B fast-forwards main.
+    const exec = execStub().expect(REV_PARSE, { stdout: `${TIP_A}\n${MAIN}\n^${MB}\n${TIP_B}\n${MAIN}\n^${MAIN}\n--\n` });
     expect(await divergedMissions(DIR, "main", [mission(A), other, mission(B)], exec)).toEqual([mission(A)]);
     expect(await divergedMissions(DIR, "main", [other], execStub())).toEqual([]);
   });
