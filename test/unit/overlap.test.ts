@@ -1,7 +1,7 @@
 // The landing forecast's git calls (TSK-11): none without a mission in flight, one per need
 // otherwise, and an older git without `merge-tree --write-tree` answered "unknown", not an error.
 import { describe, expect, test } from "bun:test";
-import { changedFiles, divergence, mergeForecast, mergeForecasts } from "../../src/camps/git";
+import { changedFiles, divergence, mergeForecast, mergeForecasts } from "../../src/camps/git-batch";
 import { divergedMissions, landingLine, landingReport, missionsInFlight } from "../../src/camps/overlap";
 import { execStub } from "../fakes/exec";
 import { taskFixture } from "../helpers";
