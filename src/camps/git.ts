@@ -278,3 +278,8 @@ export async function deleteBranch(projectDir: string, branch: string, opts: { f
 export async function pruneWorktrees(projectDir: string, exec: Exec): Promise<void> {
   await gitOk(exec, projectDir, ["worktree", "prune"]);
 }
+
+/** `runGit` with `input` on git's stdin, for the `--stdin` commands that answer many questions at once. */
+export function runGitWithInput(exec: Exec, dir: string, args: string[], input: string): Promise<ExecResult> {
+  return exec.run(["git", "-C", dir, ...args], { env: gitEnv(dir), timeoutMs: GIT_QUERY_TIMEOUT_MS, stdin: input });
+}

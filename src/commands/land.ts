@@ -1,5 +1,7 @@
 /** `vx land <task-id>` (CMD-LAND-01/02): fast-forward the base to a mission's branch, then strike. */
 import { branchExists, commitsNotIn, currentBranch, isClean, isFastForward, mergeFastForward } from "../camps/git";
+import { leasedTasks } from "../camps/pool";
+import { divergedLine, divergedMissions, missionsInFlight } from "../camps/overlap";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
@@ -7,8 +9,9 @@ import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, listTasks, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
+import { sortTasks } from "./status";
 import { taskIdArg } from "./strike";
 
 /** Statuses T12 moves to `done`; any other status is left exactly as it is. */
@@ -63,7 +66,7 @@ async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<
 /** Runs under the task's operation lock, so no prompt or strike of it interleaves. */
 async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<number> {
   const project = paths.project;
-  const { branch } = await checkLandable(deps, project, requireTask(paths, id));
+  const { branch, base } = await checkLandable(deps, project, requireTask(paths, id));
   try {
     await mergeFastForward(project, branch, deps.exec);
   } catch (err) {
@@ -78,7 +81,23 @@ async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<nu
     deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
     return 1;
   }
+  await hintDiverged(deps, paths, id, base);
   return 0;
+}
+
+/**
+ * CMD-LAND-03: the other missions in flight this landing left behind, named in one line the
+ * commander can act on. Only a hint: the landing is done, so a failure to tell is said, not fatal.
+ */
+async function hintDiverged(deps: Deps, paths: ProjectPaths, id: string, base: string): Promise<void> {
+  try {
+    const others = sortTasks(listTasks(paths)).map((t) => t.value).filter((t) => t.id !== id);
+    const missions = missionsInFlight(others, leasedTasks(paths));
+    const line = divergedLine(base, await divergedMissions(paths.project, base, missions, deps.exec));
+    if (line) deps.stderr.write(`${line}\n`);
+  } catch (err) {
+    deps.stderr.write(`vx: could not tell which missions this landing diverged: ${errorMessage(err)}\n`);
+  }
 }
 
 export const landCommand = defineVxCommand({

@@ -29,6 +29,9 @@ Rules:
 - Dispatch soldiers only with \`vx dispatch\`, never with your harness's own sub-agent or task tool.
 - Load the \`vexillum\` skill before dispatching, landing, striking or handling a wake.
 - Land, strike with \`--discard\` or redispatch only with the general's approval, unless told otherwise.
+- Several missions to land: land first the one that overlaps the fewest others (\`vx status\` shows
+  each mission's overlaps); after each landing, prompt every mission it names as diverged to rebase,
+  all in the same turn.
 - Keep one commander per project: each wake is delivered once, to whichever commander asks first.
   Catch up with \`vx status\` when you may have missed one.
 - An \`unconfirmed\` wake carries a note that explains it. Take that note as the explanation; do not
@@ -62,6 +65,9 @@ Reglas:
 - Cargá la skill \`vexillum\` antes de despachar, hacer land, hacer strike o atender un wake.
 - Hacé land, strike con \`--discard\` o redispatch solo con la aprobación del general, salvo que te
   haya dicho otra cosa.
+- Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras
+  (\`vx status\` muestra los overlaps de cada mission); después de cada land, mandá un \`vx prompt\`
+  de rebase a cada mission que nombre como diverged, todas en el mismo turno.
 - Mantené un commander por proyecto: cada wake se entrega una sola vez, al primer commander que lo
   pide. Si pudiste perderte uno, ponete al día con \`vx status\`.
 - Un wake \`unconfirmed\` trae una nota que lo explica. Tomá esa nota como la explicación; no juzgues
@@ -71,7 +77,10 @@ Reglas:
 
 /**
  * Body hashes (first 8 hex of SHA-256) of earlier template versions, by language. A block whose
- * hash is listed here is "stale" in that language, not hand-edited. Empty while v:1 is the only
- * template ever shipped.
+ * hash is listed here is "stale" in that language, not hand-edited.
  */
-export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {};
+export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
+  // Before the landing-order rule (issue 19).
+  "30521cb0": "en",
+  f38888c2: "es",
+};

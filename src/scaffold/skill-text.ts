@@ -40,7 +40,8 @@ vx dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|openco
   one of \`low\`, \`medium\`, \`high\`, \`xhigh\`, \`max\`. Omit them for the harness default. Defaults
   for harness and backend come from the project's \`.vexillum/config.json\`.
 - The herdr backend needs you to run inside a herdr pane (\`HERDR_WORKSPACE_ID\` set).
-- Parallel soldiers are fine; two missions editing the same files will conflict when you land them.
+- Parallel soldiers are fine; two missions editing the same files will conflict when you land them
+  (\`vx status\` names the missions that overlap).
 
 Output starts with \`task_id=<id> kind=<kind> camp_slot=<n> camp_branch=<branch>\` and
 \`status=<status>\`; keep the task id. The usual next line is
@@ -51,7 +52,7 @@ the task is \`failed\`; the reason is on stderr.
 ## Watch the troop
 
 - \`vx status\`: one line per task, most recently updated first, with a \`question:\` line under
-  blocked ones.
+  blocked ones and a \`landing:\` line under missions with commits (\`landing.md\`).
 - \`vx status --json\`: full task records (\`camp_path\`, \`camp_base\`, \`output\`, \`decision\`, ...).
 - Do not poll in a loop. After dispatching, end your turn; the sentinel wakes you.
 
@@ -202,7 +203,22 @@ ever fast-forwards: it never merges, rebases or resolves conflicts.
 \`landed, but automatic strike failed: <reason> - retry with 'vx strike <id>'\` means the merge stands;
 fix the reason and run \`vx strike <task-id>\`.
 
-Land missions one at a time. After each landing, the others may need a rebase.
+## Landing several missions
+
+\`vx land\` only fast-forwards, so once one mission lands, every other mission on that base has
+diverged and needs a rebase round trip before it can land. Keep the round trips few:
+
+1. Read the forecast in \`vx status\`. Under each mission with commits its base lacks:
+   \`    landing: <fast-forwards <base>|diverged from <base>>; <merges cleanly|would conflict|merge unknown>; <n> file[s] changed; <no overlap|overlaps <id>, <id>...>\`
+   (\`vx status --json\`: the \`landing\` array, with the \`files\` and the \`conflicts\`).
+2. Land first the mission that overlaps the fewest others (among equals, one that fast-forwards).
+   A mission with \`no overlap\` rarely conflicts whatever lands before it; missions that overlap
+   each other are likely to conflict on rebase, so land those one at a time, last.
+3. After a landing, \`vx land\` names the missions it left behind:
+   \`vx: now diverged from <base>: <id>, <id>; prompt them to rebase (vx prompt <id> "rebase on <base>")\`.
+   Prompt every one of them to rebase in that same turn, one \`vx prompt\` each (the text above,
+   naming the conflicting files when the forecast said \`would conflict\`), then end your turn.
+   Review and land each one as its wake comes, the next least-overlapping first.
 `;
 
 export const STRIKING_MD = `# Striking a camp

@@ -66,6 +66,20 @@ describe("renderBlock", () => {
     }
   });
 
+  // Issue 19: landing many missions in the order that costs the fewest rebase round trips.
+  const LANDING_RULE = {
+    en: "- Several missions to land: land first the one that overlaps the fewest others (`vx status` shows\n  each mission's overlaps); after each landing, prompt every mission it names as diverged to rebase,\n  all in the same turn.\n",
+    es: "- Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras\n  (`vx status` muestra los overlaps de cada mission); después de cada land, mandá un `vx prompt`\n  de rebase a cada mission que nombre como diverged, todas en el mismo turno.\n",
+  } as const;
+
+  test.each(["en", "es"] as const)("%s: teaches the landing order, and the block before it reads as stale in its language", (lang) => {
+    const block = renderBlock(lang);
+    expect(block).toContain(LANDING_RULE[lang]);
+    const before = bodyOf(block).replace(LANDING_RULE[lang], "");
+    expect(bodyHash(before)).toBe(lang === "en" ? "30521cb0" : "f38888c2");
+    expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
+  });
+
   test("en: role check, authority, harness tool, one commander, unconfirmed note", () => {
     expect(EN).toContain("If you are a soldier working inside a camp");
     expect(EN).toContain("never run `vx dispatch`");
