@@ -33,6 +33,8 @@ export const DURATIONS = {
   piGiveUp: 60 * S,
   waitPoll: 5 * S,
   waitMax: 7200 * S,
+  /** STA-10: each camp_setup command's limit (config `camp_setup_timeout` overrides it). */
+  campSetup: 10 * MIN,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;

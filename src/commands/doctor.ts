@@ -3,6 +3,7 @@ import { createHerdrClient } from "../backends/herdr";
 import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
+import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
@@ -55,6 +56,7 @@ export const doctorCommand = defineVxCommand({
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
+      checks.push(...(await campSetupChecks(deps, top, config)));
     }
     checks.push(await sentinelCheck(deps, root));
     if (top && config) {
