@@ -34,9 +34,9 @@ export function readIncludePatterns(checkout: string): string[] | undefined {
   const path = join(checkout, INCLUDE_FILE);
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return undefined;
-  if (!st.isFile()) throw new VxError(`${path} is not a regular file - make it a plain text file of gitignore patterns`);
+  if (!st.isFile()) throw new VxError(`${path} is not a regular file - make it a text file of gitignore patterns, one a line`);
   const text = readFileSync(path, "utf8");
-  if (text.includes("\0") || text.includes("\uFFFD")) throw new VxError(`${path} is not UTF-8 text - make it a plain text file of gitignore patterns`);
+  if (text.includes("\0") || text.includes("\uFFFD")) throw new VxError(`${path} is not plain text (a NUL byte or invalid UTF-8) - make it a text file of gitignore patterns, one a line`);
   return text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.startsWith("#"));
 }
 

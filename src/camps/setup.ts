@@ -16,7 +16,7 @@ import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
-import { COUNTS, isoTime, scaled, timeScale } from "../time";
+import { COUNTS, DURATIONS, isoTime, timeScale } from "../time";
 import { deleteBranch, pruneWorktrees, resetCamp } from "./git";
 import { copyIncluded } from "./include";
 import { assertCampOfPool, releaseLease } from "./pool";
@@ -36,10 +36,14 @@ function lastLine(text: string): string {
   return lines[lines.length - 1] ?? "";
 }
 
-/** Each command's limit in milliseconds: `camp_setup_timeout` seconds, else 10 minutes; both scaled. */
+/** Each command's nominal limit in seconds: `camp_setup_timeout`, else 10 minutes. */
+export function setupTimeoutSeconds(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined): number {
+  return config?.camp_setup_timeout ?? DURATIONS.campSetup / 1000;
+}
+
+/** The same limit in milliseconds, scaled by VX_TIME_SCALE like every duration. */
 export function setupTimeoutMs(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined, env: Deps["env"]): number {
-  const seconds = config?.camp_setup_timeout;
-  return seconds === undefined ? scaled("campSetup", env) : seconds * 1000 * timeScale(env);
+  return setupTimeoutSeconds(config) * 1000 * timeScale(env);
 }
 
 /** Why setup failed: the one line for stderr, and the output tail for the task. */
@@ -87,7 +91,7 @@ export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, con
     if (res.code === 0) continue;
     const tail = tailOf(res.stdout, res.stderr);
     if (res.code === 124) {
-      throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${Math.round(timeoutMs / 1000)}s`, tail);
+      throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${setupTimeoutSeconds(config)}s`, tail);
     }
     throw new SetupFailure(`camp setup failed: ${argvText(argv)} exited ${res.code}: ${redact(lastLine(res.stderr)) || "(no stderr)"}`, tail);
   }

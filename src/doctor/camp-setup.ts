@@ -1,7 +1,7 @@
 /** Doctor's camp setup checks (STA-10): `.worktreeinclude` parses and what it names; each `camp_setup` program is on PATH. */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { argvText, setupTimeoutMs } from "../camps/setup";
+import { argvText, setupTimeoutSeconds } from "../camps/setup";
 import { INCLUDE_FILE, INCLUDE_LIMITS, includedFiles } from "../camps/include";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
@@ -16,7 +16,7 @@ async function includeCheck(deps: Deps, top: string): Promise<Check | undefined>
   try {
     files = await includedFiles(top, deps.exec);
   } catch (err) {
-    return { status: "warn", name, detail: `${errorMessage(err)} - every dispatch will fail until it is fixed` };
+    return { status: "warn", name, detail: `${errorMessage(err)}; every dispatch fails until it is fixed` };
   }
   if (files.length > INCLUDE_LIMITS.files) {
     return { status: "warn", name, detail: `names ${files.length} ignored files (more than ${INCLUDE_LIMITS.files}), so every dispatch will fail - install dependencies with camp_setup instead` };
@@ -32,11 +32,10 @@ function commandsCheck(deps: Deps, config: ProjectConfig): Check | undefined {
     const program = argv[0]!;
     // A path with a slash runs from the camp, which doctor cannot see: only bare names are looked up.
     if (!program.includes("/") && !which(program, deps.env.PATH)) {
-      return { status: "warn", name, detail: `${program} not found in PATH (command ${i + 1}: ${argvText(argv)}) - every dispatch will fail until it is installed` };
+      return { status: "warn", name, detail: `${program} not found in PATH (command ${i + 1}: ${argvText(argv)}); every dispatch fails until it is installed` };
     }
   }
-  const limit = Math.round(setupTimeoutMs(config, deps.env) / 1000);
-  return { status: "ok", name, detail: `${commands.length} command(s), each program found (limit ${limit}s each)` };
+  return { status: "ok", name, detail: `${commands.length} command(s), each program found (limit ${setupTimeoutSeconds(config)}s each)` };
 }
 
 /** The lines for this project: none when it uses neither. */

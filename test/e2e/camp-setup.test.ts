@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { listTasks } from "../../src/state/tasks";
 import { git, writeExecutable } from "../helpers";
-import { type Field, field, taskIdOf } from "./soldier-field";
+import { type Field, field, seedTask, taskIdOf } from "./soldier-field";
 import { tmuxField } from "./tmux-field";
 
 const quiet = (stderr: string) => stderr.replace(/^vx: auto-started sentinel.*\n/m, "");
@@ -159,6 +159,44 @@ describe("camp setup: camp_setup commands", () => {
     expect(next.code).toBe(0);
     expect(f.task(taskIdOf(next.stdout)).camp_slot).toBe(t.camp_slot);
     expect(listTasks(f.paths).length).toBe(2);
+  });
+
+  test("one over camp_setup_timeout is killed and fails the dispatch", async () => {
+    await using f = await field();
+    setConfig(f, { camp_setup: [["sleep", "300"]], camp_setup_timeout: 1 });
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(1);
+    expect(quiet(r.stderr)).toBe("vx: camp setup failed: sleep 300 timed out after 1s\n");
+    expect(f.task(taskIdOf(r.stdout)).status).toBe("failed");
+  });
+
+  test("a redispatch sets its new camp up again", async () => {
+    await using f = await field();
+    const { task } = await seedTask(f, { status: "interrupted" });
+    writeExecutable(join(f.bin, "record-setup"), RECORDER);
+    setConfig(f, { camp_setup: [["record-setup"]] });
+    const r = await f.run(["redispatch", task.id]);
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    expect(readFileSync(join(f.task(task.id).camp_path!, ".setup-env"), "utf8")).toContain(`task=${task.id}\n`);
+  });
+
+  test("a .worktreeinclude naming a dependency tree fails the dispatch before anything is copied", async () => {
+    await using f = await field();
+    const p = f.project;
+    write(join(p, ".gitignore"), "node_modules/\n");
+    git(p, "add", ".gitignore");
+    git(p, "commit", "-q", "-m", "ignores");
+    for (let i = 0; i <= 1000; i++) write(join(p, "node_modules", `m${i % 10}`, `f${i}.js`), "x\n");
+    write(join(p, ".worktreeinclude"), "node_modules/\n");
+    const r = await f.run(["dispatch", "fix it"]);
+    expect(r.code).toBe(1);
+    expect(quiet(r.stderr)).toBe(
+      "vx: camp setup failed: .worktreeinclude names 1001 ignored files (more than 1000) - name files and small directories, and install dependencies with camp_setup\n",
+    );
+    const t = f.task(taskIdOf(r.stdout));
+    expect(t.status).toBe("failed");
+    expect(existsSync(join(t.camp_path!, "node_modules"))).toBe(false);
+    expect(readPool(f.paths).slots.filter((s) => s.leased_by)).toEqual([]);
   });
 
   test("the tmux launch sets the camp up too, before its session exists", async () => {
