@@ -3,7 +3,7 @@
  * Claude Code's convention) and git ignores there, copied into a camp. Git does all the matching;
  * the copy reads through no link out of the checkout and writes through no link in the camp.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { VxError } from "../errors";
 import type { Exec } from "../exec";
@@ -106,7 +106,7 @@ function copyFile(src: string, dest: string): number {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new VxError(`${src} is not a regular file`);
-    mode = st.mode & 0o7777;
+    mode = st.mode & 0o777;
     data = readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -115,6 +115,7 @@ function copyFile(src: string, dest: string): number {
   const tmp = join(dirname(dest), `.vx-include-${process.pid}-${Date.now()}`);
   try {
     writeFileSync(tmp, data, { mode, flag: "wx" });
+    chmodSync(tmp, mode); // past the umask: the copy keeps the checkout's mode
     renameSync(tmp, dest);
   } catch (err) {
     rmSync(tmp, { force: true });
