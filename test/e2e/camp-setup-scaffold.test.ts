@@ -19,8 +19,12 @@ function ignoredEnv(project: string): void {
 const doctorLines = (stdout: string) => stdout.split("\n").filter((l) => /^\[\w+\] (\.worktreeinclude|camp_setup)/.test(l));
 
 describe("vx init: .worktreeinclude", () => {
-  test("--yes creates one naming the ignored .env files (not those in ignored directories)", async () => {
+  test("--yes creates one naming the ignored .env files (not those in ignored directories), keeping camp_setup", async () => {
     using s = sandbox();
+    expect((await vx(["init", "--yes"], { cwd: s.project, env: s.env })).code).toBe(0);
+    expect(existsSync(join(s.project, ".worktreeinclude"))).toBe(false);
+    const config = join(s.project, ".vexillum", "config.json");
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), camp_setup: [["bun", "install"]], camp_setup_timeout: 90 }));
     ignoredEnv(s.project);
     const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
@@ -28,27 +32,12 @@ describe("vx init: .worktreeinclude", () => {
     expect(r.stdout).toContain("created .worktreeinclude\n");
     const text = readFileSync(join(s.project, ".worktreeinclude"), "utf8");
     expect(text.split("\n").filter((l) => l && !l.startsWith("#"))).toEqual(["/.env", "/web/.env.local"]);
+    expect(JSON.parse(readFileSync(config, "utf8"))).toMatchObject({ camp_setup: [["bun", "install"]], camp_setup_timeout: 90 });
     // Run again: an existing file is the general's, never offered again or touched.
     writeFileSync(join(s.project, ".worktreeinclude"), "/.env\n");
     const again = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
     expect(again.stdout).not.toContain(".worktreeinclude");
     expect(readFileSync(join(s.project, ".worktreeinclude"), "utf8")).toBe("/.env\n");
-  });
-
-  test("no ignored .env file, no .worktreeinclude", async () => {
-    using s = sandbox();
-    const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-    expect(r.code).toBe(0);
-    expect(existsSync(join(s.project, ".worktreeinclude"))).toBe(false);
-  });
-
-  test("init keeps camp_setup and camp_setup_timeout in config.json", async () => {
-    using s = sandbox();
-    expect((await vx(["init", "--yes"], { cwd: s.project, env: s.env })).code).toBe(0);
-    const path = join(s.project, ".vexillum", "config.json");
-    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), camp_setup: [["bun", "install"]], camp_setup_timeout: 90 }));
-    expect((await vx(["init", "--yes"], { cwd: s.project, env: s.env })).code).toBe(0);
-    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ camp_setup: [["bun", "install"]], camp_setup_timeout: 90 });
   });
 });
 

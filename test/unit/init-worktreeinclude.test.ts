@@ -16,10 +16,13 @@ function ignoredEnv(project: string): void {
 const QUESTION = "This checkout has ignored .env. Create a .worktreeinclude so each soldier's camp gets a copy? [Y/n]";
 
 describe("vx init: the .worktreeinclude question", () => {
-  test("asked when ignored .env files exist; yes creates the file", async () => {
+  test("not asked without ignored .env files; asked once they exist, and yes creates the file", async () => {
     using s = sandbox();
+    const before = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["", "", ""] });
+    expect(await main(["init"], before)).toBe(0);
+    expect(before.text().stderr).not.toContain(".worktreeinclude");
     ignoredEnv(s.project);
-    const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["", "", "y", ""] });
+    const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["y", "y", ""] });
     expect(await main(["init"], d)).toBe(0);
     expect(d.text().stderr).toContain(QUESTION);
     expect(d.text().stdout).toContain("created .worktreeinclude\n");
@@ -31,12 +34,5 @@ describe("vx init: the .worktreeinclude question", () => {
     const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["", "", "n", ""] });
     expect(await main(["init"], d)).toBe(0);
     expect(existsSync(join(s.project, ".worktreeinclude"))).toBe(false);
-  });
-
-  test("not asked without ignored .env files", async () => {
-    using s = sandbox();
-    const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: ["", "", ""] });
-    expect(await main(["init"], d)).toBe(0);
-    expect(d.text().stderr).not.toContain(".worktreeinclude");
   });
 });
