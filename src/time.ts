@@ -35,6 +35,8 @@ export const DURATIONS = {
   waitMax: 7200 * S,
   /** WAK-14: a notifier still running after this is killed. */
   notifyLimit: 30 * S,
+  /** STA-10: each camp_setup command's limit (config `camp_setup_timeout` overrides it). */
+  campSetup: 10 * MIN,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;

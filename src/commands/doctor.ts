@@ -3,6 +3,7 @@ import { createHerdrClient } from "../backends/herdr";
 import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
+import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";
 import { codexSandboxCheck } from "../doctor/codex";
 import { notifyCheck } from "../doctor/notify";
@@ -59,6 +60,7 @@ export const doctorCommand = defineVxCommand({
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
       checks.push(...notifyCheck(top, config, deps.env.PATH));
+      checks.push(...(await campSetupChecks(deps, top, config)));
     }
     checks.push(await sentinelCheck(deps, root));
     if (top && config) {

@@ -1,4 +1,5 @@
 /** `vx init`: prepare the current project to be orchestrated (section 9, CMD-INIT-01). */
+import { ignoredEnvFiles } from "../camps/include";
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { configPath, locateProject } from "../project";
@@ -70,6 +71,12 @@ export const initCommand = defineVxCommand({
     if (interactive && blockFile === "AGENTS.md" && facts.claude !== undefined && !hasClaudeImport(facts.claude)) {
       editClaude = await ask(deps, "CLAUDE.md exists. Add an @AGENTS.md line to it so Claude Code reads the block?");
     }
+    // STA-10: offered once, while there is no .worktreeinclude; --yes accepts it like every question.
+    let worktreeInclude = await ignoredEnvFiles(top, deps.exec);
+    if (interactive && worktreeInclude.length > 0) {
+      const create = await ask(deps, `This checkout has ignored ${worktreeInclude.join(", ")}. Create a .worktreeinclude so each soldier's camp gets a copy?`);
+      if (!create) worktreeInclude = [];
+    }
     const choices: InitChoices = {
       blockFile,
       lang: chooseLang(blockFile === "AGENTS.md" ? facts.agents : facts.claude, lang),
@@ -81,6 +88,7 @@ export const initCommand = defineVxCommand({
       notify,
       vxVersion: VERSION,
       now: isoTime(deps.clock.now()),
+      worktreeInclude,
     };
     const plan = planInit(top, choices, { raw: existing?.raw, config: existing?.value });
     return applyPlan(deps, { root, top, plan, heading: `vx init will prepare ${top}:`, yes, command: "vx init" });

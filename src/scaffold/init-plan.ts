@@ -3,6 +3,7 @@
  * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
  */
 import { join } from "node:path";
+import { INCLUDE_FILE, includeFileText } from "../camps/include";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
 import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
@@ -29,6 +30,8 @@ export type InitChoices = {
   notify?: string[];
   vxVersion: string;
   now: string;
+  /** STA-10: the ignored `.env*` files a new `.worktreeinclude` names; none, no file. */
+  worktreeInclude?: string[];
 };
 
 export type InitPlan = {
@@ -190,11 +193,16 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
     block_hash: written === undefined ? existing.config?.block_hash : templateHash(c.lang),
     skill_hashes: Object.keys(skillHashes).length ? skillHashes : undefined,
     file_hashes: Object.keys(fileHashes).length ? fileHashes : undefined,
+    camp_setup: existing.config?.camp_setup,
+    camp_setup_timeout: existing.config?.camp_setup_timeout,
   };
   const content = renderState(mergeForSave(config, keysOf(ProjectConfigSchema), existing.raw));
   plan.files.push(planFile(top, ".vexillum/config.json", content, "marks the project initialized"));
   const models = readTextIfExists(join(top, ".vexillum", "models.json"));
   plan.files.push(planFile(top, ".vexillum/models.json", models ?? `${JSON.stringify({ profiles: {} }, null, 2)}\n`, "model profiles, yours to edit"));
+  if (c.worktreeInclude?.length) {
+    plan.files.push(planFile(top, INCLUDE_FILE, includeFileText(c.worktreeInclude), "copies your ignored .env files into each camp"));
+  }
   plan.files.push(planFile(top, ".vexillum/.gitignore", withForumIgnored(readTextIfExists(join(top, ".vexillum", ".gitignore"))), "keeps forum scratch files out of git"));
   return plan;
 }

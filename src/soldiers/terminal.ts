@@ -6,6 +6,7 @@
  */
 import type { PromptOutcome } from "../backends/herdr-ops";
 import { type BackendName, type Sighting, backendOf } from "../backends/soldiers";
+import { launchAfterSetup } from "../camps/setup";
 import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
@@ -35,7 +36,11 @@ export interface SoldierTerminal {
   transcript(task: Task, lines: number): Promise<string>;
 }
 
-/** The terminal of `task`'s backend; `workspace` is the herdr workspace a launch creates its tab in. */
+/**
+ * The terminal of `task`'s backend; `workspace` is the herdr workspace a launch creates its tab
+ * in. Every launch (dispatch, redispatch) sets its camp up first (STA-10), whichever backend.
+ */
 export function soldierTerminal(deps: Deps, paths: ProjectPaths, task: Pick<Task, "backend">, workspace?: string): SoldierTerminal {
-  return backendOf(task as Task) === "tmux" ? tmuxTerminal(deps, paths) : herdrTerminal(deps, paths, workspace);
+  const terminal = backendOf(task as Task) === "tmux" ? tmuxTerminal(deps, paths) : herdrTerminal(deps, paths, workspace);
+  return { ...terminal, launch: (pending) => launchAfterSetup(deps, paths, pending, terminal.launch) };
 }

@@ -199,6 +199,9 @@ export const ProjectConfigSchema = v.object({
   block_hash: OptString,
   skill_hashes: v.optional(v.record(v.string(), v.string())),
   file_hashes: v.optional(v.record(v.string(), v.string())),
+  /** STA-10: argv arrays run in each camp before its soldier starts. */
+  camp_setup: v.optional(v.array(v.pipe(v.array(v.string()), v.minLength(1, "a camp_setup command must name a program")))),
+  camp_setup_timeout: v.optional(v.pipe(v.number(), v.minValue(1, "camp_setup_timeout must be at least 1 (seconds)"))),
 });
 export type ProjectConfig = v.InferOutput<typeof ProjectConfigSchema>;
 

@@ -1,0 +1,230 @@
+/**
+ * STA-10 step 1: the files of the project checkout its `.worktreeinclude` names (gitignore syntax,
+ * Claude Code's convention) and git ignores there, copied into a camp. Git does all the matching;
+ * the copy reads through no link out of the checkout and writes through no link in the camp.
+ */
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { VxError } from "../errors";
+import type { Exec } from "../exec";
+import { isUnder, realpathOr } from "../state/paths";
+import { GUARDS } from "../time";
+
+export const INCLUDE_FILE = ".worktreeinclude";
+/**
+ * What one camp may receive. Dependencies are camp_setup's job (`bun install`): a pattern that
+ * names node_modules would copy a whole tree per dispatch, so it is refused, not half-copied.
+ */
+export const INCLUDE_LIMITS = { files: 1000, bytes: 100 * 1024 * 1024 };
+
+export type IncludeResult = { copied: string[]; skipped: { path: string; why: string }[] };
+
+async function gitZ(exec: Exec, dir: string, args: string[]): Promise<string[]> {
+  const argv = ["git", "-C", dir, ...args];
+  const res = await exec.run(argv, { timeoutMs: GUARDS.gitQuery });
+  if (res.code !== 0) {
+    const why = res.code === 124 ? "timed out" : res.stderr.trim().split("\n").pop() || `exit ${res.code}`;
+    throw new VxError(`${argv.slice(3).join(" ")} failed in ${dir}: ${why}`);
+  }
+  return res.stdout.split("\0").filter(Boolean);
+}
+
+/** The patterns of `.worktreeinclude` (comments and blank lines dropped); undefined when there is no file. */
+export function readIncludePatterns(checkout: string): string[] | undefined {
+  const path = join(checkout, INCLUDE_FILE);
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isFile()) throw new VxError(`${path} is not a regular file - make it a text file of gitignore patterns, one a line`);
+  const text = readFileSync(path, "utf8");
+  if (text.includes("\0") || text.includes("\uFFFD")) throw new VxError(`${path} is not plain text (a NUL byte or invalid UTF-8) - make it a text file of gitignore patterns, one a line`);
+  return text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.startsWith("#"));
+}
+
+/**
+ * Paths (relative, `/`-separated) of the untracked files in `checkout` that `.worktreeinclude`
+ * matches and the repository's own rules ignore. A file inside a directory git ignores as a
+ * whole (node_modules/, dist/) counts only when a pattern with a `/` matches it (`local/`,
+ * `config/dev.json`): a bare `.env*` must not pick up every `.env.example` a dependency ships.
+ */
+export async function includedFiles(checkout: string, exec: Exec): Promise<string[]> {
+  const patterns = readIncludePatterns(checkout);
+  if (!patterns || patterns.length === 0) return [];
+  const from = `--exclude-from=${join(checkout, INCLUDE_FILE)}`;
+  const matched = await gitZ(exec, checkout, ["ls-files", "-z", "--others", "--ignored", from]);
+  if (matched.length === 0) return [];
+  const repoIgnored = await checkIgnored(exec, checkout, matched);
+  const wholeDirs = (await gitZ(exec, checkout, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"])).filter((p) => p.endsWith("/"));
+  const inWholeDir = (p: string) => wholeDirs.some((d) => p.startsWith(d));
+  const deep = repoIgnored.filter(inWholeDir);
+  if (deep.length === 0) return repoIgnored;
+  // Only patterns with a `/` (`local/`, `config/dev.json`) reach into such a directory.
+  const named = new Set<string>();
+  const pathy = patterns.filter((l) => l.includes("/")).map((l) => `--exclude=${l}`);
+  // In slices: a pattern naming node_modules/ lists more paths than one argv holds.
+  for (let i = 0; pathy.length > 0 && i < deep.length; i += 500) {
+    const args = ["--literal-pathspecs", "ls-files", "-z", "--others", "--ignored", ...pathy, "--", ...deep.slice(i, i + 500)];
+    for (const p of await gitZ(exec, checkout, args)) named.add(p);
+  }
+  return repoIgnored.filter((p) => !inWholeDir(p) || named.has(p));
+}
+
+/** Those of `paths` the repository's own rules ignore (check-ignore exits 1 when there are none). */
+async function checkIgnored(exec: Exec, checkout: string, paths: string[]): Promise<string[]> {
+  const argv = ["git", "-C", checkout, "check-ignore", "-z", "--stdin"];
+  const res = await exec.run(argv, { stdin: `${paths.join("\0")}\0`, timeoutMs: GUARDS.gitQuery });
+  if (res.code !== 0 && res.code !== 1) throw new VxError(`git check-ignore failed in ${checkout}: ${res.stderr.trim() || `exit ${res.code}`}`);
+  return res.stdout.split("\0").filter(Boolean);
+}
+
+/** Paths the camp's index tracks, among `paths`. */
+async function trackedIn(exec: Exec, camp: string, paths: string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  return new Set(await gitZ(exec, camp, ["--literal-pathspecs", "ls-files", "-z", "--", ...paths]));
+}
+
+/**
+ * Makes the parent directories of `rel` inside `camp`, each one a real directory (never a link);
+ * returns why not when one is something else.
+ */
+function campParents(camp: string, rel: string): string | undefined {
+  const parts = rel.split("/").slice(0, -1);
+  let dir = camp;
+  for (const part of parts) {
+    dir = join(dir, part);
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) mkdirSync(dir, { mode: 0o755 });
+    else if (st.isSymbolicLink()) return `${dir} is a link in the camp`;
+    else if (!st.isDirectory()) return `${dir} is not a directory in the camp`;
+  }
+  return undefined;
+}
+
+function copyFile(src: string, dest: string): number {
+  const fd = openSync(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  let data: Buffer;
+  let mode: number;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new VxError(`${src} is not a regular file`);
+    mode = st.mode & 0o777;
+    data = readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  // A temp file and a rename: the rename replaces a link at `dest`, never writes through it.
+  const tmp = join(dirname(dest), `.vx-include-${process.pid}-${Date.now()}`);
+  try {
+    writeFileSync(tmp, data, { mode, flag: "wx" });
+    chmodSync(tmp, mode); // past the umask: the copy keeps the checkout's mode
+    renameSync(tmp, dest);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  return data.length;
+}
+
+/**
+ * Copies every file `includedFiles` lists from `checkout` into `camp`, keeping modes. A link is
+ * recreated (same relative target) only when it resolves inside the checkout; one that leaves it,
+ * dangles or is absolute is skipped. A path the camp tracks is never written. Throws (writing
+ * nothing) when the files exceed INCLUDE_LIMITS.
+ */
+export async function copyIncluded(checkout: string, camp: string, exec: Exec): Promise<IncludeResult> {
+  const files = await includedFiles(checkout, exec);
+  const out: IncludeResult = { copied: [], skipped: [] };
+  if (files.length === 0) return out;
+  if (files.length > INCLUDE_LIMITS.files) {
+    throw new VxError(`${INCLUDE_FILE} names ${files.length} ignored files (more than ${INCLUDE_LIMITS.files}) - name files and small directories, and install dependencies with camp_setup`);
+  }
+  const realCheckout = realpathOr(checkout);
+  let bytes = 0;
+  for (const rel of files) {
+    const st = lstatSync(join(checkout, rel), { throwIfNoEntry: false });
+    if (st?.isFile()) bytes += st.size;
+  }
+  if (bytes > INCLUDE_LIMITS.bytes) {
+    throw new VxError(`${INCLUDE_FILE} names ${bytes} bytes of ignored files (more than ${INCLUDE_LIMITS.bytes}) - name files and small directories, and install dependencies with camp_setup`);
+  }
+  const tracked = await trackedIn(exec, camp, files);
+  for (const rel of files) {
+    const skip = (why: string) => out.skipped.push({ path: rel, why });
+    if (tracked.has(rel)) {
+      skip("tracked in the camp, left as it is");
+      continue;
+    }
+    const src = join(checkout, rel);
+    // git does not walk through linked directories, but the checkout may have changed since.
+    if (!isUnder(realpathOr(dirname(src)), realCheckout)) {
+      skip("its directory leads out of the checkout");
+      continue;
+    }
+    const st = lstatSync(src, { throwIfNoEntry: false });
+    if (!st) {
+      skip("gone from the checkout");
+      continue;
+    }
+    const target = st.isSymbolicLink() ? linkInside(src, checkout, realCheckout) : undefined;
+    if (st.isSymbolicLink() && target === undefined) {
+      skip("a link that leads out of the checkout (or nowhere), not followed");
+      continue;
+    }
+    if (!st.isSymbolicLink() && !st.isFile()) {
+      skip("not a regular file");
+      continue;
+    }
+    const problem = campParents(camp, rel);
+    if (problem) {
+      skip(problem);
+      continue;
+    }
+    const dest = join(camp, rel);
+    const at = lstatSync(dest, { throwIfNoEntry: false });
+    if (at?.isDirectory()) {
+      skip("a directory in the camp");
+      continue;
+    }
+    if (target !== undefined) {
+      if (at) rmSync(dest);
+      symlinkSync(target, dest);
+    } else {
+      copyFile(src, dest);
+    }
+    out.copied.push(rel);
+  }
+  return out;
+}
+
+/** A link's own text when it is relative and resolves inside the checkout; undefined otherwise. */
+function linkInside(src: string, checkout: string, realCheckout: string): string | undefined {
+  const text = readlinkSync(src);
+  if (text.startsWith("/")) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(src);
+  } catch {
+    return undefined;
+  }
+  // Also inside by its text alone, so the same text in the camp points into the camp.
+  const lexical = relative(checkout, resolve(dirname(src), text));
+  return isUnder(real, realCheckout) && lexical !== ".." && !lexical.startsWith("../") ? text : undefined;
+}
+
+/**
+ * Ignored `.env*` files of the checkout outside wholly ignored directories, for `vx init`'s
+ * offer of a `.worktreeinclude`; empty when the file already exists.
+ */
+export async function ignoredEnvFiles(checkout: string, exec: Exec): Promise<string[]> {
+  if (lstatSync(join(checkout, INCLUDE_FILE), { throwIfNoEntry: false })) return [];
+  const listed = await gitZ(exec, checkout, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]);
+  return listed.filter((p) => !p.endsWith("/") && /^\.env/.test(p.split("/").pop() ?? "")).sort();
+}
+
+/** The `.worktreeinclude` init writes: each of `files` anchored at the checkout's top. */
+export function includeFileText(files: string[]): string {
+  const head = [
+    "# Copied from this checkout into each soldier's camp before it starts (gitignore syntax).",
+    "# Only files git ignores here are copied, so a tracked file is never overwritten.",
+  ];
+  return `${[...head, ...files.map((f) => `/${f}`)].join("\n")}\n`;
+}

@@ -1,0 +1,150 @@
+/**
+ * STA-10 camp setup, run between the lease (task saved `pending`) and the soldier's pane, for
+ * either backend: the `.worktreeinclude` copy (`include.ts`), then config.json's `camp_setup`
+ * commands in the camp. A failure leaves the task `failed` with the redacted output tail, gives
+ * the camp back to the pool (reset to base, branch deleted, lease cleared) and is said in one line.
+ */
+import { join } from "node:path";
+import type { Deps } from "../deps";
+import { errorMessage } from "../errors";
+import { loadConfig } from "../project";
+import { redact } from "../redact";
+import { composeOutput } from "../sentinel/notes";
+import type { LaunchResult } from "../soldiers/launch";
+import { guardedSave } from "../soldiers/quick-settle";
+import { appendStateText, writeStateFile } from "../state/files";
+import type { ProjectPaths } from "../state/paths";
+import type { ProjectConfig, Task } from "../state/schemas";
+import { EPISODE_CLEARS } from "../state/tasks";
+import { COUNTS, DURATIONS, isoTime, timeScale } from "../time";
+import { deleteBranch, pruneWorktrees, resetCamp } from "./git";
+import { copyIncluded } from "./include";
+import { assertCampOfPool, releaseLease } from "./pool";
+
+/** `<state dir>/logs/<task-id>-setup.log`. */
+export function setupLogPath(paths: ProjectPaths, taskId: string): string {
+  return join(paths.stateDir, "logs", `${taskId}-setup.log`);
+}
+
+/** An argv as a person reads it: plain words bare, anything else JSON-quoted. */
+export function argvText(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+}
+
+function lastLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? "";
+}
+
+/** Each command's nominal limit in seconds: `camp_setup_timeout`, else 10 minutes. */
+export function setupTimeoutSeconds(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined): number {
+  return config?.camp_setup_timeout ?? DURATIONS.campSetup / 1000;
+}
+
+/** The same limit in milliseconds, scaled by VX_TIME_SCALE like every duration. */
+export function setupTimeoutMs(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined, env: Deps["env"]): number {
+  return setupTimeoutSeconds(config) * 1000 * timeScale(env);
+}
+
+/** Why setup failed: the one line for stderr, and the output tail for the task. */
+export class SetupFailure extends Error {
+  readonly tail: string;
+  constructor(line: string, tail = "") {
+    super(line);
+    this.name = "SetupFailure";
+    this.tail = tail;
+  }
+}
+
+function tailOf(stdout: string, stderr: string): string {
+  const lines = `${stdout.replace(/\s+$/, "")}\n${stderr.replace(/\s+$/, "")}`.split("\n").filter((l) => l.trim() !== "");
+  return lines.slice(-COUNTS.evidenceLines).join("\n");
+}
+
+/**
+ * Copies the included files and runs the setup commands for `task` in its camp, logging both.
+ * Throws SetupFailure on the first thing that fails.
+ */
+export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined): Promise<void> {
+  const camp = task.camp_path ?? "";
+  const log = setupLogPath(paths, task.id);
+  writeStateFile(paths.root, log, `camp setup for task ${task.id} in ${camp} at ${isoTime(deps.clock.now())}\n`);
+  const note = (text: string) => appendStateText(log, `${text}\n`);
+  let copied: Awaited<ReturnType<typeof copyIncluded>>;
+  try {
+    copied = await copyIncluded(paths.project, camp, deps.exec);
+  } catch (err) {
+    note(`.worktreeinclude: ${errorMessage(err)}`);
+    throw new SetupFailure(`camp setup failed: ${errorMessage(err)}`);
+  }
+  for (const p of copied.copied) note(`copied ${p}`);
+  for (const s of copied.skipped) note(`skipped ${s.path}: ${s.why}`);
+
+  const timeoutMs = setupTimeoutMs(config, deps.env);
+  const env = { ...deps.env, VX_TASK_ID: task.id, VX_CAMP: camp, VX_PROJECT: paths.project };
+  for (const argv of config?.camp_setup ?? []) {
+    note(`$ ${argvText(argv)}`);
+    const res = await deps.exec.run(argv, { cwd: camp, env, timeoutMs });
+    if (res.stdout) note(res.stdout.replace(/\n$/, ""));
+    if (res.stderr) note(res.stderr.replace(/\n$/, ""));
+    note(`exited ${res.code}`);
+    if (res.code === 0) continue;
+    const tail = tailOf(res.stdout, res.stderr);
+    if (res.code === 124) {
+      throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${setupTimeoutSeconds(config)}s`, tail);
+    }
+    throw new SetupFailure(`camp setup failed: ${argvText(argv)} exited ${res.code}: ${redact(lastLine(res.stderr)) || "(no stderr)"}`, tail);
+  }
+}
+
+/**
+ * Hands the camp back: reset to its base (ignored files such as the copied `.env` stay, as for
+ * any idle camp), its fresh branch deleted, the lease cleared. Problems are warnings: the task is
+ * failed either way, and a camp left leased can still be struck.
+ */
+async function returnCamp(deps: Deps, paths: ProjectPaths, task: Task): Promise<void> {
+  const warn = (text: string) => deps.stderr.write(`vx: warning: ${text}\n`);
+  try {
+    if (task.camp_path && task.camp_base && task.camp_slot !== undefined) {
+      await assertCampOfPool(paths, { taskId: task.id, slot: task.camp_slot, path: task.camp_path }, deps.exec);
+      await resetCamp(task.camp_path, task.camp_base, deps.exec);
+    }
+    await releaseLease(paths, task.id);
+  } catch (err) {
+    warn(`the camp of task ${task.id} was not returned to the pool (${errorMessage(err)}) - strike it with 'vx strike --discard ${task.id}'`);
+    return;
+  }
+  const branch = task.camp_branch;
+  if (branch) {
+    await pruneWorktrees(paths.project, deps.exec).catch(() => undefined);
+    const res = await deleteBranch(paths.project, branch, { force: true }, deps.exec).catch((err: unknown) => ({ deleted: false as const, reason: errorMessage(err) }));
+    if (!res.deleted && !res.reason.endsWith("does not exist")) warn(`kept branch ${branch}: ${res.reason}`);
+  }
+}
+
+/**
+ * Runs camp setup for a `pending` task, then `launch` when it succeeded. On failure the task is
+ * saved `failed` (guarded on the state it was decided on) and its camp returned.
+ */
+export async function launchAfterSetup(deps: Deps, paths: ProjectPaths, pending: Task, launch: (t: Task) => Promise<LaunchResult>): Promise<LaunchResult> {
+  let config: ProjectConfig | undefined;
+  try {
+    config = loadConfig(paths.project);
+    await setUpCamp(deps, paths, pending, config);
+  } catch (err) {
+    const failure = err instanceof SetupFailure ? err : new SetupFailure(`camp setup failed: ${errorMessage(err)}`);
+    const notes = [`[vexillum] ${failure.message} - marked failed; setup log: ${setupLogPath(paths, pending.id)}`];
+    const saved = await guardedSave(paths, pending.id, pending, {
+      ...EPISODE_CLEARS,
+      status: "failed",
+      updated_at: isoTime(deps.clock.now()),
+      output: composeOutput(failure.tail ? redact(failure.tail) : undefined, undefined, notes),
+    });
+    if (!saved.written) {
+      return { task: saved.task, error: `task ${pending.id} changed during its camp setup (it is now ${saved.task.status})` };
+    }
+    await returnCamp(deps, paths, saved.task);
+    return { task: saved.task, error: failure.message };
+  }
+  return launch(pending);
+}
