@@ -51,7 +51,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(...projectLines);
     checks.push(shadowCheck(deps));
     if (top && config) {
-      checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd)));
+      checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd), root));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
