@@ -40,7 +40,7 @@ export function readModelsFile(path: string): ModelsFile | undefined {
  * naming the file that set it.
  */
 export function mergeModels(files: ModelsFile[]): MergedModels {
-  // fromEntries defines own properties, so a profile called "__proto__" is a name like any other.
+  // fromEntries defines own properties: no name reaches a prototype setter.
   const profiles: Record<string, Profile> = Object.fromEntries(files.flatMap((f) => Object.entries(f.models.profiles)));
   let def: string | undefined;
   let defFrom = "";
