@@ -24,7 +24,7 @@ import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
-import { checkBackend, checkModelEffort } from "./dispatch";
+import { checkBackend, checkModelEffort, checkSandbox } from "./dispatch";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -91,6 +91,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
   const oldCamp = await oldCampToDiscard(deps, project, task);
+  await checkSandbox(deps, project, "redispatch");
 
   ensureSentinel(deps, project.root);
   ensureProjectRecord(project.paths);
