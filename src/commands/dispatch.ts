@@ -151,7 +151,8 @@ export const dispatchCommand = defineVxCommand({
     if (flags.harness) checkModelEffort(flags.harness, flags.model, flags.effort);
     const project = await openProject(deps);
     // CMD-MODELS-01: the profile fills what no flag set, so the checks below cover its values too.
-    Object.assign(flags, profileChoice(deps, { root: project.root, top: project.paths.project }, args.profile, flags, { useDefault: true, command: "dispatch" }));
+    const where = { root: project.root, top: project.paths.project };
+    Object.assign(flags, profileChoice(deps, where, args.profile, flags, { useDefault: true, command: "dispatch" }));
     const harness = flags.harness ?? project.config.harness ?? "claude";
     const backend = flags.backend ?? project.config.backend ?? "herdr";
     checkModelEffort(harness, flags.model, flags.effort);

@@ -165,13 +165,18 @@ describe("vx redispatch --profile", () => {
     expect(agentArgv(f.fh, t.herdr_agent_name as string)?.slice(0, 2)).toEqual(["codex", "--dangerously-bypass-approvals-and-sandbox"]);
   });
 
-  test("an unknown profile changes nothing; without --profile the default does not apply", async () => {
+  test("an unknown profile, or one failing the checks, changes nothing; without --profile the default does not apply", async () => {
     await using f = await field();
     writeModels(f, GLOBAL, PROJECT);
     const seeded = await seedTask(f, { status: "interrupted", harness: "claude", model: "opus" });
     let r = await f.run(["redispatch", seeded.task.id, "--profile", "huge"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toStartWith('vx: unknown profile "huge" (known: fast, deep)\nUsage: vx redispatch');
+    expect(f.task(seeded.task.id)).toEqual(seeded.task);
+    writeModels(f, GLOBAL, { profiles: { odd: { harness: "claude", model: "gpt-5" } } });
+    r = await f.run(["redispatch", seeded.task.id, "--profile", "odd"]);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toStartWith('vx: profile "odd": unknown model "gpt-5" (expected one of haiku, sonnet, opus, fable)\nUsage: vx redispatch');
     expect(f.task(seeded.task.id)).toEqual(seeded.task);
     r = await f.run(["redispatch", seeded.task.id]);
     expect(r.code).toBe(0);
