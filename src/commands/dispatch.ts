@@ -17,6 +17,7 @@ import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
 import { ensureSentinel } from "../sentinel/ensure";
 import { sentinelState } from "../sentinel/singleton";
 import { newTaskId } from "../state/ids";
+import { profileChoice } from "../state/models";
 import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
@@ -136,7 +137,7 @@ export const dispatchCommand = defineVxCommand({
   name: "dispatch",
   summary: "Dispatch a soldier (mission or scout) into an isolated camp",
   usage: [
-    "dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|opencode] [--backend herdr|tmux] [--model <m>] [--effort <e>]",
+    "dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|opencode] [--backend herdr|tmux] [--model <m>] [--effort <e>] [--profile <name>]",
   ],
   args: {
     kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
@@ -144,11 +145,15 @@ export const dispatchCommand = defineVxCommand({
     backend: { type: "string", valueHint: "herdr|tmux", description: "Where the soldier's terminal lives (default from .vexillum/config.json)" },
     model: { type: "string", valueHint: "m", description: "Model passed to the harness" },
     effort: { type: "string", valueHint: "e", description: "Reasoning effort passed to the harness" },
+    profile: { type: "string", valueHint: "name", description: "Harness, model and effort from a profile of models.json (see 'vx models')" },
   },
   async run(args, deps) {
     const flags = parseDispatchFlags(args);
     if (flags.harness) checkModelEffort(flags.harness, flags.model, flags.effort);
     const project = await openProject(deps);
+    // CMD-MODELS-01: the profile fills what no flag set, so the checks below cover its values too.
+    const where = { root: project.root, top: project.paths.project };
+    Object.assign(flags, profileChoice(deps, where, args.profile, flags, { useDefault: true, command: "dispatch" }));
     const harness = flags.harness ?? project.config.harness ?? "claude";
     const backend = flags.backend ?? project.config.backend ?? "herdr";
     checkModelEffort(harness, flags.model, flags.effort);

@@ -54,7 +54,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(...projectLines);
     checks.push(shadowCheck(deps));
     if (top && config) {
-      checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd)));
+      checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd), root));
       if (config.commander === "codex") checks.push(await codexSandboxCheck(deps.env, deps.exec, top, root));
       const hook = hookCheck(top);
       checks.push(hook.check);

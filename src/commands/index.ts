@@ -7,6 +7,7 @@ import { doctorCommand } from "./doctor";
 import { forumCommand } from "./forum";
 import { initCommand } from "./init";
 import { landCommand } from "./land";
+import { modelsCommand } from "./models";
 import { promptCommand } from "./prompt";
 import { redispatchCommand } from "./redispatch";
 import { reportCommand } from "./report";
@@ -33,6 +34,7 @@ export const COMMANDS: VxCommand[] = [
   reportCommand,
   forumCommand,
   completionCommand,
+  modelsCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

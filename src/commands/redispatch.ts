@@ -10,6 +10,7 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError, errorMessage } from "../errors";
+import { printable } from "../printable";
 import { type Project, openProject } from "../project";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { ensureSentinel } from "../sentinel/ensure";
@@ -22,7 +23,8 @@ import { launchIntent, reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
-import { checkBackend, checkSandbox } from "./dispatch";
+import { type Choice, profileChoice } from "../state/models";
+import { checkBackend, checkModelEffort, checkSandbox } from "./dispatch";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -80,7 +82,7 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
 }
 
 /** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
-async function redispatchTask(deps: Deps, project: Project, id: string): Promise<number> {
+async function redispatchTask(deps: Deps, project: Project, id: string, choice: Choice | undefined): Promise<number> {
   const task = requireTask(project.paths, id);
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
@@ -117,6 +119,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
       decision: undefined,
       ...EPISODE_CLEARS,
       redispatches: (task.redispatches ?? 0) + 1,
+      ...(choice ?? {}),
     });
   } catch (err) {
     // The old camp fields still name the old lease: nothing would ever release this one.
@@ -130,18 +133,36 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
   return reportLaunch(deps, await soldierTerminal(deps, project.paths, saved.task, workspace).launch(saved.task));
 }
 
+/** The profile's harness, model and effort, checked as dispatch checks its own (64 before anything changes). */
+function redispatchChoice(deps: Deps, project: Project, name: unknown): Choice {
+  const where = { root: project.root, top: project.paths.project };
+  const choice = profileChoice(deps, where, name, {}, { useDefault: false, command: "redispatch" });
+  const harness = choice.harness ?? project.config.harness ?? "claude";
+  try {
+    checkModelEffort(harness, choice.model, choice.effort);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`profile "${printable(String(name))}": ${err.message}`, "redispatch");
+    throw err;
+  }
+  return { harness, model: choice.model, effort: choice.effort };
+}
+
 /** `vx redispatch`. */
 export const redispatchCommand = defineVxCommand({
   name: "redispatch",
   summary: "Re-dispatch an interrupted task from its original prompt",
-  usage: ["redispatch <task-id>"],
-  args: {},
+  usage: ["redispatch <task-id> [--profile <name>]"],
+  args: {
+    profile: { type: "string", valueHint: "name", description: "Relaunch with a profile's harness, model and effort instead of the task's own" },
+  },
   async run(args, deps) {
     const [raw, ...extra] = (args._ as unknown[]).map(String);
     if (raw === undefined) throw new UsageError("missing task id", "redispatch");
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "redispatch");
     const id = assertTaskId(raw, "redispatch");
     const project = await openProject(deps);
-    return withTaskOp(project.paths, id, () => redispatchTask(deps, project, id));
+    // CMD-MODELS-01: --profile replaces the recorded harness, model and effort as on a dispatch.
+    const choice = args.profile === undefined ? undefined : redispatchChoice(deps, project, args.profile);
+    return withTaskOp(project.paths, id, () => redispatchTask(deps, project, id, choice));
   },
 });

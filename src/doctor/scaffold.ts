@@ -1,6 +1,8 @@
 /** Doctor's project checks: the commander block, skill, models.json, commander wake files (DOC-08), Stop hook (DOC-09). */
 import { join } from "node:path";
+import { checkModelEffort } from "../commands/dispatch";
 import { errorMessage } from "../errors";
+import { printable } from "../printable";
 import { blockState, hasClaudeImport } from "../scaffold/block";
 import { HOOK_COMMAND, hookState } from "../scaffold/hook";
 import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
@@ -8,6 +10,7 @@ import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_
 import { PI_EXTENSION } from "../scaffold/pi-extension";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists, sameFile } from "../state/files";
+import { type ModelsFile, globalModelsPath, mergeModels, projectModelsPath, readModelsFile } from "../state/models";
 import type { ProjectConfig } from "../state/schemas";
 import type { Check } from "./report";
 
@@ -47,21 +50,42 @@ function skillCheck(top: string, config: ProjectConfig): Check {
   return { status: "warn", name, detail: "installed, edited by hand" };
 }
 
-function modelsCheck(top: string): Check {
+/**
+ * DOC-08's models.json line, over both files (CMD-MODELS-01): each must be a valid profiles
+ * document (the global one may be absent), their merge must name an existing default, and each
+ * profile's model and effort must pass dispatch's own checks for the harness it would run.
+ */
+function modelsCheck(top: string, root: string | undefined, config: ProjectConfig): Check {
   const name = "models.json";
-  const text = readTextIfExists(join(top, ".vexillum", "models.json"));
-  if (text === undefined) return { status: "warn", name, detail: "invalid: .vexillum/models.json does not exist; run 'vx init'" };
-  try {
-    const doc = JSON.parse(text) as unknown;
-    const profiles = (doc as { profiles?: unknown })?.profiles;
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new Error("expected a JSON object");
-    if (typeof profiles !== "object" || profiles === null || Array.isArray(profiles)) {
-      throw new Error('"profiles" must be an object');
+  const invalid = (detail: string): Check => ({ status: "warn", name, detail: `invalid: ${detail}` });
+  const paths = [...(root === undefined ? [] : [globalModelsPath(root)]), projectModelsPath(top)];
+  const files: ModelsFile[] = [];
+  const errors: string[] = [];
+  for (const path of paths) {
+    try {
+      const file = readModelsFile(path);
+      if (file) files.push(file);
+      else if (path === projectModelsPath(top)) errors.push(".vexillum/models.json does not exist; run 'vx init'");
+    } catch (err) {
+      errors.push(errorMessage(err));
     }
-    return { status: "ok", name, detail: "valid" };
-  } catch (err) {
-    return { status: "warn", name, detail: `invalid: .vexillum/models.json: ${errorMessage(err)}` };
   }
+  if (errors.length > 0) return invalid(errors.join("; "));
+  let merged: ReturnType<typeof mergeModels>;
+  try {
+    merged = mergeModels(files);
+  } catch (err) {
+    return invalid(errorMessage(err));
+  }
+  for (const [profile, p] of Object.entries(merged.profiles)) {
+    try {
+      checkModelEffort(p.harness ?? config.harness ?? "claude", p.model, p.effort);
+    } catch (err) {
+      const from = files.findLast((f) => Object.hasOwn(f.models.profiles, profile))?.path;
+      return invalid(`${from}: profile "${printable(profile)}": ${errorMessage(err)}`);
+    }
+  }
+  return { status: "ok", name, detail: "valid" };
 }
 
 /** A wake template vx wrote: current, missing or edited by hand (DOC-08's Pi line, and its twin). */
@@ -131,6 +155,7 @@ export function hookCheck(top: string): { check: Check; command?: string } {
   return { check: { status: "ok", name, detail: "registered in .claude/settings.json" }, command: HOOK_COMMAND };
 }
 
-export function scaffoldChecks(top: string, config: ProjectConfig, cwd: string = top): Check[] {
-  return [...blockChecks(top, config), skillCheck(top, config), modelsCheck(top), ...commanderChecks(top, config, cwd)];
+/** `root` is the state root, whose models.json is checked with the project's. */
+export function scaffoldChecks(top: string, config: ProjectConfig, cwd: string = top, root?: string): Check[] {
+  return [...blockChecks(top, config), skillCheck(top, config), modelsCheck(top, root, config), ...commanderChecks(top, config, cwd)];
 }

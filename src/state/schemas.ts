@@ -211,6 +211,34 @@ export const ProjectRecordSchema = v.object({
   path: v.string(),
 });
 
+/**
+ * One model profile of `models.json` (CMD-MODELS-01). Strict: a misspelt key (`modle`) would
+ * otherwise be dropped without a word and the soldier started on another model.
+ */
+const ProfileFields = {
+  harness: v.optional(v.picklist(HARNESSES, `expected one of ${HARNESSES.join(", ")}`)),
+  model: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
+  effort: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
+  when: v.optional(v.string("expected a string")),
+};
+/** A JSON object, not an array (valibot's record and object take arrays too). */
+const isPlainObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
+export const ProfileSchema = v.pipe(
+  v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
+  v.strictObject(ProfileFields, `unknown field (known: ${Object.keys(ProfileFields).join(", ")})`),
+);
+export type Profile = v.InferOutput<typeof ProfileSchema>;
+
+/** `~/.vexillum/models.json` and `.vexillum/models.json`: named profiles and an optional default. */
+export const ModelsSchema = v.object({
+  profiles: v.pipe(
+    v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
+    v.record(v.pipe(v.string(), v.nonEmpty("a profile name must not be empty")), ProfileSchema),
+  ),
+  default: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
+});
+export type Models = v.InferOutput<typeof ModelsSchema>;
+
 /** The order keys are written in: the schema's own declaration order. */
 export function keysOf(schema: { entries: Record<string, unknown> }): string[] {
   return Object.keys(schema.entries);
