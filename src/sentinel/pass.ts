@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { type BackendName, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
-import { createTmuxClient } from "../backends/tmux";
+import { type TmuxClient, createTmuxClient } from "../backends/tmux";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
@@ -40,9 +40,15 @@ export type PassCtx = {
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
-  /** The tmux backend; a real one over `exec` when absent. */
+  /** The tmux backend; a real one over `tmuxClient` when absent. */
   tmux?: SoldierBackend;
+  /** The tmux client of a server's socket (undefined: tmux's choice); a real one over `exec` when absent. */
+  tmuxClient?: (socket?: string) => TmuxClient;
 };
+
+function tmuxClientOf(ctx: PassCtx): (socket?: string) => TmuxClient {
+  return ctx.tmuxClient ?? ((socket) => createTmuxClient({ exec: ctx.exec, env: ctx.ops.env, socket }));
+}
 
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
@@ -146,7 +152,14 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   }
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
   const wanted = new Set<BackendName>();
-  for (const p of projects) for (const t of p.tasks) if (t.status === "running" || reopenable(p, t)) wanted.add(backendOf(t));
+  const tmuxTasks: Task[] = [];
+  for (const p of projects) {
+    for (const t of p.tasks) {
+      if (t.status !== "running" && !reopenable(p, t)) continue;
+      wanted.add(backendOf(t));
+      if (backendOf(t) === "tmux") tmuxTasks.push(t);
+    }
+  }
   if (projects.some((p) => hooklessWaiting(p.paths))) wanted.add("herdr");
   if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs };
 
@@ -167,7 +180,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   if (wanted.has("tmux")) {
     // TMX-04: tmux missing skips the tmux tasks for this pass; no server means every session is gone.
     try {
-      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(createTmuxClient({ exec: ctx.exec, env: ctx.ops.env }))).survey());
+      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(tmuxClientOf(ctx))).survey(tmuxTasks));
       reportTickError(ctx, "tmux", undefined);
     } catch (err) {
       reportTickError(ctx, "tmux", err);

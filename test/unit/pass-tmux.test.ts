@@ -20,7 +20,7 @@ import { iso, taskId, world } from "../sentinel-kit";
 function tmuxWorld() {
   const w = world();
   const tmux = memoryTmux();
-  w.ctx.tmux = tmuxBackend(tmux);
+  w.ctx.tmux = tmuxBackend(() => tmux);
   return Object.assign(w, { tmux });
 }
 
