@@ -203,15 +203,16 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   return { wakes, herdrCalls, agents, dirs };
 }
 
-/** Launches whose command died (kill -9 of dispatch): failed, with any tab they left closed. */
+/** Launches whose command died (kill -9 of dispatch): failed, with any tab or tmux session they left closed. */
 async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
   for (const task of p.tasks) {
     if (ctx.signal?.aborted || !isAbandonedLaunch(p.paths, task)) continue;
     try {
-      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now() }, task);
+      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now(), tmux: tmuxClientOf(ctx) }, task);
       if (!r.failed) continue;
-      const tabs = r.closed.length ? `; closed its tab ${r.closed.join(", ")}` : "";
-      const unknown = r.error ? `; could not look for a tab it left: ${foreign(r.error)}` : "";
+      const what = backendOf(task) === "tmux" ? "tmux session" : "tab";
+      const tabs = r.closed.length ? `; closed its ${what} ${r.closed.join(", ")}` : "";
+      const unknown = r.error ? `; could not look for a ${what} it left: ${foreign(r.error)}` : "";
       ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);
       task.status = "failed";
     } catch (err) {
