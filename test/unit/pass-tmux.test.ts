@@ -8,6 +8,7 @@ import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/sentinel/evidence";
 import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
+import { ABANDONED_REASON } from "../../src/soldiers/leftovers";
 import { runPass } from "../../src/sentinel/pass";
 import { writeSoldierState } from "../../src/soldiers/states";
 import type { ProjectPaths } from "../../src/state/paths";
@@ -114,5 +115,54 @@ describe("sentinel pass: tmux soldiers", () => {
     expect(loadTask(paths, t.id)?.value).toEqual(t);
     expect(loadTask(paths, h.id)?.value.status).toBe("interrupted");
     expect(w.logs.filter((l) => l.includes("tmux not found in PATH"))).toEqual(["sentinel: tick error: tmux: tmux not found in PATH"]);
+  });
+
+  test("one list-panes per server the judged tasks live on; each task is looked for on its own server only", async () => {
+    using w = world();
+    const work = memoryTmux("/run/work.sock");
+    const home = memoryTmux();
+    const other = memoryTmux("/run/other.sock");
+    const servers = new Map([[work.socket, work], [other.socket, other]]);
+    w.ctx.tmux = tmuxBackend((socket) => servers.get(socket) ?? home);
+    const { paths } = w.addProject();
+    const there = work.add("vx-a");
+    const here = home.add("vx-b");
+    const a = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-a", tmux_socket: work.socket, tmux_session_id: there.id, tmux_pane_id: there.paneId });
+    const b = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-b", tmux_session_id: here.id, tmux_pane_id: here.paneId });
+    // Recorded on the other server: the same ids here are another session, never it.
+    const c = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-c", tmux_socket: "/run/other.sock", tmux_session_id: here.id, tmux_pane_id: here.paneId });
+    await runPass(w.ctx);
+    expect(work.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(home.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(other.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(loadTask(paths, a.id)?.value.agent_not_found_since).toBeUndefined();
+    expect(loadTask(paths, b.id)?.value.agent_not_found_since).toBeUndefined();
+    expect(loadTask(paths, c.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
+  test("a session that took a task's name is not its soldier once its ids are recorded", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    w.tmux.add("vx-old");
+    const later = w.tmux.add("vx-same");
+    const t = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-same", tmux_session_id: "$99", tmux_pane_id: "%99" });
+    await runPass(w.ctx);
+    expect(later.id).not.toBe("$99");
+    expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
+  test("an abandoned tmux launch: its session, verified as the task's, is killed and the task failed; another task's session is left", async () => {
+    using w = tmuxWorld();
+    w.ctx.tmuxClient = () => w.tmux;
+    const { paths } = w.addProject();
+    const left = w.writeTask(paths, { id: taskId(), status: "pending", backend: "tmux", tmux_target: "vx-left", camp_path: "/camps/1" });
+    w.tmux.add("vx-left", { path: "/camps/1", env: { VX_TASK_ID: left.id } });
+    const named = w.writeTask(paths, { id: taskId(), status: "pending", backend: "tmux", tmux_target: "vx-taken", camp_path: "/camps/2" });
+    w.tmux.add("vx-taken", { path: "/camps/2", env: { VX_TASK_ID: taskId() } });
+    await runPass(w.ctx);
+    expect(w.tmux.sessions.has("vx-left")).toBe(false);
+    expect(w.tmux.sessions.has("vx-taken")).toBe(true);
+    for (const t of [left, named]) expect(loadTask(paths, t.id)?.value).toMatchObject({ status: "failed", output: `[vexillum] ${ABANDONED_REASON} - marked failed.` });
+    expect(w.logs.some((l) => l.includes(`${left.id}`) && l.includes("closed its tmux session vx-left"))).toBe(true);
   });
 });
