@@ -89,13 +89,14 @@ export function reportedStatus(task: Task, paths: ProjectPaths): string {
 }
 
 /**
- * The task's pane among one server's: by the pane's own id (and its session's, when recorded), so
- * a later session that took the name of the task's ended one is never it; a task from before the
- * ids were recorded, by its session's name.
+ * The task's pane among one server's: by the pane's own id and its session's, tagged with the
+ * task's id (a server that restarted hands the same ids to other sessions), so a later session
+ * that took the name of the task's ended one is never it; a task from before the ids were
+ * recorded, by its session's name.
  */
 export function findPane(task: Task, panes: TmuxPane[]): TmuxPane | undefined {
   if (task.tmux_pane_id) {
-    return panes.find((p) => p.paneId === task.tmux_pane_id && (!task.tmux_session_id || p.sessionId === task.tmux_session_id));
+    return panes.find((p) => p.paneId === task.tmux_pane_id && p.tag === task.id && (!task.tmux_session_id || p.sessionId === task.tmux_session_id));
   }
   return task.tmux_target ? panes.find((p) => p.session === task.tmux_target) : undefined;
 }

@@ -22,8 +22,11 @@ export class TmuxError extends Error {
   }
 }
 
-/** One pane as `list-panes -a` shows it (TMX-04). */
-export type TmuxPane = { session: string; sessionId: string; paneId: string; dead: boolean; command: string; pid: number };
+/** The session option that names the task a session was made for, read by the survey. */
+const TAG = "@vx_task";
+
+/** One pane as `list-panes -a` shows it (TMX-04); `tag`: its session's tag, or empty. */
+export type TmuxPane = { session: string; sessionId: string; paneId: string; dead: boolean; command: string; pid: number; tag: string };
 
 /** One pane's ids and its current path, read for that pane alone. */
 export type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; path: string };
@@ -33,8 +36,9 @@ export type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; p
 // so the path is not surveyed at all (`paneInfo` reads it for one pane), the command comes last
 // (taking the rest of the row) with its newlines replaced by tmux itself, and the session name
 // (tmux already escapes control characters in names) is shell-quoted by tmux, so its `|` is `\|`.
-const PANE_FORMAT = ["#{session_id}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", "#{q:session_name}", "#{s/\n/ /:pane_current_command}"].join("|");
-const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|((?:[^\\|]|\\[^])*)\|([^]*)$/;
+// The session's tag (`newSession`'s `tag`, a task id) is taken only in the shape vx gives it.
+const PANE_FORMAT = ["#{session_id}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", `#{s/\n/ /:${TAG}}`, "#{q:session_name}", "#{s/\n/ /:pane_current_command}"].join("|");
+const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|([0-9a-f]{16}|)\|((?:[^\\|]|\\[^])*)\|([^]*)$/;
 // One pane only, so its path may come last whatever it holds: the rest of the output is the path.
 const INFO_FORMAT = "#{session_id}|#{pane_id}|#{pane_dead}|#{pane_current_path}";
 const NEW_FORMAT = "#{session_id}|#{pane_id}";
@@ -88,13 +92,15 @@ export const tmuxArgv = {
    * `keepDeadPane` sets remain-on-exit in the same tmux command sequence (a `;` argument), so even
    * a program that exits at once leaves its pane, and what it printed, behind.
    */
-  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean }): string[] => [
+  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean; tag?: string }): string[] => [
     // -P: the new session's own ids, printed by the command that made it.
     "tmux", "new-session", "-d", "-P", "-F", NEW_FORMAT, "-s", r.name, "-c", r.cwd,
     "-x", String(r.width ?? 220), "-y", String(r.height ?? 50),
     ...Object.entries(r.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     "--", ...r.argv,
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
+    // Tagged by the command that makes it: tmux hands ids out again once its server restarts.
+    ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag] : []),
   ],
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
@@ -161,9 +167,9 @@ export function parsePanes(stdout: string): TmuxPane[] {
   for (const line of stdout.split("\n")) {
     const m = ROW_RE.exec(line);
     if (!m) continue;
-    const [, sessionId, paneId, dead, pid, quoted, command] = m as unknown as string[];
+    const [, sessionId, paneId, dead, pid, tag, quoted, command] = m as unknown as string[];
     const session = quoted!.replace(/\\([^])/g, "$1");
-    out.push({ session, sessionId: sessionId!, paneId: paneId!, dead: dead === "1", command: command!, pid: Number(pid) });
+    out.push({ session, sessionId: sessionId!, paneId: paneId!, dead: dead === "1", command: command!, pid: Number(pid), tag: tag! });
   }
   return out;
 }
@@ -175,10 +181,10 @@ export function parsePaneInfo(stdout: string): TmuxPaneInfo | undefined {
   return { sessionId: m[1]!, paneId: m[2]!, dead: m[3] === "1", path: m[4]! };
 }
 
-/** The ids `new-session -P` printed. */
-function parseNew(stdout: string, argv: string[]): { sessionId: string; paneId: string } {
-  const m = /^(\$\d+)\|(%\d+)\n?$/.exec(stdout);
-  if (!m) throw new TmuxError("failed", `tmux new-session: unexpected output ${JSON.stringify(stdout.slice(0, 80))}`, argv);
+/** The ids `new-session -P` printed (tmux exits 0 even when it could not create its socket). */
+function parseNew(res: ExecResult, argv: string[]): { sessionId: string; paneId: string } {
+  const m = /^(\$\d+)\|(%\d+)\n?$/.exec(res.stdout);
+  if (!m) throw new TmuxError("failed", `tmux new-session: ${res.stderr.trim().split("\n")[0] || `unexpected output ${JSON.stringify(res.stdout.slice(0, 80))}`}`, argv);
   return { sessionId: m[1]!, paneId: m[2]! };
 }
 
@@ -199,16 +205,17 @@ export function onSocket(argv: string[], socket?: string): string[] {
 }
 
 export function createTmuxClient(opts: { exec: Exec; env: Record<string, string | undefined>; socket?: string }): TmuxClient {
-  const run = async (argv: string[], stdin?: string): Promise<string> => {
+  const call = async (argv: string[], stdin?: string): Promise<ExecResult> => {
     const res = await opts.exec.run(onSocket(argv, opts.socket), { env: opts.env, stdin, timeoutMs: GUARDS.tmuxCall });
     if (res.code !== 0) throw failure(argv, res);
-    return res.stdout;
+    return res;
   };
+  const run = async (argv: string[], stdin?: string): Promise<string> => (await call(argv, stdin)).stdout;
   return {
     socket: opts.socket,
     async newSession(r) {
       const argv = tmuxArgv.newSession(r);
-      return parseNew(await run(argv), argv);
+      return parseNew(await call(argv), argv);
     },
     hasSession: (name) => unlessAbsent(run(tmuxArgv.hasSession(name))),
     async listPanes() {

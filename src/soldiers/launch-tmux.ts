@@ -239,6 +239,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       argv: [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args],
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
+      tag: pending.id,
     });
   } catch (err) {
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);

@@ -14,6 +14,8 @@ export type FakeSession = {
   path: string;
   text: string;
   env: Record<string, string>;
+  /** The session's tag (`newSession`'s `tag`). */
+  tag: string;
   pasted: string[];
   keys: string[][];
 };
@@ -39,7 +41,7 @@ export function memoryTmux(socket?: string): MemoryTmux {
     missing: false,
     add(name, over = {}) {
       const n = next++;
-      const s: FakeSession = { id: `$${n}`, paneId: `%${n}`, command: "claude", dead: false, path: "/", text: "", env: {}, pasted: [], keys: [], ...over };
+      const s: FakeSession = { id: `$${n}`, paneId: `%${n}`, command: "claude", dead: false, path: "/", text: "", env: {}, tag: "", pasted: [], keys: [], ...over };
       sessions.set(name, s);
       return s;
     },
@@ -49,7 +51,7 @@ export function memoryTmux(socket?: string): MemoryTmux {
     async newSession(r) {
       check("new-session");
       if (sessions.has(r.name)) throw new TmuxError("duplicate_session", `tmux new-session: duplicate session: ${r.name}`, []);
-      const s = t.add(r.name, { command: r.argv[0] ?? "sh", path: r.cwd, env: { ...r.env } });
+      const s = t.add(r.name, { command: r.argv[0] ?? "sh", path: r.cwd, env: { ...r.env }, tag: r.tag ?? "" });
       return { sessionId: s.id, paneId: s.paneId };
     },
     async hasSession(name) {
@@ -58,7 +60,7 @@ export function memoryTmux(socket?: string): MemoryTmux {
     },
     async listPanes(): Promise<TmuxPane[]> {
       check("list-panes");
-      return [...sessions].map(([session, s]) => ({ session, sessionId: s.id, paneId: s.paneId, dead: s.dead, command: s.command, pid: 1000 + Number(s.id.slice(1)) }));
+      return [...sessions].map(([session, s]) => ({ session, sessionId: s.id, paneId: s.paneId, dead: s.dead, command: s.command, pid: 1000 + Number(s.id.slice(1)), tag: s.tag }));
     },
     async capture(session, lines) {
       check("capture-pane");

@@ -55,8 +55,10 @@ describe("tmux client", () => {
 
   test("argv and parsing", () => {
     expect(tmuxArgv.capture("vx-x", 500)).toEqual(["tmux", "capture-pane", "-p", "-J", "-t", "=vx-x:", "-S", "-500"]);
-    expect(parsePanes("$2|%3|1|42|vx\\|x|ba|sh\n\n")).toEqual([{ session: "vx|x", sessionId: "$2", paneId: "%3", dead: true, command: "ba|sh", pid: 42 }]);
-    expect(parsePanes("/forged|%3|0|1|x|claude\n")).toEqual([]);
+    expect(parsePanes("$2|%3|1|42||vx\\|x|ba|sh\n\n")).toEqual([{ session: "vx|x", sessionId: "$2", paneId: "%3", dead: true, command: "ba|sh", pid: 42, tag: "" }]);
+    expect(parsePanes("$2|%3|0|42|0123456789abcdef|vx|cat\n")[0]?.tag).toBe("0123456789abcdef");
+    // A tag not in the shape vx gives it makes the row unreadable, never another task's.
+    expect(parsePanes("$2|%3|0|42|x|vx|cat\n/forged|%3|0|1||x|claude\n")).toEqual([]);
     expect(parsePaneInfo("$1|%2|0|/a\n$9|%9|1|x\n")).toEqual({ sessionId: "$1", paneId: "%2", dead: false, path: "/a\n$9|%9|1|x" });
   });
 
@@ -84,7 +86,7 @@ describe("tmux client", () => {
     const b = createTmuxClient({ exec: realExec, env, socket: other });
     const a = createTmuxClient({ exec: realExec, env, socket: defaultSocket(env) });
     try {
-      const onA = await a.newSession({ name: "vx-same", cwd: dir, env: { VX_TASK_ID: "aaaaaaaaaaaaaaaa" }, argv: ["cat"] });
+      const onA = await a.newSession({ name: "vx-same", cwd: dir, env: { VX_TASK_ID: "aaaaaaaaaaaaaaaa" }, argv: ["cat"], keepDeadPane: true, tag: "aaaaaaaaaaaaaaaa" });
       const onB = await b.newSession({ name: "vx-same", cwd: dir, env: { VX_TASK_ID: "bbbbbbbbbbbbbbbb" }, argv: ["cat"] });
       // The default socket is the one a plain tmux (no -S, no $TMUX) uses.
       const shown = Bun.spawnSync(["tmux", "display-message", "-p", "-t", onA.sessionId, "#{socket_path}"], { env }).stdout.toString();
@@ -93,7 +95,8 @@ describe("tmux client", () => {
       expect(await a.sessionEnv(onA.sessionId, "VX_TASK_ID")).toBe("aaaaaaaaaaaaaaaa");
       expect(await b.sessionEnv(onB.sessionId, "VX_TASK_ID")).toBe("bbbbbbbbbbbbbbbb");
       expect(await b.sessionEnv(onB.sessionId, "VX_NONE")).toBeUndefined();
-      expect((await b.listPanes()).map((p) => p.paneId)).toEqual([onB.paneId]);
+      expect((await b.listPanes()).map((p) => [p.paneId, p.tag])).toEqual([[onB.paneId, ""]]);
+      expect((await a.listPanes()).map((p) => [p.paneId, p.tag])).toEqual([[onA.paneId, "aaaaaaaaaaaaaaaa"]]);
       expect(await b.killSession(onB.sessionId)).toBe(true);
       expect(await a.hasSession("vx-same")).toBe(true);
       expect(await b.paneInfo(onB.paneId)).toBeUndefined();
