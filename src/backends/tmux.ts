@@ -99,8 +99,10 @@ export const tmuxArgv = {
     ...Object.entries(r.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     "--", ...r.argv,
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
-    // Tagged by the command that makes it: tmux hands ids out again once its server restarts.
-    ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag] : []),
+    // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
+    // task id also goes into the session's environment by itself, whatever `env` holds, since a
+    // paste, key or kill is only made into a session that carries it (`soldiers/tmux-soldier.ts`).
+    ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag, ";", "set-environment", "-t", sessionTarget(r.name), "VX_TASK_ID", r.tag] : []),
   ],
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
@@ -215,7 +217,13 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
     socket: opts.socket,
     async newSession(r) {
       const argv = tmuxArgv.newSession(r);
-      return parseNew(await call(argv), argv);
+      try {
+        return parseNew(await call(argv), argv);
+      } catch (err) {
+        // A server still exiting (its last session just closed) refuses; the next call starts a new one.
+        if (!(err instanceof TmuxError && err.code === "no_server")) throw err;
+        return parseNew(await call(argv), argv);
+      }
     },
     hasSession: (name) => unlessAbsent(run(tmuxArgv.hasSession(name))),
     async listPanes() {

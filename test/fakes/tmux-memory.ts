@@ -51,7 +51,7 @@ export function memoryTmux(socket?: string): MemoryTmux {
     async newSession(r) {
       check("new-session");
       if (sessions.has(r.name)) throw new TmuxError("duplicate_session", `tmux new-session: duplicate session: ${r.name}`, []);
-      const s = t.add(r.name, { command: r.argv[0] ?? "sh", path: r.cwd, env: { ...r.env }, tag: r.tag ?? "" });
+      const s = t.add(r.name, { command: r.argv[0] ?? "sh", path: r.cwd, env: { ...r.env, ...(r.tag ? { VX_TASK_ID: r.tag } : {}) }, tag: r.tag ?? "" });
       return { sessionId: s.id, paneId: s.paneId };
     },
     async hasSession(name) {

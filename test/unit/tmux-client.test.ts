@@ -93,6 +93,10 @@ describe("tmux client", () => {
       expect(shown).toBe(`${defaultSocket(env)}\n`);
       expect(defaultSocket({ ...env, TMUX: `${other},123,0` })).toBe(other);
       expect(await a.sessionEnv(onA.sessionId, "VX_TASK_ID")).toBe("aaaaaaaaaaaaaaaa");
+      // The tag alone puts the task id in the session's environment.
+      const tagged = await a.newSession({ name: "vx-tagged", cwd: dir, env: {}, argv: ["cat"], tag: "cccccccccccccccc" });
+      expect(await a.sessionEnv(tagged.sessionId, "VX_TASK_ID")).toBe("cccccccccccccccc");
+      expect(await a.killSession(tagged.sessionId)).toBe(true);
       expect(await b.sessionEnv(onB.sessionId, "VX_TASK_ID")).toBe("bbbbbbbbbbbbbbbb");
       expect(await b.sessionEnv(onB.sessionId, "VX_NONE")).toBeUndefined();
       expect((await b.listPanes()).map((p) => [p.paneId, p.tag])).toEqual([[onB.paneId, ""]]);
