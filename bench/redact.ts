@@ -5,12 +5,13 @@
  * 1. Speed: median milliseconds per 500-line capture of ordinary pane text, and of one with a secret
  *    every 25 lines. Goal: under 2 ms.
  * 2. False positives: lines changed per 1,000 lines of ordinary source code and logs (goal <= 3), and
- *    the secret corpus: lines of it that still hold a secret (goal 0).
+ *    the secret corpus and the held-out style set: cases that still hold a secret (goal 0).
  * Usage: bun bench/redact.ts [runs=400] [--lines: print every ordinary line the new redactor changes]
  */
 import { redact } from "../src/redact";
 import { ORDINARY_LINES } from "../test/fixtures/ordinary/index";
 import { SECRET_BLOCKS, SECRET_CASES } from "../test/fixtures/secret-corpus";
+import { HELD_OUT, HELD_OUT_B } from "../test/fixtures/secret-heldout";
 import { median } from "./lib";
 import { redact as baseline } from "./redact-baseline";
 
@@ -71,4 +72,9 @@ console.log(`  new: ${fpNew.changed.length} lines changed, ${fpNew.perMille.toFi
 console.log(`  before issue 9: ${fpOld.changed.length} lines changed, ${fpOld.perMille.toFixed(2)} per 1,000`);
 console.log(`secret corpus: ${cases} cases over ${families} families (goal 0 left)`);
 console.log(`  new: ${leaks(redact)} still hold a secret   before issue 9: ${leaks(baseline)}`);
+const heldOut = (fn: (t: string) => string, set = HELD_OUT) => set.filter((c) => c.secrets.some((s) => fn(c.text).includes(s))).length;
+console.log(`held-out style set A (never tuned on): ${HELD_OUT.length} cases over ${new Set(HELD_OUT.map((c) => c.family)).size} families`);
+console.log(`  new: ${heldOut(redact)} still hold a secret   before issue 9: ${heldOut(baseline)}`);
+console.log(`held-out style set B (4 shapes fixed after its first run): ${HELD_OUT_B.length} cases`);
+console.log(`  new: ${heldOut(redact, HELD_OUT_B)} still hold a secret   before issue 9: ${heldOut(baseline, HELD_OUT_B)}`);
 if (showLines) for (const l of fpNew.changed) console.log(`  changed: ${l}`);

@@ -2,7 +2,7 @@
  * The pieces of a release other than the binaries: the archive (a one-file tar, gzipped), the
  * `sha256sum -c` checksum list, the installer with its base filled in, and the Homebrew formula.
  */
-import { type Platform, RELEASES_URL, archiveName } from "../src/release-info";
+import { MAX_BINARY_BYTES, type Platform, RELEASES_URL, archiveName } from "../src/release-info";
 
 const BLOCK = 512;
 
@@ -56,11 +56,12 @@ export function checksumsText(sums: Record<string, string>): string {
 }
 
 const PLACEHOLDER = "@RELEASES_URL@";
+const LIMIT_PLACEHOLDER = "@MAX_BINARY_BYTES@";
 
-/** The installer template with the releases base written in. */
+/** The installer template with the releases base and the binary's size limit written in. */
 export function installerText(template: string, base: string): string {
-  if (!template.includes(PLACEHOLDER)) throw new Error(`the installer template has no ${PLACEHOLDER}`);
-  return template.replaceAll(PLACEHOLDER, base);
+  for (const p of [PLACEHOLDER, LIMIT_PLACEHOLDER]) if (!template.includes(p)) throw new Error(`the installer template has no ${p}`);
+  return template.replaceAll(PLACEHOLDER, base).replaceAll(LIMIT_PLACEHOLDER, String(MAX_BINARY_BYTES));
 }
 
 export type FormulaInput = {

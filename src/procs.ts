@@ -3,26 +3,113 @@
  * its own proves nothing: it may have been recycled for an unrelated program, so every decision
  * to trust or signal a process looks at what that pid is running right now.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { Exec } from "./exec";
+import { type Exec, realExec } from "./exec";
 import { type Env, STATE_ROOT_VARS, realpathOr, stateRoot } from "./state/paths";
 
-/** What `ps` reports for one live process. */
-export type ProcessInfo = { ppid: number; command: string };
+/** One live process: its parent, its argv, and (Linux) the file it runs. */
+export type ProcessInfo = {
+  ppid: number;
+  /** The argv joined by spaces, as `ps` prints it. */
+  command: string;
+  /** Exact on Linux; elsewhere the command's words, so an argument with spaces reads as several. */
+  argv: string[];
+  /** Linux: where /proc/<pid>/exe points, " (deleted)" dropped; undefined when unreadable or elsewhere. */
+  exe?: string;
+};
 
 /**
- * `ps -o ppid=,command= -p <pid>`: the parent pid and full command line, or undefined when the
- * process is gone (or `ps` cannot tell us, which is treated the same: nothing to trust).
+ * The parent pid and command line of `pid`, or undefined when it is gone (a zombie is gone) or
+ * cannot be read, which is treated the same: nothing to trust. Nothing here may depend on the
+ * caller's terminal: procps cuts `ps` output to `COLUMNS`, which a harness running in a narrow
+ * pane sets, and a cut line loses the very words (`sentinel await`) vx looks for. So Linux reads
+ * /proc, and elsewhere `ps` runs with `-ww` and without `COLUMNS`.
  */
-export async function inspectProcess(pid: number, exec: Exec): Promise<ProcessInfo | undefined> {
+export async function inspectProcess(pid: number, exec: Exec, platform?: string): Promise<ProcessInfo | undefined> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  const res = await exec.run(["ps", "-o", "ppid=,command=", "-p", String(pid)]);
+  return procPlatform(exec, platform) === "linux" ? procInfo(pid) : psInfo(pid, exec);
+}
+
+/**
+ * Which way processes are read: /proc when the platform is Linux, `ps` otherwise. An `Exec` other
+ * than the real one stands in for `ps` (a test's table of processes), so it is asked whatever the
+ * platform, unless the caller names one.
+ */
+export function procPlatform(exec: Exec, platform?: string): string {
+  return platform ?? (exec === realExec ? process.platform : "ps");
+}
+
+/** `process.env` (or `env`) without the variables that make `ps` cut its lines to a terminal's width. */
+export function psEnv(env: Env = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && name !== "COLUMNS") out[name] = value;
+  }
+  return out;
+}
+
+async function psInfo(pid: number, exec: Exec): Promise<ProcessInfo | undefined> {
+  const res = await exec.run(["ps", "-ww", "-o", "ppid=,command=", "-p", String(pid)], { env: psEnv() });
   if (res.code !== 0) return undefined;
   const line = res.stdout.split("\n").find((l) => l.trim() !== "");
   const m = line?.match(/^\s*(\d+)\s+(.*\S)\s*$/);
   if (!m) return undefined;
-  return { ppid: Number(m[1]), command: m[2] };
+  const command = m[2] as string;
+  return { ppid: Number(m[1]), command, argv: words(command) };
+}
+
+/**
+ * Linux: `/proc/<pid>/stat` for the parent and `/proc/<pid>/cmdline` (NUL-separated) for argv.
+ * The stat line is `pid (comm) state ppid ...` where comm may itself hold spaces and parens, so
+ * the fields are read after its last `)`.
+ */
+function procInfo(pid: number): ProcessInfo | undefined {
+  let stat: string;
+  let cmdline: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const close = stat.lastIndexOf(")");
+  if (close === -1) return undefined;
+  const [state, ppidText] = stat.slice(close + 1).trim().split(" ");
+  const ppid = Number(ppidText);
+  if (state === "Z" || state === "X" || !Number.isSafeInteger(ppid) || ppid < 0) return undefined;
+  const argv = argvOf(cmdline);
+  return { ppid, command: argv.join(" "), argv, exe: exeOf(pid) };
+}
+
+/**
+ * A process that rewrote its title (setproctitle) has one string of space-separated words in
+ * place of its argv; that string is split as `ps` would show it.
+ */
+function argvOf(cmdline: string): string[] {
+  const argv = cmdline.split("\0");
+  while (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
+  return argv.length === 1 && /\s/.test(argv[0] as string) ? words(argv[0] as string) : argv;
+}
+
+function exeOf(pid: number): string | undefined {
+  try {
+    // An executable replaced on disk since the process started (an upgrade) reads "<path> (deleted)".
+    return readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, "");
+  } catch {
+    return undefined; // another user's process, or a kernel thread
+  }
+}
+
+/**
+ * True when `exe` (where a process's /proc/<pid>/exe points) is a vx binary: the file this vx
+ * runs from, or any file named `vx`. The name is enough to keep out what a recycled pid or a
+ * forged argv could bring (`sleep`, a shell under `exec -a vx`); demanding this very file would
+ * also keep out an await of the same state root started by an older build at another path (a
+ * package manager's versioned directory), which must still be stopped when superseded.
+ */
+export function isVxExecutable(exe: string, self: string = realpathOr(process.execPath)): boolean {
+  return exe === self || baseName(exe) === "vx";
 }
 
 function baseName(word: string): string {
@@ -35,41 +122,60 @@ function isEntryScript(word: string): boolean {
 }
 
 /**
- * The index of the first argument after the vx program in `words`, or -1 when the command is not
+ * The index of the first argument after the vx program in `argv`, or -1 when the command is not
  * vx: `vx ...` / `/path/to/vx ...`, or an uncompiled run `bun [run] <path>/src/cli.ts ...`.
- * Words are split on whitespace, as `ps` prints them; an install path containing spaces
- * therefore reads as not-vx, which errs on the side of never signalling.
+ * Where argv is only known as `ps` words (not Linux), an install path containing spaces reads as
+ * not-vx, which errs on the side of never signalling.
  */
-function vxArgsIndex(words: string[]): number {
-  const first = words[0];
+function vxArgsIndex(argv: string[]): number {
+  const first = argv[0];
   if (first === undefined) return -1;
   if (baseName(first) === "vx") return 1;
   if (baseName(first) !== "bun") return -1;
   let i = 1;
-  if (words[i] === "run") i++;
-  return words[i] !== undefined && isEntryScript(words[i]) ? i + 1 : -1;
+  if (argv[i] === "run") i++;
+  return argv[i] !== undefined && isEntryScript(argv[i] as string) ? i + 1 : -1;
 }
 
 function words(command: string): string[] {
   return command.trim().split(/\s+/).filter((w) => w !== "");
 }
 
+/** True when an argv is a vx process (compiled binary or development run). */
+export function isVxArgv(argv: string[]): boolean {
+  return vxArgsIndex(argv) !== -1;
+}
+
+/** True when an argv is `vx sentinel await` (with or without further arguments). */
+export function isAwaitArgv(argv: string[]): boolean {
+  const i = vxArgsIndex(argv);
+  return i !== -1 && argv[i] === "sentinel" && argv[i + 1] === "await";
+}
+
 /** True when a `ps` command line is a vx process (compiled binary or development run). */
 export function isVxCommand(command: string): boolean {
-  return vxArgsIndex(words(command)) !== -1;
+  return isVxArgv(words(command));
 }
 
 /** True when a `ps` command line is `vx sentinel await` (with or without further arguments). */
 export function isAwaitCommand(command: string): boolean {
-  const w = words(command);
-  const i = vxArgsIndex(w);
-  return i !== -1 && w[i] === "sentinel" && w[i + 1] === "await";
+  return isAwaitArgv(words(command));
 }
 
 /** True when `pid` is alive and running vx; a recycled pid running something else is not. */
-export async function isLiveVx(pid: number, exec: Exec): Promise<boolean> {
-  const info = await inspectProcess(pid, exec);
-  return info !== undefined && isVxCommand(info.command);
+export async function isLiveVx(pid: number, exec: Exec, platform?: string): Promise<boolean> {
+  const info = await inspectProcess(pid, exec, platform);
+  return info !== undefined && isVxArgv(info.argv);
+}
+
+/**
+ * True when an inspected process is a `vx sentinel await`: by its argv and, where the kernel
+ * tells (Linux), by the file it runs, so a program started under a forged argv is not one.
+ */
+export function isAwaitProcess(info: ProcessInfo, platform: string = process.platform): boolean {
+  if (!isAwaitArgv(info.argv)) return false;
+  if (platform !== "linux") return true;
+  return info.exe !== undefined && isVxExecutable(info.exe);
 }
 
 /**
@@ -78,9 +184,9 @@ export async function isLiveVx(pid: number, exec: Exec): Promise<boolean> {
  * (the process is gone or another OS user's, its environment unreadable or ambiguous), so a
  * caller that signals only on a match never signals on a guess.
  */
-export async function processStateRoot(pid: number, exec: Exec, platform: string = process.platform): Promise<string | undefined> {
+export async function processStateRoot(pid: number, exec: Exec, platform?: string): Promise<string | undefined> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
-  const env = platform === "linux" ? procEnviron(pid) : await psEnviron(pid, exec);
+  const env = procPlatform(exec, platform) === "linux" ? procEnviron(pid) : await psEnviron(pid, exec);
   if (!env) return undefined;
   let root: string;
   try {
@@ -121,7 +227,7 @@ function procEnviron(pid: number): Env | undefined {
  * HOME with a space then reads as another root, which errs on the side of never signalling.
  */
 async function psEnviron(pid: number, exec: Exec): Promise<Env | undefined> {
-  const res = await exec.run(["ps", "-E", "-ww", "-o", "command=", "-p", String(pid)]);
+  const res = await exec.run(["ps", "-E", "-ww", "-o", "command=", "-p", String(pid)], { env: psEnv() });
   if (res.code !== 0) return undefined;
   const all = words(res.stdout);
   const picked: string[] = [];

@@ -11,15 +11,19 @@
  *   assign.ts  values assigned to credential names (`DB_PASSWORD=`, `client_secret:`)
  *   cli.ts     command-line credentials (`--password x`, `mysql -p…`, `curl -u`) and `.netrc`
  *   lines.ts   whole-line drops (RED-02), with code after a bare word exempt (values.ts)
+ *   encoded.ts base64 runs whose decoded text holds a secret (decoded and judged by these same rules)
+ *   wrap.ts    the tail of a token hard-wrapped or `\`-continued onto the next line
  */
 import { namesCredentialEntry, replaceAssignments, replaceEntryValue } from "./redact/assign";
 import { keyBlockAt } from "./redact/blocks";
 import { replaceCommandLine, replaceNetrc } from "./redact/cli";
 import { dropsLine } from "./redact/lines";
 import { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE } from "./redact/placeholders";
-import { AWS, BEGIN, FLAG, NETRC, TOKEN, URL, WORD, scan } from "./redact/scan";
-import { hasAwsKeyId, replaceAwsSecrets, replaceTokens } from "./redact/tokens";
+import { replaceEncoded } from "./redact/encoded";
+import { AWS, BEGIN, FLAG, NETRC, TOKEN, URL, UUIDS, WORD, scan } from "./redact/scan";
+import { UUID_ABOVE_RE, hasAwsKeyId, replaceAwsSecrets, replaceContextUuids, replaceTokens } from "./redact/tokens";
 import { replaceUrlSecrets } from "./redact/urls";
+import { replaceContinuations } from "./redact/wrap";
 
 export { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE };
 
@@ -31,11 +35,19 @@ const SECRET_SCALAR_RE = /^(\s*)(?:-\s+)?["']?[\w.-]*(?:password|passwd|passphra
  * is kept, except that a private key block collapses to one line.
  */
 export function redact(text: string): string {
+  return redactAt(text, 0);
+}
+
+// Decoded base64 is redacted by the same rules, one level deep: text encoded twice is left alone.
+function redactAt(text: string, depth: number): string {
   if (text === "") return text;
   const lines = text.split("\n");
   const { marks, keyEnd } = scan(text, lines);
+  if (depth === 0) replaceEncoded(text, lines, (t) => redactAt(t, depth + 1) !== t);
   const anyCr = text.includes("\r");
   const out: string[] = [];
+  const src: number[] = []; // the line of `lines` each line of `out` came from
+  let uuidBelow = 0; // lines left in which a bare UUID is a Heroku key printed by a command above
   let awsAbove = false; // an AWS key id on the line above: its secret key may sit on this one
   let netrc = false; // inside a multi-line .netrc entry
   let entryValue = false; // the line above was `- name: DB_PASSWORD`: a `value:` here is the secret
@@ -50,6 +62,7 @@ export function redact(text: string): string {
       const indent = line.length - line.trimStart().length;
       if (line.trim() === "" || indent > scalarIndent) {
         out.push(line.trim() === "" ? raw : line.slice(0, indent) + SECRET + cr);
+        src.push(i);
         continue;
       }
       scalarIndent = -1;
@@ -58,14 +71,17 @@ export function redact(text: string): string {
       const block = keyBlockAt(lines, i, i >= bodyScanFrom);
       if (block !== undefined && "end" in block) {
         out.push(PRIVATE_KEY_BLOCK + cr);
+        src.push(i);
         i = block.end;
         awsAbove = netrc = entryValue = false;
         continue;
       }
       if (block !== undefined) bodyScanFrom = block.skipTo;
     }
-    if (bits === 0 && !awsAbove && !netrc && !entryValue) {
+    if (uuidBelow > 0) uuidBelow--;
+    if (bits === 0 && !awsAbove && !netrc && !entryValue && uuidBelow === 0) {
       out.push(raw);
+      src.push(i);
       continue;
     }
     const words = (bits & WORD) !== 0;
@@ -74,6 +90,8 @@ export function redact(text: string): string {
     if (bits & TOKEN || aws) s = replaceTokens(s);
     if (aws || awsAbove || words) s = replaceAwsSecrets(s, aws || awsAbove);
     if (bits & URL) s = replaceUrlSecrets(s);
+    if (bits & UUIDS || uuidBelow > 0) s = replaceContextUuids(s, uuidBelow > 0);
+    if (bits & UUIDS && UUID_ABOVE_RE.test(line)) uuidBelow = 5;
     if (bits & (FLAG | WORD)) s = replaceCommandLine(s, words);
     if (words || netrc) {
       s = replaceAssignments(s);
@@ -89,6 +107,8 @@ export function redact(text: string): string {
     awsAbove = aws;
     entryValue = words && namesCredentialEntry(line);
     out.push(s + cr);
+    src.push(i);
   }
+  replaceContinuations(lines, out, src);
   return out.join("\n");
 }

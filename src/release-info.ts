@@ -34,6 +34,14 @@ export const VERSION_ASSET = "version.txt";
  */
 export const RECEIPT_NAME = ".vx-install";
 
+/**
+ * The most bytes the `vx` inside a release archive may have; the installer (written in at release
+ * time) and `vx upgrade` refuse a bigger one before writing it out. A gzip archive of a few MB can
+ * unpack to gigabytes, so the size the archive claims is not trusted. 448 MiB is 4x today's
+ * largest release binary (linux-x64, 112 MB): room to grow without ever filling a disk.
+ */
+export const MAX_BINARY_BYTES = 448 * 1024 * 1024;
+
 export function archiveName(p: Platform): string {
   return `vx-${p.os}-${p.arch}.tar.gz`;
 }

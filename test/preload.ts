@@ -3,10 +3,11 @@
  * own temp dir (every mkdtemp of the suite lands inside it, and it is removed when the run ends),
  * and clears every variable that would make vx talk to a real multiplexer or change its timing.
  */
-import { afterAll } from "bun:test";
+import { afterAll, afterEach } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { verifyExecStubs } from "./fakes/exec";
 
 const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
@@ -22,6 +23,10 @@ afterAll(() => {
   }
   rmSync(runDir, { recursive: true, force: true });
 });
+
+// Every test that made an exec stub fails when a call it expected was never made, or an
+// unexpected one was made (even one the code under test caught and swallowed).
+afterEach(verifyExecStubs);
 
 process.env.HOME = mkdtempSync(join(runDir, "vx-test-home-"));
 for (const name of Object.keys(process.env)) {

@@ -4,12 +4,13 @@
  * 127.0.0.1 in the GitHub Releases layout by a small HTTP server whose faults a test chooses:
  * a missing asset, a tampered archive, or the server going away halfway through a download.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { type Server, type Socket, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RECEIPT_NAME, archiveName, hostPlatform } from "../src/release-info";
-import { archiveOne, checksumsText, sha256 } from "../scripts/release-files";
+import { createGzip } from "node:zlib";
+import { MAX_BINARY_BYTES, RECEIPT_NAME, archiveName, hostPlatform } from "../src/release-info";
+import { archiveOne, checksumsText, installerText, sha256 } from "../scripts/release-files";
 import { REPO } from "./helpers";
 import { sandboxPath } from "./tool-path";
 
@@ -78,6 +79,8 @@ export class ReleaseServer {
   readonly releases = new Map<string, string>();
   /** Per asset name (any version): what goes wrong when it is asked for. */
   readonly faults = new Map<string, Fault>();
+  /** Per asset name (any version): a body served instead of the release's file. */
+  readonly bodies = new Map<string, string | Uint8Array>();
   /** Every path asked for, in order. */
   readonly requests: string[] = [];
   private server: Server;
@@ -117,7 +120,10 @@ export class ReleaseServer {
     const version = m[1] ?? this.latest;
     const dir = this.releases.get(version);
     const name = m[2] as string;
-    if (!dir || !existsSync(join(dir, name)) || this.faults.get(name) === "missing") return undefined;
+    if (!dir || this.faults.get(name) === "missing") return undefined;
+    const body = this.bodies.get(name);
+    if (body !== undefined) return { name, bytes: Buffer.from(body) };
+    if (!existsSync(join(dir, name))) return undefined;
     return { name, bytes: readFileSync(join(dir, name)) };
   }
 
@@ -157,7 +163,7 @@ export class ReleaseServer {
 }
 
 /** Tools the installer needs beyond the suite's usual ones, linked into `bin`. */
-const INSTALLER_TOOLS = ["curl", "wget", "tar", "gzip", "sha256sum", "shasum", "cut", "awk", "sysctl"];
+const INSTALLER_TOOLS = ["curl", "wget", "tar", "gzip", "dd", "sha256sum", "shasum", "cut", "awk", "sysctl"];
 
 /** PATH for the installer: `bin` (with the download and checksum tools linked in), then the usual tools. */
 export function installerPath(bin: string, omit: string[] = []): string {
@@ -199,4 +205,94 @@ export function cloneInstall(fromDir: string, toDir: string): string {
   copyFileSync(join(fromDir, "vx"), join(toDir, "vx"));
   copyFileSync(join(fromDir, RECEIPT_NAME), join(toDir, RECEIPT_NAME));
   return realpathSync(join(toDir, "vx"));
+}
+
+/** The installer as a release ships it (base and limit written in), without building a release. */
+export function installerScript(dir: string): string {
+  const path = join(dir, "install.sh");
+  writeFileSync(path, installerText(readFileSync(join(REPO, "scripts", "install-release.sh"), "utf8"), BAKED_BASE));
+  return path;
+}
+
+/**
+ * The checksums.txt inputs the installer and `vx upgrade` are both tested against (their one set
+ * of rules is written out in src/upgrade/checksums.ts and scripts/install-release.sh). `text`
+ * gets the asset's name and its real SHA-256 (lower-case hex); `want` is what must come of it.
+ */
+export const CHECKSUM_CASES: Array<{ name: string; text: (asset: string, hex: string) => string; want: "ok" | "missing" | "duplicate" | "mismatch" }> = [
+  { name: "sha256sum's own format", text: (a, h) => `${h}  install.sh\n${h}  ${a}\n`, want: "ok" },
+  { name: "CRLF line ends", text: (a, h) => `${h}  install.sh\r\n${h}  ${a}\r\n`, want: "ok" },
+  { name: "upper-case hex", text: (a, h) => `${h.toUpperCase()}  ${a}\n`, want: "ok" },
+  { name: "the binary-mode marker", text: (a, h) => `${h} *${a}\n`, want: "ok" },
+  { name: "no newline after the last line", text: (a, h) => `${h}  ${a}`, want: "ok" },
+  { name: "the asset listed twice with the same sum", text: (a, h) => `${h}  ${a}\n${h} *${a}\n`, want: "duplicate" },
+  { name: "the asset listed twice with different sums", text: (a, h) => `${"0".repeat(64)}  ${a}\r\n${h}  ${a}\r\n`, want: "duplicate" },
+  { name: "no entry for the asset", text: (_, h) => `${h}  install.sh\n`, want: "missing" },
+  { name: "a name the asset's is only the start of", text: (a, h) => `${h}  ${a}.sig\n`, want: "missing" },
+  { name: "a sum one digit short", text: (a, h) => `${h.slice(1)}  ${a}\n`, want: "missing" },
+  { name: "a tab for the separator", text: (a, h) => `${h}\t${a}\n`, want: "missing" },
+  { name: "an empty list", text: () => "", want: "missing" },
+  { name: "a wrong sum", text: (a) => `${"ab".repeat(32)}  ${a}\n`, want: "mismatch" },
+];
+
+const BLOCK = 512;
+
+/** A ustar header: `type` "0" a file, "2" a symbolic link to `link`, "5" a directory. */
+function ustarHeader(name: string, size: number, type: string, link = ""): Uint8Array {
+  const h = new Uint8Array(BLOCK);
+  const put = (offset: number, text: string) => h.set(new TextEncoder().encode(text), offset);
+  const octal = (n: number, width: number) => `${n.toString(8).padStart(width - 1, "0")}\0`;
+  put(0, name);
+  put(100, octal(0o755, 8));
+  put(108, octal(0, 8));
+  put(116, octal(0, 8));
+  put(124, octal(size, 12));
+  put(136, octal(1_700_000_000, 12));
+  put(148, "        ");
+  put(156, type);
+  put(157, link);
+  put(257, "ustar\0");
+  put(263, "00");
+  put(148, `${h.reduce((a, b) => a + b, 0).toString(8).padStart(6, "0")}\0 `);
+  return h;
+}
+
+/**
+ * A hostile release archive at `path`: vx as a symbolic link to `link`, vx as a directory, or a
+ * vx of zeros `over` bytes beyond MAX_BINARY_BYTES (a few MB of gzip, streamed, never held whole).
+ * Returns its SHA-256.
+ */
+export async function hostileArchive(path: string, kind: { link: string } | "directory" | { over: number }): Promise<string> {
+  const gz = createGzip({ level: 1 });
+  const out = createWriteStream(path);
+  const closed = new Promise((resolve, reject) => out.on("close", resolve).on("error", reject));
+  gz.pipe(out);
+  const put = async (bytes: Uint8Array) => {
+    if (!gz.write(bytes)) await new Promise((resolve) => gz.once("drain", resolve));
+  };
+  if (kind === "directory") {
+    await put(ustarHeader("vx/", 0, "5"));
+  } else if ("link" in kind) {
+    await put(ustarHeader("vx", 0, "2", kind.link));
+  } else {
+    const size = MAX_BINARY_BYTES + kind.over;
+    await put(ustarHeader("vx", size, "0"));
+    const zeros = new Uint8Array(1 << 20);
+    for (let left = size; left > 0; left -= zeros.length) await put(left >= zeros.length ? zeros : zeros.subarray(0, left));
+    await put(new Uint8Array((BLOCK - (size % BLOCK)) % BLOCK));
+  }
+  await put(new Uint8Array(2 * BLOCK));
+  gz.end();
+  await closed;
+  return new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+}
+
+/** A release dir for `version` around a hostile archive (see hostileArchive), under `parent`. */
+export async function hostileRelease(parent: string, version: string, kind: Parameters<typeof hostileArchive>[1]): Promise<string> {
+  const dir = join(parent, `release-${version}`);
+  mkdirSync(dir, { recursive: true });
+  const hex = await hostileArchive(join(dir, ARCHIVE), kind);
+  writeFileSync(join(dir, "version.txt"), `${version}\n`);
+  writeFileSync(join(dir, "checksums.txt"), checksumsText({ [ARCHIVE]: hex }));
+  return dir;
 }

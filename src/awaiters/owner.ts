@@ -10,7 +10,7 @@ import { inspectProcess } from "../procs";
 
 export type OwnerChain = {
   owner: number;
-  /** The owner's command line, as `ps` showed it when the await started. */
+  /** The owner's command line (argv joined by spaces) when the await started. */
   ownerCommand: string;
   /** Wrapper shells from the await's parent upwards, each the child of the next (last: of the owner). */
   wrappers: number[];
@@ -28,12 +28,17 @@ export function isHookShell(command: string): boolean {
   return SHELLS.has(name) && /\bsentinel await\b/.test(command);
 }
 
-/** Walks up from the await's parent to its owner; undefined when the chain ends at init or vanishes. */
-export async function findOwner(parent: number, exec: Exec): Promise<OwnerChain | undefined> {
+/**
+ * Walks up from the await's parent to its owner; undefined when the chain ends at init or
+ * vanishes. The command lines are read whole whatever the caller's terminal (see inspectProcess):
+ * a wrapper whose line was cut before `sentinel await` would pass for the owner, and each turn's
+ * await would then have an owner of its own that no later await supersedes.
+ */
+export async function findOwner(parent: number, exec: Exec, platform?: string): Promise<OwnerChain | undefined> {
   const wrappers: number[] = [];
   let pid = parent;
   while (pid > 1) {
-    const info = await inspectProcess(pid, exec);
+    const info = await inspectProcess(pid, exec, platform);
     if (!info) return undefined;
     if (!isHookShell(info.command) || wrappers.length === MAX_WRAPPERS) {
       return { owner: pid, ownerCommand: info.command, wrappers };
@@ -53,14 +58,14 @@ export function expectedParent(chain: Pick<OwnerChain, "owner" | "wrappers">): n
  * Whether the chain still stands: the await's parent is the first link, each wrapper is still the
  * child of the next, and the owner is alive. Without wrappers this costs no process inspection.
  */
-export async function chainHolds(parentNow: number, chain: OwnerChain, exec: Exec): Promise<boolean> {
+export async function chainHolds(parentNow: number, chain: OwnerChain, exec: Exec, platform?: string): Promise<boolean> {
   if (parentNow !== expectedParent(chain)) return false;
   const links = [...chain.wrappers, chain.owner];
   for (let i = 0; i < chain.wrappers.length; i++) {
-    const info = await inspectProcess(links[i] as number, exec);
+    const info = await inspectProcess(links[i] as number, exec, platform);
     if (!info || info.ppid !== links[i + 1]) return false;
   }
-  return chain.wrappers.length === 0 || (await inspectProcess(chain.owner, exec)) !== undefined;
+  return chain.wrappers.length === 0 || (await inspectProcess(chain.owner, exec, platform)) !== undefined;
 }
 
 /**

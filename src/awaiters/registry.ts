@@ -1,6 +1,7 @@
 /**
  * The awaiter registry (AWT-07) and verified reaping (AWT-08). A record is trusted only when the
- * process it names is alive and its command line is a `vx sentinel await`: a pid can be recycled,
+ * process it names is alive, its argv is a `vx sentinel await` and (Linux) the file it runs is a
+ * vx binary (see isVxExecutable): a pid can be recycled, an argv can be forged,
  * and vx never signals a process it has not verified, and never by name. Before a signal the
  * process must also be proven to run with this state root: an await of another HOME can hold a
  * pid one of ours had, and its command line reads the same.
@@ -8,7 +9,7 @@
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Exec } from "../exec";
-import { type ProcessInfo, inspectProcess, isAwaitCommand, processStateRoot } from "../procs";
+import { type ProcessInfo, inspectProcess, isAwaitProcess, procPlatform, processStateRoot } from "../procs";
 import { expectedParent } from "./owner";
 import { readStateText, removeFile, writeStateFile } from "../state/files";
 import { realpathOr, rootPaths } from "../state/paths";
@@ -42,9 +43,11 @@ export type LiveAwaiter = { rec: Awaiter; proc: ProcessInfo };
 
 /**
  * Reads every record, deleting the untrustworthy ones (malformed, misnamed, dead, or a pid now
- * running something else) unless `readOnly`, and returns the verified live awaiters.
+ * running something else) unless `readOnly`, and returns the verified live awaiters. `platform`
+ * picks how processes are read (/proc on Linux, `ps` elsewhere).
  */
-export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readOnly = false): Promise<LiveAwaiter[]> {
+export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readOnly = false, platformGiven?: string): Promise<LiveAwaiter[]> {
+  const platform = procPlatform(exec, platformGiven);
   const drop = (path: string) => {
     if (!readOnly) removeFile(path);
   };
@@ -71,8 +74,8 @@ export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readO
       continue;
     }
     if (rec.pid === keep) continue;
-    const proc = await inspectProcess(rec.pid, exec);
-    if (!proc || !isAwaitCommand(proc.command)) {
+    const proc = await inspectProcess(rec.pid, exec, platform);
+    if (!proc || !isAwaitProcess(proc, platform)) {
       drop(path);
       continue;
     }
@@ -92,6 +95,8 @@ export type ReapSeams = {
   signal?: (pid: number) => void;
   /** The state root `pid` runs with (symlinks resolved); undefined when it cannot be told. */
   rootOf?: (pid: number) => Promise<string | undefined>;
+  /** How processes are read (see procPlatform): /proc on Linux, `ps` elsewhere. */
+  platform?: string;
 };
 
 /**
@@ -103,10 +108,10 @@ export type ReapSeams = {
 export async function reapAwaiters(root: string, exec: Exec, self?: Awaiter, seams: ReapSeams = {}): Promise<number> {
   const dir = rootPaths(root).awaitersDir;
   const signal = seams.signal ?? term;
-  const rootOf = seams.rootOf ?? ((pid: number) => processStateRoot(pid, exec));
+  const rootOf = seams.rootOf ?? ((pid: number) => processStateRoot(pid, exec, seams.platform));
   const ours = realpathOr(root);
   let count = 0;
-  for (const { rec, proc } of await liveAwaiters(dir, exec, self?.pid)) {
+  for (const { rec, proc } of await liveAwaiters(dir, exec, self?.pid, false, seams.platform)) {
     const orphan = proc.ppid !== expectedParent({ owner: rec.owner_pid, wrappers: rec.wrapper_pids ?? [] });
     const superseded =
       self !== undefined && rec.owner_pid === self.owner_pid && rec.project_path === self.project_path && newer(self, rec);

@@ -7,6 +7,7 @@
 import type { Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
 import { readSoldierState } from "../soldiers/states";
+import { errorMessage } from "../errors";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
 import type { AgentInfo } from "./herdr-types";
@@ -22,6 +23,8 @@ export type Sighting = {
   read(): Promise<string | undefined>;
   /** The visible screen, for dialogs. */
   readVisible(): Promise<string | undefined>;
+  /** Why `status` says nothing (a corrupt `vx report` file), for the sentinel's log. */
+  problem?: string;
 };
 
 export interface Survey {
@@ -76,16 +79,17 @@ function readOrUndefined(p: Promise<string>): Promise<string | undefined> {
  * writes one before the prompt goes in). A finished task goes back to running only on a
  * `working` report newer than its `updated_at` (the reopen rule), never on an older one.
  */
-export function reportedStatus(task: Task, paths: ProjectPaths): string {
+export function reportedStatus(task: Task, paths: ProjectPaths): { status: string; problem?: string } {
   let report: ReturnType<typeof readSoldierState>;
   try {
     report = readSoldierState(paths, task.id);
-  } catch {
-    return "unknown"; // a corrupt report says nothing; never success (HRD-06)
+  } catch (err) {
+    // A corrupt report says nothing, never success (HRD-06); the soldier's next report replaces it.
+    return { status: "unknown", problem: errorMessage(err) };
   }
-  if (!report) return task.status === "running" ? "working" : "unknown";
-  if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return "idle";
-  return report.state;
+  if (!report) return { status: task.status === "running" ? "working" : "unknown" };
+  if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return { status: "idle" };
+  return { status: report.state };
 }
 
 /**
@@ -110,7 +114,7 @@ export function tmuxSurvey(tmux: TmuxClient, panes: TmuxPane[]): Survey {
       // The pane's own id from here on, whatever the task recorded.
       const target = pane.paneId;
       return {
-        status: reportedStatus(task, paths),
+        ...reportedStatus(task, paths),
         read: () => readOrUndefined(tmux.capture(target, COUNTS.transcriptLines)),
         readVisible: () => readOrUndefined(tmux.capture(target)),
       };

@@ -24,7 +24,7 @@ export class GitError extends VxError {
     const detail =
       res.code === 124
         ? "timed out"
-        : lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
+        : reasonLine(res.stderr) || lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
     super(`${argv.join(" ")} failed in ${dir}: ${detail}`);
     this.name = "GitError";
     this.argv = argv;
@@ -36,6 +36,28 @@ export class GitError extends VxError {
 function lastLine(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
   return lines[lines.length - 1] ?? "";
+}
+
+const REASON_RE = /^(error|fatal): /;
+const LISTED_MAX = 5;
+
+/**
+ * The line where git says why it failed (its first `error:` or `fatal:`), with the paths it
+ * lists beneath it (indented) joined on, in one line; "" when there is none. Git's last line is
+ * often only the outcome (`Aborting`), which tells the user nothing they can act on.
+ */
+export function reasonLine(stderr: string): string {
+  const lines = stderr.split("\n");
+  const at = lines.findIndex((l) => REASON_RE.test(l));
+  if (at < 0) return "";
+  const listed: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (!/^\s/.test(l) || !l.trim()) break;
+    listed.push(l.trim());
+  }
+  const shown = listed.slice(0, LISTED_MAX).join(", ");
+  const more = listed.length > LISTED_MAX ? ` and ${listed.length - LISTED_MAX} more` : "";
+  return `${lines[at].trim()}${shown ? ` ${shown}${more}` : ""}`;
 }
 
 // Variables that point git at a repository other than the one `-C` names; a vx run from inside

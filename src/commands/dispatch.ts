@@ -4,16 +4,19 @@
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
 import { acquireCamp, releaseLease } from "../camps/pool";
-import { currentBranch, hasCommit } from "../camps/git";
+import { currentBranch, hasCommit, runGit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError } from "../errors";
 import { assertPromptSize } from "../soldiers/prompt-text";
 import { which } from "../exec";
-import { openProject } from "../project";
+import { type Project, openProject } from "../project";
+import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
 import { ensureSentinel } from "../sentinel/ensure";
+import { sentinelState } from "../sentinel/singleton";
 import { newTaskId } from "../state/ids";
+import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
@@ -103,6 +106,30 @@ export function checkRootClaude(deps: Deps, harness: Harness): void {
   );
 }
 
+/**
+ * Issue 15 item 8: inside a sandbox such as Codex's default one, dispatch fails half-way (git
+ * cannot write the camp's branch under a read-only `.git`, herdr and tmux are out of reach with the
+ * network off) and a sentinel it starts dies with the command. Said in one line before anything is
+ * written: what is read-only, the network, or that no sentinel runs and one started here would not
+ * outlive this command.
+ */
+export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
+  const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
+  const reasons: string[] = [];
+  if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
+  // The project's state dir is named only when the root above it is writable.
+  const stateDir = [project.root, project.paths.stateDir].find((dir) => canCreateIn(dir) === false);
+  if (stateDir) reasons.push(`${stateDir} is read-only here`);
+  // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
+  if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
+  const namespace = foreignPidNamespace();
+  if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
+  if (reasons.length === 0) return;
+  const writable = gitDir ? [gitDir, project.root] : undefined;
+  throw new VxError(sandboxRefusal(what, reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
+}
+
 /** `vx dispatch`. */
 export const dispatchCommand = defineVxCommand({
   name: "dispatch",
@@ -132,6 +159,7 @@ export const dispatchCommand = defineVxCommand({
     }
     const workspace = checkBackend(deps, backend);
     checkRootClaude(deps, harness);
+    await checkSandbox(deps, project);
 
     ensureSentinel(deps, project.root);
     ensureProjectRecord(project.paths);

@@ -4,6 +4,7 @@ import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
 import { campChecks } from "../doctor/camps";
+import { codexSandboxCheck } from "../doctor/codex";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
 import { type Check, renderReport } from "../doctor/report";
@@ -52,6 +53,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(shadowCheck(deps));
     if (top && config) {
       checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd)));
+      if (config.commander === "codex") checks.push(await codexSandboxCheck(deps.env, deps.exec, top, root));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));

@@ -22,7 +22,7 @@ import { launchIntent, reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
-import { checkBackend } from "./dispatch";
+import { checkBackend, checkSandbox } from "./dispatch";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -89,6 +89,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string): Promise
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
   const oldCamp = await oldCampToDiscard(deps, project, task);
+  await checkSandbox(deps, project, "redispatch");
 
   ensureSentinel(deps, project.root);
   ensureProjectRecord(project.paths);

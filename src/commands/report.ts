@@ -5,7 +5,7 @@
  */
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
-import { reportingTask, writeSoldierState } from "../soldiers/states";
+import { reportingTask, warnTo, writeSoldierState } from "../soldiers/states";
 import { SOLDIER_STATES, type SoldierState } from "../state/schemas";
 import { HARNESSES } from "../state/schemas";
 import { stateRoot } from "../state/paths";
@@ -25,12 +25,13 @@ export const reportCommand = defineVxCommand({
     }
     const { paths, taskId } = reportingTask(stateRoot(deps.env), deps.cwd, deps.env.VX_TASK_ID);
     const harness = deps.env.VX_HARNESS;
-    writeSoldierState(paths, {
+    const state: SoldierState = {
       task_id: taskId,
       state: raw as SoldierState["state"],
       at: isoTime(deps.clock.now()),
       source: harness && (HARNESSES as readonly string[]).includes(harness) ? harness : undefined,
-    });
+    };
+    writeSoldierState(paths, state, warnTo(deps.stderr));
     return 0;
   },
 });

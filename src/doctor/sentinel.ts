@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { liveAwaiters } from "../awaiters/registry";
+import { psEnv } from "../procs";
 import { listWakeNames } from "../wakes/queue";
 import type { Deps } from "../deps";
 import { changeReason } from "../sentinel/build";
@@ -13,7 +14,8 @@ import type { Check } from "./report";
 
 /** Pids of `vx sentinel` loops of this user and, where the kernel tells, this HOME. */
 async function sentinelPids(deps: Deps): Promise<number[]> {
-  const res = await deps.exec.run(["ps", "-x", "-o", "pid=,command="], { env: deps.env });
+  // Full width whatever the caller's terminal: a cut line would hide a sentinel with a long path.
+  const res = await deps.exec.run(["ps", "-x", "-ww", "-o", "pid=,command="], { env: psEnv(deps.env) });
   if (res.code !== 0) return [];
   const pids: number[] = [];
   for (const line of res.stdout.split("\n")) {

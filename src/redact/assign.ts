@@ -23,7 +23,7 @@ const ABOUT_RE =
 // names the credential (`<add key="ApiToken" value="…"/>`, `{"name": "DB_PASSWORD", "value": "…"}`).
 const XML_RE = /<([A-Za-z][\w.:-]*)>([^<]+)<\/\1>/g;
 const PAIR_RE = /\b(?:key|name)["']?\s*[=:]\s*["']([^"']+)["']\s*,?\s*["']?value["']?\s*[=:]\s*(["'])([^"']*)\2/gi;
-const HINT_RE = /pass|pwd|secret|token|key|auth|credential/i;
+const HINT_RE = /pass|pwd|secret|token|key|auth|credential|SESSION|_(?:SK|PAT|PW|CREDS)\b/i;
 // Words that end a name only after a separator or a camelCase hump: `bypass`, `monkey`, `oauth`.
 const NEEDS_BOUNDARY = new Set(["pass", "pwd", "key", "auth"]);
 // Environment names that end in a credential word with no separator.
@@ -31,8 +31,20 @@ const GLUED_NAMES = new Set(["SSHPASS", "PGPASS", "RCLONE_PASS"]);
 // Public by definition: `STRIPE_PUBLISHABLE_KEY`, `NEXT_PUBLIC_…`, `ssh_pub_key`.
 const PUBLIC_RE = /publi[cs]|pub[-_.]?key/i;
 const ENV_STYLE_RE = /^[A-Z0-9_]*[A-Z][A-Z0-9_]*$/;
-// Dockerfile `ENV NAME value`, csh `setenv NAME value`, fish `set -x NAME value`.
-const ENV_KEYWORD_RE = /^(\s*(?:ENV|setenv|set\s+-[A-Za-z]+)\s+)([A-Za-z_][A-Za-z0-9_]*)([ \t]+)(?=\S)/;
+// Dockerfile `ENV NAME value`, csh `setenv NAME value`, fish `set -x NAME value`, Windows
+// `setx NAME value`, `launchctl setenv`, `aws configure set NAME value`, `git config [--global] a.b value`.
+const ENV_KEYWORD_RE =
+  /^(\s*(?:[+$>]\s+)?(?:ENV|setenv|setx|set\s+-[A-Za-z]+|launchctl\s+setenv|aws\s+configure\s+set|git\s+config(?:\s+--[a-z]+)*)\s+)([A-Za-z_][A-Za-z0-9_.]*)([ \t]+)(?=\S)/;
+// A credential name alone at the start of a line, its value after spaces (`aws_session_token <v>` as
+// credential helpers and `aws configure list` print it, `RENDER_TOKEN <v>`): taken only when the
+// name has a separator and the value looks random.
+const NAME_SPACE_VALUE_RE = /^(\s*)([A-Za-z][A-Za-z0-9]*[_.][A-Za-z0-9_.]*)([ \t]+)(\S+)\s*$/;
+// Environment names whose last part says they hold a credential, beyond the words above: session
+// keys (`BW_SESSION`, 1Password's `OP_SESSION_<account>`), access and secret key pairs (`ALIYUN_AK`,
+// `ALIYUN_SK`), personal access tokens (`GITLAB_PAT`), `_PW`, `_CREDS`, `_COOKIE`.
+const ENV_EXTRA_RE = /(?<![A-Za-z0-9_.-])(?:(?:[A-Z0-9]+_)+(?:SESSION|SK|PAT|PW|CREDS|COOKIE)|OP_SESSION_[A-Za-z0-9_]+)["'\]]*\s*(?=[:=])/g;
+const ENV_EXTRA_HINT_RE = /SESSION|_(?:SK|PAT|PW|CREDS|COOKIE)\b/;
+const ENV_EXTRA_NAME_RE = /^(?:(?:[A-Z0-9]+_)+(?:SESSION|SK|PAT|PW|CREDS|COOKIE)|OP_SESSION_[A-Za-z0-9_]+)$/;
 
 type Strength = "strong" | "weak";
 
@@ -46,7 +58,12 @@ function strength(prefix: string, suffix: string): Strength | undefined {
   if (last === undefined) return word === "pass" || word === "passphrase" ? "strong" : undefined;
   const separated = last === "_" || last === "-" || last === ".";
   const hump = /[a-z0-9]/.test(last) && suffix[0] >= "A" && suffix[0] <= "Z";
-  if (NEEDS_BOUNDARY.has(word) && !separated && !hump) return GLUED_NAMES.has(name) ? "strong" : undefined;
+  if (NEEDS_BOUNDARY.has(word) && !separated && !hump) {
+    if (GLUED_NAMES.has(name)) return "strong";
+    // An environment name with `KEY` glued on (`HONEYCOMB_WRITEKEY`, `MAILGUN_APIKEY`): only a
+    // random-looking value, since `MONKEY=` or `HOTKEY=` name no credential.
+    return word === "key" && suffix === "KEY" && ENV_STYLE_RE.test(name) && name.includes("_") ? "weak" : undefined;
+  }
   const segment = name.slice(name.lastIndexOf(".") + 1).replace(/^-+/, "");
   if (word === "key" && !ENV_STYLE_RE.test(segment)) return "weak";
   return "strong";
@@ -76,12 +93,30 @@ function namesCredential(name: string, bare = true): boolean {
   return strength(prefix, m[1]) === "strong";
 }
 
+// Calls that set an environment variable or property by name: .NET `SetEnvironmentVariable("X", "v")`,
+// Go `os.Setenv("X", "v")`, `putenv`, Java `System.setProperty("x.password", "v")`.
+const SETTER_RE = /\b(?:SetEnvironmentVariable|Setenv|setenv|putenv|setProperty|set_var)\(\s*(["'])([A-Za-z_][\w.-]*)\1\s*,\s*(["'])([^"']+)\3/g;
+
 /** Replaces the values assigned to credential names in `line`. */
 export function replaceAssignments(line: string): string {
   if (!HINT_RE.test(line)) return line;
   let s = line;
+  if (s.includes("(") && /set|put/i.test(s)) {
+    s = s.replace(SETTER_RE, (m, _q: string, name: string, _q2: string, v: string) =>
+      (namesCredential(name, false) || ENV_EXTRA_NAME_RE.test(name)) && literalValue(v) ? m.slice(0, m.length - v.length - 1) + SECRET + m.slice(-1) : m,
+    );
+  }
   const env = ENV_KEYWORD_RE.exec(s);
-  if (env && namesCredential(env[2], false)) s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));
+  if (env && (namesCredential(env[2], false) || ENV_EXTRA_NAME_RE.test(env[2]))) {
+    s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));
+  } else if (env === null) {
+    const bare = NAME_SPACE_VALUE_RE.exec(s);
+    if (bare && (namesCredential(bare[2], false) || ENV_EXTRA_NAME_RE.test(bare[2])) && looksRandom(bare[4])) {
+      const at = bare[1].length + bare[2].length + bare[3].length;
+      s = spliceSecrets(s, [[at, at + bare[4].length]]);
+    }
+  }
+  if (ENV_EXTRA_HINT_RE.test(s)) s = replaceNamed(s, ENV_EXTRA_RE, (m, l) => (namePrefix(l, m.index) === "" ? "strong" : undefined));
   s = replaceNamed(s, NAME_END_RE, (m, l) => {
     const prefix = namePrefix(l, m.index);
     return prefix === undefined ? undefined : strength(prefix, m[1]);

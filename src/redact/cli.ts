@@ -4,10 +4,19 @@
  * ODBC `Pwd=`, and `.netrc` lines. Only the value becomes `[redacted-secret]`.
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
-import { assignedLiteral } from "./values";
+import { assignedLiteral, looksRandom } from "./values";
 
 // A long flag with its value after a space (`--password=…` is an assignment, see assign.ts).
-const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
+const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|token|secret|credentials?)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
+// Flags whose name says less (`--key`, `--auth`, `--session`, `--pat`, `--apikey`): only a value
+// that looks random (letters and digits, 12 or more) is taken.
+const WEAK_FLAG_RE = /(?<![A-Za-z0-9_-])--(?:key|auth|session|pat|pw|apikey|jwt|sas)[ \t]+(?=[^\s-])/gi;
+// Single-dash long flags of Java, PowerShell and Windows tools: `-storepass v`, `-srcstorepass v`,
+// `-Password v`, `-AccessToken v`, `-ClientSecret v`. Not `-pass env:X` or `-pass file:p` (openssl
+// reads the secret from elsewhere).
+const DASH_FLAG_RE = /(?<=\s)-(?:[A-Za-z]*(?:pass|password|passwd|passphrase|pwd|token|secret))[ \t]+(?=[^\s-])(?!(?:env|file|fd|stdin|pass):)/gi;
+// PowerShell: `ConvertTo-SecureString "v" -AsPlainText` (or `-String "v"`).
+const SECURE_STRING_RE = /(?<=ConvertTo-SecureString\s+(?:-String\s+)?)(["'])([^"']+)\1/gi;
 // Commands whose arguments are secrets whatever they are called: `gh secret set X --body v`,
 // `fly secrets set X=v`, `heroku config:set X=v`, `kubectl create secret generic s --from-literal=x=v`.
 const SECRET_COMMAND_RE = /\b(?:secrets?\s+set|config:set|create\s+secret|variables\s+set)\s/;
@@ -24,8 +33,26 @@ const SHORT_FLAGS: readonly [RegExp, RegExp][] = [
   [/\blogin\b/, /(?<=\s)-p\s+(?=\S)/g],
   [/\bredis-cli\b/, /(?<=\s)-a\s+(?=\S)/g],
   [/\bmongo(?:sh|dump|restore|import|export)?\b/, /(?<=\s)-p\s+(?=[^\s-])/g],
+  // SQL Server `sqlcmd`/`bcp -P`, archivers `zip -P`, `7z -p<pw>`, LDAP `-w`, `ssh-keygen -N/-P`,
+  // `openssl enc -k`, `twine -p`, `nuget … -k` (the API key), PsExec `-p`.
+  [/\b(?:sqlcmd|bcp|osql|isql)\b/, /(?<=\s)-P\s*(?=[^\s-])/g],
+  [/\b(?:zip|unzip|zipcloak|rar|unrar)\b/, /(?<=\s)-P\s+(?=[^\s-])/g],
+  [/\b7za?\b/, /(?<=\s)-p(?=[^\s-])/g],
+  [/\bldap\w+\b/, /(?<=\s)-w\s+(?=[^\s-])/g],
+  [/\bssh-keygen\b/, /(?<=\s)-[NP]\s+(?=[^\s-])/g],
+  [/\bopenssl\b/, /(?<=\s)-k\s+(?=[^\s-])/g],
+  [/\btwine\b/, /(?<=\s)-p\s+(?=[^\s-])/g],
+  [/\bnuget\b/, /(?<=\s)-k\s+(?=[^\s-])/g],
+  [/\b(?:psexec|paexec|winexe)\b/i, /(?<=\s)-p\s+(?=[^\s-])/g],
 ];
-const SHORT_HINT_RE = /\s-[-pauU]/;
+const SHORT_HINT_RE = /\s-[-pauUPwkN]/;
+// A here-string feeding a credential to a command (`gh auth login --with-token <<< v`, `docker login
+// --password-stdin <<< v`): taken when the line has a credential word.
+const HERE_STRING_RE = /(?<=<<<\s*)(["']?)([^\s"']+)\1/g;
+// `htpasswd -b [-c…] file user password`: batch mode takes the password as the last argument.
+const HTPASSWD_RE = /\bhtpasswd\s+((?:-[A-Za-z]+\s+)*)(\S+)\s+(\S+)\s+(["']?)([^\s"']+)\4/;
+// Samba's `user%password` (`smbclient -U bob%pw`, `rpcclient -U`, `smbmap`).
+const SMB_USER_RE = /(?<=\s-U\s*["']?[^\s%"']+%)[^\s"']+/g;
 
 // `curl -u user:pass`, `curl --user=user:pass`, httpie `http -a user:pass`.
 const HTTP_CLIENT_RE = /\b(?:curl|wget|https?|xh)\b/;
@@ -41,7 +68,7 @@ const NETRC_PASSWORD_RE = /^(\s*(?:password|passwd)\s+)(\S+)/;
 
 /** A literal at the start of `v` (after a quote if any), or undefined for code and placeholders. */
 function literalAt(v: string): boolean {
-  return !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
+  return !v.startsWith("<") && !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
 }
 
 /** Where the word (or the quoted text) that starts at `at` lies. */
@@ -53,14 +80,18 @@ function wordAt(s: string, at: number): Span {
   return [start, end];
 }
 
-/** Replaces the literal value after each match of `re` (whose match ends where the value starts). */
-function replaceAfter(s: string, re: RegExp): string {
+/**
+ * Replaces the literal value after each match of `re` (whose match ends where the value starts);
+ * with `random`, only a value that looks random.
+ */
+function replaceAfter(s: string, re: RegExp, random = false): string {
   const spans: Span[] = [];
   re.lastIndex = 0;
   for (let m = re.exec(s); m !== null; m = re.exec(s)) {
     const at = re.lastIndex;
     if (!literalAt(s.slice(at))) continue;
     const span = wordAt(s, at);
+    if (random && !looksRandom(s.slice(span[0], span[1]))) continue;
     spans.push(span);
     re.lastIndex = Math.max(span[1], at + 1);
   }
@@ -75,6 +106,15 @@ function replaceAfter(s: string, re: RegExp): string {
 export function replaceCommandLine(line: string, words = true): string {
   let s = line;
   if (words && s.includes("--")) s = replaceAfter(s, FLAG_RE);
+  if (s.includes("--")) s = replaceAfter(s, WEAK_FLAG_RE, true);
+  if (words && (s.includes(" -") || s.includes("\t-"))) s = replaceAfter(s, DASH_FLAG_RE);
+  if (s.includes("SecureString")) s = s.replace(SECURE_STRING_RE, (m, q: string, v: string) => (v.startsWith(SECRET) || assignedLiteral(v, "assign") === undefined ? m : q + SECRET + q));
+  if (s.includes("%") && /\b(?:smbclient|rpcclient|smbmap|smbcacls|net\s+rpc)\b/.test(s)) s = s.replace(SMB_USER_RE, (v) => (v.startsWith(SECRET) ? v : SECRET));
+  if (words && s.includes("<<<")) s = s.replace(HERE_STRING_RE, (m, q: string, v: string) => (literalAt(v) && !v.startsWith(SECRET) ? q + SECRET + q : m));
+  if (s.includes("htpasswd")) {
+    const h = HTPASSWD_RE.exec(s);
+    if (h && /b/.test(h[1]) && literalAt(h[5]) && !h[5].startsWith(SECRET)) s = s.slice(0, h.index + h[0].length - h[5].length - h[4].length) + SECRET + s.slice(h.index + h[0].length - h[4].length);
+  }
   if ((s.includes(" -") || s.includes("\t-")) && SHORT_HINT_RE.test(s)) {
     for (const [command, flag] of SHORT_FLAGS) if (command.test(s)) s = replaceAfter(s, flag);
     if (USER_FLAG_RE.test(s) && HTTP_CLIENT_RE.test(s)) {

@@ -13,9 +13,14 @@ export const FLAG = 8; // ` -` or `\t-`: short flags and `curl -u` (cli.ts)
 export const BEGIN = 16; // a BEGIN line or a PuTTY key file: blocks.ts
 export const AWS = 32; // an AWS access key id prefix
 export const NETRC = 64; // `machine` or `default`
+export const UUIDS = 128; // a provider whose keys are bare UUIDs (Heroku, Pinecone)
 
 // In any case: `key` matches `KEY`, `apiKey` and `monkey` alike (the rules sort those out).
 const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
+// Environment names only (assign.ts): upper case, so `session` in code stays on the fast path.
+const ENV_WORDS_RE = /SESSION|_(?:SK|PAT|PW|CREDS)\b/g;
+// Providers whose keys are bare UUIDs (tokens.ts).
+const UUID_CONTEXT_RE = /heroku|pinecone/gi;
 const MARKERS: readonly [string, number][] = [
   ...SHAPED_MARKERS.map((m): [string, number] => [m, TOKEN]),
   [":AA", TOKEN],
@@ -30,6 +35,7 @@ const MARKERS: readonly [string, number][] = [
   ["Private-Lines", BEGIN],
   ["AKIA", AWS],
   ["ASIA", AWS],
+  ["LTAI", AWS],
   ["machine", NETRC],
   ["default", NETRC],
 ];
@@ -69,6 +75,8 @@ export function scan(text: string, lines: readonly string[]): Scan {
     re.lastIndex = 0;
   };
   markMatches(WORDS_RE, WORD);
+  markMatches(ENV_WORDS_RE, WORD);
+  markMatches(UUID_CONTEXT_RE, UUIDS);
   markMatches(TOKEN_RE, TOKEN);
   const keyEnd = text.includes("PRIVATE KEY") || text.includes("Private-MAC") || text.includes("Private-Hash");
   return { marks, keyEnd };

@@ -52,7 +52,19 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["Replicate", ["r8_[A-Za-z0-9]{37}"]],
   ["Perplexity", ["pplx-[A-Za-z0-9]{40,}"]],
   ["xAI", ["xai-[A-Za-z0-9]{60,}"]],
-  ["Supabase", ["sbp_[a-f0-9]{40}"]],
+  // Supabase: personal and OAuth access tokens, and the secret API keys (`sb_publishable_` is public).
+  ["Supabase", ["sbp_(?:oauth_|v0_)?[A-Za-z0-9]{32,}", "sb_secret_[A-Za-z0-9_-]{20,}"]],
+  // 1Password: service account tokens are base64url JSON after `ops_`; an account Secret Key is
+  // A3- then six groups (the second sometimes one group of 11).
+  ["1Password", ["ops_eyJ[A-Za-z0-9_-]{40,}", "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"]],
+  // Alibaba Cloud AccessKey ids and STS temporary key ids (the secret is paired, below).
+  ["Alibaba Cloud", ["LTAI[A-Za-z0-9]{12,24}", "STS\\.[A-Za-z0-9]{20,}"]],
+  // Dropbox short-lived access tokens (`sl.`, also `sl.u.`).
+  ["Dropbox", ["sl\\.(?:[A-Za-z]\\.)?[A-Za-z0-9_=-]{40,}"]],
+  ["NuGet", ["oy2[a-z0-9]{43}"]],
+  ["Pinecone", ["pcsk_[A-Za-z0-9]{3,12}_[A-Za-z0-9]{30,}"]],
+  ["Render", ["rnd_[A-Za-z0-9]{24,}"]],
+  ["RubyGems", ["rubygems_[A-Za-z0-9]{40,}"]],
   ["PlanetScale", ["pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"]],
   ["New Relic", ["NRAK-[A-Z0-9]{27}"]],
   ["Buildkite", ["bkua_[a-f0-9]{40}"]],
@@ -65,6 +77,10 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
 const SHAPED: readonly [family: string, pattern: string][] = [
   ["Terraform Cloud", "[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_-]{60,}"],
   ["Azure AD client secret", "[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}"],
+  // Dropbox long-lived access and refresh tokens: 11 characters, ten `A`s, then 43 or more.
+  ["Dropbox long-lived", "[A-Za-z0-9_-]{11}AAAAAAAAAA[A-Za-z0-9_=-]{40,}"],
+  // Firebase Cloud Messaging legacy server keys (`AAAA…:APA91b…`) and registration tokens.
+  ["FCM", "[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{60,}"],
 ];
 
 // One alternative per first character (`s(?:k-…|k_…|q0…)|g(?:h…|l…)|…`): the regex engine tries the
@@ -81,7 +97,7 @@ function grouped(): string {
 export const TOKEN_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${grouped()})[A-Za-z0-9_-]*`, "g");
 const SHAPED_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).join("|")})[A-Za-z0-9_-]*`, "g");
 /** Substrings that every SHAPED token contains. */
-export const SHAPED_MARKERS = [".atlasv1.", "Q~"];
+export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 
 // A Telegram bot token is digits, `:`, then `AA` and more; in API URLs it follows `/bot`.
 const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;
@@ -92,9 +108,10 @@ const B64_PEM_RE = /(?<![A-Za-z0-9+/=])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g;
 
 // An AWS secret access key is 40 characters of base64 with no marker of its own, so it is taken only
 // on a line that has an access key id or names the secret key, or on the line after an id.
-const AWS_ID_RE = /(?<![A-Za-z0-9_-])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/;
-const AWS_SECRET_NAME_RE = /secret.?access.?key/i;
-const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+// Alibaba Cloud pairs its `LTAI` ids with a 30-character secret of letters and digits the same way.
+const AWS_ID_RE = /(?<![A-Za-z0-9_-])(?:(?:AKIA|ASIA)[A-Z0-9]{16}|LTAI[A-Za-z0-9]{12,24})(?![A-Za-z0-9])/;
+const AWS_SECRET_NAME_RE = /secret.?access.?key|access.?key.?secret/i;
+const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])(?:[A-Za-z0-9/+]{40}|[A-Za-z0-9]{30})(?![A-Za-z0-9/+=])/g;
 
 /** Whether `line` holds an AWS access key id (before redaction), so its neighbours are searched too. */
 export function hasAwsKeyId(line: string): boolean {
@@ -104,7 +121,7 @@ export function hasAwsKeyId(line: string): boolean {
 /** Replaces every provider token in `line`. */
 export function replaceTokens(line: string): string {
   let s = line.replace(TOKEN_RE, SECRET);
-  if (s.includes(".atlasv1.") || s.includes("Q~")) s = s.replace(SHAPED_RE, SECRET);
+  if (SHAPED_MARKERS.some((m) => s.includes(m))) s = s.replace(SHAPED_RE, SECRET);
   if (s.includes(":AA")) s = s.replace(TELEGRAM_RE, SECRET);
   if (s.includes("LS0tLS1CRUdJTi")) s = s.replace(B64_PEM_RE, (m) => (decodesToPrivateKey(m) ? SECRET : m));
   return s;
@@ -116,7 +133,7 @@ export function replaceTokens(line: string): string {
  */
 export function replaceAwsSecrets(line: string, idNear: boolean): string {
   if (!idNear && !AWS_SECRET_NAME_RE.test(line)) return line;
-  return line.replace(AWS_SECRET_RE, (m) => (/[g-zG-Z/+]/.test(m) ? SECRET : m));
+  return line.replace(AWS_SECRET_RE, (m) => (/[g-zG-Z/+]/.test(m) && /\d/.test(m) ? SECRET : m));
 }
 
 function decodesToPrivateKey(b64: string): boolean {
@@ -126,4 +143,20 @@ function decodesToPrivateKey(b64: string): boolean {
   } catch {
     return true;
   }
+}
+
+// Heroku API keys and older Pinecone keys are bare UUIDs: taken on a line that names the provider,
+// and on a line that is only a UUID just below a Heroku token command (`heroku auth:token` prints
+// warnings, then the key).
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+const UUID_RE = new RegExp(`(?<![A-Za-z0-9-])${UUID}(?![A-Za-z0-9-])`, "g");
+const UUID_LINE_RE = new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`);
+const UUID_CONTEXT_RE = /heroku|pinecone/i;
+/** A line after which a bare UUID line is a Heroku key. */
+export const UUID_ABOVE_RE = /heroku\s+(?:auth:token|authorizations:create)|HEROKU_API_KEY/i;
+
+/** Replaces UUIDs on a line that names Heroku or Pinecone, or on a bare UUID line when `keyAbove`. */
+export function replaceContextUuids(line: string, keyAbove: boolean): string {
+  if (keyAbove && UUID_LINE_RE.test(line)) return line.replace(UUID_RE, SECRET);
+  return UUID_CONTEXT_RE.test(line) ? line.replace(UUID_RE, SECRET) : line;
 }

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
+import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
 import { COMMANDERS, type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, blockText, bodyHash, detectLang, hasClaudeImport, renderBlock, repairBlock, upsertBlock } from "./block";
 import { lineDiff } from "./diff";
@@ -150,6 +151,7 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
     wakeFilePlan(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension", fileHashes, plan, refresh);
     jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
   }
+  if (c.commander === "codex" && !refresh) plan.notes.push(`Codex commander: ${CODEX_SANDBOX_WHY} - ${codexSandboxAdvice({})}; 'vx doctor' names the writable_roots that keep the sandbox instead`);
   if (c.commander === "opencode" || readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined) {
     wakeFilePlan(top, OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN, "the OpenCode commander's wake plugin", fileHashes, plan, refresh);
     if (readTextIfExists(join(top, "opencode.jsonc")) !== undefined && readTextIfExists(join(top, OPENCODE_CONFIG_PATH)) === undefined) {

@@ -7,6 +7,7 @@ import { closeSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { foreignPidNamespace } from "../sandbox";
 import { ensureDir, openStateAppend, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { GUARDS, scaled } from "../time";
@@ -74,6 +75,11 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
   try {
     const state = sentinelState(paths);
     if (state.running && !state.stale) return {};
+    // Inside a sandbox's own pid namespace (Codex's default sandbox) a started sentinel dies when
+    // the sandboxed command ends, and the pid it records is a namespace pid no one outside can
+    // verify or signal: none is started, and nothing is written.
+    const namespace = foreignPidNamespace();
+    if (namespace) throw new Error(`not from inside a sandbox (${namespace}), where it would die with this command`);
     // A successor waits up to the retire wait for a stale holder to let go: one is enough, however
     // many awaits poll meanwhile.
     const marker = join(root, ".sentinel-successor");

@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
-import { type BackendName, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
+import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
 import { type TmuxClient, createTmuxClient } from "../backends/tmux";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
@@ -239,7 +239,7 @@ async function serveProject(
     // The lock is probed only for tasks this pass would judge, not for every finished one.
     if (!survey || (!reopen && task.status !== "running") || isTaskBusy(p.paths, task.id)) continue;
     if (reopen) {
-      await reopenIfWorking(applyCtxFor(ctx, p), task, survey.find(task, p.paths));
+      await reopenIfWorking(applyCtxFor(ctx, p), task, sight(ctx, p, task, survey));
       continue;
     }
     if (await serveRunning(ctx, p, task, survey)) wakes++;
@@ -247,11 +247,23 @@ async function serveProject(
   return wakes;
 }
 
+/** The task's soldier as the survey saw it; a problem with what it read is logged once, not every pass. */
+function sight(ctx: PassCtx, p: Project, task: Task, survey: Survey): Sighting | undefined {
+  const soldier = survey.find(task, p.paths);
+  const key = `${p.paths.key} sighting ${task.id}`;
+  if (!soldier?.problem) ctx.memory.corrupt.delete(key);
+  else if (!ctx.memory.corrupt.has(key)) {
+    ctx.memory.corrupt.add(key);
+    ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): status unknown until its soldier reports again: ${soldier.problem}`);
+  }
+  return soldier;
+}
+
 /** Decides and applies for one running task; true when it settled with a wake. */
 async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey): Promise<boolean> {
   const now = ctx.ops.clock.now();
   if (now - Date.parse(task.updated_at) < ctx.windows.settleGrace) return false;
-  const soldier = survey.find(task, p.paths);
+  const soldier = sight(ctx, p, task, survey);
   let obs = await observe(task, soldier, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
   if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {
     if (!ctx.memory.statuses.has(obs.status)) {

@@ -8,6 +8,7 @@ import { VxError } from "../errors";
 import { ensureDir, readStateText, removeFile, writeStateFile } from "../state/files";
 import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
 import type { rootPaths } from "../state/paths";
+import { foreignPidNamespace } from "../sandbox";
 import { loadRecord, renderState } from "../state/record";
 import { type Build, type SentinelInfo, SentinelInfoSchema } from "../state/schemas";
 import { GUARDS, isoTime, scaled } from "../time";
@@ -50,6 +51,12 @@ export type Singleton = { release(): void };
  * wait.
  */
 export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Build, signal?: AbortSignal): Promise<Singleton | undefined> {
+  // sentinel.pid must name a process everyone can verify: not a pid of a sandbox's own namespace
+  // (Codex's default sandbox), where the sentinel would also die with the command that started it.
+  const namespace = foreignPidNamespace();
+  if (namespace) {
+    throw new VxError(`a sentinel cannot run inside a sandbox (${namespace}): it would die with the command that started it, and pid ${deps.pid} means nothing outside - run 'vx sentinel' outside the sandbox`);
+  }
   ensureDir(paths.root);
   const deadline = deps.clock.now() + scaled("retireWait", deps.env);
   // The holder seen stale. It stays judged stale while it retires (its sentinel.json may vanish

@@ -27,7 +27,7 @@ import { harnessArgs, herdrOps } from "./launch";
 import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
-import { readSoldierState, writeSoldierState } from "./states";
+import { readSoldierState, warnTo, writeSoldierState } from "./states";
 import { tmuxSurvey } from "../backends/soldiers";
 import { loadTask } from "../state/tasks";
 
@@ -272,7 +272,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const gate = await isolationGate(ctx, paneId, task);
   if (gate) return fail(ctx, task, gate, sessionId);
 
-  writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: harness });
+  writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: harness }, warnTo(deps.stderr));
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;

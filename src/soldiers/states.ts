@@ -3,13 +3,13 @@
  * `states/<task-id>.json` from a harness hook inside the camp; the sentinel reads the latest one
  * as a tmux soldier's status. Finding the task needs no git and no project: only the state root.
  */
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
-import { VxError } from "../errors";
-import { readStateText } from "../state/files";
+import { StateError, VxError, errorMessage } from "../errors";
+import { readStateText, removeStatePath, writeStateFile } from "../state/files";
 import { isTaskId } from "../state/ids";
 import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
-import { loadRecord, saveRecord } from "../state/record";
+import { loadRecord, mergeForSave, renderState, saveRecord } from "../state/record";
 import { type SoldierState, SoldierStateSchema, keysOf } from "../state/schemas";
 import { readPool } from "../camps/pool";
 import { taskPath } from "../state/tasks";
@@ -25,8 +25,30 @@ export function readSoldierState(paths: ProjectPaths, taskId: string): SoldierSt
   return loadRecord(statePath(paths, taskId), SoldierStateSchema)?.value;
 }
 
-export function writeSoldierState(paths: ProjectPaths, state: SoldierState): void {
-  saveRecord(paths.root, statePath(paths, state.task_id), state, STATE_KEYS);
+/** The reason in a StateError about `path`, without the path and the advice to repair it. */
+function reasonOf(err: StateError): string {
+  const detail = err.message.startsWith(`${err.path}: `) ? err.message.slice(err.path.length + 2) : err.message;
+  return detail.split(" - ")[0];
+}
+
+/**
+ * Writes the soldier's state. A corrupt state file (unparsable, empty, a directory, a link, a
+ * FIFO) is replaced, not refused: it holds nothing worth keeping (the next report supersedes it
+ * anyway), and refusing would wedge the task, every later report failing the same way. What is
+ * not a regular file is removed first without following any link; `warn` gets one line (every
+ * command passes one: a replacement is never silent).
+ */
+export function writeSoldierState(paths: ProjectPaths, state: SoldierState, warn?: (line: string) => void): void {
+  const path = statePath(paths, state.task_id);
+  try {
+    saveRecord(paths.root, path, state, STATE_KEYS);
+    return;
+  } catch (err) {
+    if (!(err instanceof StateError) || err.path !== path) throw err; // a linked states dir is not ours to fix
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) removeStatePath(paths.root, path);
+    writeStateFile(paths.root, path, renderState(mergeForSave(state, STATE_KEYS, undefined)));
+    warn?.(`replaced the corrupt soldier state ${path} (${reasonOf(err)})`);
+  }
 }
 
 function projectDirs(root: string): string[] {
@@ -49,18 +71,43 @@ function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number 
 
 /**
  * CMD-REPORT-01: `VX_TASK_ID` (found in whichever project holds its task file, the camp's own
- * first), else the task leasing the camp that contains `cwd`.
+ * first), else the task leasing the camp that contains `cwd`. Inside a camp, `VX_TASK_ID` must be
+ * that camp's lease: a hook run in one soldier's camp with another's id (an inherited or copied
+ * environment) would otherwise rewrite the other soldier's state mid-turn.
  */
 export function reportingTask(root: string, cwd: string, envTaskId: string | undefined): { paths: ProjectPaths; taskId: string } {
   const camp = campOf(root, cwd);
+  const leased = camp ? readPool(camp.paths).slots.find((s) => s.number === camp.slot)?.leased_by : undefined;
   if (envTaskId) {
     if (!isTaskId(envTaskId)) throw new VxError(`report: VX_TASK_ID "${envTaskId}" is not a task id (16 lowercase hex characters)`);
+    if (camp && envTaskId !== leased) {
+      const whose = leased ? `the camp of task ${leased}` : "a camp no task leases";
+      throw new VxError(`report: VX_TASK_ID is ${envTaskId} but ${cwd} is in ${whose} - a soldier reports only from its own camp`);
+    }
     const candidates = [...(camp ? [camp.paths] : []), ...projectDirs(root).map((d) => stateDirPaths(d))];
     const found = candidates.find((p) => readStateText(taskPath(p, envTaskId)) !== undefined);
     if (found) return { paths: found, taskId: envTaskId };
     throw new VxError(`report: no task ${envTaskId} under ${root}`);
   }
-  const leased = camp ? readPool(camp.paths).slots.find((s) => s.number === camp.slot)?.leased_by : undefined;
   if (camp && leased) return { paths: camp.paths, taskId: leased };
   throw new VxError(`report: not inside a vx camp (no VX_TASK_ID, and ${cwd} is not a leased camp)`);
+}
+
+/** A writeSoldierState warning as one stderr line. */
+export function warnTo(out: { write(text: string): unknown }): (line: string) => void {
+  return (line) => out.write(`vx: warning: ${line}\n`);
+}
+
+/**
+ * At strike: the soldier's reported state and its hook files (`hooks`, the task's hooks dir) go,
+ * nothing followed through a link. The strike itself has happened, so a failure is one warning.
+ */
+export function removeSoldierFiles(paths: ProjectPaths, taskId: string, hooks: string, warn: (line: string) => void): void {
+  for (const path of [statePath(paths, taskId), hooks]) {
+    try {
+      removeStatePath(paths.root, path);
+    } catch (err) {
+      warn(`could not remove ${path}: ${errorMessage(err)}`);
+    }
+  }
 }

@@ -17,6 +17,8 @@ import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { hooksDir } from "./launch-tmux";
+import { removeSoldierFiles, warnTo } from "./states";
 import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";
 
@@ -104,6 +106,7 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   } catch (err) {
     deps.stderr.write(`vx: ${errorMessage(err)}\n`);
   }
+  removeSoldierFiles(paths, taskId, hooksDir(paths, taskId), warnTo(deps.stderr));
   const status = await recordStruck(deps, paths, taskId);
   const backend = backendOf(task);
   deps.stdout.write(`struck: camp returned to the pool, ${backend === "tmux" ? "tmux session" : "herdr pane"} closed.\n`);

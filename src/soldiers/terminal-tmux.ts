@@ -12,7 +12,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
 import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./launch-tmux";
-import { writeSoldierState } from "./states";
+import { warnTo, writeSoldierState } from "./states";
 import type { SoldierTerminal } from "./terminal";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 
@@ -32,7 +32,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     const found = await live(task);
     if (!found) return { kind: "gone", code: "session_not_found" };
     if (found.soldier.status === "blocked" && !dialogOk) return { kind: "blocked" };
-    writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: task.harness });
+    writeSoldierState(paths, { task_id: task.id, state: "working", at: isoTime(deps.clock.now()), source: task.harness }, warnTo(deps.stderr));
     await send(found.pane);
     return { kind: "sent" };
   }

@@ -9,8 +9,10 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  type Stats,
   closeSync,
   constants,
+  fstatSync,
   fsyncSync,
   lstatSync,
   mkdirSync,
@@ -26,7 +28,7 @@ import {
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { StateError, StateLinkError, errorMessage } from "../errors";
 
-const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
 
 function errnoOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
@@ -152,15 +154,24 @@ export function writeStateFile(root: string, path: string, content: string): voi
 
 /**
  * Opens a state file for appending (a log), creating it 0600; a symbolic link at its name is
- * refused, never followed. The caller closes the descriptor.
+ * refused, never followed, and so is anything but a regular file (the open does not block on a
+ * FIFO). The caller closes the descriptor.
  */
 export function openStateAppend(path: string): number {
+  let fd: number;
   try {
-    return openSync(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0o600);
+    fd = openSync(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0o600);
   } catch (err) {
     if (errnoOf(err) === "ELOOP") throw new StateLinkError(path);
+    if (errnoOf(err) === "ENXIO") throw openError(path, err, "append to");
     throw err;
   }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notRegularError(path, st);
+  }
+  return fd;
 }
 
 /** Appends `text` to a state file (see openStateAppend). */
@@ -187,14 +198,77 @@ export function writeProjectFile(path: string, content: string): void {
   writeAtomic(target, content, 0o644, 0o755);
 }
 
-/** The file's text, or undefined when it does not exist. */
-export function readTextIfExists(path: string): string | undefined {
+/** What a file that is not a regular one is, for a message. */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a named pipe (FIFO)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSymbolicLink()) return "a symbolic link";
+  return "not a regular file";
+}
+
+/** The refusal of a file vx would read or append to that is not a regular file. */
+export function notRegularError(path: string, st: Stats): StateError {
+  return new StateError(path, `is ${kindOf(st)}, not a regular file - vx leaves it as it is; remove it or move it aside`);
+}
+
+/** A failed open, naming what is there when it is not a regular file (a socket cannot be opened: ENXIO). */
+function openError(path: string, err: unknown, what: "read" | "append to"): StateError {
+  let st: Stats | undefined;
   try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
+    st = lstatSync(path);
+  } catch {
+    // Gone or unreachable: the open's own error says it.
   }
+  if (st && !st.isFile() && !st.isSymbolicLink()) return notRegularError(path, st);
+  return new StateError(path, `cannot ${what}: ${errorMessage(err)}`);
+}
+
+/**
+ * Opens `path` for reading, or undefined when it does not exist. The open never blocks (a FIFO
+ * planted at a file's name would otherwise hang vx, the sentinel included, until a writer came)
+ * and anything but a regular file is refused. `follow` false refuses a symbolic link at the name.
+ */
+function openRegular(path: string, follow: boolean): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+  } catch (err) {
+    if (errnoOf(err) === "ENOENT") return undefined;
+    if (errnoOf(err) === "ELOOP" && !follow) throw new StateLinkError(path);
+    throw openError(path, err, "read");
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegularError(path, st);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
+ * The one reader of every file vx parses (state files and the project's own): its text, or
+ * undefined when it does not exist; a file that cannot be read is a StateError naming it.
+ */
+function readRegular(path: string, follow: boolean): string | undefined {
+  const fd = openRegular(path, follow);
+  if (fd === undefined) return undefined;
+  try {
+    return readFileSync(fd, "utf8");
+  } catch (err) {
+    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A file of the project (links followed: CLAUDE.md is often one): its text, or undefined when absent. */
+export function readTextIfExists(path: string): string | undefined {
+  return readRegular(path, true);
 }
 
 /**
@@ -203,21 +277,7 @@ export function readTextIfExists(path: string): string | undefined {
  * (STA-07: corrupt is reported, never skipped). The no-follow open costs no extra system call.
  */
 export function readStateText(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, O_RDONLY | O_NOFOLLOW);
-  } catch (err) {
-    if (errnoOf(err) === "ENOENT") return undefined;
-    if (errnoOf(err) === "ELOOP") throw new StateLinkError(path);
-    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
-  }
-  try {
-    return readFileSync(fd, "utf8");
-  } catch (err) {
-    throw new StateError(path, `cannot read: ${errorMessage(err)}`);
-  } finally {
-    closeSync(fd);
-  }
+  return readRegular(path, false);
 }
 
 /** Parses JSON text from `path`; invalid JSON is a StateError naming the file. */
@@ -253,6 +313,19 @@ export function removeFile(path: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
+}
+
+/**
+ * Removes a state file or directory under `root`, whatever it is, following no link: a link at
+ * `path` is unlinked, a directory removed with the links inside it (never what they point to),
+ * and a linked directory above `path` refused (StateLinkError). Absent is not an error.
+ */
+export function removeStatePath(root: string, path: string): void {
+  refuseLinks(root, dirname(path));
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isDirectory()) rmSync(path, { recursive: true, force: true });
+  else removeFile(path);
 }
 
 /** True when both paths exist and resolve to the same file. */

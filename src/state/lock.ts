@@ -3,8 +3,9 @@
  * dies, so a crash never leaves a stale claim, which a pid-file lock cannot promise.
  */
 import { dlopen, FFIType } from "bun:ffi";
-import { closeSync, constants, openSync } from "node:fs";
-import { StateLinkError } from "../errors";
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
+import { StateError, StateLinkError } from "../errors";
+import { notRegularError } from "./files";
 
 const LOCK_SH = 1;
 const LOCK_EX = 2;
@@ -32,15 +33,25 @@ const heldHere = new Set<string>();
 
 /**
  * Opens a lock file, never through a symbolic link at its name: a link planted there would have
- * vx create or lock a file wherever it points. Callers make its directory with ensureStateDir.
+ * vx create or lock a file wherever it points. Nor does the open wait on a FIFO planted there;
+ * anything but a regular file is refused. Callers make its directory with ensureStateDir.
  */
 function openLockFile(path: string, flags: number): number {
+  let fd: number;
   try {
-    return openSync(path, flags | constants.O_NOFOLLOW, 0o600);
+    fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new StateLinkError(path);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st && !st.isFile()) throw notRegularError(path, st);
     throw err;
   }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notRegularError(path, st);
+  }
+  return fd;
 }
 
 function open(path: string): number {
@@ -87,7 +98,7 @@ export function tryLockExclusive(path: string): HeldLock | undefined {
 
 /**
  * True when some process holds `path` exclusively (a shared non-blocking probe; never blocks).
- * A symbolic link at `path` is a StateLinkError, not "nobody holds it".
+ * A symbolic link or anything but a regular file at `path` is a StateError, not "nobody holds it".
  */
 export function isLockHeld(path: string): boolean {
   if (heldHere.has(path)) return true;
@@ -95,7 +106,7 @@ export function isLockHeld(path: string): boolean {
   try {
     fd = openLockFile(path, constants.O_RDONLY);
   } catch (err) {
-    if (err instanceof StateLinkError) throw err;
+    if (err instanceof StateError) throw err; // a link or a FIFO at its name: reported, not "free"
     return false;
   }
   try {

@@ -1,7 +1,8 @@
 /**
- * Downloads for `vx upgrade`: whole-body fetches that fail with one line naming the URL and what
- * went wrong (unreachable, HTTP status, a body that stalled or ended early), and a progress line
- * drawn in place when, and only when, the caller hands it a terminal.
+ * Downloads for `vx upgrade`: bodies streamed a chunk at a time to the caller (small text assets
+ * collected, up to a bound), failing with one line naming the URL and what went wrong
+ * (unreachable, HTTP status, a body that stalled or ended early), and a progress line drawn in
+ * place when, and only when, the caller hands it a terminal.
  */
 import type { Output } from "../deps";
 import { VxError, errorMessage } from "../errors";
@@ -45,10 +46,11 @@ export function progressMeter(out: Output, label: string, total: number | undefi
 }
 
 /**
- * The body of `url`. `progress` is a terminal to draw on, or undefined. A body that receives
- * nothing for GUARDS.downloadStall, breaks off or is shorter than its Content-Length is an error.
+ * Streams the body of `url` to `sink` a chunk at a time (nothing is held whole) and returns its
+ * length. `progress` is a terminal to draw on, or undefined. A body that receives nothing for
+ * GUARDS.downloadStall, breaks off or is shorter than its Content-Length is an error.
  */
-export async function download(url: string, opts: { label: string; progress?: Output }): Promise<Uint8Array> {
+export async function downloadTo(url: string, opts: { label: string; progress?: Output }, sink: (chunk: Uint8Array) => void): Promise<number> {
   const ctrl = new AbortController();
   let timer = setTimeout(() => ctrl.abort(), GUARDS.downloadStall);
   const rearm = () => {
@@ -66,36 +68,40 @@ export async function download(url: string, opts: { label: string; progress?: Ou
     if (!res.ok) throw new DownloadError(`${url}: ${res.status === 404 ? "not found (HTTP 404)" : `HTTP ${res.status}`}`);
     const total = Number(res.headers.get("content-length")) || undefined;
     meter = opts.progress ? progressMeter(opts.progress, opts.label, total) : undefined;
-    const chunks: Uint8Array[] = [];
     let got = 0;
     try {
       if (res.body) {
         for await (const chunk of res.body) {
           rearm();
-          chunks.push(chunk);
           got += chunk.length;
           meter?.update(got);
+          sink(chunk);
         }
       }
     } catch (err) {
+      if (err instanceof VxError) throw err;
       throw new DownloadError(`the download of ${opts.label} broke off after ${got} bytes (${reason(err)})`);
     }
     if (total !== undefined && got !== total) throw new DownloadError(`the download of ${opts.label} ended early (${got} of ${total} bytes)`);
     meter?.done();
-    const body = new Uint8Array(got);
-    let at = 0;
-    for (const c of chunks) {
-      body.set(c, at);
-      at += c.length;
-    }
-    return body;
+    return got;
   } finally {
     meter?.done();
     clearTimeout(timer);
   }
 }
 
-/** A small text asset (the version, the checksum list). */
+/** More than any version.txt or checksums.txt needs: a bigger body is not the release's. */
+const MAX_TEXT_BYTES = 1 << 20;
+
+/** A small text asset (the version, the checksum list), collected in memory up to MAX_TEXT_BYTES. */
 export async function downloadText(url: string, label: string): Promise<string> {
-  return new TextDecoder().decode(await download(url, { label }));
+  const chunks: Uint8Array[] = [];
+  let got = 0;
+  await downloadTo(url, { label }, (c) => {
+    got += c.length;
+    if (got > MAX_TEXT_BYTES) throw new DownloadError(`${url} is over ${MAX_TEXT_BYTES} bytes, too big for ${label}`);
+    chunks.push(c);
+  });
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -3,50 +3,55 @@
  * this platform, verify its SHA-256 against the release's checksums.txt, take `vx` out of it,
  * check it runs here and is the version asked for, then rename it over the old executable with
  * the old file's mode. Until that rename nothing on disk has changed; the rename is atomic, so
- * a running sentinel sees a whole new file and retires (SEN-22).
+ * a running sentinel sees a whole new file and retires (SEN-22). The archive is streamed to a
+ * private temp dir and `vx` streamed out of it (./untar.ts), so memory stays flat whatever the size.
  */
-import { closeSync, fchmodSync, fsyncSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fchmodSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Output } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import type { Exec } from "../exec";
 import { CHECKSUMS_ASSET, type Platform, archiveName, assetUrl } from "../release-info";
 import { createTemp, syncDir, writeAtomic } from "../state/files";
 import { GUARDS } from "../time";
-import type { Output } from "../deps";
-import { download, downloadText } from "./download";
+import { checksumFor } from "./checksums";
+import { downloadText, downloadTo } from "./download";
 import type { Receipt } from "./install-kind";
+import { extractVx } from "./untar";
 
 const UNCHANGED = "nothing was changed";
 
-/** `<hex>  <name>` lines (`*<name>` for binary mode too), as sha256sum writes them. */
-export function parseChecksums(text: string): Map<string, string> {
-  const sums = new Map<string, string>();
-  for (const line of text.split(/\r?\n/)) {
-    const m = /^([0-9a-fA-F]{64}) [ *](.+)$/.exec(line.trim());
-    if (m) sums.set(m[2] as string, (m[1] as string).toLowerCase());
-  }
-  return sums;
-}
+const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? errorMessage(err);
 
-function sha256(data: Uint8Array): string {
-  return new Bun.CryptoHasher("sha256").update(data).digest("hex");
-}
-
-async function vxFromArchive(archive: Uint8Array, asset: string): Promise<Uint8Array> {
-  let file: File | undefined;
+/**
+ * Streams the archive into `path` (a new file in a private temp dir) while hashing it, so the
+ * archive is never held in memory; returns its SHA-256.
+ */
+async function downloadArchive(url: string, path: string, label: string, progress: Output | undefined): Promise<string> {
+  const fd = openSync(path, "wx", 0o600);
+  const hash = new Bun.CryptoHasher("sha256");
   try {
-    file = (await new Bun.Archive(archive).files()).get("vx");
-  } catch (err) {
-    throw new VxError(`${asset} is not a readable archive (${errorMessage(err)}) - ${UNCHANGED}`);
+    await downloadTo(url, { label, progress }, (chunk) => {
+      hash.update(chunk);
+      try {
+        for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
+      } catch (err) {
+        throw new VxError(`cannot save the download of ${label} in ${dirname(path)} (${codeOf(err)}) - ${UNCHANGED}; free some space or set TMPDIR`);
+      }
+    });
+  } finally {
+    closeSync(fd);
   }
-  if (!file) throw new VxError(`${asset} holds no vx binary - ${UNCHANGED}`);
-  return file.bytes();
+  return hash.digest("hex");
 }
 
-/** Writes `bytes` to a new temp file beside `target`, with `target`'s mode; returns its path. */
-function stage(target: string, bytes: Uint8Array): string {
-  const cannot = (err: unknown) =>
-    new VxError(`cannot write beside ${target} (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}) - ${UNCHANGED}; reinstall vx somewhere you can write`);
+/**
+ * Streams the archive's `vx` into a new temp file beside `target`, with `target`'s mode; returns
+ * its path. The temp file's name is unpredictable and opened exclusively (createTemp).
+ */
+async function stage(target: string, archive: string, asset: string): Promise<string> {
+  const cannot = (err: unknown) => new VxError(`cannot write beside ${target} (${codeOf(err)}) - ${UNCHANGED}; reinstall vx somewhere you can write`);
   let temp: { tmp: string; fd: number };
   let mode: number;
   try {
@@ -57,13 +62,13 @@ function stage(target: string, bytes: Uint8Array): string {
   }
   const { tmp, fd } = temp;
   try {
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+    await extractVx(archive, fd, asset, UNCHANGED);
     fchmodSync(fd, mode); // the umask never gets a say: the new file keeps the old one's mode
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
     rmSync(tmp, { force: true });
-    throw cannot(err);
+    throw err instanceof VxError ? err : cannot(err);
   }
   closeSync(fd);
   return tmp;
@@ -84,15 +89,28 @@ export type ReplaceOptions = {
 
 export async function replaceFromRelease(o: ReplaceOptions): Promise<void> {
   const asset = archiveName(o.platform);
-  const sums = parseChecksums(await downloadText(assetUrl(o.base, o.version, CHECKSUMS_ASSET), CHECKSUMS_ASSET));
-  const expected = sums.get(asset);
-  if (!expected) throw new VxError(`the v${o.version} release's ${CHECKSUMS_ASSET} lists no ${asset} - ${UNCHANGED}`);
-  const archive = await download(assetUrl(o.base, o.version, asset), { label: asset, progress: o.progress });
-  const actual = sha256(archive);
-  if (actual !== expected) {
-    throw new VxError(`checksum mismatch for ${asset} (expected ${expected}, got ${actual}): the download is damaged or not the release's - ${UNCHANGED}`);
+  const listed = checksumFor(await downloadText(assetUrl(o.base, o.version, CHECKSUMS_ASSET), CHECKSUMS_ASSET), asset);
+  if ("problem" in listed) {
+    const what = listed.problem === "missing" ? `lists no ${asset}` : `lists ${asset} more than once`;
+    throw new VxError(`the v${o.version} release's ${CHECKSUMS_ASSET} ${what} - ${UNCHANGED}`);
   }
-  const tmp = stage(o.target, await vxFromArchive(archive, asset));
+  let work: string;
+  try {
+    work = mkdtempSync(join(tmpdir(), "vx-upgrade-"));
+  } catch (err) {
+    throw new VxError(`cannot make a temp dir in ${tmpdir()} for the download (${codeOf(err)}) - ${UNCHANGED}; set TMPDIR to a directory you can write`);
+  }
+  let tmp: string;
+  try {
+    const archive = join(work, asset);
+    const actual = await downloadArchive(assetUrl(o.base, o.version, asset), archive, asset, o.progress);
+    if (actual !== listed.hex) {
+      throw new VxError(`checksum mismatch for ${asset} (expected ${listed.hex}, got ${actual}): the download is damaged or not the release's - ${UNCHANGED}`);
+    }
+    tmp = await stage(o.target, archive, asset);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   try {
     const run = await o.exec.run([tmp, "--version"], { env: o.env, timeoutMs: GUARDS.toolProbe });
     const said = run.stdout.trim();

@@ -3,9 +3,10 @@
  * injected so the rules stay testable; anything a lookup cannot determine counts as current,
  * because a redundant wake costs a glance while a lost one leaves a soldier waiting.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { isUnread } from "../forum/inbox";
+import { readStateText } from "../state/files";
 import { isSafeBaseName } from "../state/ids";
 import { projectPaths, stateDirPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
@@ -87,9 +88,10 @@ export function forumWakeCurrent(wake: ForumWake, inboxDir: string): number {
     if (!name.endsWith(".json") || name.startsWith(".")) continue;
     let msg: unknown;
     try {
-      msg = JSON.parse(readFileSync(join(dir, name), "utf8"));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") continue; // acked and removed meanwhile
+      const text = readStateText(join(dir, name));
+      if (text === undefined) continue; // acked and removed meanwhile
+      msg = JSON.parse(text);
+    } catch {
       return wake.count;
     }
     if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return wake.count;

@@ -10,36 +10,42 @@ import { type World, requestWith, screenShows, world } from "./world";
 const WAKE = "A vexillum soldier's status changed";
 let w: World;
 
-beforeAll(async () => {
-  w = await world({
+/** A world whose commander is the real Claude Code, in tmux panes `columns` wide (default: wide). */
+function claudeWorld(columns?: number): Promise<World> {
+  return world({
     harness: "claude",
     commander: "claude",
+    columns,
     prepare: (x) => {
       seedClaude(x.home, [x.project]);
       return claudeEnv(x.models.url);
     },
   });
+}
+
+beforeAll(async () => {
+  w = await claudeWorld();
 });
 afterAll(async () => {
   await w?.close();
 });
 
-async function startClaude(name: string): Promise<number> {
-  const pid = w.tmux.start(name, [w.exe], w.project);
-  await screenShows(w, name, /❯/, 90_000);
+async function startClaude(name: string, x: World = w): Promise<number> {
+  const pid = x.tmux.start(name, [x.exe], x.project);
+  await screenShows(x, name, /❯/, 90_000);
   return pid;
 }
 
 /** One user turn: type, submit, wait for the model to see it and for the turn's Stop hook await. */
-async function turn(name: string, text: string, previousAwait?: number): Promise<number> {
-  w.tmux.type(name, text);
-  await screenShows(w, name, new RegExp(text));
-  w.tmux.keys(name, "Enter");
-  await requestWith(w, text, 0, 90_000);
+async function turn(name: string, text: string, previousAwait?: number, x: World = w): Promise<number> {
+  x.tmux.type(name, text);
+  await screenShows(x, name, new RegExp(text));
+  x.tmux.keys(name, "Enter");
+  await requestWith(x, text, 0, 90_000);
   return waitFor(() => {
-    const live = w.awaits();
+    const live = x.awaits();
     return live.length === 1 && live[0] !== previousAwait ? live[0] : undefined;
-  }, 60_000, `the await of the turn "${text}"`);
+  }, 60_000, `the await of the turn "${text}" to be the only live one`);
 }
 
 describe("Claude Code commander", () => {
@@ -97,5 +103,33 @@ describe("Claude Code commander", () => {
     expect(code).toBe(0);
     expect(await new Response(p.stdout).text()).toContain("ok");
     expect(w.awaits()).toEqual([]);
+  });
+});
+
+// A normal-width terminal: Claude Code hands its hooks the pane's COLUMNS, and nothing vx reads
+// about processes may be cut to it (the hook wrapper's line once lost its `sentinel await` tail,
+// and each turn's await then had an owner of its own).
+describe.each([80, 200])("Claude Code commander in a %i-column terminal", (columns) => {
+  let x: World;
+  beforeAll(async () => {
+    x = await claudeWorld(columns);
+  });
+  afterAll(async () => {
+    await x?.close();
+  });
+
+  test("awaits do not pile up over 3 turns, and kill -9 of Claude Code orphans none", async () => {
+    const t0 = Date.now();
+    const pid = await startClaude("narrow", x);
+    let last: number | undefined;
+    for (const text of ["first narrow turn", "second narrow turn", "third narrow turn"]) {
+      last = await turn("narrow", text, last, x);
+      expect(x.awaits().length).toBeLessThanOrEqual(1);
+    }
+    expect(x.awaits()).toEqual([last!]);
+    expect(x.awaiterRecords()).toEqual([`${last}.json`]);
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => x.awaits().length === 0 && x.awaiterRecords().length === 0, 10_000, "no orphaned await and no record");
+    console.log(`compat: claude at ${columns} columns, 3 turns and kill -9: ${Date.now() - t0} ms`);
   });
 });

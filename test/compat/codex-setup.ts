@@ -2,14 +2,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export function seedCodex(home: string, project: string, modelsUrl: string): Record<string, string> {
+export function seedCodex(home: string, project: string, modelsUrl: string, opts: { sandbox?: string[] } = {}): Record<string, string> {
   const codexHome = join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
   const toml = [
     'model_provider = "mock"',
     'model = "mock-1"',
     'approval_policy = "never"',
-    'sandbox_mode = "danger-full-access"',
+    // Full access unless a test asks for Codex's own default sandbox (with its extra lines).
+    ...(opts.sandbox ?? ['sandbox_mode = "danger-full-access"']),
     "",
     "[model_providers.mock]",
     'name = "mock"',

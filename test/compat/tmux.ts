@@ -7,8 +7,11 @@
 
 export type Tmux = {
   socket: string;
-  /** Starts `argv` in a new detached session; returns the pane's process id. */
-  start(name: string, argv: string[], cwd: string): number;
+  /**
+   * Starts `argv` in a new detached session `columns` wide (default: the server's width);
+   * returns the pane's process id.
+   */
+  start(name: string, argv: string[], cwd: string, columns?: number): number;
   /** Types literal text (no Enter). */
   type(name: string, text: string): void;
   /** Pastes text as one bracketed paste (no Enter), as TMX-02 delivers a prompt. */
@@ -21,7 +24,10 @@ export type Tmux = {
   close(): void;
 };
 
-export function startTmux(env: Record<string, string>): Tmux {
+/** Wide enough that no harness line wraps; worlds that test a normal terminal ask for 80 or 200. */
+export const WIDE_COLUMNS = 220;
+
+export function startTmux(env: Record<string, string>, columns = WIDE_COLUMNS): Tmux {
   const socket = `vx-compat-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const pids = new Set<number>();
   const run = (args: string[]) => {
@@ -35,8 +41,8 @@ export function startTmux(env: Record<string, string>): Tmux {
   };
   return {
     socket,
-    start(name, argv, cwd) {
-      must(["new-session", "-d", "-s", name, "-x", "220", "-y", "50", "-c", cwd, "--", ...argv]);
+    start(name, argv, cwd, width = columns) {
+      must(["new-session", "-d", "-s", name, "-x", String(width), "-y", "50", "-c", cwd, "--", ...argv]);
       // A dead pane stays visible so a failing test can still read what the harness printed.
       must(["set-option", "-t", name, "remain-on-exit", "on"]);
       const pid = Number(must(["display-message", "-p", "-t", name, "#{pane_pid}"]).trim());

@@ -29,6 +29,8 @@ export type WorldOptions = {
   harness: HarnessName;
   commander: "claude" | "pi" | "opencode" | "codex";
   env?: Record<string, string>;
+  /** The width of the world's tmux panes (default: wide, WIDE_COLUMNS). */
+  columns?: number;
   /**
    * Runs once the world exists and before its tmux server starts (the server keeps the environment
    * it started with): seeds the harness's config and returns environment additions.
@@ -57,7 +59,7 @@ export async function world(opts: WorldOptions): Promise<World> {
   const root = join(s.home, ".vexillum");
   const stateDir = join(root, "projects", readdirSync(join(root, "projects"))[0] as string);
   Object.assign(s.env, opts.prepare?.({ ...s, models, root, stateDir }) ?? {});
-  const tmux = startTmux(s.env);
+  const tmux = startTmux(s.env, opts.columns);
   const awaitersDir = join(root, "sentinel-awaiters");
   const w: World = Object.assign(s, {
     exe,
@@ -109,7 +111,10 @@ export async function world(opts: WorldOptions): Promise<World> {
  * with `anywhere`, contains it.
  */
 export function processesRunning(prefix: string, anywhere = false): number[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "pid=,args="], { stdout: "pipe" });
+  // Full width whatever the test's terminal: procps cuts lines to COLUMNS.
+  const env = { ...process.env };
+  delete env.COLUMNS;
+  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
   return ps.stdout
     .toString()
     .split("\n")

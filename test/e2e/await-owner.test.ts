@@ -1,7 +1,7 @@
 // AWT-06 with the real hook command: a harness runs `<sh> -c <HOOK-01>`; where /bin/sh is dash the
 // shell stays between the harness and the await. The owner is the harness either way.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type Queue, alive, queue, stopSentinel } from "../await-kit";
 import { VX_BIN, waitFor } from "../helpers";
@@ -25,10 +25,35 @@ function records(q: Queue): Record_[] {
   }
 }
 
-function hookRunner(q: Queue, shell: string) {
-  symlinkSync(VX_BIN, join(q.bin, "vx"));
+/** Live `vx sentinel await` processes started from `q`'s bin dir (read full width, never cut). */
+function liveAwaits(q: Queue): number[] {
+  const env = { ...process.env };
+  delete env.COLUMNS;
+  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(\S+) sentinel await$/))
+    .filter((m): m is RegExpMatchArray => m !== null && m[2]!.startsWith(`${q.bin}/`))
+    .map((m) => Number(m[1]));
+}
+
+/**
+ * A harness's terminal: wide (no COLUMNS), or a normal 80 columns with vx found deep in a temp
+ * dir, so that both the hook wrapper's line and the await's own line are longer than the terminal.
+ */
+type Terminal = { columns?: string; deepVx?: boolean };
+
+function hookRunner(q: Queue, shell: string, term: Terminal = {}) {
+  let bin = q.bin;
+  if (term.deepVx) {
+    bin = join(q.bin, ...Array.from({ length: 6 }, (_, i) => `deep-${i}-${"d".repeat(16)}`));
+    mkdirSync(bin, { recursive: true });
+  }
+  symlinkSync(VX_BIN, join(bin, "vx"));
+  const env = { ...q.env, PATH: `${bin}:${q.env.PATH}`, ...(term.columns ? { COLUMNS: term.columns } : {}) };
   const runner = Bun.spawn(["bun", join(import.meta.dir, "../fixtures/hook-runner.ts"), shell, q.project], {
-    env: q.env,
+    env,
     stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
@@ -45,24 +70,31 @@ function hookRunner(q: Queue, shell: string) {
 }
 
 const SHELLS = [["dash", "/bin/dash"], ["bash", "/bin/bash"]] as const;
+const TERMINALS: [string, Terminal][] = [
+  ["a wide terminal", {}],
+  ["80 columns with a long vx path", { columns: "80", deepVx: true }],
+];
 
 describe.each(SHELLS)("the Stop hook under %s", (_name, shell) => {
-  test("three turns leave one await, owned by the harness; the harness's death ends it", async () => {
+  test.each(TERMINALS)("in %s, three turns leave one await, owned by the harness; the harness's death ends it", async (_term, term) => {
     current = await queue({ VX_TIME_SCALE: "0.02" });
     const q = current;
-    const h = hookRunner(q, shell);
+    const h = hookRunner(q, shell, term);
     for (let turn = 1; turn <= 3; turn++) {
       const hookPid = await h.hook();
       await waitFor(() => records(q).some((r) => r.pid === hookPid || r.wrapper_pids?.[0] === hookPid), 10_000, `turn ${turn}'s await`);
-      await waitFor(() => records(q).length === 1, 10_000, "one await after the older ones are stopped");
+      await waitFor(() => records(q).length === 1, 10_000, "one record after the older awaits are stopped");
+      await waitFor(() => liveAwaits(q).length === 1, 10_000, `one live await after turn ${turn}, not ${liveAwaits(q).length}`);
     }
     const [rec] = records(q);
+    expect(liveAwaits(q)).toEqual([rec!.pid]);
     expect(rec?.owner_pid).toBe(h.runner.pid);
     // dash keeps the -c shell as the await's parent; bash execs straight into vx.
     if (shell === "/bin/dash") expect(rec?.wrapper_pids?.length).toBe(1);
     else expect(rec?.wrapper_pids).toBeUndefined();
     h.runner.kill("SIGKILL");
     await waitFor(() => !alive(rec!.pid), 10_000, "the await to notice its owner is gone");
+    await waitFor(() => liveAwaits(q).length === 0, 10_000, "no orphaned await");
     expect(records(q)).toEqual([]);
   });
 

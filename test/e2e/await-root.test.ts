@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VX_BIN, waitFor } from "../helpers";
 import { type Queue, alive, queue, stopSentinel } from "../await-kit";
+import { execed } from "../exec-wait";
 
 let queues: Queue[] = [];
 let procs: ReturnType<typeof Bun.spawn>[] = [];
@@ -63,5 +64,38 @@ describe("reaping verifies the state root", () => {
     expect(await older.exited).toBe(0);
     await waitFor(() => !registered(ours, older.pid) && registered(ours, newer.pid), 10_000, "only the newer record");
     expect(alive(newer.pid)).toBe(true);
+  });
+});
+
+describe("reaping verifies the executable", () => {
+  test("processes with a forged await command line and our environment are never signalled", async () => {
+    const ours = await world();
+    // The argv of an await only by its words: argv[0] is the whole string "vx sentinel await".
+    const words = Bun.spawn(["bash", "-c", 'exec -a "vx sentinel await" sleep 1000'], { env: ours.env, stdout: "ignore", stderr: "ignore" });
+    // The exact argv of an await, ["vx", "sentinel", "await"], run by bash (its script
+    // `sentinel` blocks on a FIFO): only the executable tells it from vx.
+    const dir = join(ours.home, "forger");
+    mkdirSync(dir);
+    expect(Bun.spawnSync(["mkfifo", join(dir, "fifo")]).exitCode).toBe(0);
+    writeFileSync(join(dir, "sentinel"), "read -r _ <> fifo\n");
+    const exact = Bun.spawn(["bash", "sentinel", "await"], { argv0: "vx", cwd: dir, env: ours.env, stdout: "ignore", stderr: "ignore" });
+    procs.push(words, exact);
+    await execed(words.pid, "sleep");
+    await execed(exact.pid, "bash");
+    // Records as our own older awaits of this owner and project would have left: superseded.
+    mkdirSync(join(ours.root, "sentinel-awaiters"), { recursive: true });
+    for (const pid of [words.pid, exact.pid]) {
+      writeFileSync(recordFile(ours, pid), JSON.stringify({
+        pid, owner_pid: process.pid, project_path: ours.project, project_key: "x", started_at: "2026-01-01T00:00:00.000Z",
+      }));
+    }
+
+    const mine = startAwait(ours);
+    const settled = (pid: number) => !registered(ours, pid) || !alive(pid);
+    await waitFor(() => registered(ours, mine.pid) && settled(words.pid) && settled(exact.pid), 10_000, "our await's reaping");
+    expect(alive(words.pid)).toBe(true);
+    expect(alive(exact.pid)).toBe(true);
+    expect(alive(mine.pid)).toBe(true);
+    expect(readdirSync(join(ours.root, "sentinel-awaiters"))).toEqual([`${mine.pid}.json`]);
   });
 });

@@ -66,6 +66,51 @@ describe("vx init --commander codex", () => {
   });
 });
 
+describe("Codex's default sandbox (issue 15 item 8)", () => {
+  const full = (config: string) => `set sandbox_mode = "danger-full-access" in ${config} (or start codex with --sandbox danger-full-access)`;
+  const why =
+    "Codex's default sandbox keeps .git read-only, turns the network off (herdr's and tmux's sockets too) and ends every process a command starts with the command, so vx dispatch refuses under it";
+
+  test("vx init --commander codex says what to configure; doctor warns until Codex's config.toml sets one that works", async () => {
+    using s = withTools(sandbox());
+    const r = await vx(["init", "--yes", "--commander", "codex"], { cwd: s.project, env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`vx: Codex commander: ${why} - ${full("~/.codex/config.toml")}; 'vx doctor' names the writable_roots that keep the sandbox instead\n`);
+    const config = join(s.home, ".codex", "config.toml");
+    const gitDir = join(s.project, ".git");
+    const root = join(s.home, ".vexillum");
+    const roots = `writable_roots = ["${gitDir}", "${root}"]`;
+    const advice = `${full(config)}, or keep the sandbox with ${roots} and network_access = true under [sandbox_workspace_write] there and 'vx sentinel' started outside Codex`;
+    const none = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(none.stdout).toContain(`[warn] Codex sandbox - ${config} sets no sandbox_mode: ${why} - ${advice}\n`);
+    mkdirSync(join(s.home, ".codex"));
+    writeFileSync(config, 'model = "x"\nsandbox_mode = "workspace-write"\n');
+    const ws = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(ws.stdout).toContain(`[warn] Codex sandbox - ${config} sets sandbox_mode = "workspace-write": ${why} - ${advice}\n`);
+    // The roots without the network are not enough: herdr and tmux stay out of reach.
+    writeFileSync(config, `sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\n${roots}\n`);
+    expect((await vx(["doctor"], { cwd: s.project, env: s.env })).stdout).toContain(`[warn] Codex sandbox - ${config} sets sandbox_mode = "workspace-write"`);
+    writeFileSync(config, `[sandbox_workspace_write]\n${roots}\nnetwork_access = true\n`);
+    expect((await vx(["doctor"], { cwd: s.project, env: s.env })).stdout).toContain(
+      `[ok] Codex sandbox - ${config} keeps the sandbox with ${gitDir} and ${root} writable and the network on: start 'vx sentinel' outside Codex, none is started from inside its sandbox\n`,
+    );
+    writeFileSync(config, 'sandbox_mode = "danger-full-access"\n\n[tui]\nx = true\n');
+    const fullAccess = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(fullAccess.stdout).toContain(`[ok] Codex sandbox - sandbox_mode = "danger-full-access" in ${config}\n`);
+    // CODEX_HOME moves the file, as it does for Codex.
+    const other = join(s.home, "codex-home");
+    const moved = await vx(["doctor"], { cwd: s.project, env: { ...s.env, CODEX_HOME: other } });
+    expect(moved.stdout).toContain(`[warn] Codex sandbox - ${join(other, "config.toml")} sets no sandbox_mode`);
+  });
+
+  test("another commander gets neither the note nor the line", async () => {
+    using s = withTools(sandbox());
+    const r = await vx(["init", "--yes", "--commander", "claude"], { cwd: s.project, env: s.env });
+    expect(r.stderr).not.toContain("Codex commander");
+    expect((await vx(["doctor"], { cwd: s.project, env: s.env })).stdout).not.toContain("Codex sandbox");
+  });
+});
+
 describe("doctor on a Pi commander", () => {
   test("says to start Pi at the project root, naming it when run from a subdirectory", async () => {
     using s = withTools(sandbox());

@@ -146,7 +146,7 @@ describe("vx doctor", () => {
     require("node:fs").rmSync(settings);
     mkdirSync(settings);
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stdout).toContain(`[warn] sentinel Stop hook - ${settings}: cannot read: EISDIR`);
+    expect(r.stdout).toContain(`[warn] sentinel Stop hook - ${settings}: is a directory, not a regular file`);
     expect(r.stdout).toContain("so the commander is never woken when a soldier finishes; make it a readable JSON file, then run 'vx upgrade'\n");
     expect(r.stdout).toMatch(/\[ok\] sentinel - /);
     expect(r.stdout).toMatch(/\nEnvironment ready/);

@@ -1,10 +1,14 @@
 // scripts/install.sh in a sandbox: a copy of the scripts and package.json, a fake npm and fake bun
 // on a PATH that holds nothing else but basic tools, so nothing is downloaded or installed for real.
-import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// Then the release's installer (scripts/install-release.sh) run through `sh` against a release
+// server on 127.0.0.1, given hostile archives and checksum lists.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { REPO, writeExecutable } from "../helpers";
+import { MAX_BINARY_BYTES, RECEIPT_NAME } from "../../src/release-info";
+import { REPO, waitFor, writeExecutable } from "../helpers";
+import { ARCHIVE, CHECKSUM_CASES, ReleaseServer, hostileRelease, installerPath, installerScript, run, runInstaller, sha256File, tinyRelease } from "../release-kit";
 import { toolPath } from "../tool-path";
 
 const WANT: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).devDependencies["bun-types"];
@@ -175,5 +179,137 @@ describe("scripts/install.sh", () => {
     expect(r.stderr).toContain(`installed vx 0.1.0 (built by bun ${WANT}) to ${join(b.dest, "vx")}\n`);
     expect(r.stderr).toContain(`install: ${b.dest} is not on your PATH`);
     expect(r.code).toBe(0);
+  });
+});
+
+describe("the release's install.sh through sh", () => {
+  const TINY = "0.0.2-tiny";
+  let server: ReleaseServer;
+  let shared: string;
+  let script: string;
+
+  beforeAll(async () => {
+    shared = mkdtempSync(join(tmpdir(), "vx-inst-rel-"));
+    script = installerScript(shared);
+    server = await ReleaseServer.start();
+    server.serve(TINY, await tinyRelease(TINY));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(shared, { recursive: true, force: true });
+  });
+
+  /** A temp HOME, its ~/.local/bin, a file outside it that nothing may touch, and the env. */
+  function relBox() {
+    const base = mkdtempSync(join(tmpdir(), "vx-inst-rel-"));
+    const home = join(base, "home");
+    mkdirSync(home);
+    const victim = join(base, "victim");
+    writeFileSync(victim, "precious\n", { mode: 0o600 });
+    const env: Record<string, string> = { HOME: home, PATH: installerPath(join(base, "bin")), VX_RELEASES_URL: server.base };
+    server.latest = TINY;
+    return { base, home, victim, env, dest: join(home, ".local", "bin"), [Symbol.dispose]: () => rmSync(base, { recursive: true, force: true }) };
+  }
+  /** The lines after "downloading …": a refusal is exactly one. */
+  const after = (stderr: string) => stderr.split("\n").filter((l) => l && !l.startsWith("vx install: downloading "));
+  const untouched = (victim: string) => ({ text: readFileSync(victim, "utf8"), mode: statSync(victim).mode & 0o777 });
+
+  test("an archive whose vx is a symbolic link or a directory is refused in one line, and the link's target is left alone", async () => {
+    using b = relBox();
+    for (const [version, kind, what] of [
+      ["9.0.0-link", { link: b.victim }, "a symbolic link"],
+      ["9.0.0-dir", "directory", "a directory"],
+    ] as const) {
+      server.serve(version, await hostileRelease(b.base, version, kind));
+      server.latest = version;
+      const r = await runInstaller(script, b.env, b.home);
+      expect({ version, code: r.code, lines: after(r.stderr) }).toEqual({
+        version,
+        code: 1,
+        lines: [`vx install: ${ARCHIVE} holds vx as ${what}, not a regular file; refusing it; nothing was installed`],
+      });
+      expect(untouched(b.victim)).toEqual({ text: "precious\n", mode: 0o600 });
+      expect(existsSync(b.dest)).toBe(false);
+    }
+  });
+
+  test("links planted at the names it stages the binary and the receipt under are never written through", async () => {
+    using b = relBox();
+    mkdirSync(b.dest, { recursive: true });
+    const victim2 = join(b.base, "victim2");
+    writeFileSync(victim2, "precious\n", { mode: 0o600 });
+    // The installer's shell reports its pid, then waits on a FIFO while the links are planted
+    // under every name derived from that pid; exec keeps the pid for the script read from stdin.
+    const fifo = join(b.base, "go");
+    const pidFile = join(b.base, "pid");
+    expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+    const proc = Bun.spawn(["sh", "-c", 'echo $$ > "$1"; read _ < "$2"; exec sh', "sh", pidFile, fifo], {
+      cwd: b.home,
+      env: b.env,
+      stdin: readFileSync(script),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const pid = (await waitFor(() => (existsSync(pidFile) ? /^(\d+)\n$/.exec(readFileSync(pidFile, "utf8"))?.[1] : undefined), 10_000, "the installer's pid")) as string;
+    const planted = [`.vx.install.${pid}`, `.vx-install.${pid}`, `.vx.${pid}`];
+    symlinkSync(b.victim, join(b.dest, planted[0] as string));
+    symlinkSync(victim2, join(b.dest, planted[1] as string));
+    symlinkSync(b.victim, join(b.dest, planted[2] as string));
+    writeFileSync(fifo, "go\n");
+    const [, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ code, stderr }).toMatchObject({ code: 0 });
+    expect(stderr).toContain(`vx install: installed vx ${TINY} to ${join(b.dest, "vx")}\n`);
+    expect(untouched(b.victim)).toEqual({ text: "precious\n", mode: 0o600 });
+    expect(untouched(victim2)).toEqual({ text: "precious\n", mode: 0o600 });
+    expect(lstatSync(join(b.dest, "vx")).isFile()).toBe(true);
+    expect(lstatSync(join(b.dest, RECEIPT_NAME)).isFile()).toBe(true);
+    expect((await run([join(b.dest, "vx"), "--version"], { cwd: b.home, env: b.env })).stdout).toBe(`vx ${TINY}\n`);
+    // Only the planted links are left beside vx and its receipt: nothing staged was left behind.
+    expect(readdirSync(b.dest).sort()).toEqual(["vx", RECEIPT_NAME, ...planted].sort());
+  });
+
+  test("checksums.txt: every case of the table vx upgrade is tested against", async () => {
+    using b = relBox();
+    const hex = sha256File(join(await tinyRelease(TINY), ARCHIVE));
+    const line: Record<string, string> = {
+      missing: `vx install: checksums.txt lists no checksum for ${ARCHIVE}; nothing was installed`,
+      duplicate: `vx install: checksums.txt lists ${ARCHIVE} more than once; nothing was installed`,
+      mismatch: `vx install: checksum mismatch for ${ARCHIVE} (expected ${"ab".repeat(32)}, got ${hex}); nothing was installed`,
+    };
+    const got: Array<{ name: string; code: number; lines: string[] }> = [];
+    const want: typeof got = [];
+    try {
+      for (const c of CHECKSUM_CASES) {
+        server.bodies.set("checksums.txt", c.text(ARCHIVE, hex));
+        rmSync(b.dest, { recursive: true, force: true });
+        const r = await runInstaller(script, b.env, b.home);
+        const lines = after(r.stderr).filter((l) => !l.includes("on your PATH") && !l.includes("next: in your project"));
+        got.push({ name: c.name, code: r.code, lines });
+        const ok = `vx install: installed vx ${TINY} to ${join(b.dest, "vx")}`;
+        want.push({ name: c.name, code: c.want === "ok" ? 0 : 1, lines: [c.want === "ok" ? ok : (line[c.want] as string)] });
+      }
+    } finally {
+      server.bodies.clear();
+    }
+    expect(got).toEqual(want);
+  });
+
+  test("an archive whose vx unpacks beyond the size limit is refused in one line; the old vx stays", async () => {
+    using b = relBox();
+    mkdirSync(b.dest, { recursive: true });
+    writeExecutable(join(b.dest, "vx"), "#!/bin/sh\necho mine\n");
+    const before = sha256File(join(b.dest, "vx"));
+    const version = "9.0.0-big";
+    const dir = await hostileRelease(b.base, version, { over: 1 });
+    expect(statSync(join(dir, ARCHIVE)).size).toBeLessThan(MAX_BINARY_BYTES / 50);
+    server.serve(version, dir);
+    server.latest = version;
+    const r = await runInstaller(script, b.env, b.home);
+    expect({ code: r.code, lines: after(r.stderr) }).toEqual({
+      code: 1,
+      lines: [`vx install: ${ARCHIVE} holds a vx of ${MAX_BINARY_BYTES + 1} bytes, over the ${MAX_BINARY_BYTES}-byte limit for a vx binary; refusing it; nothing was installed`],
+    });
+    expect(sha256File(join(b.dest, "vx"))).toBe(before);
+    expect(readdirSync(b.dest)).toEqual(["vx"]);
   });
 });

@@ -1,7 +1,7 @@
 // `vx land` and `vx strike` end to end (CMD-LAND-01/02, CMD-STRIKE-01..03, T12, T13, WAK-13)
 // against real git worktrees and the fake herdr.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireCamp, leaseOf } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
@@ -177,6 +177,35 @@ describe("vx land", () => {
       stderr: `vx: ${BRANCH} is not a fast-forward of main (it has diverged) - have the soldier rebase ${BRANCH} onto main, then retry\n`,
     });
     expect(git(w.s.project, "rev-parse", "main")).toBe(main);
+  });
+
+  test("a fast-forward git refuses shows git's reason and the files, not its closing 'Aborting'", async () => {
+    using w = await world();
+    commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
+    commit(w.camp, "README.md", "# demo, fixed\n", "fix the readme");
+    const before = git(w.s.project, "rev-parse", "main");
+    const merge = `git merge --ff-only ${BRANCH} failed in ${w.s.project}`;
+    // Untracked files pass the clean check, but the branch would overwrite this one.
+    writeFileSync(join(w.s.project, "fix.txt"), "the user's own notes\n");
+    const untracked = await w.run("land", ID);
+    expect(untracked).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: land refused: ${merge}: error: The following untracked working tree files would be overwritten by merge: fix.txt\n`,
+    });
+    rmSync(join(w.s.project, "fix.txt"));
+    // A local change git status does not show (assume-unchanged), so only the merge finds it.
+    git(w.s.project, "update-index", "--assume-unchanged", "README.md");
+    writeFileSync(join(w.s.project, "README.md"), "# demo, edited here\n");
+    const dirty = await w.run("land", ID);
+    expect(dirty).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: land refused: ${merge}: error: Your local changes to the following files would be overwritten by merge: README.md\n`,
+    });
+    expect(git(w.s.project, "rev-parse", "main")).toBe(before);
+    expect(w.task().status).toBe("running");
+    expect(leaseOf(w.paths, ID)?.leased_by).toBe(ID);
   });
 
   test("when the automatic strike fails the merge stands and it exits 1", async () => {

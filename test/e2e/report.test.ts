@@ -1,6 +1,7 @@
 // `vx report` (CMD-REPORT-01/02): a harness hook records a soldier's state, and nothing else.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newTaskId } from "../../src/state/ids";
 import { taskPath } from "../../src/state/tasks";
@@ -60,5 +61,66 @@ describe("vx report", () => {
     const r = await f.run(["report", "idle"], { cwd: task.camp_path! });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("is not a leased camp");
+  });
+
+  test("from one soldier's camp, another task's VX_TASK_ID is refused and that task's state is untouched", async () => {
+    await using f = await field();
+    const a = (await seedTask(f, { status: "running" })).task;
+    const b = (await seedTask(f, { status: "running" })).task;
+    expect((await f.run(["report", "working"], { cwd: b.camp_path!, env: { ...f.env, VX_TASK_ID: b.id } })).code).toBe(0);
+    const before = readFileSync(join(f.paths.statesDir, `${b.id}.json`), "utf8");
+    const r = await f.run(["report", "idle"], { cwd: a.camp_path!, env: { ...f.env, VX_TASK_ID: b.id } });
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: report: VX_TASK_ID is ${b.id} but ${a.camp_path} is in the camp of task ${a.id} - a soldier reports only from its own camp\n`,
+    });
+    expect(readFileSync(join(f.paths.statesDir, `${b.id}.json`), "utf8")).toBe(before);
+    expect(existsSync(join(f.paths.statesDir, `${a.id}.json`))).toBe(false);
+    // Its own id from its own camp is what a tmux soldier's hook sends.
+    expect((await f.run(["report", "idle"], { cwd: a.camp_path!, env: { ...f.env, VX_TASK_ID: a.id } })).code).toBe(0);
+    expect(stateFile(f.paths.statesDir, a.id)).toMatchObject({ task_id: a.id, state: "idle" });
+  });
+
+  describe("a corrupt states/<id>.json is replaced by the next report, saying so", () => {
+    const outside = () => mkdtempSync(join(tmpdir(), "vx-outside-"));
+    const cases: [string, string, (path: string, out: string) => void][] = [
+      ["empty", "invalid JSON", (p) => writeFileSync(p, "")],
+      ["not JSON", "invalid JSON", (p) => writeFileSync(p, "{ half")],
+      ["a JSON array", "expected a JSON object", (p) => writeFileSync(p, "[]\n")],
+      [
+        "a directory holding a link out",
+        "is a directory, not a regular file",
+        (p, out) => {
+          mkdirSync(p);
+          symlinkSync(out, join(p, "link"));
+        },
+      ],
+      ["a link to a file elsewhere", "is a symbolic link, which vx refuses inside its state dir", (p, out) => symlinkSync(join(out, "keep"), p)],
+      ["a dangling link", "is a symbolic link, which vx refuses inside its state dir", (p, out) => symlinkSync(join(out, "absent"), p)],
+    ];
+    test.each(cases)("%s", async (_name, reason, plant) => {
+      await using f = await field();
+      const out = outside();
+      try {
+        writeFileSync(join(out, "keep"), "not vx's\n");
+        const { task } = await seedTask(f, { status: "running" });
+        const path = join(f.paths.statesDir, `${task.id}.json`);
+        mkdirSync(f.paths.statesDir, { recursive: true });
+        plant(path, out);
+        const r = await f.run(["report", "idle"], { cwd: task.camp_path! });
+        expect(r.code).toBe(0);
+        expect(r.stderr).toStartWith(`vx: warning: replaced the corrupt soldier state ${path} (${reason}`);
+        expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+        expect(stateFile(f.paths.statesDir, task.id)).toMatchObject({ task_id: task.id, state: "idle" });
+        // Nothing reached through a link was touched.
+        expect(readdirSync(out).sort()).toEqual(["keep"]);
+        expect(readFileSync(join(out, "keep"), "utf8")).toBe("not vx's\n");
+        // And the next report finds a sound file: no warning.
+        expect(await f.run(["report", "working"], { cwd: task.camp_path! })).toMatchObject({ code: 0, stderr: "" });
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
+    });
   });
 });

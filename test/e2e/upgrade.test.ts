@@ -5,10 +5,10 @@ import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, 
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RECEIPT_NAME } from "../../src/release-info";
+import { MAX_BINARY_BYTES, RECEIPT_NAME } from "../../src/release-info";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
 import { VX_BIN, alive, sandbox, stopSentinels, vx as runDistVx, waitFor, writeExecutable } from "../helpers";
-import { ARCHIVE, ReleaseServer, bumped, cloneInstall, installerPath, release, run, runInstaller, sha256File } from "../release-kit";
+import { ARCHIVE, ReleaseServer, bumped, cloneInstall, hostileRelease, installerPath, release, run, runInstaller, sha256File } from "../release-kit";
 
 const { older, newer } = bumped();
 let server: ReleaseServer;
@@ -126,6 +126,49 @@ describe("vx upgrade, installer-script install", () => {
     expect(down.stderr).toMatch(new RegExp(`^vx: cannot reach http://127\\.0\\.0\\.1:${port}/releases/latest/download/version\\.txt \\(.+\\)${esc(tail)}\\n$`));
     expect(sha256File(w.vx)).toBe(before);
     expect(readFileSync(join(w.dir, RECEIPT_NAME), "utf8")).toBe(receipt);
+  });
+
+  /** Upgrades to a hostile release per case: each refused in one line, nothing changed, no temp file left. */
+  async function refusals(cases: ReadonlyArray<readonly [string, Parameters<typeof hostileRelease>[2], string]>) {
+    const w = world();
+    using _ = w.s;
+    const before = sha256File(w.vx);
+    const receipt = readFileSync(join(w.dir, RECEIPT_NAME), "utf8");
+    const tmp = join(w.s.home, "tmp");
+    mkdirSync(tmp);
+    try {
+      for (const [version, kind, why] of cases) {
+        server.serve(version, await hostileRelease(work, version, kind));
+        server.latest = version;
+        const r = await run([w.vx, "upgrade", "--yes"], { cwd: w.s.home, env: { ...w.s.env, TMPDIR: tmp } });
+        expect({ version, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+          version,
+          code: 1,
+          stdout: "",
+          stderr: `vx: upgrading vx ${older} -> ${version}\nvx: ${ARCHIVE} ${why} - nothing was changed\n`,
+        });
+        expect(sha256File(w.vx)).toBe(before);
+        expect(w.leftovers()).toEqual([]);
+        expect(readdirSync(tmp)).toEqual([]);
+      }
+    } finally {
+      server.latest = newer;
+    }
+    expect(readFileSync(join(w.dir, RECEIPT_NAME), "utf8")).toBe(receipt);
+  }
+
+  test("an archive whose vx is a symbolic link or a directory: refused in one line, the binary byte-identical, the link's target untouched", async () => {
+    const victim = join(work, "victim");
+    writeFileSync(victim, "precious\n", { mode: 0o600 });
+    await refusals([
+      ["9.0.0-link", { link: victim }, "holds vx as a symbolic link, not a regular file; refusing it"],
+      ["9.0.0-dir", "directory", "holds vx as a directory, not a regular file; refusing it"],
+    ]);
+    expect({ text: readFileSync(victim, "utf8"), mode: statSync(victim).mode & 0o777 }).toEqual({ text: "precious\n", mode: 0o600 });
+  });
+
+  test("an archive whose vx unpacks beyond the size limit: refused in one line, the binary byte-identical", async () => {
+    await refusals([["9.0.0-big", { over: 1 }, `holds a vx of ${MAX_BINARY_BYTES + 1} bytes, over the ${MAX_BINARY_BYTES}-byte limit for a vx binary; refusing it`]]);
   });
 
   test("a source build, a renamed copy and a vx without the installer's receipt are refused with the reinstall line", async () => {

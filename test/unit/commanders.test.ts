@@ -8,13 +8,13 @@ import type { AgentInfo } from "../../src/backends/herdr";
 import { commandersCheck, liveCommanders } from "../../src/commanders/check";
 import { commanderFields, noteCommander, recordCommander, resolveCommander } from "../../src/commanders/resolve";
 import type { Exec, ExecResult } from "../../src/exec";
+import { type ExecStub, execStub, psCall } from "../fakes/exec";
 import { projectPaths, rootPaths } from "../../src/state/paths";
 import { testDeps } from "../deps";
 
 let base: string;
 let root: string;
 let project: string;
-let calls: string[][];
 
 beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "vx-cmdr-")));
@@ -22,7 +22,6 @@ beforeEach(() => {
   project = join(base, "app");
   mkdirSync(join(project, ".git"), { recursive: true });
   mkdirSync(join(project, "src"), { recursive: true });
-  calls = [];
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -32,19 +31,19 @@ function agentJson(over: Record<string, unknown> = {}) {
   return { agent: "claude", agent_status: "working", pane_id: "w1:p1", tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 1, cwd: join(project, "src"), ...over };
 }
 
-/** herdr answers `agent get` with `agent` (or agent_not_found); ps says `command` for every pid. */
-function exec(opts: { agent?: Record<string, unknown>; command?: string }): Exec {
-  return {
-    async run(argv) {
-      calls.push(argv);
-      if (argv[0] === "herdr" && argv[1] === "agent" && argv[2] === "get") {
-        if (!opts.agent) return { code: 1, stdout: "", stderr: '{"error":{"code":"agent_not_found","message":"agent target w1:p1 not found"}}' };
-        return ok(`${JSON.stringify({ id: "cli:agent:get", result: { type: "agent_info", agent: opts.agent } })}\n`);
-      }
-      if (argv[0] === "ps") return opts.command ? ok(`    1 ${opts.command}\n`) : { code: 1, stdout: "", stderr: "" };
-      throw new Error(`unexpected call ${argv.join(" ")}`);
-    },
-  };
+/**
+ * A stub that must see `herdr agent get w1:p1` (answered with `agent`, or agent_not_found), then
+ * one `ps` of each awaiter pid in `ps` (in any order: the registry is read in directory order),
+ * each answered as a child of init running the command given; and no other call.
+ */
+function exec(opts: { agent?: Record<string, unknown>; ps?: Record<number, string> }): ExecStub {
+  const stub = execStub();
+  if (!opts.agent) {
+    stub.expect(["herdr", "agent", "get", "w1:p1"], { code: 1, stderr: '{"error":{"code":"agent_not_found","message":"agent target w1:p1 not found"}}' });
+  } else {
+    stub.expect(["herdr", "agent", "get", "w1:p1"], ok(`${JSON.stringify({ id: "cli:agent:get", result: { type: "agent_info", agent: opts.agent } })}\n`));
+  }
+  return stub.expectAnyOrder(Object.entries(opts.ps ?? {}).map(([pid, command]) => psCall(Number(pid), `1 ${command}`)));
 }
 
 function deps(env: Record<string, string>, ex: Exec) {
@@ -61,21 +60,22 @@ function awaiter(pid: number, pane: string, projectPath: string): void {
 
 describe("resolveCommander", () => {
   test("outside a herdr pane nothing is resolved and nothing is called", async () => {
-    expect(await resolveCommander(deps({}, exec({})), root)).toBeUndefined();
+    const none = execStub();
+    expect(await resolveCommander(deps({}, none), root)).toBeUndefined();
     expect(commanderFields(undefined)).toEqual({});
-    expect(calls).toEqual([]);
+    expect(none.calls).toEqual([]);
   });
 
   test("a live verified awaiter of the pane names the project", async () => {
     awaiter(4242, "w1:p1", "/elsewhere/queue-project");
     awaiter(4343, "w1:p9", "/elsewhere/other");
-    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson(), command: "/usr/local/bin/vx sentinel await" })), root);
+    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson(), ps: { 4242: "/usr/local/bin/vx sentinel await", 4343: "vx sentinel await" } })), root);
     expect(c).toEqual({ pane: "w1:p1", project: "/elsewhere/queue-project", harness: "claude", workspace: "w1" });
   });
 
   test("an awaiter record whose pid runs something else is not trusted", async () => {
     awaiter(4242, "w1:p1", "/elsewhere/queue-project");
-    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ agent: "pi" }), command: "/usr/bin/python3 server.py" })), root);
+    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ agent: "pi" }), ps: { 4242: "/usr/bin/python3 server.py" } })), root);
     expect(c).toEqual({ pane: "w1:p1", project, harness: "pi", workspace: "w1" });
   });
 

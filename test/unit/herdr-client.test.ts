@@ -1,36 +1,23 @@
 // The herdr client: exact argv per command, and how each kind of herdr answer is read (HRD-02/03).
-// Most cases use a scripted Exec; a few run the fake herdr for real, through PATH.
+// Most cases use the strict exec stub, told each exact argv; a few run the fake herdr for real, through PATH.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import {
   CALL_GUARD_MS, createHerdrClient, type HerdrClient, HerdrError, herdrArgv, promptTextArg,
 } from "../../src/backends/herdr";
 import { MuxError } from "../../src/errors";
-import { type Exec, type ExecOptions, type ExecResult, realExec } from "../../src/exec";
+import { type ExecResult, realExec } from "../../src/exec";
+import { type ExecStub, execStub } from "../fakes/exec";
 import { addAgent, createWorkspace, installFakeHerdr, recordedPrompts } from "../fakes/herdr-control.ts";
 import { sandbox } from "../helpers";
 
-type Call = { argv: string[]; opts?: ExecOptions };
-
-/** An Exec that answers every call with `reply` and records what it was asked. */
-function scripted(reply: Partial<ExecResult>): { exec: Exec; calls: Call[] } {
-  const calls: Call[] = [];
-  return {
-    calls,
-    exec: {
-      async run(argv, opts) {
-        calls.push({ argv, opts });
-        return { code: 0, stdout: "", stderr: "", ...reply };
-      },
-    },
-  };
-}
-
 const ENV = { PATH: "/nowhere", HERDR_SOCKET_PATH: "/run/user/1/herdr.sock", HERDR_SESSION: "s1" };
 
-function client(reply: Partial<ExecResult>): { herdr: HerdrClient; calls: Call[] } {
-  const { exec, calls } = scripted(reply);
-  return { herdr: createHerdrClient({ exec, env: ENV }), calls };
+/** A client whose exec must see exactly these calls, in this order, each answered with its reply. */
+function client(...script: [string[], Partial<ExecResult>][]): { herdr: HerdrClient; stub: ExecStub } {
+  const stub = execStub();
+  for (const [argv, reply] of script) stub.expect(argv, reply);
+  return { herdr: createHerdrClient({ exec: stub, env: ENV }), stub };
 }
 
 const AGENT = {
@@ -38,6 +25,9 @@ const AGENT = {
   pane_id: "w1:p2", revision: 3, state_change_seq: 4, tab_id: "w1:t2", terminal_id: "term_1", workspace_id: "w1",
 };
 const ok = (result: object) => ({ stdout: `${JSON.stringify({ id: "cli:x:y", result })}\n` });
+const LIST = ["herdr", "agent", "list"];
+const STATUS = ["herdr", "status", "server", "--json"];
+const TAB_CREATE = ["herdr", "tab", "create", "--workspace", "w1", "--cwd", "/c", "--label", "vx-a", "--no-focus"];
 
 describe("argv builders", () => {
   const rows: { name: string; argv: string[]; want: string[] }[] = [
@@ -104,56 +94,59 @@ describe("argv builders", () => {
 
 describe("execution", () => {
   test("every call passes the caller's env unchanged and a timeout", async () => {
-    const { herdr, calls } = client(ok({ type: "agent_info", agent: AGENT }));
+    const { herdr, stub } = client(
+      [["herdr", "agent", "get", "vx-a"], ok({ type: "agent_info", agent: AGENT })],
+      [["herdr", "agent", "send-keys", "vx-a", "1"], ok({ type: "ok" })],
+      [["herdr", "agent", "wait", "vx-a", "--timeout", "2000"], ok({ type: "agent_info", agent: AGENT })],
+      [["herdr", "agent", "prompt", "vx-a", "go", "--wait", "--timeout", "15000"], ok({ type: "agent_prompted", agent: AGENT })],
+    );
     await herdr.agentGet("vx-a");
     await herdr.agentSendKeys("vx-a", ["1"]);
     await herdr.agentWait("vx-a", 2000);
     await herdr.agentPrompt("vx-a", "go", { waitTimeoutMs: 15000 });
-    expect(calls.map((c) => c.argv[0])).toEqual(["herdr", "herdr", "herdr", "herdr"]);
-    for (const c of calls) expect(c.opts?.env).toBe(ENV);
-    expect(calls.map((c) => c.opts?.timeoutMs)).toEqual([CALL_GUARD_MS, CALL_GUARD_MS, CALL_GUARD_MS + 2000, CALL_GUARD_MS + 15000]);
+    for (const c of stub.calls) expect(c.opts?.env).toBe(ENV);
+    expect(stub.calls.map((c) => c.opts?.timeoutMs)).toEqual([CALL_GUARD_MS, CALL_GUARD_MS, CALL_GUARD_MS + 2000, CALL_GUARD_MS + 15000]);
   });
 
   test("the prompt text reaches exec as one argv element", async () => {
-    const { herdr, calls } = client(ok({ type: "agent_prompted", agent: AGENT }));
     const text = "a 'quoted' $(thing)\n---\nsecond block";
+    const { herdr } = client([["herdr", "agent", "prompt", "vx-a", text], ok({ type: "agent_prompted", agent: AGENT })]);
     await herdr.agentPrompt("vx-a", text);
-    expect(calls[0]!.argv).toEqual(["herdr", "agent", "prompt", "vx-a", text]);
   });
 });
 
 describe("envelope parsing", () => {
   test("success: result read whatever the key order", async () => {
     const line = `{"result":{"type":"agent_info","agent":{"workspace_id":"w1","tab_id":"w1:t2","state_change_seq":7,"pane_id":"w1:p2","agent_status":"done","agent":"codex"}},"id":"cli:agent:get"}\n`;
-    const { herdr } = client({ stdout: line });
+    const { herdr } = client([["herdr", "agent", "get", "w1:p2"], { stdout: line }]);
     expect(await herdr.agentGet("w1:p2")).toEqual({
       agent: "codex", agent_status: "done", pane_id: "w1:p2", tab_id: "w1:t2", workspace_id: "w1", state_change_seq: 7, interactive_ready: false,
     });
   });
 
   test("agent list keeps unknown statuses and fills an absent one with an empty string", async () => {
-    const { herdr } = client(ok({ type: "agent_list", agents: [AGENT, { ...AGENT, agent_status: "thinking" }, { ...AGENT, agent_status: undefined }] }));
+    const { herdr } = client([LIST, ok({ type: "agent_list", agents: [AGENT, { ...AGENT, agent_status: "thinking" }, { ...AGENT, agent_status: undefined }] })]);
     expect((await herdr.agentList()).map((a) => a.agent_status)).toEqual(["idle", "thinking", ""]);
   });
 
   test("tab create returns the tab and root pane ids", async () => {
-    const { herdr } = client(ok({ type: "tab_created", root_pane: { pane_id: "w1:p3" }, tab: { tab_id: "w1:t3" } }));
+    const { herdr } = client([TAB_CREATE, ok({ type: "tab_created", root_pane: { pane_id: "w1:p3" }, tab: { tab_id: "w1:t3" } })]);
     expect(await herdr.tabCreate({ workspace: "w1", cwd: "/c", label: "vx-a" })).toEqual({ tabId: "w1:t3", paneId: "w1:p3" });
   });
 
   test("tab create without ids is an unexpected response", async () => {
     const body = `{"id":"cli:tab:create","result":{"tab":{"tab_id":"w1:t3"},"type":"tab_created"}}`;
-    const { herdr } = client({ stdout: `${body}\n` });
+    const { herdr } = client([TAB_CREATE, { stdout: `${body}\n` }]);
     const err = await herdr.tabCreate({ workspace: "w1", cwd: "/c", label: "vx-a" }).catch((e) => e);
     expect(err).toBeInstanceOf(MuxError);
     expect(err.message).toBe(`unexpected tab create response: ${body}`);
   });
 
   test("API error: JSON on stderr, exit 1", async () => {
-    const { herdr } = client({
-      code: 1,
-      stderr: `{"error":{"code":"agent_not_found","message":"agent target foo not found"},"id":"cli:agent:get"}\n`,
-    });
+    const { herdr } = client([
+      ["herdr", "agent", "get", "foo"],
+      { code: 1, stderr: `{"error":{"code":"agent_not_found","message":"agent target foo not found"},"id":"cli:agent:get"}\n` },
+    ]);
     const err = await herdr.agentGet("foo").catch((e) => e);
     expect(err).toBeInstanceOf(HerdrError);
     expect(err).toBeInstanceOf(MuxError);
@@ -176,41 +169,46 @@ describe("envelope parsing", () => {
     { name: "exec could not find herdr", reply: { code: 127, stderr: "Executable not found" }, code: "herdr_missing" },
     { name: "exec could not start herdr (E2BIG)", reply: { code: 126, stderr: "E2BIG: argument list too long" }, code: "herdr_spawn_failed" },
   ])("$name → $code", async ({ reply, code }) => {
-    const { herdr } = client(reply);
+    const { herdr } = client([LIST, reply]);
     const err = await herdr.agentList().catch((e) => e);
     expect(err).toBeInstanceOf(HerdrError);
     expect(err.code).toBe(code);
   });
 
   test("a spawn failure says what failed, not that herdr is missing", async () => {
-    const { herdr } = client({ code: 126, stderr: "E2BIG: argument list too long, posix_spawn 'herdr'" });
+    const { herdr } = client([LIST, { code: 126, stderr: "E2BIG: argument list too long, posix_spawn 'herdr'" }]);
     const err = await herdr.agentList().catch((e) => e);
     expect(err.message).toBe("herdr agent list: could not run herdr: E2BIG: argument list too long, posix_spawn 'herdr'");
   });
 
   test("usage error message quotes herdr's line", async () => {
-    const { herdr } = client({ code: 2, stderr: "usage: herdr agent get <target>\n" });
+    const { herdr } = client([["herdr", "agent", "get", "x"], { code: 2, stderr: "usage: herdr agent get <target>\n" }]);
     const err = await herdr.agentGet("x").catch((e) => e);
     expect(err.message).toBe("herdr agent get: herdr rejected the call (exit 2): usage: herdr agent get <target>");
   });
 
   test("agent read returns raw text; send-keys and close accept an ok envelope", async () => {
-    expect(await client({ stdout: "line 1\nline 2" }).herdr.agentRead("a", "visible")).toBe("line 1\nline 2");
-    const okc = client(ok({ type: "ok" })).herdr;
+    const read = client([["herdr", "agent", "read", "a", "--source", "visible"], { stdout: "line 1\nline 2" }]).herdr;
+    expect(await read.agentRead("a", "visible")).toBe("line 1\nline 2");
+    const okc = client(
+      [["herdr", "agent", "send-keys", "a", "1"], ok({ type: "ok" })],
+      [["herdr", "tab", "close", "w1:t1"], ok({ type: "ok" })],
+      [["herdr", "pane", "close", "w1:p1"], ok({ type: "ok" })],
+    ).herdr;
     await okc.agentSendKeys("a", ["1"]);
     await okc.tabClose("w1:t1");
     await okc.paneClose("w1:p1");
   });
 
   test("version and server status", async () => {
-    expect(await client({ stdout: "herdr 0.9.3\n" }).herdr.version()).toEqual({
+    expect(await client([["herdr", "--version"], { stdout: "herdr 0.9.3\n" }]).herdr.version()).toEqual({
       text: "herdr 0.9.3", version: { version: "0.9.3", major: 0, minor: 9, patch: 3, supported: true },
     });
     const down = `{"status":"not_running","running":false,"version":null,"protocol":null,"capabilities":null,"compatible":null,"socket":"/s","session":null,"restart_needed":false}`;
-    expect(await client({ stdout: down }).herdr.serverStatus()).toEqual({
+    expect(await client([STATUS, { stdout: down }]).herdr.serverStatus()).toEqual({
       status: "not_running", running: false, version: null, protocol: null, compatible: null, restart_needed: false, socket: "/s",
     });
-    const err = await client({ stdout: "status: running\n" }).herdr.serverStatus().catch((e) => e);
+    const err = await client([STATUS, { stdout: "status: running\n" }]).herdr.serverStatus().catch((e) => e);
     expect(err.code).toBe("unparsable");
   });
 });

@@ -1,5 +1,6 @@
 // herdr behaviours with retries (HRD-05/06/07, SEN-06), driven against the fake herdr as real
-// processes through PATH, with VX_TIME_SCALE shrinking every retry interval.
+// processes through PATH. vx waits on a fake clock: a retry's wait costs no real time, and each
+// test can tell how long vx would have waited.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { type AgentInfo, createHerdrClient } from "../../src/backends/herdr";
 import {
@@ -7,7 +8,7 @@ import {
   startAgent, trustOptionDigit,
 } from "../../src/backends/herdr-ops";
 import { realExec } from "../../src/exec";
-import { realClock } from "../../src/time";
+import { scaled } from "../../src/time";
 import {
   addAgent, agentArgv, callsOf, createTab, createWorkspace, type FakeHerdrEnv, getAgent, installFakeHerdr, queueFailure,
   recordedPrompts, removeAgent, sentKeys, setAgentStatus, setPaneText, setPromptReaction, setProtocolMismatch, stopServer,
@@ -21,13 +22,15 @@ const TASK = "0123abcd89abcdef";
 let box: Sandbox;
 let fake: FakeHerdrEnv;
 let ops: HerdrOps;
+let clock: ReturnType<typeof fakeClock>;
 let ws: { workspace_id: string; tab_id: string; pane_id: string };
 
 beforeEach(() => {
   box = sandbox({ git: false });
   fake = installFakeHerdr(box.bin);
-  const env = { ...box.env, ...fake, VX_TIME_SCALE: "0.01" };
-  ops = { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env };
+  const env = { ...box.env, ...fake };
+  clock = fakeClock();
+  ops = { herdr: createHerdrClient({ exec: realExec, env }), clock, env };
   ws = createWorkspace(fake, { cwd: box.project });
 });
 afterEach(() => box[Symbol.dispose]());
@@ -74,13 +77,17 @@ describe("startAgent", () => {
 
   test("a busy pane is retried until it is free", async () => {
     queueFailure(fake, "agent start", "agent_pane_busy", { count: 5 });
+    const t0 = clock.now();
     expect(await start()).toBe("vx-fix");
     expect(callsOf(fake, "agent", "start")).toHaveLength(6);
+    expect(clock.now() - t0).toBe(5 * scaled("paneBusyStep", ops.env));
   });
 
   test("a pane still busy after 5 retries fails", async () => {
     queueFailure(fake, "agent start", "agent_pane_busy", { count: 6 });
+    const t0 = clock.now();
     const err = await rejection(start());
+    expect(clock.now() - t0).toBe(5 * scaled("paneBusyStep", ops.env));
     expect(err.code).toBe("agent_pane_busy");
     expect(callsOf(fake, "agent", "start")).toHaveLength(6);
     expect(getAgent(fake, "vx-fix")).toBeUndefined();
@@ -127,11 +134,14 @@ describe("startAgent", () => {
   test("a trust dialog that never clears fails after the (scaled) wait", async () => {
     queueFailure(fake, "agent start", "agent_not_ready", { acceptKey: "9" });
     // Virtual time: the wait is counted in polls, however slow each herdr call is on a busy machine.
-    ops = { ...ops, clock: fakeClock() };
+    const t0 = clock.now();
     const err = await rejection(start());
     expect(err.code).toBe("agent_not_ready");
     expect(err.message).toContain("did not become ready within 15s");
-    expect(callsOf(fake, "agent", "get").length).toBeGreaterThan(1);
+    // Polled every trustPoll until the whole trustWait had passed, and no longer.
+    const polls = scaled("trustWait", ops.env) / scaled("trustPoll", ops.env);
+    expect(callsOf(fake, "agent", "get")).toHaveLength(polls + 1);
+    expect(clock.now() - t0).toBe(scaled("trustWait", ops.env));
   });
 
   test.each([
@@ -176,7 +186,9 @@ describe("promptAgent", () => {
 
   test("a real stall is retried and the prompt delivered exactly once", async () => {
     queueFailure(fake, "agent prompt", "agent_prompt_stalled", { count: 2 });
+    const t0 = clock.now();
     const out = await promptAgent(ops, NAME, "hello");
+    expect(clock.now() - t0).toBe(2 * scaled("promptStalledStep", ops.env));
     expect(out.kind).toBe("sent");
     expect(promptCalls()).toHaveLength(3);
     expect(recordedPrompts(fake)).toHaveLength(1);
@@ -184,7 +196,9 @@ describe("promptAgent", () => {
 
   test("a stall that outlasts 3 retries fails", async () => {
     queueFailure(fake, "agent prompt", "agent_prompt_stalled", { count: 4 });
+    const t0 = clock.now();
     const err = await rejection(promptAgent(ops, NAME, "hello"));
+    expect(clock.now() - t0).toBe(3 * scaled("promptStalledStep", ops.env));
     expect(err.code).toBe("agent_prompt_stalled");
     expect(promptCalls()).toHaveLength(4);
     expect(recordedPrompts(fake)).toHaveLength(0);

@@ -12,7 +12,7 @@ import {
   renderJson,
 } from "../../src/scaffold/hook";
 
-// HOOK-01's `command` value exactly as SPEC.md prints it (JSON-encoded), copied verbatim.
+// HOOK-01's `command` value exactly as docs/spec.md prints it (JSON-encoded), copied verbatim.
 const SPEC_COMMAND_JSON = String.raw`"sh -c 'for v in \"$(command -v vx 2>/dev/null)\" \"$HOME/.local/bin/vx\" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f \"$v\" ] && [ -x \"$v\" ] && exec \"$v\" sentinel await; done; echo \"vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor\" >&2; exit 0'"`;
 
 // HOOK-01's whole entry block, copied verbatim.

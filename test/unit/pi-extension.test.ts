@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { PI_EXTENSION } from "../../src/scaffold/pi-extension";
 import { waitFor } from "../helpers";
-import { FAKE_WAKE, type WakeKit, wakeKit } from "../wake-kit";
+import { FAKE_WAKE, FAKE_WAKE_2, type WakeKit, wakeKit } from "../wake-kit";
 
 type Handler = (event: unknown, ctx: unknown) => unknown;
 /** What the fake Pi does with a sent text: answer it, refuse it before the turn (no event), or fail the request. */
@@ -15,7 +15,15 @@ function fakePi() {
   const sent: string[] = [];
   const outcomes: Outcome[] = [];
   let busy = false;
-  const ctx = (cwd: string) => ({ cwd, hasUI: false, isIdle: () => !busy });
+  let idleChecks = 0;
+  const ctx = (cwd: string) => ({
+    cwd,
+    hasUI: false,
+    isIdle: () => {
+      idleChecks++;
+      return !busy;
+    },
+  });
   const emit = (event: string, payload: unknown) => handlers[event]?.(payload, ctx(""));
   const pi = {
     on: (event: string, handler: Handler) => {
@@ -40,6 +48,8 @@ function fakePi() {
     sent,
     outcomes,
     setBusy: (b: boolean) => (busy = b),
+    /** How often the extension asked whether Pi is idle: each ask is a chance to send that it took or not. */
+    idleChecks: () => idleChecks,
     start: (cwd: string) => handlers.session_start?.({ reason: "startup" }, ctx(cwd)),
     shutdown: () => handlers.session_shutdown?.({ reason: "reload" }, ctx("")),
     context: (messages: unknown[]) => handlers.context?.({ messages }, ctx("")) as { messages: unknown[] } | undefined,
@@ -52,6 +62,11 @@ beforeEach(() => {
   delete (globalThis as Record<string, unknown>).__vexillumWake2;
 });
 afterEach(() => kit.restore());
+
+/** The wakes the extension holds (on globalThis, shared by its instances): only these can still be sent. */
+function held(): unknown[] {
+  return (globalThis as { __vexillumWake2?: { wakes: unknown[] } }).__vexillumWake2?.wakes ?? [];
+}
 
 async function load(name: string) {
   const factory = await kit.load<(pi: unknown) => void>(name, PI_EXTENSION);
@@ -77,23 +92,29 @@ describe("Pi wake extension (CMDR-07)", () => {
     kit.script(["wake", "giveup", "wake", "quick"]);
     const pi = await load("deliver");
     pi.start(project);
-    await waitFor(() => pi.sent.length === 2 && kit.log().length === 4);
-    expect(pi.sent).toEqual([FAKE_WAKE, FAKE_WAKE]);
+    // Once the extension has handled the fourth await's exit, any await it started there is
+    // already counted: a quick exit ends the loop, so there is none.
+    await waitFor(() => kit.spawns().handled === 4, 10_000, "the fourth await's exit to be handled");
+    expect(kit.spawns()).toEqual({ spawned: 4, handled: 4 });
     expect(kit.log()).toEqual(Array(4).fill(`${project} sentinel await`));
-    await Bun.sleep(300); // nothing more may happen: the quick fourth exit ends the loop
-    expect(kit.log().length).toBe(4);
-    expect(pi.sent.length).toBe(2);
+    // Both wakes were answered, so none is held: nothing is left to send.
+    expect(pi.sent).toEqual([FAKE_WAKE, FAKE_WAKE]);
+    expect(held()).toEqual([]);
   });
 
   test.each(["silent", "error"] as const)("a %s first delivery is sent again until a turn answers it", async (first) => {
     const project = kit.gitRepo(join(kit.dir, "project"));
-    kit.script(["wake", "quick"]);
+    // The second wake queues behind the first: it is sent only once the first is answered.
+    kit.script(["wake", "wake2", "quick"]);
     const pi = await load(`retry-${first}`);
     pi.outcomes.push(first, first);
     pi.start(project);
-    await waitFor(() => pi.sent.length === 3, 5000, "two failed sends and a third");
-    await Bun.sleep(300); // answered: no fourth send
-    expect(pi.sent).toEqual([FAKE_WAKE, FAKE_WAKE, FAKE_WAKE]);
+    await waitFor(() => pi.sent.length === 4, 10_000, "two failed sends, a third, and the next wake");
+    // Answered the third time, the first wake was sent no more: the next send is the next wake.
+    expect(pi.sent).toEqual([FAKE_WAKE, FAKE_WAKE, FAKE_WAKE, FAKE_WAKE_2]);
+    await waitFor(() => kit.spawns().handled === 3, 10_000, "the last await's exit to be handled");
+    expect(held()).toEqual([]);
+    expect(pi.sent.length).toBe(4);
   });
 
   test("after a failed request the model reads the resent wake once", async () => {
@@ -115,7 +136,11 @@ describe("Pi wake extension (CMDR-07)", () => {
     pi.setBusy(true);
     pi.start(project);
     await waitFor(() => kit.log().length === 2);
-    await Bun.sleep(200);
+    // The wake is held: every tick asks whether Pi is idle (five ticks a retry period), and a busy
+    // Pi gets nothing, however often it is asked.
+    expect(held()).toHaveLength(1);
+    const checks = pi.idleChecks();
+    await waitFor(() => pi.idleChecks() >= checks + 10, 10_000, "ten more idle checks");
     expect(pi.sent).toEqual([]);
     pi.setBusy(false);
     await waitFor(() => pi.sent.length === 1);

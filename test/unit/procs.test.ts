@@ -1,10 +1,12 @@
-import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Exec, ExecResult } from "../../src/exec";
+import type { Exec, ExecOptions, ExecResult } from "../../src/exec";
 import { realExec } from "../../src/exec";
-import { inspectProcess, isAwaitCommand, isLiveVx, isVxCommand, processStateRoot } from "../../src/procs";
+import { inspectProcess, isAwaitCommand, isAwaitProcess, isLiveVx, isVxCommand, isVxExecutable, processStateRoot } from "../../src/procs";
+import { execed } from "../exec-wait";
+import { waitFor } from "../helpers";
 
 describe("command lines", () => {
   test.each([
@@ -30,32 +32,139 @@ describe("command lines", () => {
   });
 });
 
-function fakeExec(result: ExecResult, calls: string[][] = []): Exec {
+function fakeExec(result: ExecResult, calls: string[][] = [], opts: (ExecOptions | undefined)[] = []): Exec {
   return {
-    async run(argv) {
+    async run(argv, o) {
       calls.push(argv);
+      opts.push(o);
       return result;
     },
   };
 }
 
-describe("inspectProcess", () => {
-  test("asks ps for one pid as an argv array and parses ppid and command", async () => {
+// The `ps` path (every platform but Linux) is named by any other platform.
+const PS = "darwin";
+
+describe("inspectProcess through ps", () => {
+  test("asks ps for one pid as an argv array, full width and without COLUMNS, and parses ppid and command", async () => {
     const calls: string[][] = [];
-    const exec = fakeExec({ code: 0, stdout: "  4321 /usr/local/bin/vx sentinel await\n", stderr: "" }, calls);
-    expect(await inspectProcess(77, exec)).toEqual({ ppid: 4321, command: "/usr/local/bin/vx sentinel await" });
-    expect(calls).toEqual([["ps", "-o", "ppid=,command=", "-p", "77"]]);
+    const opts: (ExecOptions | undefined)[] = [];
+    const exec = fakeExec({ code: 0, stdout: "  4321 /usr/local/bin/vx sentinel await\n", stderr: "" }, calls, opts);
+    const before = process.env.COLUMNS;
+    process.env.COLUMNS = "80";
+    try {
+      expect(await inspectProcess(77, exec, PS)).toEqual({
+        ppid: 4321,
+        command: "/usr/local/bin/vx sentinel await",
+        argv: ["/usr/local/bin/vx", "sentinel", "await"],
+      });
+    } finally {
+      if (before === undefined) delete process.env.COLUMNS;
+      else process.env.COLUMNS = before;
+    }
+    expect(calls).toEqual([["ps", "-ww", "-o", "ppid=,command=", "-p", "77"]]);
+    expect(opts[0]?.env).toBeDefined();
+    expect(opts[0]?.env?.COLUMNS).toBeUndefined();
+    expect(opts[0]?.env?.PATH).toBe(process.env.PATH);
   });
 
   test("a gone process, a ps failure or a nonsense pid is undefined", async () => {
     const calls: string[][] = [];
-    expect(await inspectProcess(77, fakeExec({ code: 1, stdout: "", stderr: "" }))).toBeUndefined();
-    expect(await inspectProcess(77, fakeExec({ code: 127, stdout: "", stderr: "not found" }))).toBeUndefined();
-    expect(await inspectProcess(77, fakeExec({ code: 0, stdout: "garbage\n", stderr: "" }))).toBeUndefined();
+    expect(await inspectProcess(77, fakeExec({ code: 1, stdout: "", stderr: "" }), PS)).toBeUndefined();
+    expect(await inspectProcess(77, fakeExec({ code: 127, stdout: "", stderr: "not found" }), PS)).toBeUndefined();
+    expect(await inspectProcess(77, fakeExec({ code: 0, stdout: "garbage\n", stderr: "" }), PS)).toBeUndefined();
     for (const pid of [0, -1, 1.5, Number.NaN]) {
-      expect(await inspectProcess(pid, fakeExec({ code: 0, stdout: "1 vx", stderr: "" }, calls))).toBeUndefined();
+      expect(await inspectProcess(pid, fakeExec({ code: 0, stdout: "1 vx", stderr: "" }, calls), PS)).toBeUndefined();
     }
     expect(calls).toEqual([]);
+  });
+});
+
+/**
+ * A real process with a very long argv, read while the caller's terminal is 80 columns wide:
+ * procps cuts `ps` lines to COLUMNS, and nothing vx parses may depend on that.
+ */
+describe("a long command line under COLUMNS=80", () => {
+  let base: string;
+  let before: string | undefined;
+  beforeEach(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), "vx-procs-")));
+    before = process.env.COLUMNS;
+    process.env.COLUMNS = "80";
+  });
+  afterEach(() => {
+    if (before === undefined) delete process.env.COLUMNS;
+    else process.env.COLUMNS = before;
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  /** `sleep` started as `<deep dir>/vx sentinel await 60`: argv[0] alone is far over 80 columns. */
+  async function longVx() {
+    const deep = join(base, ...Array.from({ length: 8 }, (_, i) => `level-${i}-${"d".repeat(12)}`));
+    mkdirSync(deep, { recursive: true });
+    const vxPath = join(deep, "vx");
+    const proc = Bun.spawn(["sleep", "60"], { argv0: vxPath });
+    await execed(proc.pid, "sleep");
+    return { proc, vxPath };
+  }
+
+  test.each([["linux"], [PS]])("inspectProcess (%s path) reads the whole argv", async (platform) => {
+    if (platform === "linux" && process.platform !== "linux") return;
+    const { proc, vxPath } = await longVx();
+    try {
+      expect(vxPath.length).toBeGreaterThan(120);
+      const info = await inspectProcess(proc.pid, realExec, platform);
+      expect(info?.ppid).toBe(process.pid);
+      expect(info?.command).toBe(`${vxPath} 60`);
+      expect(await isLiveVx(proc.pid, realExec, platform)).toBe(true);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  });
+
+  test.skipIf(process.platform !== "linux")("a live await whose vx path is long is still an await", async () => {
+    // A program named vx deep in a temp dir that stays alive with exactly `sentinel await` as its
+    // arguments: a copy of bash, reading its script `sentinel` from the working directory, which
+    // blocks on a FIFO it holds open both ways (no child to leave behind, no end of input).
+    const deep = join(base, ...Array.from({ length: 8 }, (_, i) => `level-${i}-${"d".repeat(12)}`), "bin");
+    mkdirSync(deep, { recursive: true });
+    const vxPath = join(deep, "vx");
+    copyFileSync(Bun.which("bash") as string, vxPath);
+    chmodSync(vxPath, 0o755);
+    expect(Bun.spawnSync(["mkfifo", join(deep, "fifo")]).exitCode).toBe(0);
+    writeFileSync(join(deep, "sentinel"), "read -r _ <> fifo\n");
+    const proc = Bun.spawn([vxPath, "sentinel", "await"], { cwd: deep, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    try {
+      await execed(proc.pid, "vx");
+      const info = await inspectProcess(proc.pid, realExec);
+      expect(info?.argv).toEqual([vxPath, "sentinel", "await"]);
+      expect(info?.exe).toBe(vxPath);
+      expect(info && isAwaitProcess(info)).toBe(true);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  });
+});
+
+describe("the comm field of /proc/<pid>/stat", () => {
+  test.skipIf(process.platform !== "linux")("a program named with spaces and parens still reads its parent", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-comm-")));
+    const odd = join(dir, "a) (b c");
+    symlinkSync(Bun.which("sleep") as string, odd);
+    // comm is the executable's name as exec'd through the link: `a) (b c`.
+    const proc = Bun.spawn([odd, "60"]);
+    try {
+      await waitFor(async () => (await Bun.file(`/proc/${proc.pid}/comm`).text()).trim() === "a) (b c", 10_000, "the odd name to exec");
+      const info = await inspectProcess(proc.pid, realExec);
+      expect(info?.ppid).toBe(process.pid);
+      expect(info?.argv).toEqual([odd, "60"]);
+    } finally {
+      proc.kill();
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -67,6 +176,8 @@ describe("isLiveVx against real processes", () => {
   test("a process whose command is vx is live vx; once it exits (pid gone) it is not", async () => {
     const proc = Bun.spawn(["sleep", "60"], { argv0: "/opt/bin/vx" });
     try {
+      // Until the child has exec'd, its argv is still the test runner's.
+      await execed(proc.pid, "sleep");
       expect(await isLiveVx(proc.pid, realExec)).toBe(true);
       expect((await inspectProcess(proc.pid, realExec))?.ppid).toBe(process.pid);
     } finally {
@@ -74,6 +185,32 @@ describe("isLiveVx against real processes", () => {
       await proc.exited;
     }
     expect(await isLiveVx(proc.pid, realExec)).toBe(false);
+  });
+});
+
+describe("which processes are awaits", () => {
+  test.each([
+    ["/usr/local/bin/vx", "/usr/local/bin/vx", true],
+    ["/opt/homebrew/Cellar/vx/0.1.0/bin/vx", "/usr/local/bin/vx", true],
+    ["/usr/bin/bun", "/usr/bin/bun", true],
+    ["/usr/bin/bun", "/usr/local/bin/vx", false],
+    ["/usr/bin/sleep", "/usr/local/bin/vx", false],
+    ["/usr/bin/bash", "/usr/local/bin/vx", false],
+    ["/tmp/vx-old", "/usr/local/bin/vx", false],
+  ])("executable %s for a vx running from %s: %p", (exe, self, want) => {
+    expect(isVxExecutable(exe, self)).toBe(want);
+  });
+
+  test("on Linux the argv and the executable must both be vx's; elsewhere the argv", () => {
+    const argv = ["/usr/local/bin/vx", "sentinel", "await"];
+    const info = { ppid: 1, command: argv.join(" "), argv };
+    expect(isAwaitProcess({ ...info, exe: "/usr/local/bin/vx" }, "linux")).toBe(true);
+    expect(isAwaitProcess({ ...info, exe: "/usr/bin/sleep" }, "linux")).toBe(false);
+    expect(isAwaitProcess(info, "linux")).toBe(false); // unreadable: not proven
+    expect(isAwaitProcess(info, PS)).toBe(true);
+    // A single argv[0] holding the words is not vx's argv (exec -a "vx sentinel await" sleep).
+    const forged = ["vx sentinel await", "1000"];
+    expect(isAwaitProcess({ ppid: 1, command: forged.join(" "), argv: forged, exe: "/usr/local/bin/vx" }, "linux")).toBe(false);
   });
 });
 
@@ -86,6 +223,8 @@ describe("processStateRoot", () => {
       const viaLink = Bun.spawn(["sleep", "60"], { env: { HOME: join(base, "link") } });
       const noHome = Bun.spawn(["sleep", "60"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
       try {
+        // Until the children have exec'd, /proc/<pid>/environ is still the test runner's.
+        await Promise.all([execed(viaLink.pid, "sleep"), execed(noHome.pid, "sleep")]);
         expect(await processStateRoot(viaLink.pid, realExec)).toBe(join(base, "home", ".vexillum"));
         expect(await processStateRoot(noHome.pid, realExec)).toBeUndefined();
       } finally {

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { HerdrError } from "../../src/backends/herdr-types";
 import { StateError } from "../../src/errors";
+import { SECRET, SENSITIVE_LINE } from "../../src/redact";
 import { createLog, errorText, foreign } from "../../src/sentinel/log";
 import { fakeClock } from "../deps";
 
@@ -26,8 +27,14 @@ describe("sentinel log", () => {
   test("a terminal backend's error, another program's output and pane text are redacted", () => {
     const token = `ghp_${"a1B2c3D4".repeat(4)}`;
     const herdr = new HerdrError("agent_read_failed", `agent read failed near: export GITHUB_TOKEN=${token}`, ["herdr"]);
-    expect(errorText(herdr)).not.toContain(token);
-    expect(errorText(new Error(`codex: Authorization: Bearer ${token}`))).not.toContain(token);
+    // Each is first shown to be the line it should be, so that the token's absence means something.
+    const fromHerdr = errorText(herdr);
+    expect(fromHerdr).toBe(`agent read failed near: export GITHUB_TOKEN=${SECRET}`);
+    expect(fromHerdr).not.toContain(token);
+    // A credential header drops its whole line (RED-02).
+    const fromCodex = errorText(new Error(`codex: Authorization: Bearer ${token}`));
+    expect(fromCodex).toBe(SENSITIVE_LINE);
+    expect(fromCodex).not.toContain(token);
     expect(foreign(`pane says ${token}`)).toBe("pane says [redacted-secret]");
   });
 });

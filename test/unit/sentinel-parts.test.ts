@@ -11,6 +11,7 @@ import { buildOf, changeReason } from "../../src/sentinel/build";
 import { stabilize } from "../../src/sentinel/observe";
 import { runPass } from "../../src/sentinel/pass";
 import { loadTask } from "../../src/state/tasks";
+import { execStub, psCall } from "../fakes/exec";
 import { addAgent, createWorkspace, updateState } from "../fakes/herdr-control";
 import { fakeClock } from "../deps";
 import { T0, iso, taskId, world } from "../sentinel-kit";
@@ -104,14 +105,12 @@ describe("binary-change reasons (SEN-22)", () => {
 });
 
 describe("verified reaping (AWT-08)", () => {
-  /** A `ps` that answers from a table: pid -> "ppid command". */
-  function psExec(table: Record<number, string>): Exec {
-    return {
-      async run(argv) {
-        const line = table[Number(argv.at(-1))];
-        return line ? { code: 0, stdout: `${line}\n`, stderr: "" } : { code: 1, stdout: "", stderr: "" };
-      },
-    };
+  /**
+   * A stub that must see one `ps` of each pid in the table, in any order (the registry is read in
+   * the order the file system lists it): pid -> "ppid command", or undefined for a gone process.
+   */
+  function psExec(table: Record<number, string | undefined>): Exec {
+    return execStub().expectAnyOrder(Object.entries(table).map(([pid, row]) => psCall(Number(pid), row)));
   }
   const rec = (pid: number, owner: number, started: string, project = "/p") => ({
     pid, owner_pid: owner, project_path: project, project_key: "p-1", started_at: started,
@@ -133,7 +132,7 @@ describe("verified reaping (AWT-08)", () => {
       102: "1 /usr/local/bin/vx sentinel await",
       103: "50 vx sentinel await",
       104: "50 vim notes.txt",
-      105: "50 /usr/local/bin/vx sentinel await",
+      106: undefined,
     });
     const signalled: number[] = [];
     const self = rec(105, 50, "2026-11-30T10:05:00.000Z");

@@ -52,7 +52,7 @@ describe("the vexillum skill files", () => {
     expect(ALL).toContain(usage);
   });
 
-  // Messages quoted verbatim from SPEC.md, so the commander recognises them.
+  // Messages quoted verbatim from docs/spec.md, so the commander recognises them.
   test.each([
     ["SKILL.md", "`task_id=<id> kind=<kind> camp_slot=<n> camp_branch=<branch>`"],
     ["SKILL.md", "`still running past the quick-settle probe - the sentinel will record its final status`"],

@@ -1,18 +1,20 @@
 // The parts of `vx upgrade` and the release that need no server: install detection, checksum
 // lists, the progress line, the block diff, the archive writer and the scaffold step's questions.
 import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { archiveOne, checksumsText, formulaText, tarOne } from "../../scripts/release-files";
+import { archiveOne, checksumsText, formulaText, sha256, tarOne } from "../../scripts/release-files";
 import { main } from "../../src/main";
 import { HOMEBREW_TAP, RECEIPT_NAME, RELEASES_URL, assetUrl, hostPlatform, releasesBase } from "../../src/release-info";
 import { lineDiff } from "../../src/scaffold/diff";
 import { progressMeter } from "../../src/upgrade/download";
 import { installKind } from "../../src/upgrade/install-kind";
-import { parseChecksums } from "../../src/upgrade/replace";
+import { checksumFor } from "../../src/upgrade/checksums";
+import { extractVx } from "../../src/upgrade/untar";
 import { testDeps } from "../deps";
 import { REPO, sandbox } from "../helpers";
+import { CHECKSUM_CASES, hostileArchive } from "../release-kit";
 
 function dir(): string {
   return mkdtempSync(join(tmpdir(), "vx-upg-unit-"));
@@ -65,13 +67,23 @@ describe("release layout", () => {
     expect(hostPlatform("darwin", "ia32")).toBeUndefined();
   });
 
-  test("checksums: written as sha256sum does and read back; other lines ignored", () => {
+  test("checksums: written as sha256sum does and read back by the rules the installer shares", () => {
     const a = "a".repeat(64);
     const b = "B".repeat(64);
     const text = checksumsText({ "z.tar.gz": a, "a.txt": b });
     expect(text).toBe(`${b}  a.txt\n${a}  z.tar.gz\n`);
-    const sums = parseChecksums(`${text}garbage\n${"c".repeat(64)} *bin.tgz\r\n`);
-    expect([...sums]).toEqual([["a.txt", "b".repeat(64)], ["z.tar.gz", a], ["bin.tgz", "c".repeat(64)]]);
+    expect(checksumFor(text, "a.txt")).toEqual({ hex: "b".repeat(64) });
+    expect(checksumFor(text, "z.tar.gz")).toEqual({ hex: a });
+  });
+
+  test("checksums: every case of the table the installer is tested against", () => {
+    const asset = "vx-linux-x64.tar.gz";
+    const hex = sha256("the archive");
+    const got = CHECKSUM_CASES.map((c) => {
+      const r = checksumFor(c.text(asset, hex), asset);
+      return { name: c.name, got: "problem" in r ? r.problem : r.hex === hex ? "ok" : "mismatch" };
+    });
+    expect(got).toEqual(CHECKSUM_CASES.map((c) => ({ name: c.name, got: c.want })));
   });
 
   test("the archive holds one executable vx that Bun.Archive and tar both read", async () => {
@@ -104,6 +116,65 @@ describe("release layout", () => {
     expect(rb).not.toContain("on_linux");
     expect(rb).not.toContain("on_intel");
     expect(rb).toContain('desc "say \\"hi\\" \\#1"');
+  });
+});
+
+describe("extractVx: the archive's vx, streamed to a file", () => {
+  const TAIL = "nothing was changed";
+  async function extract(archive: Uint8Array, limit?: number): Promise<string> {
+    const d = dir();
+    try {
+      writeFileSync(join(d, "a.tar.gz"), archive);
+      const fd = openSync(join(d, "out"), "w");
+      try {
+        await extractVx(join(d, "a.tar.gz"), fd, "a.tar.gz", TAIL, limit);
+      } finally {
+        closeSync(fd);
+      }
+      return readFileSync(join(d, "out"), "utf8");
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  }
+  const refusal = (p: Promise<unknown>) => p.then(() => "extracted", (err: Error) => err.message);
+  const data = new TextEncoder().encode("#!/bin/sh\necho vx 9.9.9\n".repeat(40));
+
+  test("the release's archive gives its vx byte for byte, a vx exactly at the limit too", async () => {
+    expect(await extract(await archiveOne("vx", data, 1_700_000_000))).toBe(new TextDecoder().decode(data));
+    expect(await extract(await archiveOne("vx", data, 1_700_000_000), data.length)).toBe(new TextDecoder().decode(data));
+  });
+
+  test("a link, a directory, another name, a second entry, too big, cut short, not gzip: one line each", async () => {
+    const d = dir();
+    try {
+      await hostileArchive(join(d, "link.tgz"), { link: "/etc/passwd" });
+      await hostileArchive(join(d, "dir.tgz"), "directory");
+      const one = new Uint8Array(tarOne("vx", data, 1_700_000_000));
+      const body = one.subarray(0, one.length - 1024);
+      const full = await archiveOne("vx", data, 1_700_000_000);
+      expect(await refusal(extract(readFileSync(join(d, "link.tgz"))))).toBe(`a.tar.gz holds vx as a symbolic link, not a regular file; refusing it - ${TAIL}`);
+      expect(await refusal(extract(readFileSync(join(d, "dir.tgz"))))).toBe(`a.tar.gz holds vx as a directory, not a regular file; refusing it - ${TAIL}`);
+      expect(await refusal(extract(await archiveOne("bin/vx", data, 0)))).toBe(`a.tar.gz holds "bin/vx" where the vx binary should be - ${TAIL}`);
+      expect(await refusal(extract(Bun.gzipSync(new Uint8Array(Buffer.concat([body, tarOne("vx", data, 0)])))))).toBe(
+        `a.tar.gz holds more than the vx binary (a release archive holds vx alone) - ${TAIL}`,
+      );
+      expect(await refusal(extract(full, data.length - 1))).toBe(`a.tar.gz holds a vx of ${data.length} bytes, over the ${data.length - 1}-byte limit for a vx binary; refusing it - ${TAIL}`);
+      expect(await refusal(extract(Bun.gzipSync(one.slice(0, 700))))).toBe(`a.tar.gz is cut short (it ends inside vx) - ${TAIL}`);
+      expect(await refusal(extract(new TextEncoder().encode("not an archive")))).toStartWith("a.tar.gz is not a readable archive (");
+      expect(await refusal(extract(Bun.gzipSync(new Uint8Array(0))))).toBe(`a.tar.gz holds no vx binary - ${TAIL}`);
+      // A write that fails is reported as the write's error, never blamed on the archive.
+      writeFileSync(join(d, "ok.tgz"), full);
+      writeFileSync(join(d, "readonly"), "");
+      const fd = openSync(join(d, "readonly"), "r");
+      try {
+        const err = await extractVx(join(d, "ok.tgz"), fd, "a.tar.gz", TAIL).then(() => undefined, (e: NodeJS.ErrnoException) => e);
+        expect(err?.code).toBe("EBADF");
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });
 

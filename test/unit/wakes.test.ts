@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { realExec } from "../../src/exec";
 import { isLiveVx } from "../../src/procs";
+import { execed } from "../exec-wait";
 import { stateDirPaths } from "../../src/state/paths";
 import type { SoldierWake, TaskStatus } from "../../src/state/schemas";
 import { scaled } from "../../src/time";
@@ -188,6 +189,8 @@ describe("dead-claim recovery", () => {
     await exited.exited;
     const vxLike = Bun.spawn(["sleep", "60"], { argv0: "/usr/local/bin/vx" });
     try {
+      // Until the child has exec'd, its argv is still the test runner's.
+      await execed(vxLike.pid, "sleep");
       const owners = [process.pid, exited.pid, vxLike.pid];
       for (const [i, id] of ids.entries()) age(claimWake(dir, `${id}.json`, owners[i]) as string, OLD);
       const got = await recoverDeadClaims(dir, { now: Date.now(), isLiveVx: (pid) => isLiveVx(pid, realExec) });

@@ -1,0 +1,60 @@
+/**
+ * Doctor's Codex sandbox line for a Codex commander (issue 15 item 8). Codex's default sandbox
+ * (workspace-write) keeps `.git` read-only, turns the network off and ends every process a command
+ * started with the command, so vx dispatch refuses under it. Two settings in Codex's config.toml
+ * work: `sandbox_mode = "danger-full-access"`, or the sandbox kept with the repository's git dir
+ * and the state root in `[sandbox_workspace_write] writable_roots`, `network_access = true`, and
+ * the sentinel started outside Codex.
+ */
+import { join } from "node:path";
+import { runGit } from "../camps/git";
+import { errorMessage } from "../errors";
+import type { Exec } from "../exec";
+import { CODEX_SANDBOX_WHY, codexSandboxAdvice, foreignPidNamespace, underCodex } from "../sandbox";
+import { readTextIfExists } from "../state/files";
+import type { Check } from "./report";
+
+const NAME = "Codex sandbox";
+
+/** The config file Codex reads: `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`. */
+export function codexConfigPath(env: Record<string, string | undefined>): string {
+  return join(env.CODEX_HOME || join(env.HOME ?? "", ".codex"), "config.toml");
+}
+
+type SandboxSettings = { mode?: string; writableRoots: string[]; network: boolean };
+
+/** The settings of a Codex config.toml's text that decide whether vx dispatch can work. */
+export function sandboxSettingsOf(toml: string): SandboxSettings {
+  const doc = Bun.TOML.parse(toml) as Record<string, unknown>;
+  const ww = (doc.sandbox_workspace_write ?? {}) as Record<string, unknown>;
+  const roots = Array.isArray(ww.writable_roots) ? ww.writable_roots.filter((r): r is string => typeof r === "string") : [];
+  return { mode: typeof doc.sandbox_mode === "string" ? doc.sandbox_mode : undefined, writableRoots: roots, network: ww.network_access === true };
+}
+
+export async function codexSandboxCheck(env: Record<string, string | undefined>, exec: Exec, top: string, root: string): Promise<Check> {
+  const path = codexConfigPath(env);
+  const common = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  const gitDir = common.code === 0 ? common.stdout.trim() : join(top, ".git");
+  const advice = codexSandboxAdvice(env, { config: path, writable: [gitDir, root] });
+  const namespace = underCodex(env) ? foreignPidNamespace() : undefined;
+  if (namespace) {
+    return { status: "warn", name: NAME, detail: `this vx runs inside Codex's sandbox now (${namespace}): ${CODEX_SANDBOX_WHY} - ${advice}` };
+  }
+  let settings: SandboxSettings;
+  try {
+    settings = sandboxSettingsOf(readTextIfExists(path) ?? "");
+  } catch (err) {
+    return { status: "warn", name: NAME, detail: `cannot read ${path} (${errorMessage(err)}): ${CODEX_SANDBOX_WHY} - ${advice}` };
+  }
+  if (settings.mode === "danger-full-access") return { status: "ok", name: NAME, detail: `sandbox_mode = "danger-full-access" in ${path}` };
+  const sandboxed = settings.mode === undefined || settings.mode === "workspace-write";
+  if (sandboxed && settings.network && [gitDir, root].every((p) => settings.writableRoots.includes(p))) {
+    return {
+      status: "ok",
+      name: NAME,
+      detail: `${path} keeps the sandbox with ${gitDir} and ${root} writable and the network on: start 'vx sentinel' outside Codex, none is started from inside its sandbox`,
+    };
+  }
+  const set = settings.mode === undefined ? `${path} sets no sandbox_mode` : `${path} sets sandbox_mode = "${settings.mode}"`;
+  return { status: "warn", name: NAME, detail: `${set}: ${CODEX_SANDBOX_WHY} - ${advice}` };
+}
