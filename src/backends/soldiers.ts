@@ -34,8 +34,11 @@ export interface Survey {
 
 export interface SoldierBackend {
   readonly name: BackendName;
-  /** The one status call of a pass. Throws when the backend cannot be asked at all. */
-  survey(): Promise<Survey>;
+  /**
+   * The status call of a pass, for the tasks it will judge (tmux: one per server they live on).
+   * Throws when the backend cannot be asked at all.
+   */
+  survey(tasks?: Task[]): Promise<Survey>;
 }
 
 export function backendOf(task: Task): BackendName {
@@ -91,22 +94,52 @@ export function reportedStatus(task: Task, paths: ProjectPaths): { status: strin
   return { status: report.state };
 }
 
+/**
+ * The task's pane among one server's: by the pane's own id and its session's, tagged with the
+ * task's id (a server that restarted hands the same ids to other sessions), so a later session
+ * that took the name of the task's ended one is never it; a task from before the ids were
+ * recorded, by its session's name.
+ */
+export function findPane(task: Task, panes: TmuxPane[]): TmuxPane | undefined {
+  if (task.tmux_pane_id) {
+    return panes.find((p) => p.paneId === task.tmux_pane_id && p.tag === task.id && (!task.tmux_session_id || p.sessionId === task.tmux_session_id));
+  }
+  return task.tmux_target ? panes.find((p) => p.session === task.tmux_target) : undefined;
+}
+
+/** What one server's `list-panes -a` shows of its soldiers; `tmux` is a client for that server. */
 export function tmuxSurvey(tmux: TmuxClient, panes: TmuxPane[]): Survey {
-  const bySession = new Map(panes.map((p) => [p.session, p]));
   return {
     find(task, paths) {
-      const session = task.tmux_target;
-      const pane = session ? bySession.get(session) : undefined;
-      if (!session || !pane || pane.dead || SHELLS.has(pane.command)) return undefined;
+      const pane = findPane(task, panes);
+      if (!pane || pane.dead || SHELLS.has(pane.command)) return undefined;
+      // The pane's own id from here on, whatever the task recorded.
+      const target = pane.paneId;
       return {
         ...reportedStatus(task, paths),
-        read: () => readOrUndefined(tmux.capture(session, COUNTS.transcriptLines)),
-        readVisible: () => readOrUndefined(tmux.capture(session)),
+        read: () => readOrUndefined(tmux.capture(target, COUNTS.transcriptLines)),
+        readVisible: () => readOrUndefined(tmux.capture(target)),
       };
     },
   };
 }
 
-export function tmuxBackend(tmux: TmuxClient): SoldierBackend {
-  return { name: "tmux", survey: async () => tmuxSurvey(tmux, await tmux.listPanes()) };
+/**
+ * TMX-04 with the server recorded per task: one `list-panes -a` per distinct socket of the tasks
+ * the pass judges (tasks from before sockets were recorded: tmux's own choice), each task looked
+ * for on its own server only. `clientFor` makes the client of a socket.
+ */
+export function tmuxBackend(clientFor: (socket?: string) => TmuxClient): SoldierBackend {
+  return {
+    name: "tmux",
+    async survey(tasks = []) {
+      const sockets = [...new Set(tasks.map((t) => t.tmux_socket ?? ""))];
+      const bySocket = new Map<string, Survey>();
+      for (const socket of sockets) {
+        const tmux = clientFor(socket || undefined);
+        bySocket.set(socket, tmuxSurvey(tmux, await tmux.listPanes()));
+      }
+      return { find: (task, paths) => bySocket.get(task.tmux_socket ?? "")?.find(task, paths) };
+    },
+  };
 }

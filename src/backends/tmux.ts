@@ -1,8 +1,12 @@
 /**
- * Typed tmux CLI client for the tmux backend (TMX-01..06): one session per soldier on the user's
- * default server, argv only (the harness is exec'd by tmux, never typed into a shell), sessions
- * always named exactly (`=name`) so a name that prefixes another never matches it.
+ * Typed tmux CLI client for the tmux backend (TMX-01..06): one session per soldier, argv only (the
+ * harness is exec'd by tmux, never typed into a shell). A client talks to one server: the socket
+ * it was made for (`tmux -S`), else whichever tmux picks from the environment. A target is a
+ * session's id (`$N`) or a pane's (`%N`), which tmux never hands out twice while its server runs,
+ * or a session name, always matched exactly (`=name`) so a name that prefixes another never matches.
  */
+import { mkdirSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
 import { terminalText } from "../terminal-text";
 import { GUARDS } from "../time";
@@ -19,20 +23,69 @@ export class TmuxError extends Error {
   }
 }
 
-/** One pane as `list-panes -a` shows it (TMX-04). */
-export type TmuxPane = { session: string; paneId: string; dead: boolean; command: string; path: string; pid: number };
+/** The session option that names the task a session was made for, read by the survey. */
+const TAG = "@vx_task";
 
-// tmux prints control characters in formats as `_`, so the fields are split on `|`; the path,
-// the only field that may hold one, comes last and takes the rest of the line.
-const PANE_FORMAT = ["#{session_name}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", "#{pane_current_command}", "#{pane_current_path}"].join("|");
+/** One pane as `list-panes -a` shows it (TMX-04); `tag`: its session's tag, or empty. */
+export type TmuxPane = { session: string; sessionId: string; paneId: string; dead: boolean; command: string; pid: number; tag: string };
+
+/** One pane's ids and its current path, read for that pane alone. */
+export type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; path: string };
+
+// Rows are split on newlines and fields on `|`, so nothing a soldier controls may hold either raw.
+// tmux 3.3a prints a pane's path and command as they are (a newline in either forged whole rows),
+// so the path is not surveyed at all (`paneInfo` reads it for one pane), the command comes last
+// (taking the rest of the row) with its newlines replaced by tmux itself, and the session name
+// (tmux already escapes control characters in names) is shell-quoted by tmux, so its `|` is `\|`.
+// The session's tag (`newSession`'s `tag`, a task id) is taken only in the shape vx gives it.
+const PANE_FORMAT = ["#{session_id}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", `#{s/\n/ /:${TAG}}`, "#{q:session_name}", "#{s/\n/ /:pane_current_command}"].join("|");
+const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|([0-9a-f]{16}|)\|((?:[^\\|]|\\[^])*)\|([^]*)$/;
+// One pane only, so its path may come last whatever it holds: the rest of the output is the path.
+const INFO_FORMAT = "#{session_id}|#{pane_id}|#{pane_dead}|#{pane_current_path}";
+const NEW_FORMAT = "#{session_id}|#{pane_id}";
+const INFO_RE = /^(\$\d+)\|(%\d+)\|([01])\|([^]*)\n$/;
 
 // tmux's wording when the session, or the whole server, is not there.
 const NO_SERVER = /no server running|error connecting to|server exited/i;
 const NO_SESSION = /can't find session|session not found|can't find pane|can't find window/i;
 
-/** `=name:` targets the session's current pane by exact session name. */
-export function paneTarget(session: string): string {
-  return `=${session}:`;
+// tmux's own ids; a session name from HRD-06 naming always starts with a letter.
+const ID_RE = /^[$%]\d+$/;
+
+/** A pane id or session id as it is; `=name:`, the session's current pane by exact name. */
+export function paneTarget(target: string): string {
+  return ID_RE.test(target) ? target : `=${target}:`;
+}
+
+/** A session id or pane id as it is (tmux finds the pane's session); `=name` by exact name. */
+export function sessionTarget(target: string): string {
+  return ID_RE.test(target) ? target : `=${target}`;
+}
+
+/**
+ * The socket of the server a plain `tmux` started here would use: the caller's own server (the
+ * first comma field of `$TMUX`), else tmux's default, `<TMUX_TMPDIR or /tmp, resolved>/tmux-<uid>/default`.
+ * Known before the server exists, so a launch can record it before it creates the session.
+ */
+export function defaultSocket(env: Record<string, string | undefined>): string {
+  const own = env.TMUX?.split(",")[0];
+  if (own) return own;
+  const uid = process.getuid?.() ?? 0;
+  for (const dir of [env.TMUX_TMPDIR, "/tmp"]) {
+    if (!dir) continue;
+    try {
+      return join(realpathSync(dir), `tmux-${uid}`, "default");
+    } catch {
+      // tmux too skips a TMUX_TMPDIR that does not exist
+    }
+  }
+  return join("/tmp", `tmux-${uid}`, "default");
+}
+
+/** The directory tmux makes for its default socket (private, as tmux makes it) when `-S` names it. */
+export function ensureSocketDir(socket: string): void {
+  const dir = socket.slice(0, socket.lastIndexOf("/"));
+  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
 export const tmuxArgv = {
@@ -40,14 +93,19 @@ export const tmuxArgv = {
    * `keepDeadPane` sets remain-on-exit in the same tmux command sequence (a `;` argument), so even
    * a program that exits at once leaves its pane, and what it printed, behind.
    */
-  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean }): string[] => [
-    "tmux", "new-session", "-d", "-s", r.name, "-c", r.cwd,
+  newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean; tag?: string }): string[] => [
+    // -P: the new session's own ids, printed by the command that made it.
+    "tmux", "new-session", "-d", "-P", "-F", NEW_FORMAT, "-s", r.name, "-c", r.cwd,
     "-x", String(r.width ?? 220), "-y", String(r.height ?? 50),
     ...Object.entries(r.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
     "--", ...r.argv,
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
+    // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
+    // task id also goes into the session's environment by itself, whatever `env` holds, since a
+    // paste, key or kill is only made into a session that carries it (`soldiers/tmux-soldier.ts`).
+    ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag, ";", "set-environment", "-t", sessionTarget(r.name), "VX_TASK_ID", r.tag] : []),
   ],
-  hasSession: (name: string): string[] => ["tmux", "has-session", "-t", `=${name}`],
+  hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
   /** The last `lines` lines of history and screen, wrapped lines joined (TMX-06). */
   capture: (session: string, lines?: number): string[] => [
@@ -61,13 +119,26 @@ export const tmuxArgv = {
     "tmux", "load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session),
   ],
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
-  killSession: (name: string): string[] => ["tmux", "kill-session", "-t", `=${name}`],
+  killSession: (name: string): string[] => ["tmux", "kill-session", "-t", sessionTarget(name)],
   paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
   releaseDeadPane: (session: string): string[] => ["tmux", "set-option", "-t", paneTarget(session), "remain-on-exit", "off"],
+  /**
+   * `list-panes` of the pane's window narrowed to that pane, the path last. `-u`: a client tmux
+   * takes for non-UTF-8 (no UTF-8 locale) gets control characters as `_`, and the path must come
+   * back exactly as it is to be compared with the camp's.
+   */
+  paneInfo: (target: string): string[] => [
+    "tmux", "-u", "list-panes", "-t", paneTarget(target), "-f", target.startsWith("%") ? `#{==:#{pane_id},${target}}` : "#{pane_active}", "-F", INFO_FORMAT,
+  ],
+  sessionEnv: (target: string, name: string): string[] => ["tmux", "show-environment", "-t", sessionTarget(target), name],
 };
 
+
 export interface TmuxClient {
-  newSession(r: Parameters<typeof tmuxArgv.newSession>[0]): Promise<void>;
+  /** The server's socket this client names (`-S`); undefined: tmux picks it from the environment. */
+  readonly socket?: string;
+  /** Creates the session; returns its own ids. */
+  newSession(r: Parameters<typeof tmuxArgv.newSession>[0]): Promise<{ sessionId: string; paneId: string }>;
   hasSession(name: string): Promise<boolean>;
   /** Every pane of the server; none when no server runs. */
   listPanes(): Promise<TmuxPane[]>;
@@ -81,10 +152,15 @@ export interface TmuxClient {
   releaseDeadPane(session: string): Promise<void>;
   /** Whether the session's program has exited (its pane kept by `keepDeadPane`). */
   paneDead(session: string): Promise<boolean>;
+  /** One pane's ids and current path; undefined when it (or the server) is not there. */
+  paneInfo(target: string): Promise<TmuxPaneInfo | undefined>;
+  /** A variable of the session's environment; undefined when unset or the session is not there. */
+  sessionEnv(target: string, name: string): Promise<string | undefined>;
 }
 
 function failure(argv: string[], res: ExecResult): TmuxError {
   const text = res.stderr.trim().split("\n")[0] || `exit ${res.code}`;
+  argv = argv.filter((a, i) => i === 0 || a !== "-u"); // the command's name second, as in the messages
   if (res.code === EXEC_NOT_FOUND) return new TmuxError("tmux_missing", "tmux not found in PATH", argv);
   if (NO_SERVER.test(res.stderr)) return new TmuxError("no_server", `tmux ${argv[1]}: no tmux server is running`, argv);
   if (NO_SESSION.test(res.stderr)) return new TmuxError("session_not_found", `tmux ${argv[1]}: ${text}`, argv);
@@ -92,14 +168,31 @@ function failure(argv: string[], res: ExecResult): TmuxError {
   return new TmuxError("failed", `tmux ${argv[1]}: ${text}`, argv);
 }
 
+/** `list-panes` rows in PANE_FORMAT; a row of any other shape is skipped, never guessed at. */
 export function parsePanes(stdout: string): TmuxPane[] {
   const out: TmuxPane[] = [];
   for (const line of stdout.split("\n")) {
-    const [session, paneId, dead, pid, command, ...path] = line.split("|");
-    if (!session || paneId === undefined) continue;
-    out.push({ session, paneId, dead: dead === "1", command: command ?? "", path: path.join("|"), pid: Number(pid) || 0 });
+    const m = ROW_RE.exec(line);
+    if (!m) continue;
+    const [, sessionId, paneId, dead, pid, tag, quoted, command] = m as unknown as string[];
+    const session = quoted!.replace(/\\([^])/g, "$1");
+    out.push({ session, sessionId: sessionId!, paneId: paneId!, dead: dead === "1", command: command!, pid: Number(pid), tag: tag! });
   }
   return out;
+}
+
+/** `display-message` output in INFO_FORMAT; undefined when it has any other shape. */
+export function parsePaneInfo(stdout: string): TmuxPaneInfo | undefined {
+  const m = INFO_RE.exec(stdout);
+  if (!m) return undefined;
+  return { sessionId: m[1]!, paneId: m[2]!, dead: m[3] === "1", path: m[4]! };
+}
+
+/** The ids `new-session -P` printed (tmux exits 0 even when it could not create its socket). */
+function parseNew(res: ExecResult, argv: string[]): { sessionId: string; paneId: string } {
+  const m = /^(\$\d+)\|(%\d+)\n?$/.exec(res.stdout);
+  if (!m) throw new TmuxError("failed", `tmux new-session: ${res.stderr.trim().split("\n")[0] || `unexpected output ${JSON.stringify(res.stdout.slice(0, 80))}`}`, argv);
+  return { sessionId: m[1]!, paneId: m[2]! };
 }
 
 /** True when the call succeeded, false when its session (or the whole server) is not there. */
@@ -113,15 +206,29 @@ async function unlessAbsent(call: Promise<string>): Promise<boolean> {
   }
 }
 
-export function createTmuxClient(opts: { exec: Exec; env: Record<string, string | undefined> }): TmuxClient {
-  const run = async (argv: string[], stdin?: string): Promise<string> => {
-    const res = await opts.exec.run(argv, { env: opts.env, stdin, timeoutMs: GUARDS.tmuxCall });
+/** Every call on `socket`'s server when one is given (`tmux -S <socket> ...`). */
+export function onSocket(argv: string[], socket?: string): string[] {
+  return socket ? [argv[0]!, "-S", socket, ...argv.slice(1)] : argv;
+}
+
+export function createTmuxClient(opts: { exec: Exec; env: Record<string, string | undefined>; socket?: string }): TmuxClient {
+  const call = async (argv: string[], stdin?: string): Promise<ExecResult> => {
+    const res = await opts.exec.run(onSocket(argv, opts.socket), { env: opts.env, stdin, timeoutMs: GUARDS.tmuxCall });
     if (res.code !== 0) throw failure(argv, res);
-    return res.stdout;
+    return res;
   };
+  const run = async (argv: string[], stdin?: string): Promise<string> => (await call(argv, stdin)).stdout;
   return {
+    socket: opts.socket,
     async newSession(r) {
-      await run(tmuxArgv.newSession(r));
+      const argv = tmuxArgv.newSession(r);
+      try {
+        return parseNew(await call(argv), argv);
+      } catch (err) {
+        // A server still exiting (its last session just closed) refuses; the next call starts a new one.
+        if (!(err instanceof TmuxError && err.code === "no_server")) throw err;
+        return parseNew(await call(argv), argv);
+      }
     },
     hasSession: (name) => unlessAbsent(run(tmuxArgv.hasSession(name))),
     async listPanes() {
@@ -147,5 +254,27 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
       await run(tmuxArgv.releaseDeadPane(session));
     },
     paneDead: async (session) => (await run(tmuxArgv.paneDead(session))).trim() === "1",
+    async paneInfo(target) {
+      try {
+        return parsePaneInfo(await run(tmuxArgv.paneInfo(target)));
+      } catch (err) {
+        if (err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server")) return undefined;
+        throw err;
+      }
+    },
+    async sessionEnv(target, name) {
+      let out: string;
+      try {
+        out = await run(tmuxArgv.sessionEnv(target, name));
+      } catch (err) {
+        // Unset is "unknown variable"; a session or server not there, the usual words. Anything
+        // else (a timeout, say) is not an answer, so the caller cannot take it for one.
+        const absent = err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server" || /unknown variable/i.test(err.message));
+        if (absent) return undefined;
+        throw err;
+      }
+      const prefix = `${name}=`;
+      return out.startsWith(prefix) ? out.slice(prefix.length).replace(/\n$/, "") : undefined;
+    },
   };
 }

@@ -71,7 +71,7 @@ export const doctorCommand = defineVxCommand({
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
       checks.push(...recordChecks(paths));
-      checks.push(...(await campChecks(paths, deps.exec)));
+      checks.push(...(await campChecks(paths, deps.exec, deps.env)));
     }
     const { text, exit } = renderReport(checks);
     deps.stdout.write(text);

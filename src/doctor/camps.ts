@@ -5,12 +5,15 @@
  * will (or what the user must do). Unreadable files are the records check's business.
  */
 import { readdirSync } from "node:fs";
+import { backendOf, findPane } from "../backends/soldiers";
+import { type TmuxPane, createTmuxClient } from "../backends/tmux";
 import { campPath, readPool } from "../camps/pool";
 import { worktreeKind } from "../camps/git";
 import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import type { Pool, Task } from "../state/schemas";
 import { isLeaseAbandoned, isTaskBusy, listTasks } from "../state/tasks";
+import { identify } from "../soldiers/tmux-soldier";
 import type { Check } from "./report";
 
 function list(xs: string[]): string {
@@ -38,8 +41,33 @@ async function strayDirs(paths: ProjectPaths, pool: Pool, exec: Exec): Promise<{
   return out;
 }
 
+/**
+ * tmux soldiers still alive though their task no longer holds its camp (a launch killed before it
+ * recorded its session, whose camp a strike then returned): the next dispatch leased there would
+ * share the worktree with them. One `list-panes` per server the tasks name; a pane found is
+ * verified as the task's before it is reported. A server that cannot be asked is skipped.
+ */
+async function unleasedHarnesses(pool: Pool, tasks: Task[], exec: Exec, env: Record<string, string | undefined>): Promise<string[]> {
+  const leased = new Set(pool.slots.map((s) => s.leased_by).filter(Boolean));
+  const loose = tasks.filter((t) => backendOf(t) === "tmux" && (t.tmux_target || t.tmux_pane_id) && t.status !== "pending" && !leased.has(t.id));
+  const panes = new Map<string, TmuxPane[] | undefined>();
+  const out: string[] = [];
+  for (const t of loose) {
+    const key = t.tmux_socket ?? "";
+    const tmux = createTmuxClient({ exec, env, socket: t.tmux_socket });
+    if (!panes.has(key)) panes.set(key, await tmux.listPanes().catch(() => undefined));
+    const pane = findPane(t, panes.get(key) ?? []);
+    if (!pane || pane.dead) continue;
+    const who = await identify(tmux, t).catch(() => undefined);
+    if (who?.is !== "ours") continue;
+    const server = t.tmux_socket ? `tmux -S ${t.tmux_socket}` : "tmux";
+    out.push(`task ${t.id}'s harness still runs in tmux session ${pane.session} (${who.sessionId}) though its camp is back in the pool - stop it: ${server} kill-session -t '${who.sessionId}'`);
+  }
+  return out;
+}
+
 /** The camps of one project: an `[ok]` summary, or one `[warn]` per kind of leftover. */
-export async function campChecks(paths: ProjectPaths, exec: Exec): Promise<Check[]> {
+export async function campChecks(paths: ProjectPaths, exec: Exec, env: Record<string, string | undefined> = {}): Promise<Check[]> {
   const pool = readOr(() => readPool(paths));
   const tasks: Task[] | undefined = readOr(() => listTasks(paths).map((l) => l.value));
   if (!pool || !tasks) return [];
@@ -58,6 +86,7 @@ export async function campChecks(paths: ProjectPaths, exec: Exec): Promise<Check
       detail: `${list(abandoned)} pending with no vx command launching it; a running sentinel marks it failed, then vx strike returns its camp`,
     });
   }
+  for (const detail of await unleasedHarnesses(pool, tasks, exec, env)) checks.push({ status: "warn", name: "unleased camps", detail });
   const strays = await strayDirs(paths, pool, exec);
   if (strays.adoptable.length) {
     checks.push({ status: "warn", name: "camp directories", detail: `slot ${list(strays.adoptable.map(String))} not in pool.json; the next vx dispatch adopts it` });

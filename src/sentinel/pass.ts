@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
-import { createTmuxClient } from "../backends/tmux";
+import { type TmuxClient, createTmuxClient } from "../backends/tmux";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
@@ -41,9 +41,15 @@ export type PassCtx = {
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
-  /** The tmux backend; a real one over `exec` when absent. */
+  /** The tmux backend; a real one over `tmuxClient` when absent. */
   tmux?: SoldierBackend;
+  /** The tmux client of a server's socket (undefined: tmux's choice); a real one over `exec` when absent. */
+  tmuxClient?: (socket?: string) => TmuxClient;
 };
+
+function tmuxClientOf(ctx: PassCtx): (socket?: string) => TmuxClient {
+  return ctx.tmuxClient ?? ((socket) => createTmuxClient({ exec: ctx.exec, env: ctx.ops.env, socket }));
+}
 
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
@@ -150,7 +156,14 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   }
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
   const wanted = new Set<BackendName>();
-  for (const p of projects) for (const t of p.tasks) if (t.status === "running" || reopenable(p, t)) wanted.add(backendOf(t));
+  const tmuxTasks: Task[] = [];
+  for (const p of projects) {
+    for (const t of p.tasks) {
+      if (t.status !== "running" && !reopenable(p, t)) continue;
+      wanted.add(backendOf(t));
+      if (backendOf(t) === "tmux") tmuxTasks.push(t);
+    }
+  }
   if (projects.some((p) => hooklessWaiting(p.paths))) wanted.add("herdr");
   if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs, written: [] };
 
@@ -171,7 +184,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   if (wanted.has("tmux")) {
     // TMX-04: tmux missing skips the tmux tasks for this pass; no server means every session is gone.
     try {
-      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(createTmuxClient({ exec: ctx.exec, env: ctx.ops.env }))).survey());
+      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(tmuxClientOf(ctx))).survey(tmuxTasks));
       reportTickError(ctx, "tmux", undefined);
     } catch (err) {
       reportTickError(ctx, "tmux", err);
@@ -195,15 +208,16 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   return { wakes, herdrCalls, agents, dirs, written };
 }
 
-/** Launches whose command died (kill -9 of dispatch): failed, with any tab they left closed. */
+/** Launches whose command died (kill -9 of dispatch): failed, with any tab or tmux session they left closed. */
 async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
   for (const task of p.tasks) {
     if (ctx.signal?.aborted || !isAbandonedLaunch(p.paths, task)) continue;
     try {
-      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now() }, task);
+      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now(), tmux: tmuxClientOf(ctx) }, task);
       if (!r.failed) continue;
-      const tabs = r.closed.length ? `; closed its tab ${r.closed.join(", ")}` : "";
-      const unknown = r.error ? `; could not look for a tab it left: ${foreign(r.error)}` : "";
+      const what = backendOf(task) === "tmux" ? "tmux session" : "tab";
+      const tabs = r.closed.length ? `; closed its ${what} ${r.closed.join(", ")}` : "";
+      const unknown = r.error ? `; could not look for a ${what} it left: ${foreign(r.error)}` : "";
       ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);
       task.status = "failed";
     } catch (err) {

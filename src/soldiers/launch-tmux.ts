@@ -8,7 +8,7 @@
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
-import { type TmuxClient, createTmuxClient } from "../backends/tmux";
+import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "../backends/tmux";
 import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
@@ -38,6 +38,11 @@ export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient;
 
 export function tmuxOf(deps: Deps): TmuxClient {
   return createTmuxClient({ exec: deps.exec, env: deps.env });
+}
+
+/** The client a launch of `task` uses: the server recorded on it, else the one a plain `tmux` here would use. */
+export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
+  return createTmuxClient({ exec: deps.exec, env: deps.env, socket: task.tmux_socket ?? defaultSocket(deps.env) });
 }
 
 /**
@@ -85,6 +90,7 @@ const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
 
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
+/** `kill`: the session this launch made (its id, from the command that made it). */
 async function fail(ctx: TmuxLaunchCtx, task: Task, reason: string, kill?: string): Promise<LaunchResult> {
   if (kill) await ctx.tmux.killSession(kill).catch(() => false);
   const saved = await guardedSave(ctx.paths, task.id, task, {
@@ -190,10 +196,13 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
   return { kind: "timeout" };
 }
 
-/** TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. */
-async function isolationGate(ctx: TmuxLaunchCtx, session: string, task: Task): Promise<string | undefined> {
-  const pane = (await ctx.tmux.listPanes()).find((p) => p.session === session);
-  const cwd = pane ? realpathOr(pane.path) : "";
+/**
+ * TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. The
+ * path is read for this one pane (never from a survey, where a newline in it would split its row).
+ */
+async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Promise<string | undefined> {
+  const info = await ctx.tmux.paneInfo(pane);
+  const cwd = info ? realpathOr(info.path) : "";
   const camp = realpathOr(task.camp_path ?? "");
   const branch = (await currentBranch(camp, ctx.deps.exec).catch(() => undefined)) ?? "";
   const expected = campBranch(task.id);
@@ -207,44 +216,72 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const harness = pending.harness ?? "claude";
   let name: string;
   const envFile = join(hooksDir(paths, pending.id), SOLDIER_ENV_FILE);
+  let ids: { sessionId: string; paneId: string };
   try {
     name = await sessionName(tmux, pending);
+  } catch (err) {
+    return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
+  }
+  // Saved before the session exists: if this command dies right after creating it, the session can
+  // be found again (its server and name) and told to be this task's (`soldiers/leftovers.ts`).
+  const intent = await guardedSave(paths, pending.id, pending, {
+    backend: "tmux",
+    tmux_target: name,
+    tmux_socket: tmux.socket,
+    tmux_session_id: undefined,
+    tmux_pane_id: undefined,
+  });
+  if (!intent.written) return { task: intent.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${intent.task.status})` };
+  pending = intent.task;
+  try {
+    if (tmux.socket) ensureSocketDir(tmux.socket);
     for (const f of hooks.files) {
       writeStateFile(paths.root, f.path, f.content);
       if (f.mode) chmodSync(f.path, f.mode);
     }
     writeStateFile(paths.root, envFile, JSON.stringify(inheritedEnv(deps.env)));
-    await tmux.newSession({
+    ids = await tmux.newSession({
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
       argv: soldierExecArgv(deps.self, envFile, [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
+      tag: pending.id,
     });
   } catch (err) {
     rmSync(envFile, { force: true });
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
   }
-  const step = await guardedSave(paths, pending.id, pending, { status: "running", updated_at: isoTime(deps.clock.now()), backend: "tmux", tmux_target: name });
+  const { sessionId, paneId } = ids;
+  const step = await guardedSave(paths, pending.id, pending, {
+    status: "running",
+    updated_at: isoTime(deps.clock.now()),
+    backend: "tmux",
+    tmux_target: name,
+    tmux_socket: tmux.socket,
+    tmux_session_id: sessionId,
+    tmux_pane_id: paneId,
+  });
   if (!step.written) {
-    await tmux.killSession(name).catch(() => false);
+    await tmux.killSession(sessionId).catch(() => false);
     return { task: step.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${step.task.status})` };
   }
   let task = step.task;
 
-  const ready = await waitReady(ctx, name, harness);
+  // From here the session's own ids: its name may be another session's once this one ends.
+  const ready = await waitReady(ctx, paneId, harness);
   // Read by the pane's launcher by now; never left behind, whatever became of the pane.
   rmSync(envFile, { force: true });
   if (ready.kind === "gone") {
     const words = ready.last ? ` (its last output: "${ready.last}")` : "";
-    return fail(ctx, task, `${harness} exited in its tmux session before it became ready${words}`, name);
+    return fail(ctx, task, `${harness} exited in its tmux session before it became ready${words}`, sessionId);
   }
-  if (ready.kind === "timeout") return fail(ctx, task, NOT_READY, name);
+  if (ready.kind === "timeout") return fail(ctx, task, NOT_READY, sessionId);
   // Ready: from here a harness that exits closes its session, as the sentinel and users expect.
-  await tmux.releaseDeadPane(name).catch(() => undefined);
-  const gate = await isolationGate(ctx, name, task);
-  if (gate) return fail(ctx, task, gate, name);
+  await tmux.releaseDeadPane(paneId).catch(() => undefined);
+  const gate = await isolationGate(ctx, paneId, task);
+  if (gate) return fail(ctx, task, gate, sessionId);
 
   const intentAt = isoTime(deps.clock.now());
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
@@ -252,9 +289,9 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   task = restamp.task;
   const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
-    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(name, text), warnTo(deps.stderr));
+    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(paneId, text), warnTo(deps.stderr));
   } catch (err) {
-    return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, name);
+    return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, sessionId);
   }
   return { task: await probe(ctx, task) };
 }

@@ -1,10 +1,14 @@
 /**
  * What a launch that died part-way leaves behind (kill -9 of `vx dispatch` or `vx redispatch`):
- * a task still `pending` with no command working on it, and possibly a herdr tab it created but
- * never recorded. The launch notes the tab's workspace and label on the task before it creates
- * the tab, so the tab can be found again: same workspace, same label, a pane in the task's camp.
+ * a task still `pending` with no command working on it, and possibly a herdr tab or tmux session
+ * it created but never recorded. The launch notes the tab's workspace and label (the session's
+ * server socket and name) on the task before it creates it, so it can be found again: same
+ * workspace and label with a pane in the task's camp; the named session on that server, verified
+ * as the task's (`tmux-soldier.ts`).
  */
 import { type HerdrOps, closeTab } from "../backends/herdr-ops";
+import { backendOf } from "../backends/soldiers";
+import type { TmuxClient } from "../backends/tmux";
 import { errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
 import { type ProjectPaths, realpathOr } from "../state/paths";
@@ -12,6 +16,7 @@ import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
 import { isoTime } from "../time";
 import { guardedSave } from "./quick-settle";
+import { identify } from "./tmux-soldier";
 
 /** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */
 export const ABANDONED_REASON = "the command launching this soldier stopped before it finished";
@@ -42,18 +47,31 @@ export async function closeUnrecordedTabs(ops: HerdrOps, task: Task): Promise<st
 }
 
 /**
- * Settles an abandoned launch as T3 on behalf of its dead command: its leftover tab closed, the
- * task `failed` with its lease kept (so `vx strike` returns the camp). A tab herdr could not be
- * asked about is left to strike, which looks again. Returns what it did, for the log.
+ * Kills the session a tmux launch made for `task` (recorded, or only intended), when it is there
+ * and verified as the task's; returns the session killed. Throws when tmux cannot be asked.
+ */
+export async function killLeftSession(tmux: TmuxClient, task: Task): Promise<string[]> {
+  if (!task.tmux_target && !task.tmux_pane_id) return [];
+  const who = await identify(tmux, task);
+  if (who.is !== "ours") return [];
+  return (await tmux.killSession(who.sessionId)) ? [`${task.tmux_target ?? who.sessionId}`] : [];
+}
+
+/**
+ * Settles an abandoned launch as T3 on behalf of its dead command: its leftover tab closed (its
+ * tmux session killed), the task `failed` with its lease kept (so `vx strike` returns the camp).
+ * A tab or session that could not be asked about is left to strike, which looks again. Returns
+ * what it did, for the log.
  */
 export async function failAbandonedLaunch(
-  ctx: { paths: ProjectPaths; ops: HerdrOps; now: number },
+  ctx: { paths: ProjectPaths; ops: HerdrOps; now: number; tmux?: (socket?: string) => TmuxClient },
   task: Task,
 ): Promise<{ failed: boolean; closed: string[]; error?: string }> {
   let closed: string[] = [];
   let error: string | undefined;
   try {
-    closed = await closeUnrecordedTabs(ctx.ops, task);
+    if (backendOf(task) !== "tmux") closed = await closeUnrecordedTabs(ctx.ops, task);
+    else if (ctx.tmux) closed = await killLeftSession(ctx.tmux(task.tmux_socket), task);
   } catch (err) {
     error = errorMessage(err);
   }

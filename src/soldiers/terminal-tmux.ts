@@ -2,7 +2,9 @@
  * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
  * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
- * reported state; close is `kill-session`; reads are `capture-pane`.
+ * reported state; close is `kill-session`; reads are `capture-pane`. Every call goes to the task's
+ * own server and ids, and a paste, key or kill only to a pane verified as the task's
+ * (`tmux-soldier.ts`).
  */
 import type { PromptOutcome } from "../backends/herdr-ops";
 import { type Sighting, tmuxSurvey } from "../backends/soldiers";
@@ -10,45 +12,56 @@ import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
-import { launchTmuxSoldier, probe, soldierHooks, tmuxOf } from "./launch-tmux";
+import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./launch-tmux";
 import { deliverUnderIntent, warnTo } from "./states";
 import type { SoldierTerminal } from "./terminal";
+import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 
 export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
-  const tmux = tmuxOf(deps);
-  const live = async (task: Task): Promise<Sighting | undefined> =>
-    tmuxSurvey(tmux, await tmux.listPanes()).find({ ...task, status: "running" }, paths);
+  const tmuxOfTask = (task: Task) => tmuxFor(deps.exec, deps.env, task);
+  /** The soldier as the survey sees it, and only when its pane is verified as the task's. */
+  const live = async (task: Task): Promise<{ soldier: Sighting; pane: string } | undefined> => {
+    const tmux = tmuxOfTask(task);
+    const soldier = tmuxSurvey(tmux, await tmux.listPanes()).find({ ...task, status: "running" }, paths);
+    if (!soldier) return undefined;
+    const who = await identify(tmux, task);
+    return who.is === "ours" ? { soldier, pane: who.paneId } : undefined;
+  };
 
   /** Delivers `send` to the soldier unless it is gone or (for text) showing a dialog. */
-  async function deliver(task: Task, send: (session: string) => Promise<void>, dialogOk: boolean): Promise<PromptOutcome> {
-    const soldier = await live(task);
-    if (!soldier || !task.tmux_target) return { kind: "gone", code: "session_not_found" };
-    if (soldier.status === "blocked" && !dialogOk) return { kind: "blocked" };
-    const target = task.tmux_target;
-    await deliverUnderIntent(paths, task.id, isoTime(deps.clock.now()), task.harness, () => send(target), warnTo(deps.stderr));
+  async function deliver(task: Task, send: (pane: string) => Promise<void>, dialogOk: boolean): Promise<PromptOutcome> {
+    const found = await live(task);
+    if (!found) return { kind: "gone", code: "session_not_found" };
+    if (found.soldier.status === "blocked" && !dialogOk) return { kind: "blocked" };
+    const pane = found.pane;
+    await deliverUnderIntent(paths, task.id, isoTime(deps.clock.now()), task.harness, () => send(pane), warnTo(deps.stderr));
     return { kind: "sent" };
   }
 
   return {
     name: "tmux",
     pane: "tmux pane",
-    launch: (pending) => launchTmuxSoldier({ deps, paths, tmux, hooks: soldierHooks(deps, paths, pending) }, pending),
-    prompt: (task, text) => deliver(task, (s) => tmux.paste(s, text), false),
-    press: (task, key) => deliver(task, (s) => tmux.sendKeys(s, [key]), true),
-    screen: async (task) => (task.tmux_target ? tmux.capture(task.tmux_target).catch(() => undefined) : undefined),
-    live,
-    settle: (task) => probe({ deps, paths, tmux }, task),
+    launch: (pending) => launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending) }, pending),
+    prompt: (task, text) => deliver(task, (pane) => tmuxOfTask(task).paste(pane, text), false),
+    press: (task, key) => deliver(task, (pane) => tmuxOfTask(task).sendKeys(pane, [key]), true),
+    screen: async (task) => {
+      const pane = paneOf(task);
+      return pane ? tmuxOfTask(task).capture(pane).catch(() => undefined) : undefined;
+    },
+    live: async (task) => (await live(task))?.soldier,
+    settle: (task) => probe({ deps, paths, tmux: tmuxOfTask(task) }, task),
     async close(task) {
-      if (!task.tmux_target) return;
+      // A session that is not this task's (its name or ids taken since) counts as this one gone.
       try {
-        await tmux.killSession(task.tmux_target);
+        await killIfOurs(tmuxOfTask(task), task);
       } catch (err) {
-        throw new Error(`could not close the soldier's tmux session ${task.tmux_target}: ${(err as Error).message}`);
+        throw new Error(`could not close the soldier's tmux session ${task.tmux_target ?? ""}: ${(err as Error).message}`);
       }
     },
     async transcript(task, lines) {
-      if (!task.tmux_target) throw new Error("no tmux session recorded");
-      return tmux.capture(task.tmux_target, lines);
+      const pane = paneOf(task);
+      if (!pane) throw new Error("no tmux session recorded");
+      return tmuxOfTask(task).capture(pane, lines);
     },
   };
 }

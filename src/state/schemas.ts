@@ -63,6 +63,10 @@ export const TaskSchema = v.object({
   herdr_pane_id: OptString,
   herdr_agent_name: OptString,
   tmux_target: OptString,
+  /** The tmux server's socket path, the soldier session's own id (`$N`) and its pane's (`%N`). */
+  tmux_socket: OptString,
+  tmux_session_id: OptString,
+  tmux_pane_id: OptString,
   harness: v.optional(v.picklist(HARNESSES)),
   model: OptString,
   effort: OptString,

@@ -1,12 +1,14 @@
 // What a dispatch that fails or is killed part-way leaves behind (issue: leaks after failure or kill -9).
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { listTasks } from "../../src/state/tasks";
 import { callsOf, holdCommand } from "../fakes/herdr-control";
 import { loadState } from "../fakes/herdr-state";
-import { VX_BIN, waitFor } from "../helpers";
+import { VX_BIN, waitFor, writeExecutable } from "../helpers";
 import { field } from "./soldier-field";
+import { tmuxField } from "./tmux-field";
 
 describe("vx dispatch: leftovers", () => {
   test("a dispatch that fails after leasing its camp gives the lease back", async () => {
@@ -45,6 +47,40 @@ describe("vx dispatch: leftovers", () => {
     expect(failed.output).toBe("[vexillum] the command launching this soldier stopped before it finished - marked failed.");
     expect(tabsLabelled()).toEqual([]);
     expect(readPool(f.paths).slots.filter((s) => s.leased_by === failed.id)).toHaveLength(1);
+
+    const struck = await f.run(["strike", failed.id, "--discard"]);
+    expect({ code: struck.code, stderr: struck.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readPool(f.paths).slots.filter((s) => s.leased_by)).toEqual([]);
+  });
+
+  test("kill -9 right after tmux made the session: the sentinel kills the session it left and fails the task; strike returns the camp", async () => {
+    await using f = await tmuxField();
+    // The real tmux, held (as the fake herdr is above) once it has made the session, so the
+    // dispatch dies between the session existing and the task recording it.
+    const real = Bun.which("tmux", { PATH: f.env.PATH })!;
+    const created = join(f.home, "created");
+    const release = join(f.home, "release");
+    writeExecutable(
+      join(f.bin, "tmux"),
+      `#!/bin/sh\ncase " $* " in *" new-session "*) "${real}" "$@"; rc=$?; : > "${created}"; while [ ! -e "${release}" ]; do ${Bun.which("sleep")} 0.05; done; exit $rc;; esac\nexec "${real}" "$@"\n`,
+    );
+    const proc = Bun.spawn([VX_BIN, "dispatch", "fix it", "--backend", "tmux"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    try {
+      await waitFor(() => existsSync(created), 30_000, "the session made");
+      proc.kill("SIGKILL");
+      await proc.exited;
+    } finally {
+      writeFileSync(release, "");
+    }
+    const [pending] = listTasks(f.paths).map((l) => l.value);
+    expect(pending).toMatchObject({ status: "pending", backend: "tmux", tmux_target: "vx-fix-it" });
+    expect(pending?.tmux_socket).toBe(join(f.home, `tmux-${process.getuid!()}`, "default"));
+    expect(f.tmux("has-session", "-t", "=vx-fix-it").code).toBe(0);
+
+    // dispatch auto-started the sentinel before it was killed; it finds the dead launch.
+    const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
+    expect(failed.output).toBe("[vexillum] the command launching this soldier stopped before it finished - marked failed.");
+    expect(f.tmux("has-session", "-t", "=vx-fix-it").code).not.toBe(0);
 
     const struck = await f.run(["strike", failed.id, "--discard"]);
     expect({ code: struck.code, stderr: struck.stderr }).toEqual({ code: 0, stderr: "" });

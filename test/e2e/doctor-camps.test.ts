@@ -6,9 +6,11 @@ import { acquireCamp, readPool } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { newTaskId } from "../../src/state/ids";
 import { ensureProjectRecord } from "../../src/state/project-record";
+import { waitFor } from "../helpers";
 import { field, seedTask, taskIdOf } from "./soldier-field";
+import { tmuxField } from "./tmux-field";
 
-const campLines = (stdout: string) => stdout.split("\n").filter((l) => /^\[\w+\] (camps|camp leases|camp directories|abandoned launches)\b/.test(l));
+const campLines = (stdout: string) => stdout.split("\n").filter((l) => /^\[\w+\] (camps|camp leases|camp directories|abandoned launches|unleased camps)\b/.test(l));
 
 describe("vx doctor: camps", () => {
   test("nothing left over: one ok line with the slots and leases", async () => {
@@ -44,5 +46,22 @@ describe("vx doctor: camps", () => {
     const second = await f.run(["dispatch", "tidy up"]);
     expect(second.stdout).toStartWith(`task_id=${taskIdOf(second.stdout)} kind=mission camp_slot=3 `);
     expect(readPool(f.paths).slots.map((s) => s.number)).toEqual([1, 2, 3]);
+  });
+
+  test("a tmux soldier still running in a camp its task no longer holds is warned about", async () => {
+    await using f = await tmuxField();
+    const fields = { backend: "tmux" as const, herdr_agent_name: undefined, herdr_pane_id: undefined, herdr_tab_id: undefined };
+    // Struck while its harness ran on (its session was never recorded), and one whose camp is still leased.
+    const loose = await seedTask(f, { ...fields, status: "failed", tmux_target: "vx-loose", leased: false });
+    const kept = await seedTask(f, { ...fields, status: "running", tmux_target: "vx-kept" });
+    for (const [name, t] of [["vx-loose", loose.task], ["vx-kept", kept.task]] as const) {
+      expect(f.tmux("new-session", "-d", "-s", name, "-c", t.camp_path!, "-e", `VX_TASK_ID=${t.id}`, "--", join(f.bin, "claude")).code).toBe(0);
+    }
+    await waitFor(() => f.tmux("capture-pane", "-p", "-t", "=vx-loose:").out.includes("❯"), 10_000, "the harness");
+    const sessionId = f.tmux("display-message", "-p", "-t", "=vx-loose:", "#{session_id}").out.trim();
+    const r = await f.run(["doctor"]);
+    expect(campLines(r.stdout).filter((l) => l.includes("unleased camps"))).toEqual([
+      `[warn] unleased camps - task ${loose.task.id}'s harness still runs in tmux session vx-loose (${sessionId}) though its camp is back in the pool - stop it: tmux kill-session -t '${sessionId}'`,
+    ]);
   });
 });

@@ -13,7 +13,8 @@ type TF = Awaited<ReturnType<typeof tmuxField>>;
 /** A finished tmux soldier: a live session running `harness` in its camp, and its task. */
 async function tmuxSoldier(f: TF, over: Parameters<typeof seedTask>[1] = {}) {
   const seeded = await seedTask(f, { backend: "tmux", tmux_target: "vx-s", herdr_agent_name: undefined, herdr_pane_id: undefined, herdr_tab_id: undefined, ...over });
-  expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", seeded.task.camp_path!, "--", join(f.bin, "claude")).code).toBe(0);
+  // As a launch makes it: the task's id in the session's environment.
+  expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", seeded.task.camp_path!, "-e", `VX_TASK_ID=${seeded.task.id}`, "--", join(f.bin, "claude")).code).toBe(0);
   await waitFor(() => screen(f).includes("❯"), 10_000, "the harness");
   return seeded.task;
 }

@@ -81,13 +81,14 @@ async function launchThrough(
   const { newSession, sendKeys, capture } = tmux;
   let shown = 0;
   tmux.newSession = async (r) => {
-    await newSession(r);
+    const ids = await newSession(r);
     shown = clock.now();
     tmux.sessions.get(r.name)!.text = before ? before.text : dialog;
+    return ids;
   };
   // The screen before the dialog stays for `before.forMs` of the launch's own (virtual) time.
   tmux.capture = async (name, lines) => {
-    const s = tmux.sessions.get(name);
+    const s = tmux.session(name);
     if (before && s?.text === before.text && clock.now() - shown >= before.forMs) s.text = dialog;
     if (redraw && s) s.text = redraw(s.text);
     return capture(name, lines);
@@ -95,7 +96,7 @@ async function launchThrough(
   tmux.sendKeys = async (name, keys) => {
     await sendKeys(name, keys);
     const next = react(keys);
-    if (next !== undefined) tmux.sessions.get(name)!.text = next;
+    if (next !== undefined) tmux.session(name)!.text = next;
   };
   const deps = testDeps({ cwd: dir, env: w.env, clock });
   const result = await launchTmuxSoldier({ deps, paths, tmux, hooks: { args: [], env: {}, files: [] } }, task);

@@ -4,10 +4,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmuxBackend } from "../../src/backends/soldiers";
+import { createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/sentinel/evidence";
 import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
+import { ABANDONED_REASON } from "../../src/soldiers/leftovers";
 import { runPass } from "../../src/sentinel/pass";
 import { writeSoldierState } from "../../src/soldiers/states";
 import type { ProjectPaths } from "../../src/state/paths";
@@ -20,7 +22,7 @@ import { iso, taskId, world } from "../sentinel-kit";
 function tmuxWorld() {
   const w = world();
   const tmux = memoryTmux();
-  w.ctx.tmux = tmuxBackend(tmux);
+  w.ctx.tmux = tmuxBackend(() => tmux);
   return Object.assign(w, { tmux });
 }
 
@@ -114,5 +116,84 @@ describe("sentinel pass: tmux soldiers", () => {
     expect(loadTask(paths, t.id)?.value).toEqual(t);
     expect(loadTask(paths, h.id)?.value.status).toBe("interrupted");
     expect(w.logs.filter((l) => l.includes("tmux not found in PATH"))).toEqual(["sentinel: tick error: tmux: tmux not found in PATH"]);
+  });
+
+  test("one list-panes per server the judged tasks live on; each task is looked for on its own server only", async () => {
+    using w = world();
+    const work = memoryTmux("/run/work.sock");
+    const home = memoryTmux();
+    const other = memoryTmux("/run/other.sock");
+    const servers = new Map([[work.socket, work], [other.socket, other]]);
+    w.ctx.tmux = tmuxBackend((socket) => servers.get(socket) ?? home);
+    const { paths } = w.addProject();
+    const [ia, ib, ic] = [taskId(), taskId(), taskId()];
+    const there = work.add("vx-a", { tag: ia });
+    const here = home.add("vx-b", { tag: ib });
+    const a = w.writeTask(paths, { id: ia, backend: "tmux", tmux_target: "vx-a", tmux_socket: work.socket, tmux_session_id: there.id, tmux_pane_id: there.paneId });
+    const b = w.writeTask(paths, { id: ib, backend: "tmux", tmux_target: "vx-b", tmux_session_id: here.id, tmux_pane_id: here.paneId });
+    // Recorded on the other server: the same ids here are another session, never it.
+    const c = w.writeTask(paths, { id: ic, backend: "tmux", tmux_target: "vx-c", tmux_socket: "/run/other.sock", tmux_session_id: here.id, tmux_pane_id: here.paneId });
+    await runPass(w.ctx);
+    expect(work.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(home.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(other.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    expect(loadTask(paths, a.id)?.value.agent_not_found_since).toBeUndefined();
+    expect(loadTask(paths, b.id)?.value.agent_not_found_since).toBeUndefined();
+    expect(loadTask(paths, c.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
+  test("a session that took a task's name, or (its server restarted) its very ids, is not its soldier", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    const later = w.tmux.add("vx-same", { tag: taskId() });
+    const byName = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-same", tmux_session_id: "$99", tmux_pane_id: "%99" });
+    const byIds = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-same", tmux_session_id: later.id, tmux_pane_id: later.paneId });
+    const own = w.tmux.add("vx-own");
+    const ownTask = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-own", tmux_session_id: own.id, tmux_pane_id: own.paneId });
+    own.tag = ownTask.id;
+    await runPass(w.ctx);
+    for (const t of [byName, byIds]) expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+    expect(loadTask(paths, ownTask.id)?.value.agent_not_found_since).toBeUndefined();
+  });
+
+  test("an abandoned tmux launch: its session, verified as the task's, is killed and the task failed; another task's session is left", async () => {
+    using w = tmuxWorld();
+    w.ctx.tmuxClient = () => w.tmux;
+    const { paths } = w.addProject();
+    const left = w.writeTask(paths, { id: taskId(), status: "pending", backend: "tmux", tmux_target: "vx-left", camp_path: "/camps/1" });
+    w.tmux.add("vx-left", { path: "/camps/1", env: { VX_TASK_ID: left.id } });
+    const named = w.writeTask(paths, { id: taskId(), status: "pending", backend: "tmux", tmux_target: "vx-taken", camp_path: "/camps/2" });
+    w.tmux.add("vx-taken", { path: "/camps/2", env: { VX_TASK_ID: taskId() } });
+    await runPass(w.ctx);
+    expect(w.tmux.sessions.has("vx-left")).toBe(false);
+    expect(w.tmux.sessions.has("vx-taken")).toBe(true);
+    for (const t of [left, named]) expect(loadTask(paths, t.id)?.value).toMatchObject({ status: "failed", output: `[vexillum] ${ABANDONED_REASON} - marked failed.` });
+    expect(w.logs.some((l) => l.includes(`${left.id}`) && l.includes("closed its tmux session vx-left"))).toBe(true);
+  });
+
+  test("real tmux: a restarted server hands the ended soldier's ids to a later one, which is still not it", async () => {
+    using w = world();
+    const env = { PATH: w.env.PATH!, HOME: w.home, TMUX_TMPDIR: w.home, TERM: "xterm-256color" };
+    const socket = defaultSocket(env);
+    ensureSocketDir(socket);
+    const tmux = createTmuxClient({ exec: realExec, env, socket });
+    w.ctx.tmux = tmuxBackend((s) => createTmuxClient({ exec: realExec, env, socket: s }));
+    try {
+      const { paths } = w.addProject();
+      const [a, b] = [taskId(), taskId()];
+      const first = await tmux.newSession({ name: "vx-fix", cwd: w.home, env: { VX_TASK_ID: a }, argv: ["cat", "-"], tag: a });
+      const task = w.writeTask(paths, { id: a, backend: "tmux", tmux_target: "vx-fix", tmux_socket: socket, tmux_session_id: first.sessionId, tmux_pane_id: first.paneId });
+      report(paths, a, "working", w.clock.now());
+      // A's session ends with its server; B's starts a new server, which counts from $0 and %0 again.
+      expect(await tmux.killSession(first.sessionId)).toBe(true);
+      const second = await tmux.newSession({ name: "vx-fix", cwd: w.home, env: { VX_TASK_ID: b }, argv: ["cat", "-"], tag: b });
+      expect(second).toEqual(first);
+      await runPass(w.ctx);
+      w.clock.advance(10_000);
+      await runPass(w.ctx);
+      expect(loadTask(paths, task.id)?.value).toMatchObject({ status: "interrupted", output: NOTE_TMUX_GONE });
+    } finally {
+      Bun.spawnSync(["tmux", "-S", socket, "kill-server"], { env, stdout: "ignore", stderr: "ignore" });
+    }
   });
 });

@@ -1,9 +1,9 @@
 // The tmux client against a real tmux server of the test's own (TMUX_TMPDIR), never the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTmuxClient, parsePanes, tmuxArgv } from "../../src/backends/tmux";
+import { createTmuxClient, defaultSocket, parsePaneInfo, parsePanes, tmuxArgv } from "../../src/backends/tmux";
 import { realExec } from "../../src/exec";
 import { waitFor } from "../helpers";
 
@@ -31,7 +31,8 @@ describe("tmux client", () => {
     const panes = await tmux.listPanes();
     expect(panes.map((p) => p.session).sort()).toEqual(["vx-a", "vx-ab"]);
     const ab = panes.find((p) => p.session === "vx-ab")!;
-    expect(ab).toMatchObject({ dead: false, command: "cat", path: dir });
+    expect(ab).toMatchObject({ dead: false, command: "cat" });
+    expect(await tmux.paneInfo(ab.paneId)).toEqual({ sessionId: ab.sessionId, paneId: ab.paneId, dead: false, path: dir });
     expect(ab.pid).toBeGreaterThan(0);
 
     await tmux.paste("vx-ab", "first line; $(rm -rf x) 'quoted'\nsecond line");
@@ -54,6 +55,58 @@ describe("tmux client", () => {
 
   test("argv and parsing", () => {
     expect(tmuxArgv.capture("vx-x", 500)).toEqual(["tmux", "capture-pane", "-p", "-J", "-t", "=vx-x:", "-S", "-500"]);
-    expect(parsePanes("vx-x|%3|1|42|bash|/c|d\n\n")).toEqual([{ session: "vx-x", paneId: "%3", dead: true, command: "bash", path: "/c|d", pid: 42 }]);
+    expect(parsePanes("$2|%3|1|42||vx\\|x|ba|sh\n\n")).toEqual([{ session: "vx|x", sessionId: "$2", paneId: "%3", dead: true, command: "ba|sh", pid: 42, tag: "" }]);
+    expect(parsePanes("$2|%3|0|42|0123456789abcdef|vx|cat\n")[0]?.tag).toBe("0123456789abcdef");
+    // A tag not in the shape vx gives it makes the row unreadable, never another task's.
+    expect(parsePanes("$2|%3|0|42|x|vx|cat\n/forged|%3|0|1||x|claude\n")).toEqual([]);
+    expect(parsePaneInfo("$1|%2|0|/a\n$9|%9|1|x\n")).toEqual({ sessionId: "$1", paneId: "%2", dead: false, path: "/a\n$9|%9|1|x" });
+  });
+
+  test("a newline in a pane's path or command forges no row of the survey; the path is read whole for one pane", async () => {
+    // Each would read, in the row format before this one, as another session's dead pane.
+    const forged = "x\n$0|%0|1|1|vx-forged|claude";
+    const path = join(dir, `in${forged}`);
+    mkdirSync(path, { recursive: true });
+    const program = join(dir, `sleep${forged}`);
+    copyFileSync(Bun.which("sleep")!, program);
+    const { sessionId, paneId } = await tmux.newSession({ name: "vx-nl", cwd: path, env: {}, argv: [program, "600"] });
+    try {
+      await waitFor(async () => (await tmux.listPanes()).find((p) => p.paneId === paneId)?.command.startsWith("sleep"), 10_000, "the program");
+      const panes = await tmux.listPanes();
+      expect(panes.map((p) => ({ session: p.session, sessionId: p.sessionId, paneId: p.paneId, dead: p.dead }))).toEqual([{ session: "vx-nl", sessionId, paneId, dead: false }]);
+      expect(panes[0]!.command).toBe(`sleep${forged.replace("\n", " ")}`);
+      expect((await tmux.paneInfo(paneId))?.path).toBe(path);
+    } finally {
+      await tmux.killSession(sessionId);
+    }
+  });
+
+  test("ids and sockets: two servers, each client on its own; an id names one session only; the session environment", async () => {
+    const other = join(dir, "other.sock");
+    const b = createTmuxClient({ exec: realExec, env, socket: other });
+    const a = createTmuxClient({ exec: realExec, env, socket: defaultSocket(env) });
+    try {
+      const onA = await a.newSession({ name: "vx-same", cwd: dir, env: { VX_TASK_ID: "aaaaaaaaaaaaaaaa" }, argv: ["cat"], keepDeadPane: true, tag: "aaaaaaaaaaaaaaaa" });
+      const onB = await b.newSession({ name: "vx-same", cwd: dir, env: { VX_TASK_ID: "bbbbbbbbbbbbbbbb" }, argv: ["cat"] });
+      // The default socket is the one a plain tmux (no -S, no $TMUX) uses.
+      const shown = Bun.spawnSync(["tmux", "display-message", "-p", "-t", onA.sessionId, "#{socket_path}"], { env }).stdout.toString();
+      expect(shown).toBe(`${defaultSocket(env)}\n`);
+      expect(defaultSocket({ ...env, TMUX: `${other},123,0` })).toBe(other);
+      expect(await a.sessionEnv(onA.sessionId, "VX_TASK_ID")).toBe("aaaaaaaaaaaaaaaa");
+      // The tag alone puts the task id in the session's environment.
+      const tagged = await a.newSession({ name: "vx-tagged", cwd: dir, env: {}, argv: ["cat"], tag: "cccccccccccccccc" });
+      expect(await a.sessionEnv(tagged.sessionId, "VX_TASK_ID")).toBe("cccccccccccccccc");
+      expect(await a.killSession(tagged.sessionId)).toBe(true);
+      expect(await b.sessionEnv(onB.sessionId, "VX_TASK_ID")).toBe("bbbbbbbbbbbbbbbb");
+      expect(await b.sessionEnv(onB.sessionId, "VX_NONE")).toBeUndefined();
+      expect((await b.listPanes()).map((p) => [p.paneId, p.tag])).toEqual([[onB.paneId, ""]]);
+      expect((await a.listPanes()).map((p) => [p.paneId, p.tag])).toEqual([[onA.paneId, "aaaaaaaaaaaaaaaa"]]);
+      expect(await b.killSession(onB.sessionId)).toBe(true);
+      expect(await a.hasSession("vx-same")).toBe(true);
+      expect(await b.paneInfo(onB.paneId)).toBeUndefined();
+    } finally {
+      Bun.spawnSync(["tmux", "-S", other, "kill-server"], { env, stdout: "ignore", stderr: "ignore" });
+      await a.killSession("vx-same").catch(() => false);
+    }
   });
 });
