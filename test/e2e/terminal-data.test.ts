@@ -81,7 +81,7 @@ describe("text into a tmux soldier is data", () => {
   test("prompt: the same text as a follow-up is one message and runs nothing", async () => {
     await using f = await pasteField();
     const { task } = await seedTask(f, { status: "done", backend: "tmux", tmux_target: "vx-s", herdr_agent_name: undefined, herdr_pane_id: undefined, herdr_tab_id: undefined });
-    expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", task.camp_path!, "--", join(f.bin, "claude")).code).toBe(0);
+    expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", task.camp_path!, "-e", `VX_TASK_ID=${task.id}`, "--", join(f.bin, "claude")).code).toBe(0);
     await waitFor(() => f.tmux("capture-pane", "-p", "-t", "=vx-s:").out.includes("\u276f"), 10_000, "the harness");
     writeSoldierState(f.paths, { task_id: task.id, state: "idle", at: new Date().toISOString() });
     const r = await f.run(["prompt", task.id, ATTACK]);

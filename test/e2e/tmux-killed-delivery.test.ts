@@ -50,7 +50,7 @@ describe("a delivery killed at the paste", () => {
   test("prompt: no vx buffer stays on the server, and the sentinel settles the task", async () => {
     await using f = await tmuxField();
     const { task } = await seedTask(f, { status: "done", backend: "tmux", tmux_target: "vx-s", herdr_agent_name: undefined, herdr_pane_id: undefined, herdr_tab_id: undefined });
-    expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", task.camp_path!, "--", join(f.bin, "claude")).code).toBe(0);
+    expect(f.tmux("new-session", "-d", "-s", "vx-s", "-c", task.camp_path!, "-e", `VX_TASK_ID=${task.id}`, "--", join(f.bin, "claude")).code).toBe(0);
     await waitFor(() => f.tmux("capture-pane", "-p", "-t", "=vx-s:").out.includes("\u276f"), 10_000, "the harness");
     writeSoldierState(f.paths, { task_id: task.id, state: "idle", at: new Date().toISOString() });
 
