@@ -13,7 +13,7 @@ import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
 import { loadRecord, mergeForSave, renderState, saveRecord } from "../state/record";
 import { type SoldierState, SoldierStateSchema, keysOf } from "../state/schemas";
 import { readPool } from "../camps/pool";
-import { taskPath } from "../state/tasks";
+import { loadTask, taskPath } from "../state/tasks";
 
 const STATE_KEYS = keysOf(SoldierStateSchema);
 
@@ -125,6 +125,20 @@ function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number 
   return { paths: stateDirPaths(join(root, "projects", key)), slot: Number(slot) };
 }
 
+/** Whether task `id`'s own file records the camp that holds `dir` (the lease's stand-in while pool.json cannot be read). */
+function taskCampIs(paths: ProjectPaths, id: string, dir: string): boolean {
+  let campPath: string | undefined;
+  try {
+    campPath = loadTask(paths, id)?.value.camp_path;
+  } catch {
+    return false;
+  }
+  if (!campPath) return false;
+  const camp = realpathOr(campPath);
+  const real = realpathOr(dir);
+  return real === camp || real.startsWith(`${camp}${sep}`);
+}
+
 /**
  * CMD-REPORT-01: `VX_TASK_ID` (found in whichever project holds its task file, the camp's own
  * first), else the task leasing the camp that contains `cwd`. Inside a camp, `VX_TASK_ID` must be
@@ -133,10 +147,18 @@ function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number 
  */
 export function reportingTask(root: string, cwd: string, envTaskId: string | undefined): { paths: ProjectPaths; taskId: string } {
   const camp = campOf(root, cwd);
-  const leased = camp ? readPool(camp.paths).slots.find((s) => s.number === camp.slot)?.leased_by : undefined;
+  let leased: string | undefined;
+  let poolError: unknown;
+  try {
+    leased = camp ? readPool(camp.paths).slots.find((s) => s.number === camp.slot)?.leased_by : undefined;
+  } catch (err) {
+    poolError = err; // a corrupt pool.json (doctor names it) must not silence every soldier's hooks
+  }
   if (envTaskId) {
     if (!isTaskId(envTaskId)) throw new VxError(`report: VX_TASK_ID "${envTaskId}" is not a task id (16 lowercase hex characters)`);
+    if (camp && poolError !== undefined && taskCampIs(camp.paths, envTaskId, cwd)) return { paths: camp.paths, taskId: envTaskId };
     if (camp && envTaskId !== leased) {
+      if (poolError !== undefined) throw poolError;
       const whose = leased ? `the camp of task ${leased}` : "a camp no task leases";
       throw new VxError(`report: VX_TASK_ID is ${envTaskId} but ${cwd} is in ${whose} - a soldier reports only from its own camp`);
     }
@@ -145,6 +167,7 @@ export function reportingTask(root: string, cwd: string, envTaskId: string | und
     if (found) return { paths: found, taskId: envTaskId };
     throw new VxError(`report: no task ${envTaskId} under ${root}`);
   }
+  if (poolError !== undefined) throw poolError;
   if (camp && leased) return { paths: camp.paths, taskId: leased };
   throw new VxError(`report: not inside a vx camp (no VX_TASK_ID, and ${cwd} is not a leased camp)`);
 }

@@ -82,6 +82,20 @@ describe("vx report", () => {
     expect(stateFile(f.paths.statesDir, a.id)).toMatchObject({ task_id: a.id, state: "idle" });
   });
 
+  test("a corrupt pool.json: a soldier's own VX_TASK_ID from its own camp still reports; another's is refused naming the pool", async () => {
+    await using f = await field();
+    const a = (await seedTask(f, { status: "running" })).task;
+    const b = (await seedTask(f, { status: "running" })).task;
+    writeFileSync(join(f.paths.campsDir, "pool.json"), "{ half");
+    const own = await f.run(["report", "idle"], { cwd: a.camp_path!, env: { ...f.env, VX_TASK_ID: a.id } });
+    expect(own).toMatchObject({ code: 0, stderr: "" });
+    expect(stateFile(f.paths.statesDir, a.id)).toMatchObject({ task_id: a.id, state: "idle" });
+    const other = await f.run(["report", "idle"], { cwd: a.camp_path!, env: { ...f.env, VX_TASK_ID: b.id } });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(join(f.paths.campsDir, "pool.json"));
+    expect(existsSync(join(f.paths.statesDir, `${b.id}.json`))).toBe(false);
+  });
+
   describe("a corrupt states/<id>.json is replaced by the next report, saying so", () => {
     const outside = () => mkdtempSync(join(tmpdir(), "vx-outside-"));
     const cases: [string, string, (path: string, out: string) => void][] = [
