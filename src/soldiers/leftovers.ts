@@ -52,7 +52,7 @@ export async function closeUnrecordedTabs(ops: HerdrOps, task: Task): Promise<st
  */
 export async function killLeftSession(tmux: TmuxClient, task: Task): Promise<string[]> {
   if (!task.tmux_target && !task.tmux_pane_id) return [];
-  const who = await identify(tmux, task);
+  const who = await identify(tmux, task, "kill");
   if (who.is !== "ours") return [];
   return (await tmux.killSession(who.sessionId)) ? [`${task.tmux_target ?? who.sessionId}`] : [];
 }
