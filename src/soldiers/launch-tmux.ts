@@ -265,6 +265,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   });
   if (!step.written) {
     await tmux.killSession(sessionId).catch(() => false);
+    rmSync(envFile, { force: true });
     return { task: step.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${step.task.status})` };
   }
   let task = step.task;
