@@ -1,7 +1,7 @@
 /**
- * The soldier-backend seam the sentinel's pass reads through: one survey call per pass per
- * backend (herdr: `agent list`, SEN-05; tmux: `list-panes -a`, TMX-04), then, per task, what the
- * survey saw (a status in herdr's vocabulary) and how to read its pane. herdr's adapter only wraps
+ * The soldier-backend seam the sentinel's pass reads through: one survey per pass per backend
+ * (herdr: one `agent list`, SEN-05; tmux: one `list-panes -a` per server its tasks live on, TMX-04),
+ * then, per task, what the survey saw (a status in herdr's vocabulary) and how to read its pane. herdr's adapter only wraps
  * the calls the pass made before the seam existed, so its behaviour is unchanged.
  */
 import type { Task } from "../state/schemas";
@@ -11,7 +11,7 @@ import { errorMessage } from "../errors";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
 import type { AgentInfo } from "./herdr-types";
-import type { TmuxClient, TmuxPane } from "./tmux";
+import { type TmuxClient, type TmuxPane, TmuxError } from "./tmux";
 
 export type BackendName = "herdr" | "tmux";
 
@@ -30,6 +30,13 @@ export type Sighting = {
 export interface Survey {
   /** The task's soldier, or undefined when it is not found (SEN-06, TMX-04). */
   find(task: Task, paths: ProjectPaths): Sighting | undefined;
+  /**
+   * Why the task's soldier could not be looked for this pass (its tmux server did not answer),
+   * else undefined. The pass skips such a task: not found is never inferred from a failed call.
+   */
+  unreachable?(task: Task): unknown;
+  /** Per server asked (tmux: its socket), the error it gave, or undefined; for the pass's log. */
+  servers?: Map<string, unknown>;
 }
 
 export interface SoldierBackend {
@@ -126,20 +133,37 @@ export function tmuxSurvey(tmux: TmuxClient, panes: TmuxPane[]): Survey {
 
 /**
  * TMX-04 with the server recorded per task: one `list-panes -a` per distinct socket of the tasks
- * the pass judges (tasks from before sockets were recorded: tmux's own choice), each task looked
- * for on its own server only. `clientFor` makes the client of a socket.
+ * the pass judges, each task looked for on its own server only. A task from before sockets were
+ * recorded lives on the server a plain `tmux` picks, which is `home` (`defaultSocket` of the
+ * pass's environment) when given, so it and newer tasks there share one call. `clientFor` makes
+ * the client of a socket (undefined: tmux's own choice).
+ *
+ * One server that fails or times out must not hide the others' tasks: its error is kept per
+ * socket and its tasks are unreachable for this pass (never taken for gone). tmux missing from
+ * PATH is no server's fault, so it still fails the whole survey.
  */
-export function tmuxBackend(clientFor: (socket?: string) => TmuxClient): SoldierBackend {
+export function tmuxBackend(clientFor: (socket?: string) => TmuxClient, home?: string): SoldierBackend {
+  const socketOf = (task: Task) => task.tmux_socket || home || "";
   return {
     name: "tmux",
     async survey(tasks = []) {
-      const sockets = [...new Set(tasks.map((t) => t.tmux_socket ?? ""))];
       const bySocket = new Map<string, Survey>();
-      for (const socket of sockets) {
+      const servers = new Map<string, unknown>();
+      for (const socket of new Set(tasks.map(socketOf))) {
         const tmux = clientFor(socket || undefined);
-        bySocket.set(socket, tmuxSurvey(tmux, await tmux.listPanes()));
+        try {
+          bySocket.set(socket, tmuxSurvey(tmux, await tmux.listPanes()));
+          servers.set(socket, undefined);
+        } catch (err) {
+          if (err instanceof TmuxError && err.code === "tmux_missing") throw err;
+          servers.set(socket, err);
+        }
       }
-      return { find: (task, paths) => bySocket.get(task.tmux_socket ?? "")?.find(task, paths) };
+      return {
+        servers,
+        find: (task, paths) => bySocket.get(socketOf(task))?.find(task, paths),
+        unreachable: (task) => servers.get(socketOf(task)),
+      };
     },
   };
 }

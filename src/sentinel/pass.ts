@@ -8,7 +8,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
-import { type TmuxClient, createTmuxClient } from "../backends/tmux";
+import { type TmuxClient, createTmuxClient, defaultSocket } from "../backends/tmux";
+import { errorMessage } from "../errors";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
@@ -184,8 +185,10 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   if (wanted.has("tmux")) {
     // TMX-04: tmux missing skips the tmux tasks for this pass; no server means every session is gone.
     try {
-      surveys.set("tmux", await (ctx.tmux ?? tmuxBackend(tmuxClientOf(ctx))).survey(tmuxTasks));
+      const survey = await (ctx.tmux ?? tmuxBackend(tmuxClientOf(ctx), defaultSocket(ctx.ops.env))).survey(tmuxTasks);
+      surveys.set("tmux", survey);
       reportTickError(ctx, "tmux", undefined);
+      reportServerErrors(ctx, survey.servers);
     } catch (err) {
       reportTickError(ctx, "tmux", err);
     }
@@ -207,6 +210,22 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
   return { wakes, herdrCalls, agents, dirs, written };
 }
+
+/**
+ * A tmux server that did not answer, logged once per socket and message (its tasks wait for the
+ * next pass); one that answers again, or is no longer asked, is forgotten.
+ */
+function reportServerErrors(ctx: PassCtx, servers: Map<string, unknown> | undefined): void {
+  if (!servers) return;
+  for (const key of ctx.memory.errors.keys()) {
+    if (key.startsWith(SERVER_KEY) && !servers.has(key.slice(SERVER_KEY.length))) ctx.memory.errors.delete(key);
+  }
+  for (const [socket, err] of servers) {
+    const why = err === undefined ? undefined : new Error(`server ${socket} did not answer (its tasks wait for the next pass): ${errorMessage(err)}`);
+    reportTickError(ctx, SERVER_KEY + socket, why);
+  }
+}
+const SERVER_KEY = "tmux ";
 
 /** Launches whose command died (kill -9 of dispatch): failed, with any tab or tmux session they left closed. */
 async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
@@ -244,6 +263,8 @@ async function serveProject(
     const reopen = reopenable(p, task);
     // The lock is probed only for tasks this pass would judge, not for every finished one.
     if (!survey || (!reopen && task.status !== "running") || isTaskBusy(p.paths, task.id)) continue;
+    // Its tmux server did not answer (logged per server): neither found nor gone this pass.
+    if (survey.unreachable?.(task) !== undefined) continue;
     if (reopen) {
       await reopenIfWorking(applyCtxFor(ctx, p), task, sight(ctx, p, task, survey));
       continue;

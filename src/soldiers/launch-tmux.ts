@@ -1,9 +1,11 @@
 /**
- * The tmux launch shared by dispatch and redispatch (TMX-01..03): a session named as HRD-06 in
- * the camp with the harness exec'd in it (its state hooks configured from files outside the
- * camp), `running` saved with the session, readiness within 30 s (the folder-trust dialog
- * answered by pane text), the isolation gate, `working` recorded, then the prompt pasted once.
- * Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
+ * The tmux launch shared by dispatch and redispatch (TMX-01..03): the server's socket and a
+ * session name (HRD-06) saved before the session exists; a session in the camp, tagged with the
+ * task, whose pane runs vx's launcher (`soldier-exec.ts`: the dispatcher's environment from a 0600
+ * file, then the harness exec'd with its state hooks configured from files outside the camp);
+ * `running` saved with the session's and pane's ids; readiness within 30 s (the folder-trust
+ * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
+ * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -36,10 +38,6 @@ type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 
 export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files } };
 
-export function tmuxOf(deps: Deps): TmuxClient {
-  return createTmuxClient({ exec: deps.exec, env: deps.env });
-}
-
 /** The client a launch of `task` uses: the server recorded on it, else the one a plain `tmux` here would use. */
 export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
   return createTmuxClient({ exec: deps.exec, env: deps.env, socket: task.tmux_socket ?? defaultSocket(deps.env) });
@@ -56,8 +54,9 @@ export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): Hooke
   return wrapper ? { ...hooks, files: [...hooks.files, wrapper] } : hooks;
 }
 
-// The soldier runs as the user would run its harness here, minus what names this terminal or
-// another soldier: tmux's server keeps whatever environment it was started with.
+// What the dispatcher's environment must not override in the soldier's pane (the launcher lays
+// the file over the pane's own environment): tmux sets TMUX and TMUX_PANE for that pane, HERDR_*
+// names the dispatcher's herdr pane, and VX_* is vx's own, set for this soldier by `-e`.
 const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
 
 /**
@@ -265,6 +264,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   });
   if (!step.written) {
     await tmux.killSession(sessionId).catch(() => false);
+    rmSync(envFile, { force: true });
     return { task: step.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${step.task.status})` };
   }
   let task = step.task;

@@ -6,6 +6,8 @@
  * workspace and label with a pane in the task's camp; the named session on that server, verified
  * as the task's (`tmux-soldier.ts`).
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { type HerdrOps, closeTab } from "../backends/herdr-ops";
 import { backendOf } from "../backends/soldiers";
 import type { TmuxClient } from "../backends/tmux";
@@ -15,7 +17,9 @@ import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
 import { isoTime } from "../time";
+import { hooksDir } from "./launch-tmux";
 import { guardedSave } from "./quick-settle";
+import { SOLDIER_ENV_FILE } from "./soldier-exec";
 import { identify } from "./tmux-soldier";
 
 /** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */
@@ -52,14 +56,14 @@ export async function closeUnrecordedTabs(ops: HerdrOps, task: Task): Promise<st
  */
 export async function killLeftSession(tmux: TmuxClient, task: Task): Promise<string[]> {
   if (!task.tmux_target && !task.tmux_pane_id) return [];
-  const who = await identify(tmux, task);
+  const who = await identify(tmux, task, "kill");
   if (who.is !== "ours") return [];
   return (await tmux.killSession(who.sessionId)) ? [`${task.tmux_target ?? who.sessionId}`] : [];
 }
 
 /**
  * Settles an abandoned launch as T3 on behalf of its dead command: its leftover tab closed (its
- * tmux session killed), the task `failed` with its lease kept (so `vx strike` returns the camp).
+ * tmux session killed and its environment file removed), the task `failed` with its lease kept (so `vx strike` returns the camp).
  * A tab or session that could not be asked about is left to strike, which looks again. Returns
  * what it did, for the log.
  */
@@ -77,6 +81,10 @@ export async function failAbandonedLaunch(
   }
   // Checked again: a strike may have taken the task while herdr was being asked.
   if (isTaskBusy(ctx.paths, task.id)) return { failed: false, closed, error };
+  // The copy of the dispatcher's environment (API keys included) the dead launch wrote for its
+  // pane's launcher, which never ran (or ran and removed it). Removed while the task is still
+  // pending, so no relaunch can have written a new one yet.
+  rmSync(join(hooksDir(ctx.paths, task.id), SOLDIER_ENV_FILE), { force: true });
   const saved = await guardedSave(ctx.paths, task.id, task, {
     ...EPISODE_CLEARS,
     status: "failed",

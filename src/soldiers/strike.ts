@@ -87,7 +87,7 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   if (campOk && !opts.discard) await requireLanded(deps, camp, taskId, branch, base);
   if (task.kind === "scout") checkReport(deps, paths, task, opts.force === true);
 
-  await closeSoldierPane(deps, paths, task);
+  const leftRunning = await closeSoldierPane(deps, paths, task);
   if (campOk) {
     // Again right before the reset or detach: closing the pane can take a while.
     await assertCampOfPool(paths, guard, deps.exec);
@@ -109,7 +109,8 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   removeSoldierFiles(paths, taskId, hooksDir(paths, taskId), warnTo(deps.stderr));
   const status = await recordStruck(deps, paths, taskId);
   const backend = backendOf(task);
-  deps.stdout.write(`struck: camp returned to the pool, ${backend === "tmux" ? "tmux session" : "herdr pane"} closed.\n`);
+  const closed = leftRunning ?? `${backend === "tmux" ? "tmux session" : "herdr pane"} closed`;
+  deps.stdout.write(`struck: camp returned to the pool, ${closed}.\n`);
   return { backend, status, branchDeleted };
 }
 
@@ -131,12 +132,13 @@ function checkReport(deps: Deps, paths: ProjectPaths, task: Task, force: boolean
 
 /**
  * Closes the soldier's herdr tab (or pane) or tmux session; one already gone counts as closed.
+ * Returns what was left running instead (a tmux session that is not the task's, outside the camp).
  * Any other failure stops the strike with the camp still leased: a soldier left alive in a camp
  * the pool hands out again would share its worktree with the next one.
  */
-async function closeSoldierPane(deps: Deps, paths: ProjectPaths, task: Task): Promise<void> {
+async function closeSoldierPane(deps: Deps, paths: ProjectPaths, task: Task): Promise<string | undefined> {
   try {
-    await soldierTerminal(deps, paths, task).close(task);
+    return (await soldierTerminal(deps, paths, task).close(task)) || undefined;
   } catch (err) {
     throw new StrikeError(errorMessage(err), "strike failed");
   }

@@ -2,7 +2,8 @@
  * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
  * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
- * reported state; close is `kill-session`; reads are `capture-pane`. Every call goes to the task's
+ * reported state; close is `kill-session` (of a session verified as the task's, wherever its
+ * harness has cd'd); reads are `capture-pane`. Every call goes to the task's
  * own server and ids, and a paste, key or kill only to a pane verified as the task's
  * (`tmux-soldier.ts`).
  */
@@ -51,12 +52,21 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     live: async (task) => (await live(task))?.soldier,
     settle: (task) => probe({ deps, paths, tmux: tmuxOfTask(task) }, task),
     async close(task) {
-      // A session that is not this task's (its name or ids taken since) counts as this one gone.
+      const name = task.tmux_target ?? paneOf(task) ?? "";
+      let left: Awaited<ReturnType<typeof killIfOurs>>;
       try {
-        await killIfOurs(tmuxOfTask(task), task);
+        left = await killIfOurs(tmuxOfTask(task), task);
       } catch (err) {
-        throw new Error(`could not close the soldier's tmux session ${task.tmux_target ?? ""}: ${(err as Error).message}`);
+        throw new Error(`could not close the soldier's tmux session ${name}: ${(err as Error).message}`);
       }
+      if (left.is !== "other") return;
+      // Not verified as the task's soldier, so never killed. In the camp it may still be the
+      // soldier (its VX_TASK_ID changed by hand): the camp must not go back to the pool under it.
+      // Elsewhere it is another session that took the name or ids, and the camp is free.
+      if (left.inCamp) {
+        throw new Error(`tmux session ${name} runs in the camp but is not verified as task ${task.id}'s soldier - close it yourself, then strike again`);
+      }
+      return `tmux session ${name} left running (not this task's)`;
     },
     async transcript(task, lines) {
       const pane = paneOf(task);

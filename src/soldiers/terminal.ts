@@ -30,8 +30,12 @@ export interface SoldierTerminal {
   live(task: Task): Promise<Sighting | undefined>;
   /** The quick-settle probe after a delivery (CMD-DISPATCH-06); returns the task as saved. */
   settle(task: Task, outcome: PromptOutcome): Promise<Task>;
-  /** Closes the soldier's pane; one already gone counts as closed. Throws, saying what, otherwise. */
-  close(task: Task): Promise<void>;
+  /**
+   * Closes the soldier's pane; one already gone counts as closed. Returns what it left running
+   * instead (a tmux session by the task's name or ids that is not its soldier, and not in its
+   * camp); throws, saying what, otherwise (a session in the camp that is not verified as its).
+   */
+  close(task: Task): Promise<string | void>;
   /** The live transcript's last `lines` lines; throws when it cannot be read. */
   transcript(task: Task, lines: number): Promise<string>;
 }

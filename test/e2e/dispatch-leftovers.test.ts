@@ -53,6 +53,34 @@ describe("vx dispatch: leftovers", () => {
     expect(readPool(f.paths).slots.filter((s) => s.leased_by)).toEqual([]);
   });
 
+  test("kill -9 before tmux made the session: the copy of its environment it wrote is removed when the task is failed", async () => {
+    await using f = await tmuxField();
+    // The real tmux is never run for new-session: the dispatch dies while tmux is held, after it
+    // wrote the environment file for a pane launcher that never starts.
+    const real = Bun.which("tmux", { PATH: f.env.PATH })!;
+    const held = join(f.home, "held");
+    const release = join(f.home, "release");
+    writeExecutable(
+      join(f.bin, "tmux"),
+      `#!/bin/sh\ncase " $* " in *" new-session "*) : > "${held}"; while [ ! -e "${release}" ]; do ${Bun.which("sleep")} 0.05; done; exit 1;; esac\nexec "${real}" "$@"\n`,
+    );
+    const proc = Bun.spawn([VX_BIN, "dispatch", "fix it", "--backend", "tmux"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    try {
+      await waitFor(() => existsSync(held), 30_000, "new-session called");
+      proc.kill("SIGKILL");
+      await proc.exited;
+    } finally {
+      writeFileSync(release, "");
+    }
+    const [pending] = listTasks(f.paths).map((l) => l.value);
+    const envFile = join(f.paths.stateDir, "hooks", pending!.id, "soldier-env.json");
+    expect(existsSync(envFile)).toBe(true);
+
+    const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
+    expect(failed.output).toBe("[vexillum] the command launching this soldier stopped before it finished - marked failed.");
+    expect(existsSync(envFile)).toBe(false);
+  });
+
   test("kill -9 right after tmux made the session: the sentinel kills the session it left and fails the task; strike returns the camp", async () => {
     await using f = await tmuxField();
     // The real tmux, held (as the fake herdr is above) once it has made the session, so the

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readPool } from "../../src/camps/pool";
 import { writeSoldierState } from "../../src/soldiers/states";
 import { projectPaths } from "../../src/state/paths";
 import { listTasks, loadTask, updateTask } from "../../src/state/tasks";
@@ -45,6 +46,7 @@ describe("tmux soldiers are found by their own ids", () => {
     expect(r.stderr).toContain(`task ${a}'s tmux pane is gone`);
     const struck = await f.run(["strike", a, "--discard"]);
     expect({ code: struck.code, stderr: struck.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(struck.stdout).toContain("struck: camp returned to the pool, tmux session vx-fix-the-login-bug left running (not this task's).");
     expect(f.tmux("has-session", "-t", "=vx-fix-the-login-bug").code).toBe(0);
     expect(screen()).not.toContain("a follow-up meant for A");
     // Each recorded its session's and pane's ids. The server exited with A's session, so B's new
@@ -52,6 +54,35 @@ describe("tmux soldiers are found by their own ids", () => {
     expect(first.tmux_session_id).toMatch(/^\$\d+$/);
     expect(first.tmux_pane_id).toMatch(/^%\d+$/);
     expect(second.tmux_pane_id).toMatch(/^%\d+$/);
+  });
+
+  test("a soldier whose foreground process cd'd out of its camp is still killed by strike", async () => {
+    // Once it has its prompt the harness leaves the camp (as a harness's shell tool may, or the
+    // user in it): its session is still the task's.
+    await using f = await tmuxField(`#!/bin/sh\n${Bun.which("stty")} -echo\nprintf '\\342\\235\\257 \\n'\nread line\ncd /tmp\nexec cat\n`);
+    const r = await f.run(["dispatch", "fix the login bug", "--backend", "tmux"]);
+    expect({ code: r.code, stderr: clean(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    const id = taskIdOf(r.stdout);
+    const path = () => f.tmux("display-message", "-p", "-t", "=vx-fix-the-login-bug:", "#{pane_current_path}").out.trim();
+    await waitFor(() => path() === "/tmp", 10_000, "the harness in /tmp");
+    const struck = await f.run(["strike", id, "--discard"]);
+    expect({ code: struck.code, stderr: struck.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(struck.stdout).toContain("struck: camp returned to the pool, tmux session closed.");
+    expect(f.tmux("has-session", "-t", "=vx-fix-the-login-bug").code).not.toBe(0);
+  });
+
+  test("a session in the camp that is not verified as the task's is neither killed nor the camp freed under it", async () => {
+    await using f = await tmuxField();
+    const r = await f.run(["dispatch", "fix the login bug", "--backend", "tmux"]);
+    expect({ code: r.code, stderr: clean(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    const id = taskIdOf(r.stdout);
+    // Its VX_TASK_ID changed by hand: it may still be the soldier, working in the camp.
+    expect(f.tmux("set-environment", "-t", "=vx-fix-the-login-bug", "VX_TASK_ID", "someone-else").code).toBe(0);
+    const struck = await f.run(["strike", id, "--discard"]);
+    expect({ code: struck.code, stdout: struck.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(struck.stderr).toContain(`vx: strike failed: tmux session vx-fix-the-login-bug runs in the camp but is not verified as task ${id}'s soldier - close it yourself, then strike again`);
+    expect(f.tmux("has-session", "-t", "=vx-fix-the-login-bug").code).toBe(0);
+    expect(readPool(f.paths).slots.map((s) => s.leased_by)).toEqual([id]);
   });
 
   test("a task from before ids were recorded: its name now on another task's session is not its soldier", async () => {

@@ -25,6 +25,8 @@ export type MemoryTmux = TmuxClient & {
   calls: string[];
   /** tmux not on PATH: every call fails as the real client does. */
   missing: boolean;
+  /** A server that does not answer (a timeout, a stuck server): `list-panes` throws this. */
+  stuck?: Error;
   add(name: string, over?: Partial<FakeSession>): FakeSession;
   /** The session a target names (its name, `$N` or `%N`), as tmux would find it. */
   session(target: string): FakeSession | undefined;
@@ -60,6 +62,7 @@ export function memoryTmux(socket?: string): MemoryTmux {
     },
     async listPanes(): Promise<TmuxPane[]> {
       check("list-panes");
+      if (t.stuck) throw t.stuck;
       return [...sessions].map(([session, s]) => ({ session, sessionId: s.id, paneId: s.paneId, dead: s.dead, command: s.command, pid: 1000 + Number(s.id.slice(1)), tag: s.tag }));
     },
     async capture(session, lines) {

@@ -1,10 +1,10 @@
-// The sentinel's pass over tmux soldiers (TMX-04/05/06): one list-panes per pass, the latest
+// The sentinel's pass over tmux soldiers (TMX-04/05/06): one list-panes per server per pass, the latest
 // `vx report` as the status, capture-pane reads, and section 7 applied unchanged.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmuxBackend } from "../../src/backends/soldiers";
-import { createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux";
+import { TmuxError, createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/sentinel/evidence";
@@ -140,6 +140,51 @@ describe("sentinel pass: tmux soldiers", () => {
     expect(loadTask(paths, a.id)?.value.agent_not_found_since).toBeUndefined();
     expect(loadTask(paths, b.id)?.value.agent_not_found_since).toBeUndefined();
     expect(loadTask(paths, c.id)?.value.agent_not_found_since).toBe(iso(w.clock.now()));
+  });
+
+  test("a stuck server skips only its own tasks, logged once per change; the other servers' tasks are judged", async () => {
+    using w = world();
+    const stuck = memoryTmux("/run/stuck.sock");
+    const fine = memoryTmux("/run/fine.sock");
+    const servers = new Map([[stuck.socket, stuck], [fine.socket, fine]]);
+    w.ctx.tmux = tmuxBackend((socket) => servers.get(socket)!);
+    stuck.stuck = new TmuxError("failed", "tmux list-panes timed out", ["tmux", "list-panes"]);
+    const { paths } = w.addProject();
+    const [ia, ib] = [taskId(), taskId()];
+    const held = stuck.add("vx-a", { tag: ia });
+    const a = w.writeTask(paths, { id: ia, backend: "tmux", tmux_target: "vx-a", tmux_socket: stuck.socket, tmux_session_id: held.id, tmux_pane_id: held.paneId });
+    const b = w.writeTask(paths, { id: ib, backend: "tmux", tmux_target: "vx-gone", tmux_socket: fine.socket, tmux_session_id: "$7", tmux_pane_id: "%7" });
+    await runPass(w.ctx);
+    w.clock.advance(20_000);
+    await runPass(w.ctx);
+    // Never taken for gone: the task on the stuck server is untouched, the other one judged.
+    expect(loadTask(paths, a.id)?.value).toEqual(a);
+    expect(loadTask(paths, b.id)?.value).toMatchObject({ status: "interrupted", output: NOTE_TMUX_GONE });
+    const said = (l: string) => l.includes("/run/stuck.sock") && l.includes("tmux list-panes timed out");
+    expect(w.logs.filter(said)).toHaveLength(1);
+    // It answers again, then fails again: forgotten, so logged again.
+    stuck.stuck = undefined;
+    await runPass(w.ctx);
+    stuck.stuck = new TmuxError("failed", "tmux list-panes timed out", ["tmux", "list-panes"]);
+    await runPass(w.ctx);
+    expect(w.logs.filter(said)).toHaveLength(2);
+  });
+
+  test("a task from before sockets were recorded and a new one on the same default server: one list-panes", async () => {
+    using w = world();
+    const home = memoryTmux("/run/home.sock");
+    // No socket is tmux's own choice: here the same default server.
+    w.ctx.tmux = tmuxBackend((socket) => (socket === undefined || socket === home.socket ? home : memoryTmux(socket)), home.socket);
+    const { paths } = w.addProject();
+    const [ia, ib] = [taskId(), taskId()];
+    const old = home.add("vx-old");
+    const now = home.add("vx-new", { tag: ib });
+    const a = w.writeTask(paths, { id: ia, backend: "tmux", tmux_target: "vx-old" });
+    const b = w.writeTask(paths, { id: ib, backend: "tmux", tmux_target: "vx-new", tmux_socket: home.socket, tmux_session_id: now.id, tmux_pane_id: now.paneId });
+    expect(old.tag).toBe("");
+    await runPass(w.ctx);
+    expect(home.calls.filter((x) => x === "list-panes")).toHaveLength(1);
+    for (const t of [a, b]) expect(loadTask(paths, t.id)?.value.agent_not_found_since).toBeUndefined();
   });
 
   test("a session that took a task's name, or (its server restarted) its very ids, is not its soldier", async () => {
