@@ -6,14 +6,14 @@
  */
 import { readdirSync } from "node:fs";
 import { backendOf, findPane } from "../backends/soldiers";
-import { type TmuxPane, createTmuxClient } from "../backends/tmux";
+import type { TmuxPane } from "../backends/tmux";
 import { campPath, readPool } from "../camps/pool";
 import { worktreeKind } from "../camps/git";
 import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import type { Pool, Task } from "../state/schemas";
 import { isLeaseAbandoned, isTaskBusy, listTasks } from "../state/tasks";
-import { identify } from "../soldiers/tmux-soldier";
+import { identify, tmuxFor } from "../soldiers/tmux-soldier";
 import type { Check } from "./report";
 
 function list(xs: string[]): string {
@@ -54,11 +54,11 @@ async function unleasedHarnesses(pool: Pool, tasks: Task[], exec: Exec, env: Rec
   const out: string[] = [];
   for (const t of loose) {
     const key = t.tmux_socket ?? "";
-    const tmux = createTmuxClient({ exec, env, socket: t.tmux_socket });
+    const tmux = tmuxFor(exec, env, t);
     if (!panes.has(key)) panes.set(key, await tmux.listPanes().catch(() => undefined));
     const pane = findPane(t, panes.get(key) ?? []);
     if (!pane || pane.dead) continue;
-    const who = await identify(tmux, t).catch(() => undefined);
+    const who = await identify(tmux, t, "kill").catch(() => undefined);
     if (who?.is !== "ours") continue;
     const server = t.tmux_socket ? `tmux -S ${t.tmux_socket}` : "tmux";
     out.push(`task ${t.id}'s harness still runs in tmux session ${pane.session} (${who.sessionId}) though its camp is back in the pool - stop it: ${server} kill-session -t '${who.sessionId}'`);
