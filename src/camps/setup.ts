@@ -94,21 +94,49 @@ export const realSetupRunner: SetupRunner = async (argv, opts) => {
     timedOut = true;
     killGroup();
   }, opts.timeoutMs);
-  const stdout = new Response(proc.stdout).text().catch(() => "");
-  const stderr = new Response(proc.stderr).text().catch(() => "");
+  const stdout = collect(proc.stdout);
+  const stderr = collect(proc.stderr);
   const code = await proc.exited;
   clearTimeout(timer);
-  const both = Promise.all([stdout, stderr]);
-  const closed = await Promise.race([both.then(() => true), Bun.sleep(GUARDS.campSetupOutput).then(() => false)]);
+  const both = Promise.all([stdout.done, stderr.done]);
+  const closed = await within(both, GUARDS.campSetupOutput);
   if (!closed) {
-    // Something the command started still holds its output: a member of its group, which keeps
-    // the group id from being reused while it lives.
-    killGroup();
-    await Promise.race([both, Bun.sleep(GUARDS.campSetupOutput)]);
+    // Something the command started still holds its output: a member of its group (which keeps
+    // the group id from being reused while it lives), unless the timeout killed that group already.
+    if (!timedOut) killGroup();
+    await within(both, GUARDS.campSetupOutput);
   }
-  const text = async (p: Promise<string>) => (await Promise.race([p, Promise.resolve(undefined)])) ?? "";
-  return { code, stdout: await text(stdout), stderr: await text(stderr), timedOut };
+  // A holder that left the group (setsid) must not keep vx itself alive either.
+  await Promise.all([stdout.stop(), stderr.stop()]);
+  return { code, stdout: stdout.text(), stderr: stderr.text(), timedOut };
 };
+
+/** Whether `p` settles within `ms`; the timer goes either way, so it never holds vx's exit. */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((res) => {
+    timer = setTimeout(() => res(false), ms);
+  });
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** Reads a stream as it comes, so what arrived can be taken and the rest given up. */
+function collect(stream: ReadableStream<Uint8Array>): { done: Promise<void>; text(): string; stop(): Promise<void> } {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  const done = (async () => {
+    try {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) return;
+        chunks.push(r.value);
+      }
+    } catch {
+      // Cancelled, or the pipe failed: what arrived is kept.
+    }
+  })();
+  return { done, text: () => Buffer.concat(chunks).toString("utf8"), stop: () => reader.cancel().catch(() => undefined) };
+}
 
 /**
  * Copies the included files and runs the setup commands for `task` in its camp, logging both.
