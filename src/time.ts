@@ -58,6 +58,8 @@ export const GUARDS = {
   downloadStall: 30 * S,
   /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
   notifyStderr: 1 * S,
+  /** STA-10: how long a camp_setup command's output is read after it exited (a child it left may hold it). */
+  campSetupOutput: 1 * S,
 } as const;
 
 /** Counts, not durations: never scaled. */

@@ -3,12 +3,13 @@
  * Claude Code's convention) and git ignores there, copied into a camp. Git does all the matching;
  * the copy reads through no link out of the checkout and writes through no link in the camp.
  */
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { VxError } from "../errors";
 import type { Exec } from "../exec";
+import { createTemp } from "../state/files";
 import { isUnder, realpathOr } from "../state/paths";
-import { GUARDS } from "../time";
+import { runGit, runGitWithInput } from "./git";
 
 export const INCLUDE_FILE = ".worktreeinclude";
 /**
@@ -19,12 +20,13 @@ export const INCLUDE_LIMITS = { files: 1000, bytes: 100 * 1024 * 1024 };
 
 export type IncludeResult = { copied: string[]; skipped: { path: string; why: string }[] };
 
+// Through runGit: a caller's GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE (vx run from a git hook)
+// must not point these at another repository, or at the camp's index when listing the checkout.
 async function gitZ(exec: Exec, dir: string, args: string[]): Promise<string[]> {
-  const argv = ["git", "-C", dir, ...args];
-  const res = await exec.run(argv, { timeoutMs: GUARDS.gitQuery });
+  const res = await runGit(exec, dir, args);
   if (res.code !== 0) {
     const why = res.code === 124 ? "timed out" : res.stderr.trim().split("\n").pop() || `exit ${res.code}`;
-    throw new VxError(`${argv.slice(3).join(" ")} failed in ${dir}: ${why}`);
+    throw new VxError(`${args.join(" ")} failed in ${dir}: ${why}`);
   }
   return res.stdout.split("\0").filter(Boolean);
 }
@@ -70,8 +72,7 @@ export async function includedFiles(checkout: string, exec: Exec): Promise<strin
 
 /** Those of `paths` the repository's own rules ignore (check-ignore exits 1 when there are none). */
 async function checkIgnored(exec: Exec, checkout: string, paths: string[]): Promise<string[]> {
-  const argv = ["git", "-C", checkout, "check-ignore", "-z", "--stdin"];
-  const res = await exec.run(argv, { stdin: `${paths.join("\0")}\0`, timeoutMs: GUARDS.gitQuery });
+  const res = await runGitWithInput(exec, checkout, ["check-ignore", "-z", "--stdin"], `${paths.join("\0")}\0`);
   if (res.code !== 0 && res.code !== 1) throw new VxError(`git check-ignore failed in ${checkout}: ${res.stderr.trim() || `exit ${res.code}`}`);
   return res.stdout.split("\0").filter(Boolean);
 }
@@ -111,11 +112,16 @@ function copyFile(src: string, dest: string): number {
   } finally {
     closeSync(fd);
   }
-  // A temp file and a rename: the rename replaces a link at `dest`, never writes through it.
-  const tmp = join(dirname(dest), `.vx-include-${process.pid}-${Date.now()}`);
+  // A temp file (a random name, opened exclusively without following a link) and a rename: the
+  // rename replaces a link at `dest`, never writes through it.
+  const { tmp, fd: out } = createTemp(dest, mode);
   try {
-    writeFileSync(tmp, data, { mode, flag: "wx" });
-    chmodSync(tmp, mode); // past the umask: the copy keeps the checkout's mode
+    try {
+      for (let at = 0; at < data.length; ) at += writeSync(out, data, at);
+      fchmodSync(out, mode); // past the umask: the copy keeps the checkout's mode
+    } finally {
+      closeSync(out);
+    }
     renameSync(tmp, dest);
   } catch (err) {
     rmSync(tmp, { force: true });

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
 import { loadConfig } from "../project";
 import { redact } from "../redact";
 import { composeOutput } from "../sentinel/notes";
@@ -16,7 +17,7 @@ import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
-import { COUNTS, DURATIONS, isoTime, timeScale } from "../time";
+import { COUNTS, DURATIONS, GUARDS, isoTime, timeScale } from "../time";
 import { deleteBranch, pruneWorktrees, resetCamp } from "./git";
 import { copyIncluded } from "./include";
 import { assertCampOfPool, releaseLease } from "./pool";
@@ -61,15 +62,92 @@ function tailOf(stdout: string, stderr: string): string {
   return lines.slice(-COUNTS.evidenceLines).join("\n");
 }
 
+export type SetupRun = { code: number; stdout: string; stderr: string; timedOut: boolean };
+export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number }) => Promise<SetupRun>;
+
+/**
+ * Runs one setup command in its own process group, so that what it starts goes with it: past
+ * `timeoutMs` the whole group is killed, and once the command has exited its output is read only
+ * for GUARDS.campSetupOutput more. A child it left in the background holding the output open (a
+ * forked server, a postinstall daemon) is killed with the group then: leftovers are not wanted
+ * in a camp, and waiting for them would hold the task lock and the lease for good.
+ */
+export const realSetupRunner: SetupRunner = async (argv, opts) => {
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(argv, { cwd: opts.cwd, env: opts.env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
+    return { code, stdout: "", stderr: errorMessage(err), timedOut: false };
+  }
+  const killGroup = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // The group is empty already.
+    }
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    // Only while our child is not reaped: its pid, and so its group id, is still ours.
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    timedOut = true;
+    killGroup();
+  }, opts.timeoutMs);
+  const stdout = collect(proc.stdout);
+  const stderr = collect(proc.stderr);
+  const code = await proc.exited;
+  clearTimeout(timer);
+  const both = Promise.all([stdout.done, stderr.done]);
+  const closed = await within(both, GUARDS.campSetupOutput);
+  if (!closed) {
+    // Something the command started still holds its output: a member of its group (which keeps
+    // the group id from being reused while it lives), unless the timeout killed that group already.
+    if (!timedOut) killGroup();
+    await within(both, GUARDS.campSetupOutput);
+  }
+  // A holder that left the group (setsid) must not keep vx itself alive either.
+  await Promise.all([stdout.stop(), stderr.stop()]);
+  return { code, stdout: stdout.text(), stderr: stderr.text(), timedOut };
+};
+
+/** Whether `p` settles within `ms`; the timer goes either way, so it never holds vx's exit. */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((res) => {
+    timer = setTimeout(() => res(false), ms);
+  });
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** Reads a stream as it comes, so what arrived can be taken and the rest given up. */
+function collect(stream: ReadableStream<Uint8Array>): { done: Promise<void>; text(): string; stop(): Promise<void> } {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  const done = (async () => {
+    try {
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) return;
+        chunks.push(r.value);
+      }
+    } catch {
+      // Cancelled, or the pipe failed: what arrived is kept.
+    }
+  })();
+  return { done, text: () => Buffer.concat(chunks).toString("utf8"), stop: () => reader.cancel().catch(() => undefined) };
+}
+
 /**
  * Copies the included files and runs the setup commands for `task` in its camp, logging both.
  * Throws SetupFailure on the first thing that fails.
  */
-export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined): Promise<void> {
+export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined, run: SetupRunner = realSetupRunner): Promise<void> {
   const camp = task.camp_path ?? "";
   const log = setupLogPath(paths, task.id);
   writeStateFile(paths.root, log, `camp setup for task ${task.id} in ${camp} at ${isoTime(deps.clock.now())}\n`);
-  const note = (text: string) => appendStateText(log, `${text}\n`);
+  // Setup output is a likely place for tokens (`npm config list`, a printed .env): section 15.
+  const note = (text: string) => appendStateText(log, `${redact(text)}\n`);
   let copied: Awaited<ReturnType<typeof copyIncluded>>;
   try {
     copied = await copyIncluded(paths.project, camp, deps.exec);
@@ -84,13 +162,13 @@ export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, con
   const env = { ...deps.env, VX_TASK_ID: task.id, VX_CAMP: camp, VX_PROJECT: paths.project };
   for (const argv of config?.camp_setup ?? []) {
     note(`$ ${argvText(argv)}`);
-    const res = await deps.exec.run(argv, { cwd: camp, env, timeoutMs });
+    const res = await run(argv, { cwd: camp, env, timeoutMs });
     if (res.stdout) note(res.stdout.replace(/\n$/, ""));
     if (res.stderr) note(res.stderr.replace(/\n$/, ""));
-    note(`exited ${res.code}`);
-    if (res.code === 0) continue;
+    note(res.timedOut ? "timed out: killed with everything it started" : `exited ${res.code}`);
+    if (res.code === 0 && !res.timedOut) continue;
     const tail = tailOf(res.stdout, res.stderr);
-    if (res.code === 124) {
+    if (res.timedOut) {
       throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${setupTimeoutSeconds(config)}s`, tail);
     }
     throw new SetupFailure(`camp setup failed: ${argvText(argv)} exited ${res.code}: ${redact(lastLine(res.stderr)) || "(no stderr)"}`, tail);
