@@ -33,7 +33,8 @@ export class GitError extends VxError {
   }
 }
 
-function lastLine(text: string): string {
+/** The last non-blank line of a program's output, trimmed. */
+export function lastLine(text: string): string {
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
   return lines[lines.length - 1] ?? "";
 }

@@ -18,7 +18,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, DURATIONS, GUARDS, isoTime, timeScale } from "../time";
-import { deleteBranch, pruneWorktrees, resetCamp } from "./git";
+import { deleteBranch, lastLine, pruneWorktrees, resetCamp } from "./git";
 import { copyIncluded } from "./include";
 import { assertCampOfPool, releaseLease } from "./pool";
 
@@ -30,11 +30,6 @@ export function setupLogPath(paths: ProjectPaths, taskId: string): string {
 /** An argv as a person reads it: plain words bare, anything else JSON-quoted. */
 export function argvText(argv: string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
-}
-
-function lastLine(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
-  return lines[lines.length - 1] ?? "";
 }
 
 /** Each command's nominal limit in seconds: `camp_setup_timeout`, else 10 minutes. */
