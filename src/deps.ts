@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { type Exec, realExec } from "./exec";
 import type { Env } from "./state/paths";
 import { type Clock, realClock } from "./time";
+import { type Prompter, consolaPrompter, fancyTerminal } from "./ui/terminal";
 
 export type Output = {
   /** Writes text as is; returns false when the stream is closed or unwritable. */
@@ -24,6 +25,10 @@ export type Deps = {
   stdinIsTTY: boolean;
   /** Reads one line from stdin; undefined when input is closed. */
   readLine(): Promise<string | undefined>;
+  /** consola's prompts, present only when every stream is a terminal and NO_COLOR is unset. */
+  prompter?: Prompter;
+  /** True when stdout is a terminal and NO_COLOR is unset: reports may be drawn in colour. */
+  colourOut?: boolean;
   /** The argv that re-runs this vx (the compiled binary, or bun plus the entry script). */
   self: string[];
   pid: number;
@@ -88,6 +93,12 @@ export function realDeps(): Deps {
       return (require("node:tty") as typeof import("node:tty")).isatty(0);
     },
     readLine: readLineFromStdin,
+    get prompter() {
+      return fancyTerminal(process.env) ? consolaPrompter : undefined;
+    },
+    get colourOut() {
+      return fancyTerminal(process.env, [1]);
+    },
     self: selfArgv(),
     pid: process.pid,
     ppid: () => process.ppid,

@@ -18,6 +18,7 @@ import { UsageError } from "../errors";
 import { loadConfig } from "../project";
 import { gitToplevel, projectPaths, realpathOr, refuseInsideCamp, stateRoot } from "../state/paths";
 import type { ProjectConfig } from "../state/schemas";
+import { colourReport } from "../ui/terminal";
 
 export const doctorCommand = defineVxCommand({
   name: "doctor",
@@ -74,7 +75,8 @@ export const doctorCommand = defineVxCommand({
       checks.push(...(await campChecks(paths, deps.exec, deps.env)));
     }
     const { text, exit } = renderReport(checks);
-    deps.stdout.write(text);
+    // People read a terminal: consola's colours and icons there, the plain lines everywhere else.
+    deps.stdout.write(deps.colourOut ? await colourReport(text) : text);
     return exit;
   },
 });

@@ -4,7 +4,7 @@ import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
-import { applyPlan, ask } from "../scaffold/consent";
+import { applyPlan, ask, choose } from "../scaffold/consent";
 import { type InitChoices, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
 import { loadRecord } from "../state/record";
 import { COMMANDERS, BACKENDS, HARNESSES, ProjectConfigSchema } from "../state/schemas";
@@ -77,14 +77,17 @@ export const initCommand = defineVxCommand({
       const create = await ask(deps, `This checkout has ignored ${worktreeInclude.join(", ")}. Create a .worktreeinclude so each soldier's camp gets a copy?`);
       if (!create) worktreeInclude = [];
     }
+    const commanderDefault = existing?.value.commander ?? "claude";
+    const backendDefault = existing?.value.backend ?? "herdr";
+    const harnessDefault = existing?.value.harness ?? "claude";
     const choices: InitChoices = {
       blockFile,
       lang: chooseLang(blockFile === "AGENTS.md" ? facts.agents : facts.claude, lang),
       skills,
       editClaude,
-      commander: commander ?? existing?.value.commander ?? "claude",
-      backend: backend ?? existing?.value.backend ?? "herdr",
-      harness: harness ?? existing?.value.harness ?? "claude",
+      commander: commander ?? (interactive ? await choose(deps, "Which harness is the commander?", COMMANDERS, commanderDefault) : commanderDefault),
+      backend: backend ?? (interactive ? await choose(deps, "Where do soldiers' terminals live?", BACKENDS, backendDefault) : backendDefault),
+      harness: harness ?? (interactive ? await choose(deps, "Which harness do soldiers run by default?", HARNESSES, harnessDefault) : harnessDefault),
       notify,
       vxVersion: VERSION,
       now: isoTime(deps.clock.now()),

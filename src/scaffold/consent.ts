@@ -15,8 +15,24 @@ import type { InitPlan } from "./init-plan";
 const NO_ANSWER =
   "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
 
-/** Asks a [Y/n] question on stderr; an empty answer is yes; anything unusable ends the command. */
+/**
+ * Asks one of the allowed answers through consola's select on a terminal; `initial` without one
+ * (the plain path asks no such question, so its text stays as it was).
+ */
+export async function choose<T extends string>(deps: Deps, question: string, options: readonly T[], initial: T): Promise<T> {
+  if (!deps.prompter) return initial;
+  const a = await deps.prompter.select(question, options, initial);
+  if (a === undefined) throw new VxError(NO_ANSWER);
+  return a;
+}
+
+/** Asks a yes/no question: consola's confirm on a terminal, else `[Y/n]` on stderr; an empty answer is yes; anything unusable ends the command. */
 export async function ask(deps: Deps, question: string): Promise<boolean> {
+  if (deps.prompter) {
+    const a = await deps.prompter.confirm(question);
+    if (a === undefined) throw new VxError(NO_ANSWER);
+    return a;
+  }
   deps.stderr.write(`${question} [Y/n] `);
   const line = await deps.readLine();
   const a = line?.trim().toLowerCase();
