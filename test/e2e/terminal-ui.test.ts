@@ -1,4 +1,4 @@
-// init's consola prompts (issue 19 item 4) answered through a real pseudo-terminal: util-linux
+// init's consola prompts and doctor's coloured report (issue 19 item 4) answered through a real pseudo-terminal: util-linux
 // `script` runs the compiled vx with stdin, stdout and stderr on a pty; keys are written to it
 // once the question they answer is on the screen.
 import { describe, expect, test } from "bun:test";
@@ -19,8 +19,12 @@ function ptyCommand(args: string[]): string[] {
 }
 
 /** Runs `vx init` on a pty, answering each [question, keys] in turn; returns its exit code and screen. */
-async function initOnPty(cwd: string, env: Record<string, string>, steps: [string, string][], args: string[] = []) {
-  const proc = Bun.spawn(ptyCommand(["init", ...args]), {
+function initOnPty(cwd: string, env: Record<string, string>, steps: [string, string][], args: string[] = []) {
+  return onPty(["init", ...args], cwd, env, steps);
+}
+
+async function onPty(argv: string[], cwd: string, env: Record<string, string>, steps: [string, string][]) {
+  const proc = Bun.spawn(ptyCommand(argv), {
     cwd,
     env: { ...env, SHELL: "/bin/sh", TERM: "xterm-256color" },
     stdin: "pipe",
@@ -102,6 +106,18 @@ describe.skipIf(!SCRIPT || !STTY)("vx init on a terminal (consola prompts)", () 
     expect(git(s.project, "status", "--porcelain")).toBe("");
   });
 
+  test("Ctrl-C at a select stops with nothing changed, saying how to go on", async () => {
+    using s = sandbox();
+    const { code, screen } = await initOnPty(s.project, s.env, [
+      ["Put the vexillum commander block in CLAUDE.md instead?", ENTER],
+      ["Install the vexillum skill?", ENTER],
+      ["Which harness is the commander?", "\x03"],
+    ]);
+    expect(code).toBe(1);
+    expect(screen).toContain("vx: no answer (input closed or not understood) - nothing further was changed");
+    expect(git(s.project, "status", "--porcelain")).toBe("");
+  });
+
   test("NO_COLOR keeps the plain [Y/n] questions on the same terminal", async () => {
     using s = sandbox();
     const { code, screen } = await initOnPty(s.project, { ...s.env, NO_COLOR: "1" }, [
@@ -112,5 +128,19 @@ describe.skipIf(!SCRIPT || !STTY)("vx init on a terminal (consola prompts)", () 
     expect(code).toBe(0);
     expect(screen).not.toContain("Which harness is the commander?");
     expect(config(s.project)).toMatchObject({ commander: "claude", backend: "herdr", harness: "claude" });
+  });
+});
+
+describe.skipIf(!SCRIPT || !STTY)("vx doctor on a terminal", () => {
+  test("draws each status with consola's colours and icons; NO_COLOR gives the plain lines", async () => {
+    using s = sandbox();
+    expect(Bun.spawnSync([VX_BIN, "init", "--yes"], { cwd: s.project, env: s.env }).exitCode).toBe(0);
+    const fancy = await onPty(["doctor"], s.project, s.env, []);
+    expect(fancy.screen).toContain("\x1b[32m✔ ok\x1b[39m git repository");
+    expect(fancy.screen).not.toContain("[ok] git repository");
+    const plain = await onPty(["doctor"], s.project, { ...s.env, NO_COLOR: "1" }, []);
+    expect(plain.screen).toContain("[ok] git repository");
+    expect(plain.screen).not.toContain("\x1b[");
+    expect(fancy.code).toBe(plain.code);
   });
 });
