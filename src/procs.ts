@@ -152,16 +152,6 @@ export function isAwaitArgv(argv: string[]): boolean {
   return i !== -1 && argv[i] === "sentinel" && argv[i + 1] === "await";
 }
 
-/** True when a `ps` command line is a vx process (compiled binary or development run). */
-export function isVxCommand(command: string): boolean {
-  return isVxArgv(words(command));
-}
-
-/** True when a `ps` command line is `vx sentinel await` (with or without further arguments). */
-export function isAwaitCommand(command: string): boolean {
-  return isAwaitArgv(words(command));
-}
-
 /** True when `pid` is alive and running vx; a recycled pid running something else is not. */
 export async function isLiveVx(pid: number, exec: Exec, platform?: string): Promise<boolean> {
   const info = await inspectProcess(pid, exec, platform);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Exec, ExecOptions, ExecResult } from "../../src/exec";
 import { realExec } from "../../src/exec";
-import { inspectProcess, isAwaitCommand, isAwaitProcess, isLiveVx, isVxCommand, isVxExecutable, processStateRoot } from "../../src/procs";
+import { inspectProcess, isAwaitArgv, isAwaitProcess, isLiveVx, isVxArgv, isVxExecutable, processStateRoot } from "../../src/procs";
 import { execed } from "../exec-wait";
 import { waitFor } from "../helpers";
 
@@ -27,8 +27,9 @@ describe("command lines", () => {
     ["[vx] <defunct>", false, false],
     ["", false, false],
   ])("%p: vx=%p await=%p", (command, vx, isAwait) => {
-    expect(isVxCommand(command)).toBe(vx);
-    expect(isAwaitCommand(command)).toBe(isAwait);
+    const argv = command.split(" ").filter((w) => w !== "");
+    expect(isVxArgv(argv)).toBe(vx);
+    expect(isAwaitArgv(argv)).toBe(isAwait);
   });
 });
 
