@@ -63,11 +63,19 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
   // first); a different, current holder ends the wait at once.
   let stalePid: number | undefined;
   let lock: HeldLock | undefined;
+  // A held lock with no sentinel.json is a holder just starting (it writes one right after taking
+  // the lock) or one retiring (it removes it just before letting go): neither is told yet, so look
+  // again for a moment rather than refuse. Real time, unscaled, like the pid wait below.
+  const infoUntil = performance.now() + GUARDS.sentinelStart;
   for (;;) {
     lock = tryLockExclusive(paths.sentinelLock);
     if (lock) break;
     if (signal?.aborted) return undefined;
     const info = readSentinelInfo(paths);
+    if (info === undefined && stalePid === undefined && performance.now() < infoUntil) {
+      await deps.clock.sleep(20, signal);
+      continue;
+    }
     const stale = Boolean(info && changeReason(info.build));
     if (info && stale) stalePid = info.pid;
     const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
