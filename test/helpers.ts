@@ -102,6 +102,19 @@ export function writeExecutable(path: string, text: string): void {
 }
 
 /** True while `pid` runs (a zombie counts as gone). */
+/** Every process as [pid, full command line], read at full width whatever the test's terminal (procps cuts lines to COLUMNS). */
+export function processTable(): [number, string][] {
+  const env = { ...process.env };
+  delete env.COLUMNS;
+  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
+  return ps.stdout
+    .toString()
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => [Number(m[1]), m[2]!]);
+}
+
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

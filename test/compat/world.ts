@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
-import { VX_BIN, alive, sandbox, stopSentinels, vx, waitFor } from "../helpers";
+import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor } from "../helpers";
 import { type HarnessName, harness } from "./harnesses";
 import { type LoggedRequest, type MockModels, startMockModels } from "./mock-models";
 import { type Tmux, startTmux } from "./tmux";
@@ -111,16 +111,9 @@ export async function world(opts: WorldOptions): Promise<World> {
  * with `anywhere`, contains it.
  */
 export function processesRunning(prefix: string, anywhere = false): number[] {
-  // Full width whatever the test's terminal: procps cuts lines to COLUMNS.
-  const env = { ...process.env };
-  delete env.COLUMNS;
-  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
-  return ps.stdout
-    .toString()
-    .split("\n")
-    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null && (anywhere ? m[2]!.includes(prefix) : m[2]!.startsWith(prefix)))
-    .map((m) => Number(m[1]));
+  return processTable()
+    .filter(([, args]) => (anywhere ? args.includes(prefix) : args.startsWith(prefix)))
+    .map(([pid]) => pid);
 }
 
 /** Waits for a model request whose last user message contains `text`; returns it. */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type Queue, alive, queue, stopSentinel } from "../await-kit";
-import { VX_BIN, waitFor } from "../helpers";
+import { VX_BIN, processTable, waitFor } from "../helpers";
 
 let current: Queue | undefined;
 afterEach(async () => {
@@ -27,15 +27,9 @@ function records(q: Queue): Record_[] {
 
 /** Live `vx sentinel await` processes started from `q`'s bin dir (read full width, never cut). */
 function liveAwaits(q: Queue): number[] {
-  const env = { ...process.env };
-  delete env.COLUMNS;
-  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
-  return ps.stdout
-    .toString()
-    .split("\n")
-    .map((l) => l.trim().match(/^(\d+)\s+(\S+) sentinel await$/))
-    .filter((m): m is RegExpMatchArray => m !== null && m[2]!.startsWith(`${q.bin}/`))
-    .map((m) => Number(m[1]));
+  return processTable()
+    .filter(([, args]) => args.startsWith(`${q.bin}/`) && /^\S+ sentinel await$/.test(args))
+    .map(([pid]) => pid);
 }
 
 /**
