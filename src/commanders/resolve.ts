@@ -7,6 +7,7 @@ import { liveAwaiters } from "../awaiters/registry";
 import { type AgentInfo, createHerdrClient } from "../backends/herdr";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { HARNESSES, type HarnessName } from "../harnesses";
 import { ensureStateDir } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, gitToplevel, isUnder, projectPaths, rootPaths } from "../state/paths";
@@ -97,7 +98,7 @@ export async function recordCommander(root: string, c: Commander, now: number): 
       herdr_workspace_id: c.workspace,
       project_path: c.project,
       registered_at: isoTime(now),
-      ...(c.harness === "codex" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
+      ...(HARNESSES[c.harness as HarnessName]?.commander.wake.kind === "queue" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
     };
     const key = c.harness as string;
     const previous = raw[key];

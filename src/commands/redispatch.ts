@@ -10,6 +10,7 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError, errorMessage } from "../errors";
+import { DEFAULT_HARNESS } from "../harnesses/names";
 import { printable } from "../printable";
 import { type Project, openProject } from "../project";
 import { pausePath, reportPath } from "../sentinel/observe";
@@ -140,7 +141,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
 function redispatchChoice(deps: Deps, project: Project, name: unknown): Choice {
   const where = { root: project.root, top: project.paths.project };
   const choice = profileChoice(deps, where, name, {}, { useDefault: false, command: "redispatch" });
-  const harness = choice.harness ?? project.config.harness ?? "claude";
+  const harness = choice.harness ?? project.config.harness ?? DEFAULT_HARNESS;
   try {
     checkModelEffort(harness, choice.model, choice.effort);
   } catch (err) {

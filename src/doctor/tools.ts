@@ -2,17 +2,11 @@
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { which } from "../exec";
+import { DEFAULT_HARNESS, HARNESSES } from "../harnesses";
 import { parseHerdrVersion } from "../backends/herdr-version";
 import type { ProjectConfig } from "../state/schemas";
 import { GUARDS, parseTimeScale } from "../time";
 import type { Check } from "./report";
-
-const HARNESS_CHECKS = [
-  { name: "Claude Code", exe: "claude", harness: "claude" },
-  { name: "Codex", exe: "codex", harness: "codex" },
-  { name: "Pi", exe: "pi", harness: "pi" },
-  { name: "OpenCode", exe: "opencode", harness: "opencode" },
-] as const;
 
 async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
   const out: Check[] = [];
@@ -84,13 +78,13 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
     if (backend === "tmux") out.push(await tmuxVersionCheck(deps, tmux));
   } else if (backend === "tmux") out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH", required: true });
   else out.push({ status: "missing", name: "tmux", detail: "tmux not found in PATH (optional, for the tmux backend)" });
-  for (const h of HARNESS_CHECKS) {
+  for (const h of Object.values(HARNESSES)) {
     const found = which(h.exe, path);
-    const role = harnessRole(h.harness, config);
-    if (found) out.push({ status: "ok", name: h.name, detail: found });
-    else if (role) out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH (required, ${role})`, required: true });
+    const role = harnessRole(h.name, config);
+    if (found) out.push({ status: "ok", name: h.label, detail: found });
+    else if (role) out.push({ status: "missing", name: h.label, detail: `${h.exe} not found in PATH (required, ${role})`, required: true });
     else {
-      out.push({ status: "missing", name: h.name, detail: `${h.exe} not found in PATH (optional, only needed to run ${h.name} soldiers or commanders)` });
+      out.push({ status: "missing", name: h.label, detail: `${h.exe} not found in PATH (optional, only needed to run ${h.label} soldiers or commanders)` });
     }
   }
   return out;
@@ -101,8 +95,8 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
  * outside a project), or undefined when it is optional.
  */
 function harnessRole(harness: string, config: ProjectConfig | undefined): string | undefined {
-  const soldier = (config?.harness ?? "claude") === harness;
-  const commander = (config?.commander ?? "claude") === harness;
+  const soldier = (config?.harness ?? DEFAULT_HARNESS) === harness;
+  const commander = (config?.commander ?? DEFAULT_HARNESS) === harness;
   const whose = config ? "this project's" : "the default";
   if (soldier && commander) return `${whose} soldier and commander harness`;
   if (soldier) return `${whose} soldier harness`;

@@ -8,6 +8,7 @@
 import { type HerdrOps, type PromptOutcome, agentName, closeTab, fallbackName, promptAgent, startAgent } from "../backends/herdr-ops";
 import { HerdrError, createHerdrClient } from "../backends/herdr";
 import type { Deps } from "../deps";
+import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
 import { pausePath, reportPath } from "../sentinel/observe";
@@ -24,19 +25,8 @@ export function herdrOps(deps: Deps): HerdrOps {
 }
 
 /** HRD-04: the harness's own arguments, with model and effort only when set. */
-export function harnessArgs(harness: NonNullable<Task["harness"]>, model?: string, effort?: string): string[] {
-  const m = model ? ["--model", model] : [];
-  switch (harness) {
-    case "claude":
-      // Suggestions off: a suggested completion in the input box was mistaken for soldier output.
-      return ["--dangerously-skip-permissions", "--prompt-suggestions", "false", ...m, ...(effort ? ["--effort", effort] : [])];
-    case "codex":
-      return ["--dangerously-bypass-approvals-and-sandbox", ...m, ...(effort ? ["-c", `model_reasoning_effort=${effort}`] : [])];
-    case "pi":
-      return [...m, ...(effort ? ["--thinking", effort] : [])];
-    case "opencode":
-      return m;
-  }
+export function harnessArgs(harness: HarnessName, model?: string, effort?: string): string[] {
+  return harnessOf(harness).soldierArgs(model, effort);
 }
 
 /**
@@ -108,7 +98,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
   }
   let task = step.task;
 
-  const harness = task.harness ?? "claude";
+  const harness = task.harness ?? DEFAULT_HARNESS;
   let name: string;
   try {
     name = await startAgent(ops, {
