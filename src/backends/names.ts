@@ -7,3 +7,8 @@ export type BackendName = (typeof BACKEND_NAMES)[number];
 
 /** The backend of a project that names none, and of a task written before the field existed. */
 export const DEFAULT_BACKEND: BackendName = "herdr";
+
+/** The backend holding a task's soldier (HRD-01's default for tasks older than the field). */
+export function backendOf(task: { backend?: BackendName }): BackendName {
+  return task.backend ?? DEFAULT_BACKEND;
+}

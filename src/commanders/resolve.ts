@@ -4,7 +4,8 @@
  * prompt and decide record it so the commander that sent the latest instruction is woken next.
  */
 import { liveAwaiters } from "../awaiters/registry";
-import { type AgentInfo, createHerdrClient } from "../backends/herdr";
+import type { AgentInfo } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { HARNESSES, type HarnessName } from "../harnesses";
@@ -35,7 +36,7 @@ const FILE_KEYS = keysOf(CommandersSchema);
 
 async function paneAgent(deps: Deps, pane: string): Promise<AgentInfo | undefined> {
   try {
-    return await createHerdrClient({ exec: deps.exec, env: deps.env }).agentGet(pane);
+    return await herdrOps(deps).herdr.agentGet(pane);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
 import { DEFAULT_BACKEND } from "../backends/names";
+import { BACKEND_TRAITS } from "../backends/traits";
 import { acquireCamp, releaseLease } from "../camps/pool";
 import { currentBranch, hasCommit, runGit } from "../camps/git";
 import { defineVxCommand } from "../command";
@@ -30,8 +31,6 @@ import { isoTime } from "../time";
 
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
 
-/** CMD-DISPATCH-02, shared by redispatch. */
-export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
 
 type Kind = Task["kind"];
 type Harness = NonNullable<Task["harness"]>;
@@ -73,18 +72,9 @@ export function checkModelEffort(harness: Harness, model: string | undefined, ef
 
 const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
-/**
- * CMD-DISPATCH-02 for the backend: herdr needs the caller's workspace (returned); tmux needs only
- * tmux on PATH, and works from any terminal.
- */
+/** CMD-DISPATCH-02 for the backend: throws when it cannot take a soldier from here; the herdr workspace when it is herdr. */
 export function checkBackend(deps: Deps, backend: Backend): string | undefined {
-  if (backend === "tmux") {
-    if (!which("tmux", deps.env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux");
-    return undefined;
-  }
-  const workspace = deps.env.HERDR_WORKSPACE_ID;
-  if (!workspace) throw new VxError(NO_WORKSPACE);
-  return workspace;
+  return BACKEND_TRAITS[backend].check(deps.env);
 }
 
 /** A harness that would die in its pane said so here, before a camp is leased. */

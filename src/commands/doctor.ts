@@ -1,5 +1,5 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
-import { createHerdrClient } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
@@ -68,7 +68,7 @@ export const doctorCommand = defineVxCommand({
       const paths = projectPaths(root, top);
       // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.
       let agents: Promise<AgentInfo[]> | undefined;
-      const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
+      const listAgents = () => (agents ??= herdrOps(deps).herdr.agentList());
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
       checks.push(...recordChecks(paths));

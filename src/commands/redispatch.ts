@@ -4,6 +4,7 @@
  * and pause are discarded first.
  */
 import { agentName } from "../backends/herdr-ops";
+import { backendOf } from "../backends/names";
 import { currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
 import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
 import { defineVxCommand } from "../command";
@@ -88,7 +89,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
   }
-  const workspace = checkBackend(deps, task.backend ?? "herdr");
+  const workspace = checkBackend(deps, backendOf(task));
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
   const oldCamp = await oldCampToDiscard(deps, project, task);
@@ -111,7 +112,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
       camp_path: camp.path,
       camp_branch: camp.branch,
       camp_base: base,
-      backend: workspace ? "herdr" : "tmux",
+      backend: backendOf(task),
       herdr_tab_id: undefined,
       herdr_pane_id: undefined,
       tmux_target: undefined,

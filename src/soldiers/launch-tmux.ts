@@ -11,6 +11,7 @@ import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "../backends/tmux";
+import { TRUST_RE } from "../backends/types";
 import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
@@ -26,7 +27,7 @@ import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
-import { harnessArgs, herdrOps } from "./launch";
+import { harnessArgs } from "./launch";
 import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
@@ -76,7 +77,6 @@ export function hooksDir(paths: ProjectPaths, taskId: string): string {
   return join(paths.stateDir, "hooks", taskId);
 }
 
-const TRUST_RE = /trust this folder/i;
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
 /** `kill`: the session this launch made (its id, from the command that made it). */
@@ -307,7 +307,7 @@ export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux">,
   try {
     const soldier = tmuxSurvey(ctx.tmux, await ctx.tmux.listPanes()).find(task, ctx.paths);
     if (!soldier) return current();
-    const settlement = await settleSeen({ ops: herdrOps(ctx.deps), exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
+    const settlement = await settleSeen({ clock, env, exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
     if (settlement.status === "running") return current();
     return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
   } catch {

@@ -5,8 +5,9 @@
  * `updated_at` it was decided on, and a failure leaves the task `failed` with its lease kept, so
  * it can be struck.
  */
-import { type HerdrOps, type PromptOutcome, agentName, closeTab, fallbackName, promptAgent, startAgent } from "../backends/herdr-ops";
-import { HerdrError, createHerdrClient } from "../backends/herdr";
+import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, startAgent } from "../backends/herdr-ops";
+import { HerdrError } from "../backends/herdr";
+import type { PromptOutcome } from "../backends/types";
 import type { Deps } from "../deps";
 import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
@@ -18,11 +19,6 @@ import { EPISODE_CLEARS, loadTask } from "../state/tasks";
 import { isoTime, scaled } from "../time";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, quickSettle } from "./quick-settle";
-
-/** HerdrOps over the command's own exec, clock and environment. */
-export function herdrOps(deps: Deps): HerdrOps {
-  return { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
-}
 
 /** HRD-04: the harness's own arguments, with model and effort only when set. */
 export function harnessArgs(harness: HarnessName, model?: string, effort?: string): string[] {
