@@ -22,7 +22,7 @@ import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
-import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
+import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
 import { addAmendment, restorePatch, withAmendment } from "./prompt";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */

@@ -25,8 +25,9 @@ import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
-import { launchIntent, reportLaunch } from "../soldiers/launch";
-import { soldierTerminal } from "../soldiers/terminal";
+import { launchIntent } from "../backends/herdr-launch";
+import { reportLaunch } from "../soldiers/launch";
+import { soldierTerminal } from "../backends/terminal";
 import { isoTime } from "../time";
 
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */

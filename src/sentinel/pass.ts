@@ -28,7 +28,7 @@ import { type Windows, decide } from "./decide";
 import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "./observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
-import { failAbandonedLaunch, isAbandonedLaunch } from "../soldiers/leftovers";
+import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
 
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 

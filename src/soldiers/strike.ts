@@ -19,9 +19,9 @@ import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { hooksDir } from "./launch-tmux";
+import { hooksDir } from "../backends/tmux-launch";
 import { removeSoldierFiles, warnTo } from "./states";
-import { soldierTerminal } from "./terminal";
+import { soldierTerminal } from "../backends/terminal";
 import { isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */

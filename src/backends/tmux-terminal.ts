@@ -7,14 +7,14 @@
  * own server and ids, and a paste, key or kill only to a pane verified as the task's
  * (`tmux-soldier.ts`).
  */
-import type { PromptOutcome } from "../backends/herdr-ops";
-import { type Sighting, tmuxSurvey } from "../backends/soldiers";
+import type { PromptOutcome } from "./herdr-ops";
+import { type Sighting, tmuxSurvey } from "./soldiers";
 import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
-import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./launch-tmux";
-import { deliverUnderIntent, warnTo } from "./states";
+import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./tmux-launch";
+import { deliverUnderIntent, warnTo } from "../soldiers/states";
 import type { SoldierTerminal } from "./terminal";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 

@@ -9,9 +9,9 @@
  */
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
-import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "../backends/tmux";
-import { TRUST_RE } from "../backends/types";
+import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
+import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
+import { TRUST_RE } from "./types";
 import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
@@ -26,14 +26,14 @@ import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
-import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
-import { harnessArgs } from "./launch";
-import type { LaunchResult } from "./launch";
-import { dispatchText } from "./prompt-text";
-import { guardedSave, settleSeen } from "./quick-settle";
-import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
-import { deliverUnderIntent, readSoldierState, warnTo } from "./states";
-import { tmuxSurvey } from "../backends/soldiers";
+import { type HookedLaunch, shellQuote, stateHooks } from "../soldiers/hooks";
+import { harnessArgs } from "../soldiers/launch";
+import type { LaunchResult } from "../soldiers/launch";
+import { dispatchText } from "../soldiers/prompt-text";
+import { guardedSave, settleSeen } from "../soldiers/quick-settle";
+import { SOLDIER_ENV_FILE, soldierExecArgv } from "../soldiers/soldier-exec";
+import { deliverUnderIntent, readSoldierState, warnTo } from "../soldiers/states";
+import { tmuxSurvey } from "./soldiers";
 import { loadTask } from "../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
