@@ -23,7 +23,7 @@ import { guardedSave, quickSettle } from "../soldiers/quick-settle";
 
 /**
  * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
- * tab left by a launch that dies before recording it can be found (`soldiers/leftovers.ts`).
+ * tab left by a launch that dies before recording it can be found (`backends/leftovers.ts`).
  */
 export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: string): Partial<Task> {
   return { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) };

@@ -215,7 +215,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
   }
   // Saved before the session exists: if this command dies right after creating it, the session can
-  // be found again (its server and name) and told to be this task's (`soldiers/leftovers.ts`).
+  // be found again (its server and name) and told to be this task's (`backends/leftovers.ts`).
   const intent = await guardedSave(paths, pending.id, pending, {
     backend: "tmux",
     tmux_target: name,

@@ -1,5 +1,5 @@
 /**
- * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
+ * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `tmux-launch.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
  * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
  * reported state; close is `kill-session` (of a session verified as the task's, wherever its
