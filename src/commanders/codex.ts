@@ -5,7 +5,7 @@
  * commands it runs), recorded in commanders.json: the pane's own session, never "the newest".
  */
 import type { ExecResult } from "../exec";
-import { EXEC_NOT_FOUND } from "../exec";
+import { EXEC_NOT_FOUND, EXEC_TIMED_OUT } from "../exec";
 import { terminalText } from "../terminal-text";
 
 export function codexQueueArgv(thread: string, text: string): string[] {
@@ -20,7 +20,7 @@ function firstLine(text: string): string {
 /** One line saying why `codex queue` failed, for the sentinel log. */
 export function codexFailure(res: ExecResult): string {
   if (res.code === EXEC_NOT_FOUND) return "codex not found in PATH";
-  if (res.code === 124) return "codex queue did not finish in time";
+  if (res.code === EXEC_TIMED_OUT) return "codex queue did not finish in time";
   const detail = firstLine(res.stderr) || firstLine(res.stdout);
   return `codex queue failed (exit ${res.code})${detail ? `: ${detail}` : ""}`;
 }

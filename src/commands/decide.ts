@@ -9,7 +9,7 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
 import type { Deps } from "../deps";
-import { UsageError, VxError, errorMessage } from "../errors";
+import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { type Project, openProject } from "../project";
 import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
@@ -161,7 +161,7 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
     const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
     const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;
     deps.stdout.write(`status=${final.status}\n${done}\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     ensureSentinel(deps, project.root);
   }

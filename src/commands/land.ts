@@ -4,7 +4,7 @@ import { leasedTasks } from "../camps/pool";
 import { divergedLine, divergedMissions, missionsInFlight } from "../camps/overlap";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
-import { VxError, errorMessage } from "../errors";
+import { EXIT, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
@@ -79,10 +79,10 @@ async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<nu
   } catch (err) {
     const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
     deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
-    return 1;
+    return EXIT.error;
   }
   await hintDiverged(deps, paths, id, base);
-  return 0;
+  return EXIT.ok;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { PromptOutcome } from "../backends/herdr-ops";
 import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
-import { UsageError, VxError, errorMessage } from "../errors";
+import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import type { Deps } from "../deps";
 import { type Project, openProject } from "../project";
 import { composeOutput } from "../sentinel/notes";
@@ -125,7 +125,7 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
     const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
     const final = unchanged ? await terminal.settle(amended, outcome) : amended;
     deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     ensureSentinel(deps, project.root);
   }

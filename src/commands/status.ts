@@ -3,7 +3,7 @@ import { leasedTasks } from "../camps/pool";
 import { type MissionLanding, landingJson, landingLine, landingReport, missionsInFlight } from "../camps/overlap";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
-import { UsageError } from "../errors";
+import { EXIT, UsageError } from "../errors";
 import { openProject } from "../project";
 import type { Loaded } from "../state/record";
 import type { Task } from "../state/schemas";
@@ -79,7 +79,7 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks);
     if (!args.json) {
       deps.stdout.write(statusLines(tasks, landing));
-      return 0;
+      return EXIT.ok;
     }
     const doc = {
       schema_version: 1,
@@ -90,6 +90,6 @@ export const statusCommand = defineVxCommand({
       ...(landing.length > 0 ? { landing: landing.map(landingJson) } : {}),
     };
     deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -1,6 +1,6 @@
 /** `vx strike <task-id> [--force] [--discard]` (CMD-STRIKE-01..03). */
 import { defineVxCommand } from "../command";
-import { UsageError } from "../errors";
+import { EXIT, UsageError } from "../errors";
 import { openProject } from "../project";
 import { strikeTask } from "../soldiers/strike";
 import { assertTaskId } from "../state/ids";
@@ -28,6 +28,6 @@ export const strikeCommand = defineVxCommand({
     const id = taskIdArg(args._, "strike");
     const project = await openProject(deps);
     await strikeTask(deps, project.paths, id, { force: args.force === true, discard: args.discard === true });
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -9,6 +9,7 @@
  * OpenCode 1.18.33 (the compat suite runs it).
  */
 import { SettingsShapeError } from "./hook";
+import { EXIT } from "../exit-codes";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
 
 /** Where the plugin lives in the project, and the entry `opencode.json` gets for it. */
@@ -169,9 +170,9 @@ export const VexillumWake = async ({ client, directory }: { client: Client; dire
     const proc = spawnAwait(vx, directory, (code, text, ranMs) => {
       if (child === proc) child = undefined;
       // Kept even after dispose: the await consumed it, and the next instance delivers it.
-      if (code === 2 && text !== "") pending.push(text);
+      if (code === ${EXIT.wakeDelivered} && text !== "") pending.push(text);
       if (disposed) return;
-      if (code === 2) {
+      if (code === ${EXIT.wakeDelivered}) {
         void deliver();
         startAwait();
       } else if (ranMs >= giveUpMs) {
