@@ -54,7 +54,7 @@ export class SetupFailure extends Error {
 
 function tailOf(stdout: string, stderr: string): string {
   const lines = `${stdout.replace(/\s+$/, "")}\n${stderr.replace(/\s+$/, "")}`.split("\n").filter((l) => l.trim() !== "");
-  return lines.slice(-COUNTS.evidenceLines).join("\n");
+  return lines.slice(-COUNTS.campSetupTailLines).join("\n");
 }
 
 export type SetupRun = { code: number; stdout: string; stderr: string; timedOut: boolean };

@@ -6,7 +6,7 @@ import type { Deps } from "../deps";
 import { EXIT, UsageError } from "../errors";
 import { openProject } from "../project";
 import type { Loaded } from "../state/record";
-import type { Task } from "../state/schemas";
+import { SCHEMA_VERSION, type Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
 import { listTasks } from "../state/tasks";
 import { printable } from "../printable";
@@ -82,7 +82,7 @@ export const statusCommand = defineVxCommand({
       return EXIT.ok;
     }
     const doc = {
-      schema_version: 1,
+      schema_version: SCHEMA_VERSION,
       generated_at: isoTime(deps.clock.now()),
       project_root: project.paths.stateDir,
       tasks: sortTasks(tasks).map((t) => t.raw),

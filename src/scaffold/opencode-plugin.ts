@@ -10,6 +10,7 @@
  */
 import { SettingsShapeError } from "./hook";
 import { EXIT } from "../exit-codes";
+import { DURATIONS } from "../time";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
 
 /** Where the plugin lives in the project, and the entry `opencode.json` gets for it. */
@@ -87,8 +88,8 @@ export const VexillumWake = async ({ client, directory }: { client: Client; dire
   // The TUI runs its server (and so this plugin) in a worker thread; "opencode run", "serve",
   // "web" and "acp" run it on the main thread and have no commander to wake.
   if (isMainThread) return {};
-  const retryMs = scaled(5_000);
-  const giveUpMs = scaled(60_000);
+  const retryMs = scaled(${DURATIONS.wakeRetry});
+  const giveUpMs = scaled(${DURATIONS.wakeRelisten});
   const query = { directory };
   let disposed = false;
   let child: ChildProcess | undefined;

@@ -8,6 +8,7 @@
  * the next instance. Observed against Pi 0.73.1 (the compat suite runs it).
  */
 import { EXIT } from "../exit-codes";
+import { DURATIONS } from "../time";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
 
 const HEADER = String.raw`// vexillum wake extension for Pi, written by "vx init" ("vx doctor" reports hand edits).
@@ -61,8 +62,8 @@ function userText(message: Message | undefined): string | undefined {
 }
 
 export default function vexillumWake(pi: Pi): void {
-  const retryMs = scaled(5_000);
-  const giveUpMs = scaled(60_000);
+  const retryMs = scaled(${DURATIONS.wakeRetry});
+  const giveUpMs = scaled(${DURATIONS.wakeRelisten});
   const token = {};
   let ctx: Ctx | undefined;
   let live = false;

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { loadRecord, saveRecord } from "./record";
-import { ProjectRecordSchema, keysOf } from "./schemas";
+import { ProjectRecordSchema, SCHEMA_VERSION, keysOf } from "./schemas";
 import type { ProjectPaths } from "./paths";
 
 export function projectRecordPath(stateDir: string): string {
@@ -17,7 +17,7 @@ export function ensureProjectRecord(paths: ProjectPaths): void {
   const file = projectRecordPath(paths.stateDir);
   const current = loadRecord(file, ProjectRecordSchema, true);
   if (current?.value.path === paths.project) return;
-  saveRecord(paths.root, file, { schema_version: 1, path: paths.project }, keysOf(ProjectRecordSchema));
+  saveRecord(paths.root, file, { schema_version: SCHEMA_VERSION, path: paths.project }, keysOf(ProjectRecordSchema));
 }
 
 /** The project path of a state dir; undefined when unrecorded or unreadable. */
