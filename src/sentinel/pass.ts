@@ -4,7 +4,6 @@
  * decide and apply for each running task no lifecycle command is working on. An error in one
  * project ends that project's pass only.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
@@ -13,7 +12,7 @@ import { errorMessage } from "../errors";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
-import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
+import { type ProjectPaths, projectPaths, projectStateDirs, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { isTaskBusy, parseTaskFile, taskFileNames } from "../state/tasks";
@@ -60,17 +59,7 @@ export function newMemory(): PassMemory {
 
 /** Every state dir under `projects/`. */
 export function stateDirs(root: string): ProjectPaths[] {
-  const dir = join(root, "projects");
-  let names: string[];
-  try {
-    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-  return names.sort().map((n) => {
-    const stateDir = join(dir, n);
-    return stateDirPaths(stateDir, readProjectPath(stateDir) ?? "");
-  });
+  return projectStateDirs(root).map((stateDir) => stateDirPaths(stateDir, readProjectPath(stateDir) ?? ""));
 }
 
 /**
