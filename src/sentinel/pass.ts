@@ -12,8 +12,8 @@ import { errorMessage } from "../errors";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
-import { type ProjectPaths, projectPaths, projectStateDirs, stateDirPaths } from "../state/paths";
-import { readProjectPath } from "../state/project-record";
+import { type ProjectPaths, projectPaths } from "../state/paths";
+import { stateDirs } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { isTaskBusy, parseTaskFile, taskFileNames } from "../state/tasks";
 import { readStateText } from "../state/files";
@@ -57,10 +57,8 @@ export function newMemory(): PassMemory {
   return { corrupt: new Set(), statuses: new Set(), errors: new Map() };
 }
 
-/** Every state dir under `projects/`. */
-export function stateDirs(root: string): ProjectPaths[] {
-  return projectStateDirs(root).map((stateDir) => stateDirPaths(stateDir, readProjectPath(stateDir) ?? ""));
-}
+// The state dirs a pass walks; it lives with the project record so the commander injector reads it too.
+export { stateDirs };
 
 /**
  * A project error that repeats every pass (a broken wakes/, say) is logged when it first appears

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { loadRecord, saveRecord } from "./record";
 import { ProjectRecordSchema, SCHEMA_VERSION, keysOf } from "./schemas";
-import type { ProjectPaths } from "./paths";
+import { type ProjectPaths, projectStateDirs, stateDirPaths } from "./paths";
 
 export function projectRecordPath(stateDir: string): string {
   return join(stateDir, "project.json");
@@ -27,4 +27,9 @@ export function readProjectPath(stateDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Every project's state dir under `root`, with the project path its record names ("" when none). */
+export function stateDirs(root: string): ProjectPaths[] {
+  return projectStateDirs(root).map((stateDir) => stateDirPaths(stateDir, readProjectPath(stateDir) ?? ""));
 }
