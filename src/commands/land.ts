@@ -12,7 +12,7 @@ import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, listTasks, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 import { sortTasks } from "./status";
-import { taskIdArg } from "./strike";
+import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
 /** Statuses T12 moves to `done`; any other status is left exactly as it is. */
 const T12_FROM: readonly TaskStatus[] = ["running", "blocked", "unconfirmed"];
@@ -104,9 +104,9 @@ export const landCommand = defineVxCommand({
   name: "land",
   summary: "Land a finished mission's work into this project's base branch",
   usage: ["land <task-id>"],
-  args: {},
+  args: { ...TASK_ID_ARG },
   async run(args, deps) {
-    const id = taskIdArg(args._, "land");
+    const id = taskIdOnly(positionals(args), "land");
     const { paths } = await openProject(deps);
     return withTaskOp(paths, id, () => landTask(deps, paths, id));
   },
