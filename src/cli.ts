@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 /** Entry point: the only place the process exits. */
+import { EXIT } from "./exit-codes";
 
 // Exit explicitly: a finished command must not linger on an open stdin reader or timer.
 // (No top-level await: the binary is compiled to bytecode, which needs a CommonJS entry.)
@@ -9,7 +10,7 @@ async function run(): Promise<number> {
   // The Stop hook runs drain on every turn: answer "nothing pending" without loading all of vx.
   if (argv.length === 2 && argv[0] === "sentinel" && argv[1] === "drain") {
     const { fastDrain } = await import("./fast-drain");
-    if (await fastDrain(process.env, process.cwd())) return 0;
+    if (await fastDrain(process.env, process.cwd())) return EXIT.ok;
   }
   // A tmux soldier's pane starts here (soldiers/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
   if (argv[0] === "__soldier-exec") {

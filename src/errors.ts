@@ -3,14 +3,9 @@
  * and one stderr line; anything else is an unexpected failure.
  */
 
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  /** `sentinel await`: a wake was delivered; `wait`: the task ended badly. */
-  wake: 2,
-  usage: 64,
-  timeout: 124,
-} as const;
+import { EXIT } from "./exit-codes";
+
+export { EXIT };
 
 /** A refusal or failure of a well-formed request: `vx: <message>`, exit 1 unless told otherwise. */
 export class VxError extends Error {

@@ -23,6 +23,8 @@ export interface Exec {
   run(argv: string[], opts?: ExecOptions): Promise<ExecResult>;
 }
 
+/** Exit code of a child killed at its `timeoutMs` (the value `timeout(1)` uses). */
+export const EXEC_TIMED_OUT = 124;
 /** Exit code used when the executable cannot be found. */
 export const EXEC_NOT_FOUND = 127;
 /** Exit code used when it exists but could not be started (E2BIG, EACCES, ...); stderr says why. */
@@ -67,7 +69,7 @@ export const realExec: Exec = {
       proc.exited,
     ]);
     if (timer) clearTimeout(timer);
-    return { code: timedOut ? 124 : code, stdout, stderr };
+    return { code: timedOut ? EXEC_TIMED_OUT : code, stdout, stderr };
   },
 };
 

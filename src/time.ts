@@ -29,8 +29,13 @@ export const DURATIONS = {
   promptStalledStep: 500,
   tmuxReady: 30 * S,
   doctorProbe: 5 * S,
-  piRetry: 5 * S,
-  piGiveUp: 60 * S,
+  /** CMDR-07: the Pi and OpenCode wake scripts send a held wake again this often while idle. */
+  wakeRetry: 5 * S,
+  /**
+   * CMDR-07: an await that exits 0 after running this long gave up (AWT: 55 minutes) and the wake
+   * script listens again; a quicker exit 0 means there is nothing to wait for.
+   */
+  wakeRelisten: 60 * S,
   waitPoll: 5 * S,
   waitMax: 7200 * S,
   /** WAK-14: a notifier still running after this is killed. */
@@ -60,6 +65,8 @@ export const GUARDS = {
   notifyStderr: 1 * S,
   /** STA-10: how long a camp_setup command's output is read after it exited (a child it left may hold it). */
   campSetupOutput: 1 * S,
+  /** A soldier's state hook kills a `vx report` child still running after this (it answers in a second). */
+  reportChild: 10 * S,
 } as const;
 
 /** Counts, not durations: never scaled. */
@@ -68,8 +75,12 @@ export const COUNTS = {
   paneBusyRetries: 5,
   promptStalledRetries: 3,
   transcriptLines: 500,
+  /** SEN-12: non-blank lines at the bottom of a pane searched for still-running evidence. */
   evidenceLines: 20,
+  /** STA-10: lines of a failed camp_setup command's output kept for the task. */
+  campSetupTailLines: 20,
   paneTailLines: 80,
+  /** HOOK-01: the Stop hook entry's `timeout`, in seconds, as Claude Code reads it (never scaled). */
   hookTimeoutSeconds: 3600,
 } as const;
 

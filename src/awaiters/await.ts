@@ -6,6 +6,7 @@
  */
 import { fstatSync, statSync } from "node:fs";
 import type { Deps } from "../deps";
+import { EXIT } from "../exit-codes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
 import { errorText } from "../sentinel/log";
@@ -32,11 +33,11 @@ export async function awaitWake(deps: Deps): Promise<number> {
   try {
     // Read once: an owner that dies during start-up must show as a changed parent, not become it.
     const parent = deps.ppid();
-    if (parent <= 1 || isNonInteractiveSession(deps.env) || stderrGoesNowhere()) return 0;
+    if (parent <= 1 || isNonInteractiveSession(deps.env) || stderrGoesNowhere()) return EXIT.ok;
     const project = await deliveryProject(deps);
-    if (!project) return 0;
+    if (!project) return EXIT.ok;
     const chain = await findOwner(parent, deps.exec);
-    if (!chain || isNonInteractiveSession(deps.env, chain.ownerCommand)) return 0;
+    if (!chain || isNonInteractiveSession(deps.env, chain.ownerCommand)) return EXIT.ok;
     const ownerHolds = () => chainHolds(deps.ppid(), chain, deps.exec);
     root = project.root;
     const awaitersDir = rootPaths(root).awaitersDir;
@@ -58,14 +59,14 @@ export async function awaitWake(deps: Deps): Promise<number> {
     const poll = scaled("awaitPoll", deps.env);
     const delivery = deliverDeps(deps, root);
     while (!ac.signal.aborted && deps.clock.now() < giveUp) {
-      if (!(await ownerHolds())) return 0;
+      if (!(await ownerHolds())) return EXIT.ok;
       ensureSentinel(deps, root, { quiet: true });
       const collected = await collectWakes(project.queue, delivery);
       held = collected.claims;
       const text = reasonText(collected.soldier, collected.forum);
       if (text) {
         // The owner is checked again right before printing: a wake told to nobody is put back.
-        if (ac.signal.aborted || !(await ownerHolds()) || !deps.stderr.write(`${text}\n`)) return 0;
+        if (ac.signal.aborted || !(await ownerHolds()) || !deps.stderr.write(`${text}\n`)) return EXIT.ok;
         // Delivered: from here on the answer is 2 whatever happens to the cleanup.
         const delivered = held;
         held = [];
@@ -74,15 +75,15 @@ export async function awaitWake(deps: Deps): Promise<number> {
         } catch (err) {
           logAwaitError(root, deps, err);
         }
-        return 2;
+        return EXIT.wakeDelivered;
       }
       held = [];
       await waker.wait(Math.min(poll, Math.max(0, giveUp - deps.clock.now())), ac.signal);
     }
-    return 0;
+    return EXIT.ok;
   } catch (err) {
     if (root) logAwaitError(root, deps, err);
-    return 0;
+    return EXIT.ok;
   } finally {
     putBackAll(held, () => {});
     waker?.close();

@@ -1,6 +1,6 @@
 /** `vx sentinel drain` (AWT-02): check once, print one JSON line, exit 0. */
 import type { Deps } from "../deps";
-import { SilentExit, VxError, errorMessage } from "../errors";
+import { EXIT, SilentExit, VxError, errorMessage } from "../errors";
 import { collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { drainLine, reasonText } from "../wakes/reason";
 import { deliverDeps, deliveryProject } from "./queue-context";
@@ -9,7 +9,7 @@ export async function drain(deps: Deps): Promise<number> {
   const project = await deliveryProject(deps);
   if (!project) {
     deps.stdout.write("{}\n");
-    return 0;
+    return EXIT.ok;
   }
   let collected: Awaited<ReturnType<typeof collectWakes>>;
   try {
@@ -20,12 +20,12 @@ export async function drain(deps: Deps): Promise<number> {
   const text = reasonText(collected.soldier, collected.forum);
   if (!text) {
     deps.stdout.write("{}\n");
-    return 0;
+    return EXIT.ok;
   }
   if (!deps.stdout.write(`${drainLine(text)}\n`)) {
     putBackAll(collected.claims, () => {});
-    throw new SilentExit(1);
+    throw new SilentExit(EXIT.error);
   }
   finishClaims(collected.claims);
-  return 0;
+  return EXIT.ok;
 }

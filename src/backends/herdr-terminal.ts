@@ -15,7 +15,7 @@ import { COUNTS, scaled } from "../time";
 import { launchSoldier, settleAfterPrompt } from "./herdr-launch";
 import { closeUnrecordedTabs } from "./leftovers";
 import { soldierTarget } from "../soldiers/quick-settle";
-import type { SoldierTerminal } from "./terminal";
+import type { SoldierTerminal } from "./terminal-types";
 
 /**
  * After an option's key, waits (within the probe window) for the agent to leave the dialog it

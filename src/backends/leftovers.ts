@@ -12,13 +12,11 @@ import { type HerdrOps, closeTab } from "./herdr-ops";
 import { type BackendName, backendOf } from "./names";
 import type { TmuxClient } from "./tmux";
 import { errorMessage } from "../errors";
-import { composeOutput } from "../sentinel/notes";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
-import { isoTime } from "../time";
+import { isTaskBusy } from "../state/tasks";
 import { hooksDir } from "./tmux-launch";
-import { guardedSave } from "../soldiers/quick-settle";
+import { markFailed } from "../soldiers/mark-failed";
 import { SOLDIER_ENV_FILE } from "../soldiers/soldier-exec";
 import { identify } from "./tmux-soldier";
 
@@ -92,11 +90,6 @@ export async function failAbandonedLaunch(
   // pane's launcher, which never ran (or ran and removed it). Removed while the task is still
   // pending, so no relaunch can have written a new one yet.
   rmSync(join(hooksDir(ctx.paths, task.id), SOLDIER_ENV_FILE), { force: true });
-  const saved = await guardedSave(ctx.paths, task.id, task, {
-    ...EPISODE_CLEARS,
-    status: "failed",
-    updated_at: isoTime(ctx.now),
-    output: composeOutput(undefined, task.output, [`[vexillum] ${ABANDONED_REASON} - marked failed.`]),
-  });
+  const saved = await markFailed(ctx.paths, task, ABANDONED_REASON, ctx.now);
   return { failed: saved.written, closed, error };
 }

@@ -15,7 +15,7 @@ import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
 import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./tmux-launch";
 import { deliverUnderIntent, warnTo } from "../soldiers/states";
-import type { SoldierTerminal } from "./terminal";
+import type { SoldierTerminal } from "./terminal-types";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 
 export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {

@@ -6,7 +6,7 @@
  */
 import { dirname } from "node:path";
 import { VxError } from "../errors";
-import type { Exec, ExecResult } from "../exec";
+import { EXEC_TIMED_OUT, type Exec, type ExecResult } from "../exec";
 import { realpathOr } from "../state/paths";
 import { GUARDS } from "../time";
 
@@ -22,7 +22,7 @@ export class GitError extends VxError {
   readonly stderr: string;
   constructor(argv: string[], dir: string, res: ExecResult) {
     const detail =
-      res.code === 124
+      res.code === EXEC_TIMED_OUT
         ? "timed out"
         : reasonLine(res.stderr) || lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
     super(`${argv.join(" ")} failed in ${dir}: ${detail}`);
@@ -270,7 +270,7 @@ export async function deleteBranch(projectDir: string, branch: string, opts: { f
   const args = ["branch", opts.force ? "-D" : "-d", branch];
   const res = await runGit(exec, projectDir, args);
   if (res.code === 0) return { deleted: true };
-  if (res.code === 124) throw new GitError(["git", ...args], projectDir, res);
+  if (res.code === EXEC_TIMED_OUT) throw new GitError(["git", ...args], projectDir, res);
   const reason = res.stderr.split("\n").map((l) => l.replace(/^(error|fatal): /, "").trim()).find(Boolean);
   return { deleted: false, reason: reason ?? `git branch exited ${res.code}` };
 }

@@ -6,7 +6,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { VxError } from "../errors";
-import type { Exec } from "../exec";
+import { EXEC_TIMED_OUT, type Exec } from "../exec";
 import { createTemp } from "../state/files";
 import { isUnder, realpathOr } from "../state/paths";
 import { runGit, runGitWithInput } from "./git";
@@ -25,7 +25,7 @@ export type IncludeResult = { copied: string[]; skipped: { path: string; why: st
 async function gitZ(exec: Exec, dir: string, args: string[]): Promise<string[]> {
   const res = await runGit(exec, dir, args);
   if (res.code !== 0) {
-    const why = res.code === 124 ? "timed out" : res.stderr.trim().split("\n").pop() || `exit ${res.code}`;
+    const why = res.code === EXEC_TIMED_OUT ? "timed out" : res.stderr.trim().split("\n").pop() || `exit ${res.code}`;
     throw new VxError(`${args.join(" ")} failed in ${dir}: ${why}`);
   }
   return res.stdout.split("\0").filter(Boolean);

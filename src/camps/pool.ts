@@ -12,6 +12,7 @@ import { printable } from "../printable";
 import { ensureStateDir, exists, refuseLinks } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, isUnder, realpathOr } from "../state/paths";
+import { leasedIds } from "../state/leases";
 import { type Loaded, loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { type Pool, PoolSchema, SCHEMA_VERSION, type Slot, SlotSchema, keysOf } from "../state/schemas";
 import { taskPath } from "../state/tasks";
@@ -230,9 +231,7 @@ export async function releaseLease(paths: ProjectPaths, taskId: string): Promise
 
 /** Ids of every task holding a lease. Throws when the pool cannot be read. */
 export function leasedTasks(paths: ProjectPaths): Set<string> {
-  const ids = new Set<string>();
-  for (const slot of readPool(paths).slots) if (slot.leased_by) ids.add(slot.leased_by);
-  return ids;
+  return leasedIds(paths) ?? new Set();
 }
 
 /** The slot leased by `taskId`; undefined when it holds none. Throws when the pool cannot be read. */

@@ -10,13 +10,11 @@ import { errorMessage } from "../errors";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
 import { loadConfig } from "../project";
 import { redact } from "../redact";
-import { composeOutput } from "../sentinel/notes";
 import type { LaunchResult } from "../soldiers/launch";
-import { guardedSave } from "../soldiers/quick-settle";
+import { markFailed } from "../soldiers/mark-failed";
 import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";
-import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, DURATIONS, GUARDS, isoTime, timeScale } from "../time";
 import { deleteBranch, lastLine, pruneWorktrees, resetCamp } from "./git";
 import { copyIncluded } from "./include";
@@ -54,7 +52,7 @@ export class SetupFailure extends Error {
 
 function tailOf(stdout: string, stderr: string): string {
   const lines = `${stdout.replace(/\s+$/, "")}\n${stderr.replace(/\s+$/, "")}`.split("\n").filter((l) => l.trim() !== "");
-  return lines.slice(-COUNTS.evidenceLines).join("\n");
+  return lines.slice(-COUNTS.campSetupTailLines).join("\n");
 }
 
 export type SetupRun = { code: number; stdout: string; stderr: string; timedOut: boolean };
@@ -206,12 +204,9 @@ export async function launchAfterSetup(deps: Deps, paths: ProjectPaths, pending:
     await setUpCamp(deps, paths, pending, config);
   } catch (err) {
     const failure = err instanceof SetupFailure ? err : new SetupFailure(`camp setup failed: ${errorMessage(err)}`);
-    const notes = [`[vexillum] ${failure.message} - marked failed; setup log: ${setupLogPath(paths, pending.id)}`];
-    const saved = await guardedSave(paths, pending.id, pending, {
-      ...EPISODE_CLEARS,
-      status: "failed",
-      updated_at: isoTime(deps.clock.now()),
-      output: composeOutput(failure.tail ? redact(failure.tail) : undefined, undefined, notes),
+    const saved = await markFailed(paths, pending, failure.message, deps.clock.now(), {
+      more: `setup log: ${setupLogPath(paths, pending.id)}`,
+      body: failure.tail ? redact(failure.tail) : undefined,
     });
     if (!saved.written) {
       return { task: saved.task, error: `task ${pending.id} changed during its camp setup (it is now ${saved.task.status})` };

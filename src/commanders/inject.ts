@@ -11,15 +11,15 @@
 import { existsSync } from "node:fs";
 import { liveAwaiters } from "../awaiters/registry";
 import { type AgentInfo, isIdleStatus } from "../backends/herdr";
-import { promptAgent } from "../backends/herdr-ops";
+import { type HerdrOps, promptAgent } from "../backends/herdr-ops";
 import { isLanded } from "../camps/git";
 import { errorMessage } from "../errors";
+import type { Exec } from "../exec";
 import { HARNESSES, type HarnessName } from "../harnesses";
-import { errorText, foreign } from "../sentinel/log";
+import { type Log, errorText, foreign } from "../sentinel/log";
 import { isLiveVx } from "../procs";
-import type { PassCtx, PassMemory } from "../sentinel/pass";
-import { stateDirs } from "../sentinel/pass";
 import { readStateText } from "../state/files";
+import { stateDirs } from "../state/project-record";
 import { type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
@@ -32,21 +32,24 @@ import { HOOKLESS, readCommanders } from "./check";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
+/** What delivery needs from the sentinel's pass (its PassCtx is one); `memory` lives as long as the sentinel. */
+export type InjectCtx = { root: string; exec: Exec; ops: HerdrOps; log: Log; memory: object; signal?: AbortSignal };
+
 /** One project whose wakes go to a live hook-less commander. */
 type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent: AgentInfo };
 
 type Delivery = { ok: true } | { ok: false; error: string };
 
 // Log de-duplication only (last error logged per project); every fact lives in the wake files.
-const lastFailure = new WeakMap<PassMemory, Map<string, string>>();
+const lastFailure = new WeakMap<object, Map<string, string>>();
 
-function failures(ctx: PassCtx): Map<string, string> {
+function failures(ctx: InjectCtx): Map<string, string> {
   let m = lastFailure.get(ctx.memory);
   if (!m) lastFailure.set(ctx.memory, (m = new Map()));
   return m;
 }
 
-function logOnce(ctx: PassCtx, key: string, message: string): void {
+function logOnce(ctx: InjectCtx, key: string, message: string): void {
   const m = failures(ctx);
   if (m.get(key) === message) return;
   m.set(key, message);
@@ -59,7 +62,7 @@ function logOnce(ctx: PassCtx, key: string, message: string): void {
  * shown live, so nothing is claimed.
  */
 export async function injectWakes(
-  ctx: PassCtx,
+  ctx: InjectCtx,
   agents: AgentInfo[] | undefined,
   dirs: ProjectPaths[] = stateDirs(ctx.root),
 ): Promise<void> {
@@ -78,7 +81,7 @@ export async function injectWakes(
   }
 }
 
-function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Target[] {
+function findTargets(ctx: InjectCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Target[] {
   const out: Target[] = [];
   for (const paths of dirs) {
     if (!hasPendingWakes(paths)) continue;
@@ -103,7 +106,7 @@ function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPa
 }
 
 /** Keys and paths of projects a live verified await serves (its hook drains that queue). */
-async function awaitedProjects(ctx: PassCtx): Promise<Set<string>> {
+async function awaitedProjects(ctx: InjectCtx): Promise<Set<string>> {
   const served = new Set<string>();
   for (const { rec } of await liveAwaiters(rootPaths(ctx.root).awaitersDir, ctx.exec, undefined, true)) {
     served.add(rec.project_key);
@@ -113,7 +116,7 @@ async function awaitedProjects(ctx: PassCtx): Promise<Set<string>> {
 }
 
 /** What drain's `deliverDeps` gives, built from the pass's exec and clock. */
-function deliverDepsFor(ctx: PassCtx): DeliverDeps {
+function deliverDepsFor(ctx: InjectCtx): DeliverDeps {
   return {
     clock: ctx.ops.clock,
     isLiveVx: (pid) => isLiveVx(pid, ctx.exec),
@@ -140,7 +143,7 @@ function failingSince(wakes: readonly SoldierWake[]): number | undefined {
   return first;
 }
 
-async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
+async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   // Typing into the pane can join an unsent draft, so it happens only at a turn's end; an
   // OpenCode commander has no other path, so its wakes wait in the queue, unclaimed, meanwhile.
   const idle = isIdleStatus(t.agent.agent_status);
@@ -175,7 +178,7 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   keepForRetry(ctx, t, claims, now);
 }
 
-async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+async function promptViaHerdr(ctx: InjectCtx, t: Target, text: string): Promise<Delivery> {
   const pane = t.entry.herdr_pane_id;
   try {
     const out = await promptAgent(ctx.ops, pane, text);
@@ -192,7 +195,7 @@ async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<De
  * Every claim goes back to its queue; soldier wakes first get `delivery_failing_since` (kept when
  * already set), written atomically to the claimed file so the stamp travels with the wake.
  */
-function keepForRetry(ctx: PassCtx, t: Target, claims: readonly Claim[], now: number): void {
+function keepForRetry(ctx: InjectCtx, t: Target, claims: readonly Claim[], now: number): void {
   const report = (err: unknown) => ctx.log(`sentinel: tick error: ${t.paths.key}: ${errorText(err)}`);
   for (const c of claims) {
     if (c.kind !== "soldier") continue;

@@ -1,5 +1,5 @@
 /** `vx completion bash|zsh|fish` (DIST-04): a completion script from the command registry. */
-import { defineVxCommand } from "../command";
+import { type VxCommand, defineVxCommand } from "../command";
 import { bashScript } from "../completion/bash";
 import { fishScript } from "../completion/fish";
 import { completionSpec } from "../completion/spec";
@@ -9,19 +9,23 @@ import { EXIT, UsageError } from "../errors";
 const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 const EXPECTED = "expected bash, zsh or fish";
 
-export const completionCommand = defineVxCommand({
-  name: "completion",
-  summary: "Print a shell completion script (bash, zsh or fish)",
-  usage: ["completion bash|zsh|fish"],
-  args: {},
-  async run(args, deps) {
-    const [shell, ...extra] = args._ as string[];
-    if (shell === undefined) throw new UsageError(`missing shell, ${EXPECTED}`, "completion");
-    if (!Object.hasOwn(SHELLS, shell)) throw new UsageError(`unknown shell "${shell}", ${EXPECTED}`, "completion");
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "completion");
-    // The registry lists this command too, so it is read when run, not when this module loads.
-    const { COMMANDS } = await import("./index");
-    deps.stdout.write(SHELLS[shell as keyof typeof SHELLS](completionSpec(COMMANDS)));
-    return EXIT.ok;
-  },
-});
+/**
+ * The command over the registry `commands` returns. The registry lists this command too, so it is
+ * passed in and read when run: importing it from here would tie the two files in a cycle.
+ */
+export function completionCommand(commands: () => readonly VxCommand[]): VxCommand {
+  return defineVxCommand({
+    name: "completion",
+    summary: "Print a shell completion script (bash, zsh or fish)",
+    usage: ["completion bash|zsh|fish"],
+    args: {},
+    async run(args, deps) {
+      const [shell, ...extra] = args._ as string[];
+      if (shell === undefined) throw new UsageError(`missing shell, ${EXPECTED}`, "completion");
+      if (!Object.hasOwn(SHELLS, shell)) throw new UsageError(`unknown shell "${shell}", ${EXPECTED}`, "completion");
+      if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "completion");
+      deps.stdout.write(SHELLS[shell as keyof typeof SHELLS](completionSpec(commands())));
+      return EXIT.ok;
+    },
+  });
+}

@@ -3,6 +3,7 @@
  * An answer goes to a modal dialog as its option's digit, otherwise as a text prompt; the task is
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
+import type { ParsedArgs } from "citty";
 import { backendOf } from "../backends/names";
 import type { PromptOutcome } from "../backends/types";
 import { isIdleStatus } from "../backends/herdr-types";
@@ -10,11 +11,11 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
 import type { Deps } from "../deps";
-import { UsageError, VxError, errorMessage } from "../errors";
+import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { type Project, openProject } from "../project";
 import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
-import { assertTaskId } from "../state/ids";
+import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
@@ -161,10 +162,23 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
     const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
     const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;
     deps.stdout.write(`status=${final.status}\n${done}\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     ensureSentinel(deps, project.root);
   }
+}
+
+export type DecideOptions = { id: string; answer: string; dismiss: boolean };
+
+/** `vx decide`'s arguments: usage errors (64) before any file is touched. */
+export function parseDecide(args: ParsedArgs): DecideOptions {
+  const { id, rest: words } = taskIdThenWords(positionals(args), "decide");
+  const dismiss = Boolean(args.dismiss);
+  if (dismiss && words.length > 0) throw new UsageError("--dismiss takes only the task id, there is no answer to send", "decide");
+  const answer = words.join(" ");
+  if (!dismiss && terminalText(answer).trim() === "") throw new UsageError("missing answer", "decide");
+  assertPromptSize(answer, "the answer");
+  return { id, answer, dismiss };
 }
 
 /** `vx decide`. */
@@ -173,17 +187,11 @@ export const decideCommand = defineVxCommand({
   summary: "Answer a blocked task's open question so it can continue",
   usage: ["decide <task-id> <answer...>", "decide <task-id> --dismiss"],
   args: {
+    ...TASK_ID_ARG,
     dismiss: { type: "boolean", description: "Clear a question the task was marked blocked on by mistake; sends nothing" },
   },
   async run(args, deps) {
-    const [raw, ...words] = (args._ as unknown[]).map(String);
-    if (raw === undefined) throw new UsageError("missing task id", "decide");
-    const id = assertTaskId(raw, "decide");
-    const dismiss = Boolean(args.dismiss);
-    if (dismiss && words.length > 0) throw new UsageError("--dismiss takes only the task id, there is no answer to send", "decide");
-    const answer = words.join(" ");
-    if (!dismiss && terminalText(answer).trim() === "") throw new UsageError("missing answer", "decide");
-    assertPromptSize(answer, "the answer");
+    const { id, answer, dismiss } = parseDecide(args);
     const cleaned = controlNote(answer, "the answer");
     if (cleaned) deps.stderr.write(cleaned);
     const project = await openProject(deps);

@@ -23,7 +23,7 @@ import { newTaskId } from "../state/ids";
 import { profileChoice } from "../state/models";
 import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
-import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
+import { BACKENDS, HARNESSES, KINDS, SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
@@ -163,7 +163,7 @@ export const dispatchCommand = defineVxCommand({
       const now = isoTime(deps.clock.now());
       const task: Task = {
         id,
-        schema_version: 1,
+        schema_version: SCHEMA_VERSION,
         kind: flags.kind ?? "mission",
         prompt: flags.prompt,
         status: "pending",

@@ -1,7 +1,8 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
 import { herdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
-import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
+import { liveCommanders, readCommanders } from "../commanders/check";
+import { commandersCheck } from "../doctor/commanders";
 import { defineVxCommand } from "../command";
 import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";

@@ -4,6 +4,7 @@ import type { Deps } from "../deps";
 import { EXIT, UsageError } from "../errors";
 import { type InboxSession, acknowledge, unreadSessions } from "../forum/inbox";
 import { printable } from "../printable";
+import { SCHEMA_VERSION } from "../state/schemas";
 import { openProject } from "../project";
 import { isoTime } from "../time";
 
@@ -24,7 +25,7 @@ export function inboxText(sessions: InboxSession[]): string {
 
 export function inboxJson(sessions: InboxSession[], now: number): string {
   const doc = {
-    schema_version: 1,
+    schema_version: SCHEMA_VERSION,
     generated_at: isoTime(now),
     sessions: sessions.map((s) => ({
       session: s.session,

@@ -33,7 +33,7 @@ export const COMMANDS: VxCommand[] = [
   waitCommand,
   reportCommand,
   forumCommand,
-  completionCommand,
+  completionCommand(() => COMMANDS),
   modelsCommand,
 ];
 

@@ -4,7 +4,7 @@ import { leasedTasks } from "../camps/pool";
 import { divergedLine, divergedMissions, missionsInFlight } from "../camps/overlap";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
-import { VxError, errorMessage } from "../errors";
+import { EXIT, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
@@ -12,7 +12,7 @@ import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, listTasks, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 import { sortTasks } from "./status";
-import { taskIdArg } from "./strike";
+import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
 /** Statuses T12 moves to `done`; any other status is left exactly as it is. */
 const T12_FROM: readonly TaskStatus[] = ["running", "blocked", "unconfirmed"];
@@ -79,10 +79,10 @@ async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<nu
   } catch (err) {
     const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
     deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);
-    return 1;
+    return EXIT.error;
   }
   await hintDiverged(deps, paths, id, base);
-  return 0;
+  return EXIT.ok;
 }
 
 /**
@@ -104,9 +104,9 @@ export const landCommand = defineVxCommand({
   name: "land",
   summary: "Land a finished mission's work into this project's base branch",
   usage: ["land <task-id>"],
-  args: {},
+  args: { ...TASK_ID_ARG },
   async run(args, deps) {
-    const id = taskIdArg(args._, "land");
+    const id = taskIdOnly(positionals(args), "land");
     const { paths } = await openProject(deps);
     return withTaskOp(paths, id, () => landTask(deps, paths, id));
   },

@@ -1,6 +1,6 @@
 /** `vx models [--json]` (CMD-MODELS-01): the model profiles a dispatch can use, merged from both files. */
 import { defineVxCommand } from "../command";
-import { UsageError } from "../errors";
+import { EXIT, UsageError } from "../errors";
 import { printable } from "../printable";
 import { openProject } from "../project";
 import { type MergedModels, loadModels, profileTriple } from "../state/models";
@@ -36,6 +36,6 @@ export const modelsCommand = defineVxCommand({
     const project = await openProject(deps);
     const models = loadModels(project.root, project.paths.project);
     deps.stdout.write(args.json ? modelsJson(models) : modelsText(models));
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -3,16 +3,17 @@
  * (CMD-PROMPT-01..03, T9). The task goes back to `running` before the text is sent, so the
  * sentinel watches the new turn; a delivery that fails puts it back as it was.
  */
+import type { ParsedArgs } from "citty";
 import type { PromptOutcome } from "../backends/herdr-ops";
 import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
-import { UsageError, VxError, errorMessage } from "../errors";
+import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import type { Deps } from "../deps";
 import { type Project, openProject } from "../project";
 import { composeOutput } from "../sentinel/notes";
 import { ensureSentinel } from "../sentinel/ensure";
-import { assertTaskId } from "../state/ids";
+import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
@@ -126,25 +127,31 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
     const unchanged = amended.status === "running" && amended.updated_at === running.updated_at;
     const final = unchanged ? await terminal.settle(amended, outcome) : amended;
     deps.stdout.write(`status=${final.status}\nprompted task ${id}, now ${final.status}\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     ensureSentinel(deps, project.root);
   }
 }
 
 /** `vx prompt`. */
+export type PromptOptions = { id: string; text: string };
+
+/** `vx prompt`'s arguments: usage errors (64) before any file is touched. */
+export function parsePrompt(args: ParsedArgs): PromptOptions {
+  const { id, rest: words } = taskIdThenWords(positionals(args), "prompt");
+  const text = words.join(" ");
+  if (terminalText(text).trim() === "") throw new UsageError("the prompt text is empty", "prompt");
+  assertPromptSize(text, "the prompt");
+  return { id, text };
+}
+
 export const promptCommand = defineVxCommand({
   name: "prompt",
   summary: "Send a follow-up prompt to a soldier that already finished",
   usage: ["prompt <task-id> <text...>"],
-  args: {},
+  args: { ...TASK_ID_ARG },
   async run(args, deps) {
-    const [raw, ...words] = (args._ as unknown[]).map(String);
-    if (raw === undefined) throw new UsageError("missing task id", "prompt");
-    const id = assertTaskId(raw, "prompt");
-    const text = words.join(" ");
-    if (terminalText(text).trim() === "") throw new UsageError("the prompt text is empty", "prompt");
-    assertPromptSize(text, "the prompt");
+    const { id, text } = parsePrompt(args);
     const cleaned = controlNote(text, "the prompt");
     if (cleaned) deps.stderr.write(cleaned);
     const project = await openProject(deps);

@@ -17,7 +17,7 @@ import { type Project, openProject } from "../project";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { ensureSentinel } from "../sentinel/ensure";
 import { exists, removeFile } from "../state/files";
-import { assertTaskId } from "../state/ids";
+import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
@@ -159,13 +159,11 @@ export const redispatchCommand = defineVxCommand({
   summary: "Re-dispatch an interrupted task from its original prompt",
   usage: ["redispatch <task-id> [--profile <name>]"],
   args: {
+    ...TASK_ID_ARG,
     profile: { type: "string", valueHint: "name", description: "Relaunch with a profile's harness, model and effort instead of the task's own" },
   },
   async run(args, deps) {
-    const [raw, ...extra] = (args._ as unknown[]).map(String);
-    if (raw === undefined) throw new UsageError("missing task id", "redispatch");
-    if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "redispatch");
-    const id = assertTaskId(raw, "redispatch");
+    const id = taskIdOnly(positionals(args), "redispatch");
     const project = await openProject(deps);
     // CMD-MODELS-01: --profile replaces the recorded harness, model and effort as on a dispatch.
     const choice = args.profile === undefined ? undefined : redispatchChoice(deps, project, args.profile);

@@ -4,7 +4,7 @@
  * herdr or tmux call, no stdin read.
  */
 import { defineVxCommand } from "../command";
-import { UsageError } from "../errors";
+import { EXIT, UsageError } from "../errors";
 import { reportingTask, warnTo, writeSoldierState } from "../soldiers/states";
 import { SOLDIER_STATES, type SoldierState } from "../state/schemas";
 import { HARNESSES } from "../state/schemas";
@@ -32,6 +32,6 @@ export const reportCommand = defineVxCommand({
       source: harness && (HARNESSES as readonly string[]).includes(harness) ? harness : undefined,
     };
     writeSoldierState(paths, state, warnTo(deps.stderr));
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -3,10 +3,10 @@ import { leasedTasks } from "../camps/pool";
 import { type MissionLanding, landingJson, landingLine, landingReport, missionsInFlight } from "../camps/overlap";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
-import { UsageError } from "../errors";
+import { EXIT, UsageError } from "../errors";
 import { openProject } from "../project";
 import type { Loaded } from "../state/record";
-import type { Task } from "../state/schemas";
+import { SCHEMA_VERSION, type Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
 import { listTasks } from "../state/tasks";
 import { printable } from "../printable";
@@ -79,10 +79,10 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks);
     if (!args.json) {
       deps.stdout.write(statusLines(tasks, landing));
-      return 0;
+      return EXIT.ok;
     }
     const doc = {
-      schema_version: 1,
+      schema_version: SCHEMA_VERSION,
       generated_at: isoTime(deps.clock.now()),
       project_root: project.paths.stateDir,
       tasks: sortTasks(tasks).map((t) => t.raw),
@@ -90,6 +90,6 @@ export const statusCommand = defineVxCommand({
       ...(landing.length > 0 ? { landing: landing.map(landingJson) } : {}),
     };
     deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    return 0;
+    return EXIT.ok;
   },
 });

@@ -1,16 +1,15 @@
 /** `vx strike <task-id> [--force] [--discard]` (CMD-STRIKE-01..03). */
 import { defineVxCommand } from "../command";
-import { UsageError } from "../errors";
+import type { ParsedArgs } from "citty";
+import { EXIT } from "../errors";
 import { openProject } from "../project";
 import { strikeTask } from "../soldiers/strike";
-import { assertTaskId } from "../state/ids";
+import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
-/** The one task id a command takes, validated before any file is touched (TSK-02). */
-export function taskIdArg(positionals: unknown[], command: string): string {
-  const [id, extra] = positionals.map(String);
-  if (id === undefined) throw new UsageError("missing task id", command);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, command);
-  return assertTaskId(id, command);
+export type StrikeOptions = { id: string; force: boolean; discard: boolean };
+
+export function parseStrike(args: ParsedArgs): StrikeOptions {
+  return { id: taskIdOnly(positionals(args), "strike"), force: args.force === true, discard: args.discard === true };
 }
 
 export const strikeCommand = defineVxCommand({
@@ -18,6 +17,7 @@ export const strikeCommand = defineVxCommand({
   summary: "Strike a soldier's camp (dismantle it and return it to the pool) once its work has landed",
   usage: ["strike <task-id> [--force] [--discard]"],
   args: {
+    ...TASK_ID_ARG,
     force: { type: "boolean", description: "Strike a scout even when its report is missing" },
     discard: {
       type: "boolean",
@@ -25,9 +25,9 @@ export const strikeCommand = defineVxCommand({
     },
   },
   async run(args, deps) {
-    const id = taskIdArg(args._, "strike");
+    const { id, force, discard } = parseStrike(args);
     const project = await openProject(deps);
-    await strikeTask(deps, project.paths, id, { force: args.force === true, discard: args.discard === true });
-    return 0;
+    await strikeTask(deps, project.paths, id, { force, discard });
+    return EXIT.ok;
   },
 });

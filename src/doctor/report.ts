@@ -1,5 +1,7 @@
 /** Doctor's line format and summary (DOC-02, DOC-03). There is no `[fail]`. */
 
+import { EXIT } from "../exit-codes";
+
 export type CheckStatus = "ok" | "warn" | "missing";
 
 export type Check = {
@@ -17,14 +19,14 @@ export function checkLine(c: Check): string {
 /** The summary line and exit code for a finished list of checks. */
 export function summarize(checks: Check[]): { line: string; exit: number } {
   if (checks.some((c) => c.status === "missing" && c.required)) {
-    return { line: "Environment not ready, see missing checks above.", exit: 1 };
+    return { line: "Environment not ready, see missing checks above.", exit: EXIT.error };
   }
   const optional = checks.filter((c) => c.status === "missing").map((c) => c.name);
   const warnings = checks.filter((c) => c.status === "warn").map((c) => c.name);
   const parts: string[] = [];
   if (optional.length) parts.push(`optional: ${optional.join(", ")} missing`);
   if (warnings.length) parts.push(`warnings: ${warnings.join(", ")}`);
-  return { line: parts.length ? `Environment ready (${parts.join("; ")}).` : "Environment ready.", exit: 0 };
+  return { line: parts.length ? `Environment ready (${parts.join("; ")}).` : "Environment ready.", exit: EXIT.ok };
 }
 
 export function renderReport(checks: Check[]): { text: string; exit: number } {

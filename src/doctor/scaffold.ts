@@ -6,6 +6,7 @@ import { DEFAULT_HARNESS, commanderHarnesses } from "../harnesses";
 import { printable } from "../printable";
 import { blockState, hasClaudeImport } from "../scaffold/block";
 import { HOOK_COMMAND, hookState } from "../scaffold/hook";
+import { blockFacts, blockFileOf } from "../scaffold/init-plan";
 import { readSkillFiles } from "../scaffold/install";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists, sameFile } from "../state/files";
@@ -14,11 +15,9 @@ import type { ProjectConfig } from "../state/schemas";
 import type { Check } from "./report";
 
 function blockChecks(top: string, config: ProjectConfig): Check[] {
-  const agents = readTextIfExists(join(top, "AGENTS.md"));
-  const claude = readTextIfExists(join(top, "CLAUDE.md"));
-  const inAgents = agents !== undefined && blockState(agents).state !== "absent";
-  const inClaude = claude !== undefined && blockState(claude).state !== "absent";
-  const file = inAgents ? "AGENTS.md" : inClaude ? "CLAUDE.md" : (config.block_file ?? (agents !== undefined ? "AGENTS.md" : "CLAUDE.md"));
+  const facts = blockFacts(top);
+  const { agents, claude } = facts;
+  const file = blockFileOf(facts, config.block_file);
   const name = `${file} vexillum block`;
   const text = file === "AGENTS.md" ? agents : claude;
   const st = text === undefined ? { state: "absent" as const } : blockState(text);

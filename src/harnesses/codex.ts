@@ -4,7 +4,7 @@
  */
 import { codexSandboxCheck } from "../doctor/codex";
 import { errorMessage } from "../errors";
-import { EXEC_NOT_FOUND, type ExecResult } from "../exec";
+import { EXEC_NOT_FOUND, EXEC_TIMED_OUT, type ExecResult } from "../exec";
 import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
 import { terminalText } from "../terminal-text";
 import { type ReportState, reportCommand, tomlString } from "./hook-shell";
@@ -28,7 +28,7 @@ function firstLine(text: string): string {
 /** One line saying why `codex queue` failed, for the sentinel log. */
 export function codexFailure(res: ExecResult): string {
   if (res.code === EXEC_NOT_FOUND) return "codex not found in PATH";
-  if (res.code === 124) return "codex queue did not finish in time";
+  if (res.code === EXEC_TIMED_OUT) return "codex queue did not finish in time";
   const detail = firstLine(res.stderr) || firstLine(res.stdout);
   return `codex queue failed (exit ${res.code})${detail ? `: ${detail}` : ""}`;
 }

@@ -3,6 +3,7 @@
  * and the OpenCode plugin. Like the commander wake templates they use Node built-ins only; the vx
  * path is written into them as a JSON string literal, never through a shell.
  */
+import { GUARDS } from "../time";
 
 /**
  * Reports from inside the harness, one `vx report` at a time and in order, the newest state
@@ -44,7 +45,7 @@ function next(): void {
       child?.kill("SIGKILL");
     } catch {}
     done();
-  }, 10_000);
+  }, ${GUARDS.reportChild});
   timer.unref?.();
   try {
     child = spawn(VX, ["report", state], { stdio: "ignore", detached: true, env: { ...process.env, VX_HARNESS: HARNESS } });

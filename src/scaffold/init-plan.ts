@@ -66,6 +66,20 @@ export function blockFacts(top: string) {
   return { agents, claude, inAgents, inClaude };
 }
 
+/**
+ * Which file holds the commander block, the one rule refresh and doctor share: the file recorded
+ * at init (`block_file`) while it still holds the block; else the file that holds one, AGENTS.md
+ * first; else the recorded file; else where init would put it (AGENTS.md when it exists).
+ */
+export function blockFileOf(facts: ReturnType<typeof blockFacts>, blockFile: string | undefined): InitChoices["blockFile"] {
+  const recorded = blockFile === "AGENTS.md" || blockFile === "CLAUDE.md" ? blockFile : undefined;
+  const hasBlock = { "AGENTS.md": facts.inAgents, "CLAUDE.md": facts.inClaude };
+  if (recorded && hasBlock[recorded]) return recorded;
+  if (facts.inAgents) return "AGENTS.md";
+  if (facts.inClaude) return "CLAUDE.md";
+  return recorded ?? (facts.agents !== undefined ? "AGENTS.md" : "CLAUDE.md");
+}
+
 /** The block's language: `--lang`, else the file's own language, else English. */
 export function chooseLang(text: string | undefined, flag: BlockLang | undefined): BlockLang {
   return flag ?? (text ? detectLang(text) : undefined) ?? "en";

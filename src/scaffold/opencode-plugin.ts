@@ -9,6 +9,8 @@
  * OpenCode 1.18.33 (the compat suite runs it).
  */
 import { SettingsShapeError } from "./hook";
+import { EXIT } from "../exit-codes";
+import { DURATIONS } from "../time";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
 
 /** Where the plugin lives in the project, and the entry `opencode.json` gets for it. */
@@ -86,8 +88,8 @@ export const VexillumWake = async ({ client, directory }: { client: Client; dire
   // The TUI runs its server (and so this plugin) in a worker thread; "opencode run", "serve",
   // "web" and "acp" run it on the main thread and have no commander to wake.
   if (isMainThread) return {};
-  const retryMs = scaled(5_000);
-  const giveUpMs = scaled(60_000);
+  const retryMs = scaled(${DURATIONS.wakeRetry});
+  const giveUpMs = scaled(${DURATIONS.wakeRelisten});
   const query = { directory };
   let disposed = false;
   let child: ChildProcess | undefined;
@@ -169,9 +171,9 @@ export const VexillumWake = async ({ client, directory }: { client: Client; dire
     const proc = spawnAwait(vx, directory, (code, text, ranMs) => {
       if (child === proc) child = undefined;
       // Kept even after dispose: the await consumed it, and the next instance delivers it.
-      if (code === 2 && text !== "") pending.push(text);
+      if (code === ${EXIT.wakeDelivered} && text !== "") pending.push(text);
       if (disposed) return;
-      if (code === 2) {
+      if (code === ${EXIT.wakeDelivered}) {
         void deliver();
         startAwait();
       } else if (ranMs >= giveUpMs) {

@@ -7,6 +7,8 @@
  * /reload, /new, /resume and /fork, so a wake whose await exits during that hand-over is kept for
  * the next instance. Observed against Pi 0.73.1 (the compat suite runs it).
  */
+import { EXIT } from "../exit-codes";
+import { DURATIONS } from "../time";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
 
 const HEADER = String.raw`// vexillum wake extension for Pi, written by "vx init" ("vx doctor" reports hand edits).
@@ -60,8 +62,8 @@ function userText(message: Message | undefined): string | undefined {
 }
 
 export default function vexillumWake(pi: Pi): void {
-  const retryMs = scaled(5_000);
-  const giveUpMs = scaled(60_000);
+  const retryMs = scaled(${DURATIONS.wakeRetry});
+  const giveUpMs = scaled(${DURATIONS.wakeRelisten});
   const token = {};
   let ctx: Ctx | undefined;
   let live = false;
@@ -134,10 +136,10 @@ export default function vexillumWake(pi: Pi): void {
     }
     const proc = spawnAwait(vx, cwd, (code, text, ranMs) => {
       if (child === proc) child = undefined;
-      if (code === 2 && text !== "") onWake(text);
+      if (code === ${EXIT.wakeDelivered} && text !== "") onWake(text);
       // A give-up after 55 minutes listens again; a quick exit 0 means there is nothing to wait
       // for here (no herdr pane, HOME unset, ...): quiet until the next session start.
-      if (active() && (code === 2 || ranMs >= giveUpMs)) startAwait();
+      if (active() && (code === ${EXIT.wakeDelivered} || ranMs >= giveUpMs)) startAwait();
     });
     child = proc;
   }

@@ -15,7 +15,7 @@ import { isoTime } from "../time";
 import { VERSION } from "../version";
 import { type BlockLang, blockState } from "./block";
 import { applyPlan, ask } from "./consent";
-import { type InitChoices, blockFacts, chooseLang, planInit } from "./init-plan";
+import { type InitChoices, blockFacts, blockFileOf, chooseLang, planInit } from "./init-plan";
 import { readSkillFiles } from "./install";
 
 export type RefreshFlags = { yes: boolean; force: boolean; lang?: BlockLang; skills?: boolean };
@@ -26,14 +26,7 @@ export async function refreshScaffold(deps: Deps, flags: RefreshFlags): Promise<
   if (!existing) throw new VxError("project not initialized, run 'vx init' first");
   const config = existing.value;
   const facts = blockFacts(top);
-  const hasBlock = { "AGENTS.md": facts.inAgents, "CLAUDE.md": facts.inClaude };
-  const recorded = config.block_file === "AGENTS.md" || config.block_file === "CLAUDE.md" ? config.block_file : undefined;
-  // Where the block is now; else where init put it; else where init would put it.
-  const blockFile: InitChoices["blockFile"] =
-    recorded && hasBlock[recorded] ? recorded
-    : facts.inAgents ? "AGENTS.md"
-    : facts.inClaude ? "CLAUDE.md"
-    : recorded ?? (facts.agents !== undefined ? "AGENTS.md" : "CLAUDE.md");
+  const blockFile = blockFileOf(facts, config.block_file);
   const text = blockFile === "AGENTS.md" ? facts.agents : facts.claude;
   let repairMalformed = false;
   if (text !== undefined && blockState(text).state === "malformed") {

@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import type { ProjectPaths } from "../state/paths";
 import { projectPaths } from "../state/paths";
 import type { SoldierWake, Task } from "../state/schemas";
-import { SETTLE_CLEARS, updateTask } from "../state/tasks";
+import { guardedUpdate } from "../state/guarded";
+import { SETTLE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 import type { WrittenWake } from "../wakes/notify";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
@@ -25,9 +26,9 @@ export type ApplyCtx = {
   written?: WrittenWake[];
 };
 
-/** SEN-19: the saved task is still the snapshot the decision was based on. */
-function stillSame(current: Task, snapshot: Task): boolean {
-  return current.status === "running" && current.updated_at === snapshot.updated_at;
+/** SEN-19: the saved task is still the running snapshot the decision was based on. */
+function asDecided(snapshot: Task) {
+  return { status: "running", updated_at: snapshot.updated_at } as const;
 }
 
 function patched(task: Task, patch: Patch): Task {
@@ -47,8 +48,7 @@ export function wakeTarget(ctx: Pick<ApplyCtx, "root" | "paths" | "project">, ta
 
 /** Marks only (no status change); returns whether anything was written. */
 export async function applyMark(ctx: ApplyCtx, snapshot: Task, patch: Patch): Promise<boolean> {
-  const written = await updateTask(ctx.paths, snapshot.id, (cur) => (stillSame(cur, snapshot) ? patched(cur, patch) : undefined));
-  return written !== undefined;
+  return (await guardedUpdate(ctx.paths, snapshot.id, asDecided(snapshot), (cur) => patched(cur, patch))).written;
 }
 
 /** A transition out of running with its wake; returns whether it happened. */
@@ -66,18 +66,17 @@ export async function applySettle(ctx: ApplyCtx, snapshot: Task, action: Extract
     ...(action.note ? { note: action.note } : {}),
   };
   writePendingWake(ctx.root, target.queueDir, wake);
-  let written: Task | undefined;
+  let written: boolean;
   try {
-    written = await updateTask(ctx.paths, snapshot.id, (cur) => {
-      if (!stillSame(cur, snapshot)) return undefined;
-      return patched(cur, {
+    ({ written } = await guardedUpdate(ctx.paths, snapshot.id, asDecided(snapshot), (cur) =>
+      patched(cur, {
         status: action.to,
         updated_at: nowIso,
         output: action.output,
         ...(action.decision ? { decision: action.decision } : {}),
         ...SETTLE_CLEARS,
-      });
-    });
+      }),
+    ));
   } catch (err) {
     discardPendingWake(target.queueDir, snapshot.id);
     throw err;

@@ -4,6 +4,7 @@
  */
 
 import { redact } from "../redact";
+import { COUNTS } from "../time";
 
 /** The sentence every prompt vx delivers ends with (CMD-DISPATCH-05); it delimits the final turn. */
 export const TRAILER = "do not use it for an ordinary status update.";
@@ -15,7 +16,7 @@ export type Evidence = { kind: "spinner" | "tool" | "summary"; text: string };
 export const DECISION_PLACEHOLDER = "<a one-line summary of the question and any options>";
 
 /** How many non-blank lines at the bottom of the window are searched for evidence (SEN-12). */
-export const EVIDENCE_LINES = 20;
+export const EVIDENCE_LINES = COUNTS.evidenceLines;
 
 // A narrow pane wraps the echoed prompt, so the trailer may be split over lines (with the echo's
 // indentation). Such an occurrence is still the echo, so it must still delimit the window; otherwise

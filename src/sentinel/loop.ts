@@ -24,6 +24,7 @@ import { type Log, createLog, errorText } from "./log";
 import type { Build } from "../state/schemas";
 import { type PassCtx, type PassResult, newMemory, reportTickError, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
+import { EXIT } from "../exit-codes";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -87,7 +88,7 @@ export async function runSentinel(deps: Deps): Promise<number> {
   } finally {
     for (const [sig, h] of handlers) process.off(sig, h);
   }
-  return 0;
+  return EXIT.ok;
 }
 
 /**

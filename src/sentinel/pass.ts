@@ -4,7 +4,6 @@
  * decide and apply for each running task no lifecycle command is working on. An error in one
  * project ends that project's pass only.
  */
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { traitsOf } from "../backends/traits";
@@ -14,8 +13,8 @@ import { errorMessage } from "../errors";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
-import { type ProjectPaths, projectPaths, stateDirPaths } from "../state/paths";
-import { readProjectPath } from "../state/project-record";
+import { type ProjectPaths, projectPaths } from "../state/paths";
+import { stateDirs } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { isTaskBusy, parseTaskFile, taskFileNames } from "../state/tasks";
 import { readStateText } from "../state/files";
@@ -59,20 +58,8 @@ export function newMemory(): PassMemory {
   return { corrupt: new Set(), statuses: new Set(), errors: new Map() };
 }
 
-/** Every state dir under `projects/`. */
-export function stateDirs(root: string): ProjectPaths[] {
-  const dir = join(root, "projects");
-  let names: string[];
-  try {
-    names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-  return names.sort().map((n) => {
-    const stateDir = join(dir, n);
-    return stateDirPaths(stateDir, readProjectPath(stateDir) ?? "");
-  });
-}
+// The state dirs a pass walks; it lives with the project record so the commander injector reads it too.
+export { stateDirs };
 
 /**
  * A project error that repeats every pass (a broken wakes/, say) is logged when it first appears

@@ -5,7 +5,8 @@
 import type { Sighting } from "../backends/soldiers";
 import { traitsOf } from "../backends/traits";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, updateTask } from "../state/tasks";
+import { guardedUpdate } from "../state/guarded";
+import { EPISODE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 import type { ApplyCtx } from "./apply";
 
@@ -20,8 +21,7 @@ export function isReopenCandidate(task: Task): boolean {
 export async function reopenIfWorking(ctx: ApplyCtx, task: Task, soldier: Sighting | undefined): Promise<boolean> {
   if (soldier?.status !== "working") return false;
   const nowIso = isoTime(ctx.now);
-  const written = await updateTask(ctx.paths, task.id, (cur) => {
-    if (cur.status !== task.status || cur.updated_at !== task.updated_at) return undefined;
+  const { written } = await guardedUpdate(ctx.paths, task.id, task, (cur) => {
     const next: Task = {
       ...cur,
       status: "running",

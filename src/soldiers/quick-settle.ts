@@ -12,8 +12,8 @@ import type { Exec } from "../exec";
 import { type Observation, type Windows, decide } from "../sentinel/decide";
 import { agentTarget, completion, stabilize } from "../sentinel/observe";
 import type { ProjectPaths } from "../state/paths";
-import type { Task, TaskStatus } from "../state/schemas";
-import { SETTLE_CLEARS, updateTask } from "../state/tasks";
+import type { Task } from "../state/schemas";
+import { SETTLE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 
 /** What settling a sighting needs: the caller's clock (passed in), exec and the project. */
@@ -83,25 +83,5 @@ export async function settleSeen(ctx: SettleCtx, task: Task, soldier: Sighting):
   return { status: action.to, fields };
 }
 
-/** The status and `updated_at` a write was decided on. */
-export type Expected = { status: TaskStatus; updated_at: string };
-
-/**
- * Writes `patch` only if the task still has the status and `updated_at` it was decided on, the
- * command-side twin of SEN-19: a concurrent sentinel, land, strike or command is never
- * overwritten. Returns the task as it is on disk afterwards and whether this write happened.
- */
-export async function guardedSave(
-  paths: ProjectPaths,
-  id: string,
-  expected: Expected,
-  patch: Partial<Task>,
-): Promise<{ task: Task; written: boolean }> {
-  let seen: Task | undefined;
-  const written = await updateTask(paths, id, (cur) => {
-    seen = cur;
-    if (cur.status !== expected.status || cur.updated_at !== expected.updated_at) return undefined;
-    return { ...cur, ...patch } as Task;
-  });
-  return written ? { task: written, written: true } : { task: seen as Task, written: false };
-}
+// The guarded save moved to state/guarded.ts; launch, leftovers, decide and setup import it from here.
+export { type Expected, guardedSave } from "../state/guarded";

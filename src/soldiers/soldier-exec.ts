@@ -9,6 +9,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
+import { EXIT } from "../exit-codes";
 
 /** The hidden first argument `cli.ts` answers with `soldierExec` before loading the rest of vx. */
 export const SOLDIER_EXEC = "__soldier-exec";
@@ -39,14 +40,14 @@ export function soldierExec(args: string[], env: NodeJS.ProcessEnv = process.env
   const [file, sep, cmd, ...rest] = args;
   if (!file || sep !== "--" || !cmd || basename(file) !== SOLDIER_ENV_FILE) {
     stderr(`vx: ${SOLDIER_EXEC} is run by vx in a soldier's tmux pane: ${SOLDIER_EXEC} <dir>/${SOLDIER_ENV_FILE} -- <harness> [args...]\n`);
-    return 64;
+    return EXIT.usage;
   }
   let extra: Record<string, string>;
   try {
     extra = readEnvFile(file);
   } catch (err) {
     stderr(`vx: could not read the soldier's environment from ${file}: ${(err as Error).message}\n`);
-    return 1;
+    return EXIT.error;
   } finally {
     rmSync(file, { force: true });
   }
@@ -56,7 +57,7 @@ export function soldierExec(args: string[], env: NodeJS.ProcessEnv = process.env
   const path = cmd.includes("/") ? cmd : Bun.which(cmd, { PATH: merged.PATH ?? "" });
   if (!path) {
     stderr(`vx: ${cmd} not found in PATH\n`);
-    return 127;
+    return EXIT.notFound;
   }
   try {
     if (!process.execve) throw new Error("this runtime cannot replace its process (no execve)");
@@ -64,5 +65,5 @@ export function soldierExec(args: string[], env: NodeJS.ProcessEnv = process.env
   } catch (err) {
     stderr(`vx: could not start ${cmd}: ${(err as Error).message}\n`);
   }
-  return 126;
+  return EXIT.cannotExecute;
 }

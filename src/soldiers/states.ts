@@ -3,13 +3,13 @@
  * `states/<task-id>.json` from a harness hook inside the camp; the sentinel reads the latest one
  * as a tmux soldier's status. Finding the task needs no git and no project: only the state root.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join, sep } from "node:path";
 import { StateError, VxError, errorMessage } from "../errors";
 import { ensureStateDir, readStateText, removeStatePath, writeStateFile } from "../state/files";
 import { lockExclusive } from "../state/lock";
 import { isTaskId } from "../state/ids";
-import { type ProjectPaths, realpathOr, stateDirPaths } from "../state/paths";
+import { type ProjectPaths, projectStateDirs, realpathOr, stateDirPaths } from "../state/paths";
 import { loadRecord, mergeForSave, renderState, saveRecord } from "../state/record";
 import { type SoldierState, SoldierStateSchema, keysOf } from "../state/schemas";
 import { readPool } from "../camps/pool";
@@ -107,14 +107,6 @@ export async function deliverUnderIntent(
   });
 }
 
-function projectDirs(root: string): string[] {
-  try {
-    return readdirSync(join(root, "projects")).map((n) => join(root, "projects", n));
-  } catch {
-    return [];
-  }
-}
-
 /** The state dir whose camps dir holds `dir`, and the slot it is in. */
 function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number } | undefined {
   const prefix = `${realpathOr(join(root, "projects"))}${sep}`;
@@ -162,7 +154,7 @@ export function reportingTask(root: string, cwd: string, envTaskId: string | und
       const whose = leased ? `the camp of task ${leased}` : "a camp no task leases";
       throw new VxError(`report: VX_TASK_ID is ${envTaskId} but ${cwd} is in ${whose} - a soldier reports only from its own camp`);
     }
-    const candidates = [...(camp ? [camp.paths] : []), ...projectDirs(root).map((d) => stateDirPaths(d))];
+    const candidates = [...(camp ? [camp.paths] : []), ...projectStateDirs(root).map((d) => stateDirPaths(d))];
     const found = candidates.find((p) => readStateText(taskPath(p, envTaskId)) !== undefined);
     if (found) return { paths: found, taskId: envTaskId };
     throw new VxError(`report: no task ${envTaskId} under ${root}`);

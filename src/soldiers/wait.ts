@@ -172,7 +172,7 @@ async function finish(deps: Deps, sink: Sink, paths: ProjectPaths, task: Task, o
     return EXIT.ok;
   }
   sink.line(`VX_WAIT_TERMINAL: task=${task.id} status=${task.status}`);
-  return EXIT.wake;
+  return EXIT.taskEndedBadly;
 }
 
 /**

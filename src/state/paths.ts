@@ -2,7 +2,7 @@
  * Where every fact lives: the state root under $HOME, the project key, the per-project state
  * dir and its files (STA-02, STA-03), and the refusal to run from inside a camp (STA-08).
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { VxError } from "../errors";
 import type { Exec } from "../exec";
@@ -128,6 +128,19 @@ export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
 }
 
 /** Global files under the state root. */
+/** Every project's state dir under `<root>/projects/`, sorted; none when that dir cannot be read. */
+export function projectStateDirs(root: string): string[] {
+  const dir = join(root, "projects");
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => join(dir, e.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 export function rootPaths(root: string) {
   return {
     root,

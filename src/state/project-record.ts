@@ -5,8 +5,8 @@
  */
 import { join } from "node:path";
 import { loadRecord, saveRecord } from "./record";
-import { ProjectRecordSchema, keysOf } from "./schemas";
-import type { ProjectPaths } from "./paths";
+import { ProjectRecordSchema, SCHEMA_VERSION, keysOf } from "./schemas";
+import { type ProjectPaths, projectStateDirs, stateDirPaths } from "./paths";
 
 export function projectRecordPath(stateDir: string): string {
   return join(stateDir, "project.json");
@@ -17,7 +17,7 @@ export function ensureProjectRecord(paths: ProjectPaths): void {
   const file = projectRecordPath(paths.stateDir);
   const current = loadRecord(file, ProjectRecordSchema, true);
   if (current?.value.path === paths.project) return;
-  saveRecord(paths.root, file, { schema_version: 1, path: paths.project }, keysOf(ProjectRecordSchema));
+  saveRecord(paths.root, file, { schema_version: SCHEMA_VERSION, path: paths.project }, keysOf(ProjectRecordSchema));
 }
 
 /** The project path of a state dir; undefined when unrecorded or unreadable. */
@@ -27,4 +27,9 @@ export function readProjectPath(stateDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Every project's state dir under `root`, with the project path its record names ("" when none). */
+export function stateDirs(root: string): ProjectPaths[] {
+  return projectStateDirs(root).map((stateDir) => stateDirPaths(stateDir, readProjectPath(stateDir) ?? ""));
 }

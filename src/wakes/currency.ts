@@ -9,8 +9,8 @@ import { isUnread } from "../forum/inbox";
 import { readStateText } from "../state/files";
 import { isSafeBaseName } from "../state/ids";
 import { projectPaths, stateDirPaths } from "../state/paths";
-import { loadRecord } from "../state/record";
-import { type ForumWake, PoolSchema, type SoldierWake, type Task } from "../state/schemas";
+import { leasedIds } from "../state/leases";
+import { type ForumWake, type SoldierWake, type Task } from "../state/schemas";
 import { loadTask } from "../state/tasks";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -111,11 +111,7 @@ export function loadTaskIn(stateDir: string, id: string): Task | undefined {
  */
 export function leasedIn(stateDir: string): Set<string> | undefined {
   try {
-    const pool = loadRecord(stateDirPaths(stateDir).poolFile, PoolSchema, true);
-    if (!pool) return undefined;
-    const out = new Set<string>();
-    for (const slot of pool.value.slots) if (slot.leased_by) out.add(slot.leased_by);
-    return out;
+    return leasedIds(stateDirPaths(stateDir));
   } catch {
     return undefined;
   }

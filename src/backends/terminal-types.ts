@@ -1,0 +1,35 @@
+/**
+ * The interface both soldier terminals implement (`herdr-terminal.ts`, `tmux-terminal.ts`), apart
+ * from the registry that picks one (`terminal.ts`), so the implementations never import it back.
+ */
+import type { BackendName, Sighting } from "./soldiers";
+import type { PromptOutcome } from "./types";
+import type { Task } from "../state/schemas";
+import type { LaunchResult } from "../soldiers/launch";
+
+export interface SoldierTerminal {
+  readonly name: BackendName;
+  /** How notes and refusals name the soldier's pane: "herdr pane", "tmux pane". */
+  readonly pane: string;
+  /** CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never throws for backend failures. */
+  launch(pending: Task): Promise<LaunchResult>;
+  /** A text prompt (the follow-up suffix already added). */
+  prompt(task: Task, text: string): Promise<PromptOutcome>;
+  /** An option's key for the dialog on the soldier's screen. */
+  press(task: Task, key: string): Promise<PromptOutcome>;
+  /** The visible screen, for a dialog's options; undefined when unreadable. */
+  screen(task: Task): Promise<string | undefined>;
+  /** The soldier as it is now; undefined when its pane is gone. Throws when the backend cannot be asked. */
+  live(task: Task): Promise<Sighting | undefined>;
+  /** The quick-settle probe after a delivery (CMD-DISPATCH-06); returns the task as saved. */
+  settle(task: Task, outcome: PromptOutcome): Promise<Task>;
+  /**
+   * Closes the soldier's pane; one already gone counts as closed. Returns what it left running
+   * instead (a tmux session by the task's name or ids that is not its soldier, and not in its
+   * camp); throws, saying what, otherwise (a session in the camp that is not verified as its).
+   */
+  close(task: Task): Promise<string | void>;
+  /** The live transcript's last `lines` lines; throws when it cannot be read. */
+  transcript(task: Task, lines: number): Promise<string>;
+}
+

@@ -1,0 +1,33 @@
+/**
+ * Commands parse, then run: the argument halves every task command shares. A parser turns
+ * citty's args into plain options and throws UsageError (64) for bad input before any file is
+ * touched (TSK-02); it never reads state, so it is tested apart from the work.
+ */
+import type { ArgsDef, ParsedArgs } from "citty";
+import { UsageError } from "../errors";
+import { assertTaskId } from "../state/ids";
+
+/** The `<task-id>` positional, declared so the argument definition says what a command takes. */
+export const TASK_ID_ARG = {
+  "task-id": { type: "positional", required: false, description: "The task's id (16 lowercase hex characters)" },
+} as const satisfies ArgsDef;
+
+/** The words after the flags, as strings. */
+export function positionals(args: Pick<ParsedArgs, "_">): string[] {
+  return (args._ as unknown[]).map(String);
+}
+
+/** A task id, then the words after it (the answer, the prompt text). */
+export function taskIdThenWords(words: readonly string[], command: string): { id: string; rest: string[] } {
+  const [raw, ...rest] = words;
+  if (raw === undefined) throw new UsageError("missing task id", command);
+  return { id: assertTaskId(raw, command), rest };
+}
+
+/** The one task id a command takes and nothing after it. */
+export function taskIdOnly(words: readonly string[], command: string): string {
+  const [raw, extra] = words;
+  if (raw === undefined) throw new UsageError("missing task id", command);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, command);
+  return assertTaskId(raw, command);
+}

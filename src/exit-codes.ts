@@ -1,0 +1,25 @@
+/**
+ * Every exit code vx ends with, named once (ENV-08). Hook exit codes are a contract with whatever
+ * runs the hook, so they live here too; two names may share a number when their callers differ.
+ */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  /**
+   * `vx sentinel await`, the Stop-hook contract: a wake was delivered and its reason is on stderr.
+   * Claude Code reads 2 from a Stop hook as "do not stop, here is why"; the Pi and OpenCode wake
+   * scripts read it the same way.
+   */
+  wakeDelivered: 2,
+  /** `vx wait`: the task ended badly (blocked, failed, interrupted or unconfirmed). */
+  taskEndedBadly: 2,
+  usage: 64,
+  /** `vx wait`: `--max-wait` reached (the value `timeout(1)` uses). */
+  timeout: 124,
+  /** `vx soldier-exec`: the harness was found but could not be started (the shell's 126). */
+  cannotExecute: 126,
+  /** `vx soldier-exec`: the harness is not on PATH (the shell's 127). */
+  notFound: 127,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
