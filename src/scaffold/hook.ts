@@ -6,6 +6,8 @@
  * order of keys must survive so that a rewrite produces a minimal diff.
  */
 
+import { COUNTS } from "../time";
+
 /**
  * HOOK-01/02: a one-line POSIX wrapper. It looks for vx itself because Claude Code runs hooks in a
  * shell that may never have read the user's profile, and it `exec`s so the await stays a direct
@@ -13,11 +15,15 @@
  */
 export const HOOK_COMMAND = `sh -c 'for v in "$(command -v vx 2>/dev/null)" "$HOME/.local/bin/vx" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f "$v" ] && [ -x "$v" ] && exec "$v" sentinel await; done; echo "vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor" >&2; exit 0'`;
 
-export type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: 3600 };
+export type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: number };
 
-/** A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled. */
+/**
+ * A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled: a day, so
+ * the await it runs can listen that long (AWT-05); an entry with seed 000's 3600 is outdated,
+ * refreshed by `vx upgrade` and flagged by doctor (DOC-09).
+ */
 export function hookEntry(): HookEntry {
-  return { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 3600 };
+  return { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: COUNTS.hookTimeoutSeconds };
 }
 
 /**
