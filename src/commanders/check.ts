@@ -34,8 +34,8 @@ export function readCommanders(paths: ProjectPaths): Commanders | undefined {
 /** The registered commanders with an agent of their kind in their pane, sorted by harness. */
 export function liveCommanders(registry: Commanders, agents: readonly AgentInfo[]): LiveCommander[] {
   return Object.entries(registry.commanders)
-    .filter(([harness, c]) => agents.some((a) => a.pane_id === c.herdr_pane_id && a.agent === harness))
-    .map(([harness, c]) => ({ harness, pane: c.herdr_pane_id }))
+    .filter(([harness, c]) => c.herdr_pane_id !== undefined && agents.some((a) => a.pane_id === c.herdr_pane_id && a.agent === harness))
+    .map(([harness, c]) => ({ harness, pane: c.herdr_pane_id as string }))
     .sort((a, b) => (a.harness < b.harness ? -1 : a.harness > b.harness ? 1 : 0));
 }
 

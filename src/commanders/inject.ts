@@ -27,13 +27,15 @@ import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
+import { createTmuxClient } from "../backends/tmux";
 import { HOOKLESS, type Hookless, readCommanders } from "./check";
+import { type ScreenState, screenState, tmuxCommanderLive } from "./tmux-commander";
 import { codexFailure, codexQueueArgv } from "./codex";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
-/** One project whose wakes go to a live hook-less commander. */
-type Target = { paths: ProjectPaths; project: string; harness: Hookless; entry: Commander; agent: AgentInfo };
+/** One project whose wakes go to a live hook-less commander, seen by herdr or in a plain tmux pane. */
+type Target = { paths: ProjectPaths; project: string; harness: Hookless; entry: Commander; agent?: AgentInfo };
 
 type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -63,8 +65,7 @@ export async function injectWakes(
   agents: AgentInfo[] | undefined,
   dirs: ProjectPaths[] = stateDirs(ctx.root),
 ): Promise<void> {
-  if (!agents) return;
-  const targets = findTargets(ctx, agents, dirs);
+  const targets = await findTargets(ctx, agents ?? [], dirs);
   if (targets.length === 0) return;
   const served = await awaitedProjects(ctx);
   for (const t of targets) {
@@ -78,7 +79,7 @@ export async function injectWakes(
   }
 }
 
-function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Target[] {
+async function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Promise<Target[]> {
   const out: Target[] = [];
   for (const paths of dirs) {
     if (!hasPendingWakes(paths)) continue;
@@ -93,8 +94,9 @@ function findTargets(ctx: PassCtx, agents: readonly AgentInfo[], dirs: ProjectPa
     for (const harness of HOOKLESS) {
       const entry = registry?.commanders[harness];
       // CMDR-03: live means an agent of that kind in that pane; its status is used below.
-      const agent = entry && agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness);
-      if (!entry || !agent) continue;
+      const agent = entry?.herdr_pane_id ? agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness) : undefined;
+      // CMDR-10: without herdr, live means its own process still runs in its tmux pane.
+      if (!entry || (!agent && !(await tmuxCommanderLive(harness, entry, ctx.exec, ctx.ops.env)))) continue;
       out.push({ paths, project: paths.project || entry.project_path, harness, entry, agent });
       break;
     }
@@ -141,9 +143,10 @@ function failingSince(wakes: readonly SoldierWake[]): number | undefined {
 }
 
 async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
-  // Typing into the pane can join an unsent draft, so it happens only at a turn's end; an
-  // OpenCode commander has no other path, so its wakes wait in the queue, unclaimed, meanwhile.
-  const idle = isIdleStatus(t.agent.agent_status);
+  // Typing into the pane can join an unsent draft, so it happens only at a turn's end (and, in a
+  // plain tmux pane, only when the input line is empty); an OpenCode commander has no other path,
+  // so its wakes wait in the queue, unclaimed, meanwhile.
+  const idle = t.agent ? isIdleStatus(t.agent.agent_status) : (await tmuxScreen(ctx, t)).idle;
   if (t.harness === "opencode" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
   const { claims } = got;
@@ -158,11 +161,11 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   const viaHerdr =
     t.harness === "opencode" ||
     (since !== undefined && now - since >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
-  const result = viaHerdr ? await promptViaHerdr(ctx, t, text) : await queueToCodex(ctx, t, text);
+  const result = !viaHerdr ? await queueToCodex(ctx, t, text) : t.agent ? await promptViaHerdr(ctx, t, text) : await typeViaTmux(ctx, t, text);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);
-    const how = viaHerdr ? " via herdr agent prompt" : "";
+    const how = !viaHerdr ? "" : t.agent ? " via herdr agent prompt" : " typed into its tmux pane";
     ctx.log(`sentinel: delivered ${claims.length} wake(s) to the ${t.harness} commander of ${t.project}${how}`);
     return;
   }
@@ -189,8 +192,35 @@ async function queueToCodex(ctx: PassCtx, t: Target, text: string): Promise<Deli
   }
 }
 
+/** CMDR-10: the commander's tmux pane, read now; unreadable counts as busy, never typed into. */
+async function tmuxScreen(ctx: PassCtx, t: Target): Promise<ScreenState> {
+  try {
+    const tmux = createTmuxClient({ exec: ctx.exec, env: ctx.ops.env, socket: t.entry.tmux_socket });
+    return screenState(t.harness, await tmux.capture(t.entry.tmux_pane as string));
+  } catch {
+    return { idle: false, inputEmpty: false };
+  }
+}
+
+/**
+ * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter), only when
+ * it is idle and its input line holds nothing a person typed; otherwise kept for the next pass.
+ */
+async function typeViaTmux(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
+  const screen = await tmuxScreen(ctx, t);
+  if (!screen.idle || !screen.inputEmpty) {
+    return { ok: false, error: `tmux pane ${t.entry.tmux_pane}: the commander is ${screen.idle ? "holding unsent text in its input line" : "busy"}` };
+  }
+  try {
+    await createTmuxClient({ exec: ctx.exec, env: ctx.ops.env, socket: t.entry.tmux_socket }).paste(t.entry.tmux_pane as string, text);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: errorMessage(err) };
+  }
+}
+
 async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
-  const pane = t.entry.herdr_pane_id;
+  const pane = t.entry.herdr_pane_id as string;
   try {
     const out = await promptAgent(ctx.ops, pane, text);
     if (out.kind === "sent" || out.kind === "settled") return { ok: true };
