@@ -5,9 +5,11 @@
 import type { AgentInfo } from "../backends/herdr-types";
 import type { Check } from "../doctor/report";
 import { errorMessage } from "../errors";
+import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
 import { type Commanders, CommandersSchema } from "../state/schemas";
+import { TMUX_COMMANDER_RULES, type TmuxHarness, tmuxCommanderLive } from "./tmux-commander";
 
 /** Commanders without an async hook, which the sentinel delivers to itself (CMDR-08, CMDR-09). */
 export const HOOKLESS = ["codex", "opencode"] as const;
@@ -39,13 +41,27 @@ export function liveCommanders(registry: Commanders, agents: readonly AgentInfo[
     .sort((a, b) => (a.harness < b.harness ? -1 : a.harness > b.harness ? 1 : 0));
 }
 
+/** CMDR-10: the registered commanders live in a plain tmux pane (their own pid, their pane). */
+export async function liveTmuxCommanders(registry: Commanders, exec: Exec, env: Record<string, string | undefined>): Promise<LiveCommander[]> {
+  const out: LiveCommander[] = [];
+  for (const [harness, c] of Object.entries(registry.commanders)) {
+    if (!c.tmux_pane || !(harness in TMUX_COMMANDER_RULES)) continue;
+    if (await tmuxCommanderLive(harness as TmuxHarness, c, exec, env)) out.push({ harness, pane: `${c.tmux_pane} (tmux)` });
+  }
+  return out;
+}
+
 const NAME = "commanders";
 
 /**
  * DOC-12. `listAgents` is called at most once, and only when a commander is registered; when it
  * fails (herdr missing or down) no commander counts as live. Read-only.
  */
-export async function commandersCheck(paths: ProjectPaths, listAgents: () => Promise<AgentInfo[]>): Promise<Check[]> {
+export async function commandersCheck(
+  paths: ProjectPaths,
+  listAgents: () => Promise<AgentInfo[]>,
+  tmuxLive: (registry: Commanders) => Promise<LiveCommander[]> = async () => [],
+): Promise<Check[]> {
   let registry: Commanders | undefined;
   try {
     registry = readCommanders(paths);
@@ -60,7 +76,7 @@ export async function commandersCheck(paths: ProjectPaths, listAgents: () => Pro
   } catch {
     // Unreachable herdr: nobody can be shown live.
   }
-  const live = liveCommanders(registry, agents);
+  const live = [...liveCommanders(registry, agents), ...(await tmuxLive(registry))];
   if (live.length === 0) return [{ status: "ok", name: NAME, detail: `none live (registered: ${registered.join(", ")})` }];
   if (live.length === 1) return [{ status: "ok", name: NAME, detail: `${live[0].harness} live in pane ${live[0].pane}` }];
   return [

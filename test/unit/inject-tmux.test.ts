@@ -6,10 +6,11 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { commandersCheck, liveTmuxCommanders } from "../../src/commanders/check";
 import { injectWakes } from "../../src/commanders/inject";
 import { identifyTmuxCommander, screenState } from "../../src/commanders/tmux-commander";
 import { realExec } from "../../src/exec";
-import type { SoldierWake } from "../../src/state/schemas";
+import type { Commanders, SoldierWake } from "../../src/state/schemas";
 import { writeSoldierWake } from "../../src/wakes/queue";
 import { waitFor } from "../helpers";
 import { T0, iso, taskId, world } from "../sentinel-kit";
@@ -93,6 +94,21 @@ describe("a hook-less commander in a plain tmux pane (CMDR-10)", () => {
       await injectWakes(f.w.ctx, undefined);
       expect(readFileSync(f.wakePath, "utf8")).toBe(before);
       expect(f.screen()).not.toContain("mission");
+    } finally {
+      f.close();
+    }
+  });
+
+  test("doctor's commanders check shows it live in its tmux pane, and not once its pid runs something else", async () => {
+    const f = await field();
+    try {
+      const tmuxLive = (r: Commanders) => liveTmuxCommanders(r, realExec, f.w.env);
+      const noHerdr = async () => [];
+      expect(await commandersCheck(f.paths, noHerdr, tmuxLive)).toEqual([{ status: "ok", name: "commanders", detail: `opencode live in pane ${f.pane} (tmux)` }]);
+      const commanders = JSON.parse(readFileSync(f.paths.commandersFile, "utf8"));
+      commanders.commanders.opencode.pid = process.pid;
+      writeFileSync(f.paths.commandersFile, JSON.stringify(commanders));
+      expect(await commandersCheck(f.paths, noHerdr, tmuxLive)).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: opencode)" }]);
     } finally {
       f.close();
     }
