@@ -55,7 +55,8 @@ describe("a Claude Code commander that has been idle for hours", () => {
   test("idle for 110 scaled minutes, it is woken within 30 s of its soldier's wake, once, its input box untouched", async () => {
     await say(w, PANE, "walk away now");
     const first = await waitFor(() => (w.awaits().length === 1 ? w.awaits()[0] : undefined), 60_000, "the turn's await");
-    const lastTurn = w.models.turns().at(-1)!.at;
+    // Idle from the moment the turn ended (its await running), not from the model request.
+    const lastTurn = Date.now();
     // What Claude Code itself keeps about the live session (docs/real-clients.md).
     const sessions = join(w.home, ".claude", "sessions");
     // Only `<pid>.json`: its neighbour `<pid>.<hash>.key` holds a peer token, never printed.
