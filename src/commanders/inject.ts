@@ -4,9 +4,11 @@
  * await serves, the project's wakes are claimed and filtered exactly as a drain would and sent
  * once: to Codex with `codex queue` (run by its TUI after the running turn), and to an OpenCode
  * without the wake plugin by typing them into its idle pane with `herdr agent prompt`. After 30 s
- * of Codex failures the pane is typed into as well, only while the commander is idle. An
- * undeliverable wake goes back to the queue stamped with `delivery_failing_since`; it is retried
- * every pass and never discarded.
+ * of Codex failures the pane is typed into as well, only while the commander is idle. A commander
+ * in a plain tmux pane (CMDR-10) is found live by its pid and pane instead of herdr, and typed into
+ * with tmux, only while its screen shows it idle with an empty input line. An undeliverable wake
+ * goes back to the queue stamped with `delivery_failing_since`; it is retried every pass and never
+ * discarded.
  */
 import { existsSync } from "node:fs";
 import { liveAwaiters } from "../awaiters/registry";

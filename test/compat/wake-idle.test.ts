@@ -3,7 +3,7 @@
 // it runs has it): a commander idle for more than 100 scaled minutes is still woken by its soldier,
 // once, with its input box left as it was; and 48 idle scaled hours with nothing to report cost it
 // at most 2 model turns (the figure is printed), with an await still listening at the end.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { REARM_TEXT } from "../../src/awaiters/rearm";
@@ -28,50 +28,69 @@ function inputLine(screen: string): string | undefined {
   return line?.trimStart().slice(1).trim();
 }
 
-beforeAll(async () => {
-  w = await world({
+/**
+ * A Claude Code commander in compressed time, with a sentinel at real timing started first (so no
+ * await auto-starts one in compressed time). On the tmux backend its pane has no herdr variables.
+ */
+async function commander(backend: "herdr" | "tmux"): Promise<{ w: World; sentinel: Bun.Subprocess }> {
+  const x = await world({
     harness: "claude",
     commander: "claude",
-    prepare: (x) => {
-      seedClaude(x.home, [x.project]);
-      return claudeEnv(x.models.url);
+    prepare: (y) => {
+      seedClaude(y.home, [y.project]);
+      if (backend === "tmux") {
+        const config = join(y.project, ".vexillum", "config.json");
+        writeFileSync(config, `${JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux" }, null, 2)}\n`);
+      }
+      return claudeEnv(y.models.url);
     },
   });
-  // The sentinel at real timing, started first so no await auto-starts one in compressed time.
-  sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: w.home, env: w.env, stdout: "ignore", stderr: "ignore" });
-  await waitFor(() => w.sentinelPid(), 20_000, "the sentinel");
+  const proc = Bun.spawn([VX_BIN, "sentinel"], { cwd: x.home, env: x.env, stdout: "ignore", stderr: "ignore" });
+  await waitFor(() => x.sentinelPid(), 20_000, "the sentinel");
+  const plain = backend === "tmux" ? ["-u", "HERDR_PANE_ID", "-u", "HERDR_WORKSPACE_ID"] : [];
   // Only Claude Code (and so its hooks) runs in compressed time.
-  w.tmux.start(PANE, ["env", `VX_TIME_SCALE=${SCALE}`, w.exe], w.project);
-  await screenShows(w, PANE, /❯/, 90_000);
+  x.tmux.start(PANE, ["env", ...plain, `VX_TIME_SCALE=${SCALE}`, x.exe], x.project);
+  await screenShows(x, PANE, /❯/, 90_000);
+  return { w: x, sentinel: proc };
+}
+
+async function close(x: World | undefined, proc: Bun.Subprocess | undefined): Promise<void> {
+  if (!x) return;
+  await stopSentinels(x.home, proc ? [proc.pid] : []);
+  await x.close();
+}
+
+/** (a): a turn, 110 scaled minutes of idleness, then a soldier's wake: delivered within 30 s, once. */
+async function wokenAfterIdle(x: World, id: string, label: string): Promise<void> {
+  await say(x, PANE, "walk away now");
+  const first = await waitFor(() => (x.awaits().length === 1 ? x.awaits()[0] : undefined), 60_000, "the turn's await");
+  // Idle from the moment the turn ended (its await running), not from the model request.
+  const lastTurn = Date.now();
+  // What Claude Code itself keeps about the live session (docs/real-clients.md).
+  const sessions = join(x.home, ".claude", "sessions");
+  // Only `<pid>.json`: its neighbour `<pid>.<hash>.key` holds a peer token, never printed.
+  if (existsSync(sessions)) for (const f of readdirSync(sessions).filter((n) => /^\d+\.json$/.test(n))) console.log(`compat: ~/.claude/sessions/${f}: ${readFileSync(join(sessions, f), "utf8").trim()}`);
+  await idleUntil(lastTurn + 110 * MIN, "110 scaled minutes of idleness");
+  // Seed 000's await gave up after 55 minutes; this one is the same process, still listening.
+  expect(x.awaits()).toEqual([first]);
+  const t0 = Date.now();
+  taskWithWake(x, id);
+  const req = await requestWith(x, wakeOf(id), t0, 30_000);
+  console.log(`compat: claude (${label}) idle ${Math.round((t0 - lastTurn) / MIN)} scaled min, wake file -> model request: ${req.at - t0} ms`);
+  // The woken turn ends with a fresh await; by then any second delivery would have happened.
+  await waitFor(() => (x.awaits().length === 1 && x.awaits()[0] !== first ? true : undefined), 60_000, "the next await");
+  expect(x.models.turns().filter((r) => r.lastUser.includes(wakeOf(id))).length).toBe(1);
+  expect(inputLine(x.tmux.screen(PANE))).toBe("");
+}
+
+beforeAll(async () => {
+  ({ w, sentinel } = await commander("herdr"));
 });
-afterAll(async () => {
-  if (w) {
-    await stopSentinels(w.home, sentinel ? [sentinel.pid] : []);
-    await w.close();
-  }
-});
+afterAll(() => close(w, sentinel));
 
 describe("a Claude Code commander that has been idle for hours", () => {
   test("idle for 110 scaled minutes, it is woken within 30 s of its soldier's wake, once, its input box untouched", async () => {
-    await say(w, PANE, "walk away now");
-    const first = await waitFor(() => (w.awaits().length === 1 ? w.awaits()[0] : undefined), 60_000, "the turn's await");
-    // Idle from the moment the turn ended (its await running), not from the model request.
-    const lastTurn = Date.now();
-    // What Claude Code itself keeps about the live session (docs/real-clients.md).
-    const sessions = join(w.home, ".claude", "sessions");
-    // Only `<pid>.json`: its neighbour `<pid>.<hash>.key` holds a peer token, never printed.
-    if (existsSync(sessions)) for (const f of readdirSync(sessions).filter((n) => /^\d+\.json$/.test(n))) console.log(`compat: ~/.claude/sessions/${f}: ${readFileSync(join(sessions, f), "utf8").trim()}`);
-    await idleUntil(lastTurn + 110 * MIN, "110 scaled minutes of idleness");
-    // Seed 000's await gave up after 55 minutes; this one is the same process, still listening.
-    expect(w.awaits()).toEqual([first]);
-    const t0 = Date.now();
-    taskWithWake(w, "d1d1d1d1d1d1d1d1");
-    const req = await requestWith(w, wakeOf("d1d1d1d1d1d1d1d1"), t0, 30_000);
-    console.log(`compat: claude idle ${Math.round((t0 - lastTurn) / MIN)} scaled min, wake file -> model request: ${req.at - t0} ms`);
-    // The woken turn ends with a fresh await; by then any second delivery would have happened.
-    await waitFor(() => (w.awaits().length === 1 && w.awaits()[0] !== first ? true : undefined), 60_000, "the next await");
-    expect(w.models.turns().filter((r) => r.lastUser.includes(wakeOf("d1d1d1d1d1d1d1d1"))).length).toBe(1);
-    expect(inputLine(w.tmux.screen(PANE))).toBe("");
+    await wokenAfterIdle(w, "d1d1d1d1d1d1d1d1", "herdr");
   });
 
   test("a person's unsent draft stays unsent and in the box when a wake arrives", async () => {
@@ -104,5 +123,18 @@ describe("a Claude Code commander that has been idle for hours", () => {
     taskWithWake(w, "d3d3d3d3d3d3d3d3");
     const req = await requestWith(w, wakeOf("d3d3d3d3d3d3d3d3"), t1, 30_000);
     console.log(`compat: claude after 48 idle scaled hours, wake file -> model request: ${req.at - t1} ms`);
+  });
+});
+
+describe("the same on the tmux backend, in a plain tmux pane (no herdr)", () => {
+  let t: World | undefined;
+  let proc: Bun.Subprocess | undefined;
+  beforeAll(async () => {
+    ({ w: t, sentinel: proc } = await commander("tmux"));
+  });
+  afterAll(() => close(t, proc));
+
+  test("idle for 110 scaled minutes, it is woken within 30 s of its soldier's wake, once, its input box untouched", async () => {
+    await wokenAfterIdle(t!, "d4d4d4d4d4d4d4d4", "tmux");
   });
 });
