@@ -106,8 +106,7 @@ async function saveCommanderEntry(root: string, project: string, harness: string
     const raw = isObject(onDisk) ? onDisk : {};
     const previous = raw[harness];
     // A fresh registration replaces where the commander is (herdr or tmux); unknown fields stay.
-    const kept = isObject(previous) ? Object.fromEntries(Object.entries(previous).filter(([k]) => !(ENTRY_KEYS as readonly string[]).includes(k))) : undefined;
-    const commanders = { ...raw, [harness]: mergeForSave(entry, ENTRY_KEYS, kept) };
+    const commanders = { ...raw, [harness]: mergeForSave(entry, ENTRY_KEYS, isObject(previous) ? previous : undefined) };
     saveRecord(root, paths.commandersFile, { schema_version: SCHEMA_VERSION, commanders }, FILE_KEYS);
   });
 }

@@ -8,10 +8,12 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commandersCheck, liveTmuxCommanders } from "../../src/commanders/check";
 import { injectWakes } from "../../src/commanders/inject";
+import { noteCommander } from "../../src/commanders/resolve";
 import { identifyTmuxCommander, screenState } from "../../src/commanders/tmux-commander";
 import { realExec } from "../../src/exec";
 import type { Commanders, SoldierWake } from "../../src/state/schemas";
 import { writeSoldierWake } from "../../src/wakes/queue";
+import { fakeClock, testDeps } from "../deps";
 import { waitFor } from "../helpers";
 import { T0, iso, taskId, world } from "../sentinel-kit";
 
@@ -109,6 +111,20 @@ describe("a hook-less commander in a plain tmux pane (CMDR-10)", () => {
       commanders.commanders.opencode.pid = process.pid;
       writeFileSync(f.paths.commandersFile, JSON.stringify(commanders));
       expect(await commandersCheck(f.paths, noHerdr, tmuxLive)).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: opencode)" }]);
+    } finally {
+      f.close();
+    }
+  });
+
+  test("a command run by it records it in commanders.json with its pane, server and pid, no herdr pane", async () => {
+    const f = await field();
+    try {
+      writeFileSync(f.paths.commandersFile, JSON.stringify({ schema_version: 1, commanders: { opencode: { herdr_pane_id: "w1:p9", project_path: f.dir, registered_at: iso(T0), x_future: 1 } } }));
+      const env = { ...f.w.env, HERDR_PANE_ID: "", TMUX: `${f.socket},1,0`, TMUX_PANE: f.pane, OPENCODE: "1", OPENCODE_PID: String(f.pid) };
+      const deps = testDeps({ cwd: f.dir, env, clock: fakeClock(T0 + 5000) });
+      expect(await noteCommander(deps, f.w.root, f.paths)).toEqual({});
+      const entry = JSON.parse(readFileSync(f.paths.commandersFile, "utf8")).commanders.opencode;
+      expect(entry).toEqual({ project_path: f.dir, registered_at: iso(T0 + 5000), tmux_pane: f.pane, tmux_socket: f.socket, pid: f.pid, x_future: 1 });
     } finally {
       f.close();
     }
