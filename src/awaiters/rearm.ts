@@ -3,9 +3,10 @@
  * Stop hook (a new await) only after a model turn, and kills the hook at its `timeout`; an await
  * that simply gave up would leave an idle commander deaf until the general types again. So an
  * await owned by Claude Code ends its day with one short re-arm wake: one model turn, whose Stop
- * starts the next day's await. Pi's extension and OpenCode's plugin start a new await themselves
- * on a quiet exit, so theirs end quietly and cost no turn.
+ * starts the next day's await. Harnesses whose extension or plugin starts a new await itself on a
+ * quiet exit end quietly and cost no turn. Which is which is each harness module's `rearmsByTurn`.
  */
+import { HARNESSES } from "../harnesses";
 import { GUARDS, scaled } from "../time";
 
 type Env = Record<string, string | undefined>;
@@ -14,19 +15,9 @@ type Env = Record<string, string | undefined>;
 export const REARM_TEXT =
   "vx: no news from soldiers or the forum for a day; this wake only re-arms the sentinel's listening hook. Nothing to do: end your turn without a reply.";
 
-/**
- * Hook runners whose await is re-armed only by a model turn, by the basename of the owner's first
- * word. Per-harness knowledge: the one table of it here.
- */
-const REARMED_BY_TURN = new Set(["claude", "claude.exe"]);
-
-/** Whether the await's owner (AWT-06) re-arms it only through a model turn (Claude Code). */
+/** Whether the await's owner (AWT-06) re-arms it only through a model turn, by its harness's own rule. */
 export function rearmsByTurn(ownerCommand: string, env: Env): boolean {
-  const first = ownerCommand.trim().split(/\s+/, 1)[0] ?? "";
-  if (REARMED_BY_TURN.has(first.slice(first.lastIndexOf("/") + 1))) return true;
-  // Claude Code marks the processes it starts with CLAUDECODE=1; its own command line then names it
-  // by path (a native install's `claude/versions/<v>`, or node running the npm package's cli.js).
-  return env.CLAUDECODE === "1" && /\/claude(?:-code)?\//.test(ownerCommand);
+  return Object.values(HARNESSES).some((h) => h.commander.rearmsByTurn(ownerCommand, env));
 }
 
 /** The moment an await started at `start` stops listening. */

@@ -3,17 +3,17 @@
  * commander is live when one `herdr agent list` shows an agent of its kind in its pane.
  */
 import type { AgentInfo } from "../backends/herdr-types";
+import { tmuxCommanderLive } from "../backends/tmux-commander";
 import type { Check } from "../doctor/report";
+import { HARNESSES, HARNESS_NAMES, type HarnessName } from "../harnesses";
 import { errorMessage } from "../errors";
 import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
 import { type Commanders, CommandersSchema } from "../state/schemas";
-import { TMUX_COMMANDER_RULES, type TmuxHarness, tmuxCommanderLive } from "./tmux-commander";
 
 /** Commanders without an async hook, which the sentinel delivers to itself (CMDR-08, CMDR-09). */
-export const HOOKLESS = ["codex", "opencode"] as const;
-export type Hookless = (typeof HOOKLESS)[number];
+export const HOOKLESS: readonly HarnessName[] = HARNESS_NAMES.filter((h) => HARNESSES[h].commander.wake.kind !== "hook");
 
 /** True when the project registered a hook-less commander; an unreadable registry counts as none. */
 export function hasHooklessCommander(paths: ProjectPaths): boolean {
@@ -45,8 +45,8 @@ export function liveCommanders(registry: Commanders, agents: readonly AgentInfo[
 export async function liveTmuxCommanders(registry: Commanders, exec: Exec, env: Record<string, string | undefined>): Promise<LiveCommander[]> {
   const out: LiveCommander[] = [];
   for (const [harness, c] of Object.entries(registry.commanders)) {
-    if (!c.tmux_pane || !(harness in TMUX_COMMANDER_RULES)) continue;
-    if (await tmuxCommanderLive(harness as TmuxHarness, c, exec, env)) out.push({ harness, pane: `${c.tmux_pane} (tmux)` });
+    if (!c.tmux_pane || !(HARNESS_NAMES as readonly string[]).includes(harness)) continue;
+    if (await tmuxCommanderLive(harness as HarnessName, c, exec, env)) out.push({ harness, pane: `${c.tmux_pane} (tmux)` });
   }
   return out;
 }

@@ -4,9 +4,11 @@
  * prompt and decide record it so the commander that sent the latest instruction is woken next.
  */
 import { liveAwaiters } from "../awaiters/registry";
-import { type AgentInfo, createHerdrClient } from "../backends/herdr";
+import type { AgentInfo } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { HARNESSES, type HarnessName } from "../harnesses";
 import { ensureStateDir } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, gitToplevel, isUnder, projectPaths, rootPaths } from "../state/paths";
@@ -14,7 +16,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { CommanderSchema, CommandersSchema, SCHEMA_VERSION, type Task, keysOf } from "../state/schemas";
 import { isoTime } from "../time";
-import { identifyTmuxCommander } from "./tmux-commander";
+import { identifyTmuxCommander } from "../backends/tmux-commander";
 
 /** The calling commander, as far as it could be resolved from `HERDR_PANE_ID`. */
 export type Commander = {
@@ -35,7 +37,7 @@ const FILE_KEYS = keysOf(CommandersSchema);
 
 async function paneAgent(deps: Deps, pane: string): Promise<AgentInfo | undefined> {
   try {
-    return await createHerdrClient({ exec: deps.exec, env: deps.env }).agentGet(pane);
+    return await herdrOps(deps).herdr.agentGet(pane);
   } catch {
     return undefined;
   }
@@ -91,8 +93,13 @@ export async function recordCommander(root: string, c: Commander, now: number): 
     herdr_workspace_id: c.workspace,
     project_path: c.project,
     registered_at: isoTime(now),
-    ...(c.harness === "codex" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
+    ...queueThread(c.harness, c.codexThread, c.codexHome),
   });
+}
+
+/** CMDR-09: the thread (and its home) a `queue` wake is sent into, recorded for such a harness only. */
+function queueThread(harness: string, thread: string | undefined, home: string | undefined): Record<string, string | undefined> {
+  return HARNESSES[harness as HarnessName]?.commander.wake.kind === "queue" && thread ? { codex_thread_id: thread, codex_home: home } : {};
 }
 
 /** Writes one harness's entry into the project's `commanders.json`, keeping everything else. */
@@ -121,7 +128,7 @@ async function noteTmuxCommander(deps: Deps, root: string, paths: ProjectPaths):
   await saveCommanderEntry(root, paths.project, found.harness, {
     project_path: paths.project,
     registered_at: isoTime(deps.clock.now()),
-    ...(found.harness === "codex" && deps.env.CODEX_THREAD_ID ? { codex_thread_id: deps.env.CODEX_THREAD_ID, codex_home: deps.env.CODEX_HOME || undefined } : {}),
+    ...queueThread(found.harness, deps.env.CODEX_THREAD_ID, deps.env.CODEX_HOME || undefined),
     tmux_pane: found.pane,
     tmux_socket: found.socket,
     pid: found.pid,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { commandersCheck, liveTmuxCommanders } from "../../src/commanders/check";
 import { injectWakes } from "../../src/commanders/inject";
 import { noteCommander } from "../../src/commanders/resolve";
-import { identifyTmuxCommander, screenState } from "../../src/commanders/tmux-commander";
+import { identifyTmuxCommander, screenState } from "../../src/backends/tmux-commander";
 import { realExec } from "../../src/exec";
 import type { Commanders, SoldierWake } from "../../src/state/schemas";
 import { writeSoldierWake } from "../../src/wakes/queue";

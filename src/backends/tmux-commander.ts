@@ -6,50 +6,25 @@
  *   `TMUX`, and the harness marks the commands it runs (`CODEX_THREAD_ID`, ...);
  * - liveness: that pid still runs the harness and the pane is still on its server;
  * - idleness and an empty input line: read from the pane's screen, by the harness's own texts.
- * All per-harness knowledge of this is the one table below.
+ * The per-harness knowledge of this is each harness module's `commander.tmuxCommander`.
  */
+import { errorMessage } from "../errors";
 import type { Exec } from "../exec";
-import { createTmuxClient } from "../backends/tmux";
+import { HARNESSES, type HarnessName } from "../harnesses";
+import type { Delivery, TmuxCommanderRule } from "../harnesses/types";
 import { inspectProcess } from "../procs";
 import type { Commander } from "../state/schemas";
+import { createTmuxClient } from "./tmux";
 
 type Env = Record<string, string | undefined>;
 
-export type TmuxHarnessRule = {
-  /** An environment variable the harness sets on the commands it runs (its shell tool). */
-  marker: string;
-  /** A variable holding the harness's own pid, where it sets one (checked against `program`). */
-  pidVar?: string;
-  /** The harness's own process, by the basename of its first argv word. */
-  program: RegExp;
-  /** On screen while a turn runs. */
-  busy: RegExp;
-  /** What starts the input line. */
-  mark: string;
-  /** The rest of that line when it holds nothing the person typed (a placeholder, or nothing). */
-  emptyInput: RegExp;
-};
-
-/** Per-harness knowledge, in one table (see the module comment). */
-export const TMUX_COMMANDER_RULES: Record<"codex" | "opencode", TmuxHarnessRule> = {
-  // Codex 0.171: `• Working (3s • esc to interrupt)` while busy; an empty composer shows `› ` and a
-  // grey placeholder sentence, or nothing.
-  codex: {
-    marker: "CODEX_THREAD_ID",
-    program: /^codex$/,
-    busy: /esc to interrupt/i,
-    mark: "›",
-    emptyInput: /^(?:Ask Codex to do anything|Find and fix a bug in @filename|Improve documentation in @filename|Summarize recent commits|Implement \{feature\}|Explain this codebase|Write tests for @filename|Use \/skills to list available skills|Run \/review on my current changes)?$/,
-  },
-  // OpenCode 1.x: `esc interrupt` in its footer while busy; its prompt box line starts with `┃`.
-  // OpenCode sets OPENCODE=1 and OPENCODE_PID on itself, so its shell tool's commands inherit both.
-  opencode: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything\.\.\..*)?$/ },
-};
-
-export type TmuxHarness = keyof typeof TMUX_COMMANDER_RULES;
+/** The harnesses with plain-tmux-pane rules, with their rules, in registry order. */
+function tmuxRules(): [HarnessName, TmuxCommanderRule][] {
+  return Object.values(HARNESSES).flatMap((h) => (h.commander.tmuxCommander ? [[h.name, h.commander.tmuxCommander] as [HarnessName, TmuxCommanderRule]] : []));
+}
 
 /** What a plain-tmux registration records (CMDR-10). */
-export type TmuxCommander = { harness: TmuxHarness; pane: string; socket: string; pid: number };
+export type TmuxCommander = { harness: HarnessName; pane: string; socket: string; pid: number };
 
 /** The depth of the search for the harness above vx (shells and wrappers in between). */
 const MAX_ANCESTORS = 8;
@@ -67,7 +42,7 @@ export async function identifyTmuxCommander(env: Env, ppid: number, exec: Exec):
   const pane = env.TMUX_PANE;
   const socket = env.TMUX?.split(",")[0];
   if (!pane || !socket) return undefined;
-  for (const [harness, rule] of Object.entries(TMUX_COMMANDER_RULES) as [TmuxHarness, TmuxHarnessRule][]) {
+  for (const [harness, rule] of tmuxRules()) {
     if (!env[rule.marker]) continue;
     const own = rule.pidVar ? Number(env[rule.pidVar]) : Number.NaN;
     let pid = Number.isSafeInteger(own) && own > 1 ? own : ppid;
@@ -82,10 +57,11 @@ export async function identifyTmuxCommander(env: Env, ppid: number, exec: Exec):
 }
 
 /** Live: the recorded pid still runs the harness, and the pane is still on its server. */
-export async function tmuxCommanderLive(harness: TmuxHarness, entry: Commander, exec: Exec, env: Env): Promise<boolean> {
-  if (!entry.tmux_pane || !entry.tmux_socket || !entry.pid) return false;
+export async function tmuxCommanderLive(harness: HarnessName, entry: Commander, exec: Exec, env: Env): Promise<boolean> {
+  const rule = HARNESSES[harness].commander.tmuxCommander;
+  if (!rule || !entry.tmux_pane || !entry.tmux_socket || !entry.pid) return false;
   const info = await inspectProcess(entry.pid, exec);
-  if (!info || !TMUX_COMMANDER_RULES[harness].program.test(baseName(info.command))) return false;
+  if (!info || !rule.program.test(baseName(info.command))) return false;
   try {
     return (await createTmuxClient({ exec, env, socket: entry.tmux_socket }).paneInfo(entry.tmux_pane)) !== undefined;
   } catch {
@@ -97,14 +73,44 @@ export type ScreenState = { idle: boolean; inputEmpty: boolean };
 
 /**
  * Pure: whether the harness is idle (no busy text on screen) and its input line holds nothing the
- * person typed. The input line is the last line starting with the harness's prompt mark.
+ * person typed. The input line is the last line starting with the harness's prompt mark. A
+ * harness without plain-tmux rules reads as busy: it is never typed into.
  */
-export function screenState(harness: TmuxHarness, screen: string): ScreenState {
-  const rule = TMUX_COMMANDER_RULES[harness];
+export function screenState(harness: HarnessName, screen: string): ScreenState {
+  const rule = HARNESSES[harness].commander.tmuxCommander;
+  if (!rule) return { idle: false, inputEmpty: false };
   const input = screen
     .split("\n")
     .map((l) => l.trim())
     .findLast((l) => l.startsWith(rule.mark));
   const typed = input?.slice(rule.mark.length).trim();
   return { idle: !rule.busy.test(screen), inputEmpty: typed !== undefined && rule.emptyInput.test(typed) };
+}
+
+/** CMDR-10: the commander's tmux pane, read now; unreadable counts as busy, never typed into. */
+export async function readCommanderScreen(exec: Exec, env: Env, harness: HarnessName, entry: Commander): Promise<ScreenState> {
+  try {
+    const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
+    return screenState(harness, await tmux.capture(entry.tmux_pane as string));
+  } catch {
+    return { idle: false, inputEmpty: false };
+  }
+}
+
+/**
+ * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter), only when
+ * it is idle and its input line holds nothing a person typed; otherwise an error, and the caller
+ * keeps the wake for the next pass.
+ */
+export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string): Promise<Delivery> {
+  const screen = await readCommanderScreen(exec, env, harness, entry);
+  if (!screen.idle || !screen.inputEmpty) {
+    return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${screen.idle ? "holding unsent text in its input line" : "busy"}` };
+  }
+  try {
+    await createTmuxClient({ exec, env, socket: entry.tmux_socket }).paste(entry.tmux_pane as string, text);
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: errorMessage(err) };
+  }
 }
