@@ -11,6 +11,7 @@ import { injectWakes } from "../../src/commanders/inject";
 import { noteCommander } from "../../src/commanders/resolve";
 import { identifyTmuxCommander, screenState } from "../../src/backends/tmux-commander";
 import { realExec } from "../../src/exec";
+import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
 import type { Commanders, SoldierWake } from "../../src/state/schemas";
 import { writeSoldierWake } from "../../src/wakes/queue";
 import { fakeClock, testDeps } from "../deps";
@@ -153,5 +154,12 @@ describe("screenState", () => {
     ["codex, no input line", "loading", { idle: true, inputEmpty: false }],
   ])("%s", (_name, screen, want) => {
     expect(screenState("codex", screen)).toEqual(want);
+  });
+
+  test("a harness whose module has no plain-tmux rules (its hook wakes it) reads busy: never typed into", () => {
+    for (const h of HARNESS_NAMES.filter((n) => HARNESSES[n].commander.tmuxCommander === undefined)) {
+      expect(screenState(h, "❯ \n")).toEqual({ idle: false, inputEmpty: false });
+    }
+    expect(HARNESS_NAMES.some((n) => HARNESSES[n].commander.tmuxCommander === undefined)).toBe(true);
   });
 });
