@@ -11,7 +11,12 @@ const MIN = 60 * S;
 export const DURATIONS = {
   sentinelPoll: 5 * S,
   awaitPoll: 5 * S,
-  awaitGiveUp: 55 * MIN,
+  /**
+   * AWT-05: the await's own limit, a day, 10 minutes inside the Stop hook's `timeout`
+   * (COUNTS.hookTimeoutSeconds). At it, a Claude Code owner gets one short re-arm wake (AWT-12),
+   * so a commander with no news spends at most one turn a day.
+   */
+  awaitGiveUp: 24 * 60 * MIN,
   settleGrace: 8 * S,
   notFoundWindow: 10 * S,
   unconfirmedWindow: 30 * S,
@@ -61,6 +66,11 @@ export const GUARDS = {
   toolProbe: 10 * S,
   /** `vx upgrade`: a download that receives nothing for this long is given up. */
   downloadStall: 30 * S,
+  /**
+   * The shortest pause between two await polls: a tiny VX_TIME_SCALE must not turn a day-long
+   * wait into a busy loop (the queue watch still answers a wake at once, AWT-04).
+   */
+  awaitPollFloor: 50,
   /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
   notifyStderr: 1 * S,
   /** STA-10: how long a camp_setup command's output is read after it exited (a child it left may hold it). */
@@ -80,8 +90,12 @@ export const COUNTS = {
   /** STA-10: lines of a failed camp_setup command's output kept for the task. */
   campSetupTailLines: 20,
   paneTailLines: 80,
-  /** HOOK-01: the Stop hook entry's `timeout`, in seconds, as Claude Code reads it (never scaled). */
-  hookTimeoutSeconds: 3600,
+  /**
+   * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
+   * enforces it as given (seconds x 1000, capped only at setTimeout's 2^31-1 ms), so a day is
+   * allowed: a day plus the await's 10-minute margin (AWT-05).
+   */
+  hookTimeoutSeconds: 24 * 3600 + 600,
 } as const;
 
 export type TimeScale = { value: number; raw?: string; valid: boolean };

@@ -1,7 +1,8 @@
 /**
  * `vx sentinel await` (AWT-03..11): what the asyncRewake Stop hook runs. It blocks until a current
- * wake arrives, writes the reason to stderr and exits 2; otherwise it exits 0 (no-op, owner gone,
- * give-up, signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
+ * wake arrives, writes the reason to stderr and exits 2; at its day's limit a Claude Code owner gets
+ * a short re-arm text and exit 2 (AWT-12); otherwise it exits 0 (no-op, owner gone, give-up,
+ * signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
  * because a stray exit code from an async hook can wake the commander in a loop.
  */
 import { fstatSync, statSync } from "node:fs";
@@ -12,11 +13,12 @@ import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
 import { errorText } from "../sentinel/log";
 import { rootPaths } from "../state/paths";
 import { type Awaiter } from "../state/schemas";
-import { isoTime, scaled } from "../time";
+import { isoTime } from "../time";
 import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { reasonText } from "../wakes/reason";
 import { deliverDeps, deliveryProject } from "./queue-context";
 import { chainHolds, findOwner, isNonInteractiveSession } from "./owner";
+import { REARM_TEXT, listenDeadline, nextStep, rearmsByTurn } from "./rearm";
 import { reapAwaiters, registerAwaiter, unregisterAwaiter } from "./registry";
 import { type Waker, createWaker } from "./waker";
 
@@ -55,10 +57,10 @@ export async function awaitWake(deps: Deps): Promise<number> {
     await reapAwaiters(root, deps.exec, rec);
     ensureStateDir(root, project.queue.forumWakesDir);
     waker = createWaker([project.queue.wakesDir, project.queue.forumWakesDir], deps.clock);
-    const giveUp = deps.clock.now() + scaled("awaitGiveUp", deps.env);
-    const poll = scaled("awaitPoll", deps.env);
+    const deadline = listenDeadline(deps.clock.now(), deps.env);
+    const byTurn = rearmsByTurn(chain.ownerCommand, deps.env);
     const delivery = deliverDeps(deps, root);
-    while (!ac.signal.aborted && deps.clock.now() < giveUp) {
+    while (!ac.signal.aborted) {
       if (!(await ownerHolds())) return EXIT.ok;
       ensureSentinel(deps, root, { quiet: true });
       const collected = await collectWakes(project.queue, delivery);
@@ -78,7 +80,15 @@ export async function awaitWake(deps: Deps): Promise<number> {
         return EXIT.wakeDelivered;
       }
       held = [];
-      await waker.wait(Math.min(poll, Math.max(0, giveUp - deps.clock.now())), ac.signal);
+      const step = nextStep(deps.clock.now(), deadline, deps.env, byTurn);
+      if (step.kind === "end") return EXIT.ok;
+      if (step.kind === "rearm") {
+        // AWT-12: nothing is claimed here; a wake that lands meanwhile waits for the next await.
+        if (ac.signal.aborted || !(await ownerHolds())) return EXIT.ok;
+        // The Stop-hook contract's 2: the owner takes one turn, whose Stop starts the next await.
+        return deps.stderr.write(`${REARM_TEXT}\n`) ? EXIT.wakeDelivered : EXIT.ok;
+      }
+      await waker.wait(step.ms, ac.signal);
     }
     return EXIT.ok;
   } catch (err) {

@@ -4,9 +4,11 @@
  * await serves, the project's wakes are claimed and filtered exactly as a drain would and sent
  * once: to Codex with `codex queue` (run by its TUI after the running turn), and to an OpenCode
  * without the wake plugin by typing them into its idle pane with `herdr agent prompt`. After 30 s
- * of Codex failures the pane is typed into as well, only while the commander is idle. An
- * undeliverable wake goes back to the queue stamped with `delivery_failing_since`; it is retried
- * every pass and never discarded.
+ * of Codex failures the pane is typed into as well, only while the commander is idle. A commander
+ * in a plain tmux pane (CMDR-10) is found live by its pid and pane instead of herdr, and typed into
+ * with tmux, only while its screen shows it idle with an empty input line. An undeliverable wake
+ * goes back to the queue stamped with `delivery_failing_since`; it is retried every pass and never
+ * discarded.
  */
 import { existsSync } from "node:fs";
 import { liveAwaiters } from "../awaiters/registry";
@@ -28,6 +30,7 @@ import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
+import { readCommanderScreen, tmuxCommanderLive, typeIntoCommander } from "../backends/tmux-commander";
 import { HOOKLESS, readCommanders } from "./check";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
@@ -35,8 +38,8 @@ const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 /** What delivery needs from the sentinel's pass (its PassCtx is one); `memory` lives as long as the sentinel. */
 export type InjectCtx = { root: string; exec: Exec; ops: HerdrOps; log: Log; memory: object; signal?: AbortSignal };
 
-/** One project whose wakes go to a live hook-less commander. */
-type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent: AgentInfo };
+/** One project whose wakes go to a live hook-less commander, seen by herdr or in a plain tmux pane. */
+type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent?: AgentInfo };
 
 type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -66,8 +69,7 @@ export async function injectWakes(
   agents: AgentInfo[] | undefined,
   dirs: ProjectPaths[] = stateDirs(ctx.root),
 ): Promise<void> {
-  if (!agents) return;
-  const targets = findTargets(ctx, agents, dirs);
+  const targets = await findTargets(ctx, agents ?? [], dirs);
   if (targets.length === 0) return;
   const served = await awaitedProjects(ctx);
   for (const t of targets) {
@@ -81,7 +83,7 @@ export async function injectWakes(
   }
 }
 
-function findTargets(ctx: InjectCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Target[] {
+async function findTargets(ctx: InjectCtx, agents: readonly AgentInfo[], dirs: ProjectPaths[]): Promise<Target[]> {
   const out: Target[] = [];
   for (const paths of dirs) {
     if (!hasPendingWakes(paths)) continue;
@@ -96,8 +98,9 @@ function findTargets(ctx: InjectCtx, agents: readonly AgentInfo[], dirs: Project
     for (const harness of HOOKLESS) {
       const entry = registry?.commanders[harness];
       // CMDR-03: live means an agent of that kind in that pane; its status is used below.
-      const agent = entry && agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness);
-      if (!entry || !agent) continue;
+      const agent = entry?.herdr_pane_id ? agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness) : undefined;
+      // CMDR-10: without herdr, live means its own process still runs in its tmux pane.
+      if (!entry || (!agent && !(await tmuxCommanderLive(harness, entry, ctx.exec, ctx.ops.env)))) continue;
       out.push({ paths, project: paths.project || entry.project_path, harness, entry, agent });
       break;
     }
@@ -144,9 +147,10 @@ function failingSince(wakes: readonly SoldierWake[]): number | undefined {
 }
 
 async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
-  // Typing into the pane can join an unsent draft, so it happens only at a turn's end; an
-  // OpenCode commander has no other path, so its wakes wait in the queue, unclaimed, meanwhile.
-  const idle = isIdleStatus(t.agent.agent_status);
+  // Typing into the pane can join an unsent draft, so it happens only at a turn's end (and, in a
+  // plain tmux pane, only when the input line is empty); an `idle-prompt` commander has no other
+  // path, so its wakes wait in the queue, unclaimed, meanwhile.
+  const idle = t.agent ? isIdleStatus(t.agent.agent_status) : (await readCommanderScreen(ctx.exec, ctx.ops.env, t.harness, t.entry)).idle;
   const wake = HARNESSES[t.harness].commander.wake;
   if (wake.kind === "idle-prompt" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
@@ -166,11 +170,13 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   const result =
     wake.kind === "queue" && !viaHerdr
       ? await wake.send({ exec: ctx.exec, env: ctx.ops.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
-      : await promptViaHerdr(ctx, t, text);
+      : t.agent
+        ? await promptViaHerdr(ctx, t, text)
+        : await typeIntoCommander(ctx.exec, ctx.ops.env, t.harness, t.entry, text);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);
-    const how = viaHerdr ? " via herdr agent prompt" : "";
+    const how = !viaHerdr ? "" : t.agent ? " via herdr agent prompt" : " typed into its tmux pane";
     ctx.log(`sentinel: delivered ${claims.length} wake(s) to the ${t.harness} commander of ${t.project}${how}`);
     return;
   }
@@ -179,7 +185,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
 }
 
 async function promptViaHerdr(ctx: InjectCtx, t: Target, text: string): Promise<Delivery> {
-  const pane = t.entry.herdr_pane_id;
+  const pane = t.entry.herdr_pane_id as string;
   try {
     const out = await promptAgent(ctx.ops, pane, text);
     if (out.kind === "sent" || out.kind === "settled") return { ok: true };

@@ -16,6 +16,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { CommanderSchema, CommandersSchema, SCHEMA_VERSION, type Task, keysOf } from "../state/schemas";
 import { isoTime } from "../time";
+import { identifyTmuxCommander } from "../backends/tmux-commander";
 
 /** The calling commander, as far as it could be resolved from `HERDR_PANE_ID`. */
 export type Commander = {
@@ -87,24 +88,50 @@ function isObject(x: unknown): x is Record<string, unknown> {
  */
 export async function recordCommander(root: string, c: Commander, now: number): Promise<void> {
   if (!c.project || !c.harness) return;
-  const paths = projectPaths(root, c.project);
+  await saveCommanderEntry(root, c.project, c.harness, {
+    herdr_pane_id: c.pane,
+    herdr_workspace_id: c.workspace,
+    project_path: c.project,
+    registered_at: isoTime(now),
+    ...queueThread(c.harness, c.codexThread, c.codexHome),
+  });
+}
+
+/** CMDR-09: the thread (and its home) a `queue` wake is sent into, recorded for such a harness only. */
+function queueThread(harness: string, thread: string | undefined, home: string | undefined): Record<string, string | undefined> {
+  return HARNESSES[harness as HarnessName]?.commander.wake.kind === "queue" && thread ? { codex_thread_id: thread, codex_home: home } : {};
+}
+
+/** Writes one harness's entry into the project's `commanders.json`, keeping everything else. */
+async function saveCommanderEntry(root: string, project: string, harness: string, entry: Record<string, unknown>): Promise<void> {
+  const paths = projectPaths(root, project);
   ensureStateDir(root, paths.stateDir);
   ensureProjectRecord(paths);
   await withLock(paths.commandersLock, () => {
     const loaded = loadRecord(paths.commandersFile, CommandersSchema, true);
     const onDisk = loaded?.raw.commanders;
     const raw = isObject(onDisk) ? onDisk : {};
-    const entry = {
-      herdr_pane_id: c.pane,
-      herdr_workspace_id: c.workspace,
-      project_path: c.project,
-      registered_at: isoTime(now),
-      ...(HARNESSES[c.harness as HarnessName]?.commander.wake.kind === "queue" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
-    };
-    const key = c.harness as string;
-    const previous = raw[key];
-    const commanders = { ...raw, [key]: mergeForSave(entry, ENTRY_KEYS, isObject(previous) ? previous : undefined) };
+    const previous = raw[harness];
+    // A fresh registration replaces where the commander is (herdr or tmux); unknown fields stay.
+    const commanders = { ...raw, [harness]: mergeForSave(entry, ENTRY_KEYS, isObject(previous) ? previous : undefined) };
     saveRecord(root, paths.commandersFile, { schema_version: SCHEMA_VERSION, commanders }, FILE_KEYS);
+  });
+}
+
+/**
+ * CMDR-10: outside herdr, a hook-less commander (Codex, OpenCode) running vx from a plain tmux
+ * pane is recorded with its pane, its server and its own pid, so the sentinel can wake it.
+ */
+async function noteTmuxCommander(deps: Deps, root: string, paths: ProjectPaths): Promise<void> {
+  const found = await identifyTmuxCommander(deps.env, deps.ppid(), deps.exec);
+  if (!found) return;
+  await saveCommanderEntry(root, paths.project, found.harness, {
+    project_path: paths.project,
+    registered_at: isoTime(deps.clock.now()),
+    ...queueThread(found.harness, deps.env.CODEX_THREAD_ID, deps.env.CODEX_HOME || undefined),
+    tmux_pane: found.pane,
+    tmux_socket: found.socket,
+    pid: found.pid,
   });
 }
 
@@ -124,7 +151,14 @@ export async function noteCommander(
   opts: { warnOtherProject?: boolean } = {},
 ): Promise<Partial<Task>> {
   const c = await resolveCommander(deps, root);
-  if (!c) return {};
+  if (!c) {
+    try {
+      await noteTmuxCommander(deps, root, paths);
+    } catch (err) {
+      deps.stderr.write(`vx: warning: could not record the commander in commanders.json: ${errorMessage(err)}\n`);
+    }
+    return {};
+  }
   try {
     await recordCommander(root, c, deps.clock.now());
   } catch (err) {

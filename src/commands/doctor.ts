@@ -1,7 +1,7 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
 import { herdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
-import { liveCommanders, readCommanders } from "../commanders/check";
+import { liveCommanders, liveTmuxCommanders, readCommanders } from "../commanders/check";
 import { commandersCheck } from "../doctor/commanders";
 import { defineVxCommand } from "../command";
 import { campSetupChecks } from "../doctor/camp-setup";
@@ -18,7 +18,7 @@ import { UsageError } from "../errors";
 import { HARNESSES } from "../harnesses";
 import { loadConfig } from "../project";
 import { gitToplevel, projectPaths, realpathOr, refuseInsideCamp, stateRoot } from "../state/paths";
-import type { ProjectConfig } from "../state/schemas";
+import type { Commanders, ProjectConfig } from "../state/schemas";
 import { colourReport } from "../ui/terminal";
 
 export const doctorCommand = defineVxCommand({
@@ -70,8 +70,9 @@ export const doctorCommand = defineVxCommand({
       // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.
       let agents: Promise<AgentInfo[]> | undefined;
       const listAgents = () => (agents ??= herdrOps(deps).herdr.agentList());
-      checks.push(...(await commandersCheck(paths, listAgents)));
-      checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
+      const tmuxLive = (r: Commanders) => liveTmuxCommanders(r, deps.exec, deps.env);
+      checks.push(...(await commandersCheck(paths, listAgents, tmuxLive)));
+      checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents, tmuxLive)));
       checks.push(...recordChecks(paths));
       checks.push(...(await campChecks(paths, deps.exec, deps.env)));
     }
@@ -83,10 +84,16 @@ export const doctorCommand = defineVxCommand({
 });
 
 /** DOC-13: whether any commander registered for this project is live in herdr now. */
-async function commanderLive(paths: ReturnType<typeof projectPaths>, listAgents: () => Promise<AgentInfo[]>): Promise<boolean> {
+async function commanderLive(
+  paths: ReturnType<typeof projectPaths>,
+  listAgents: () => Promise<AgentInfo[]>,
+  tmuxLive: (r: Commanders) => Promise<unknown[]>,
+): Promise<boolean> {
   try {
     const registry = readCommanders(paths);
-    return Boolean(registry && liveCommanders(registry, await listAgents()).length > 0);
+    if (!registry) return false;
+    if ((await tmuxLive(registry)).length > 0) return true;
+    return liveCommanders(registry, await listAgents()).length > 0;
   } catch {
     return false;
   }

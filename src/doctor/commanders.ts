@@ -1,6 +1,6 @@
-/** Doctor's commanders check (DOC-12): who is registered, who is live, and whether they share a queue. */
+/** Doctor's commanders check (DOC-12): who is registered, who is live (in a herdr pane or a plain tmux pane, CMDR-10), and whether they share a queue. */
 import type { AgentInfo } from "../backends/herdr-types";
-import { liveCommanders, readCommanders } from "../commanders/check";
+import { type LiveCommander, liveCommanders, readCommanders } from "../commanders/check";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Commanders } from "../state/schemas";
@@ -12,7 +12,11 @@ const NAME = "commanders";
  * DOC-12. `listAgents` is called at most once, and only when a commander is registered; when it
  * fails (herdr missing or down) no commander counts as live. Read-only.
  */
-export async function commandersCheck(paths: ProjectPaths, listAgents: () => Promise<AgentInfo[]>): Promise<Check[]> {
+export async function commandersCheck(
+  paths: ProjectPaths,
+  listAgents: () => Promise<AgentInfo[]>,
+  tmuxLive: (registry: Commanders) => Promise<LiveCommander[]> = async () => [],
+): Promise<Check[]> {
   let registry: Commanders | undefined;
   try {
     registry = readCommanders(paths);
@@ -27,7 +31,7 @@ export async function commandersCheck(paths: ProjectPaths, listAgents: () => Pro
   } catch {
     // Unreachable herdr: nobody can be shown live.
   }
-  const live = liveCommanders(registry, agents);
+  const live = [...liveCommanders(registry, agents), ...(await tmuxLive(registry))];
   if (live.length === 0) return [{ status: "ok", name: NAME, detail: `none live (registered: ${registered.join(", ")})` }];
   if (live.length === 1) return [{ status: "ok", name: NAME, detail: `${live[0].harness} live in pane ${live[0].pane}` }];
   return [

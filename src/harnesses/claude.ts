@@ -43,6 +43,19 @@ function nonInteractive(env: Record<string, string | undefined>, ownerCommand?: 
   return claude && words.slice(1).some((w) => w === "-p" || w === "--print" || w.startsWith("--print="));
 }
 
+/**
+ * AWT-12: Claude Code runs a new Stop hook (a new await) only after a model turn, and kills the hook
+ * at its `timeout`, so its await ends its day with a re-arm wake. The owner is Claude Code by the
+ * basename of its first word, or (marked CLAUDECODE=1) by a path naming it: a native install's
+ * `claude/versions/<v>`, or node running the npm package's cli.js.
+ */
+function rearmsByTurn(ownerCommand: string, env: Record<string, string | undefined>): boolean {
+  const first = ownerCommand.trim().split(/\s+/, 1)[0] ?? "";
+  const base = first.slice(first.lastIndexOf("/") + 1);
+  if (base === "claude" || base === "claude.exe") return true;
+  return env.CLAUDECODE === "1" && /\/claude(?:-code)?\//.test(ownerCommand);
+}
+
 export const claude: Harness = {
   name: "claude",
   label: "Claude Code",
@@ -77,5 +90,8 @@ export const claude: Harness = {
     fileChecks: () => [],
     liveChecks: async () => [],
     nonInteractive,
+    rearmsByTurn,
+    // Its Stop hook wakes it in any pane, herdr or tmux.
+    tmuxCommander: undefined,
   },
 };

@@ -98,6 +98,18 @@ export const codex: Harness = {
     ],
     liveChecks: async ({ env, exec, top, root }) => [await codexSandboxCheck(env, exec, top, root)],
     nonInteractive: () => false,
+    // No await: woken by `codex queue` or typing.
+    rearmsByTurn: () => false,
+    // Codex 0.171: `• Working (3s • esc to interrupt)` while busy; an empty composer shows `› ` and a
+    // grey placeholder sentence, or nothing.
+    tmuxCommander: {
+      marker: "CODEX_THREAD_ID",
+      program: /^codex$/,
+      busy: /esc to interrupt/i,
+      mark: "›",
+      emptyInput:
+        /^(?:Ask Codex to do anything|Find and fix a bug in @filename|Improve documentation in @filename|Summarize recent commits|Implement \{feature\}|Explain this codebase|Write tests for @filename|Use \/skills to list available skills|Run \/review on my current changes)?$/,
+    },
   },
 };
 

@@ -63,5 +63,10 @@ export const opencode: Harness = {
     fileChecks: (top) => [wakeFileCheck(top, "OpenCode wake plugin", OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN), configCheck(top)],
     liveChecks: async () => [],
     nonInteractive: () => false,
+    // Its plugin starts the next await itself on a quiet exit, at no turn's cost.
+    rearmsByTurn: () => false,
+    // OpenCode 1.x: `esc interrupt` in its footer while busy; its prompt box line starts with `┃`.
+    // OpenCode sets OPENCODE=1 and OPENCODE_PID on itself, so its shell tool's commands inherit both.
+    tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything\.\.\..*)?$/ },
   },
 };

@@ -36,5 +36,8 @@ export const pi: Harness = {
     },
     liveChecks: async () => [],
     nonInteractive: () => false,
+    // Its extension starts the next await itself on a quiet exit, at no turn's cost.
+    rearmsByTurn: () => false,
+    tmuxCommander: undefined,
   },
 };

@@ -40,6 +40,25 @@ export type CommanderPlan = {
   exists(path: string): boolean;
 };
 
+/**
+ * CMDR-10: how vx finds and reads a hook-less commander of this harness in a plain tmux pane,
+ * where no herdr names the pane's agent or says whether it is idle.
+ */
+export type TmuxCommanderRule = {
+  /** An environment variable the harness sets on the commands it runs (its shell tool). */
+  marker: string;
+  /** A variable holding the harness's own pid, where it sets one (checked against `program`). */
+  pidVar?: string;
+  /** The harness's own process, by the basename of its first argv word. */
+  program: RegExp;
+  /** On screen while a turn runs. */
+  busy: RegExp;
+  /** What starts the input line. */
+  mark: string;
+  /** The rest of that line when it holds nothing the person typed (a placeholder, or nothing). */
+  emptyInput: RegExp;
+};
+
 export type CommanderSide = {
   readonly wake: Wake;
   /** True when the project holds this commander's wake files, looked after even when another harness commands. */
@@ -55,6 +74,13 @@ export type CommanderSide = {
    * `ownerCommand` is the owner's command line when known.
    */
   nonInteractive(env: Record<string, string | undefined>, ownerCommand?: string): boolean;
+  /**
+   * AWT-12: true when `ownerCommand` (an await's owner, AWT-06) is this harness and it starts a new
+   * await only after a model turn, so a day-long await ends with one re-arm wake instead of quietly.
+   */
+  rearmsByTurn(ownerCommand: string, env: Record<string, string | undefined>): boolean;
+  /** CMDR-10: its plain-tmux-pane rules; undefined when it is never woken that way (it has a hook). */
+  readonly tmuxCommander: TmuxCommanderRule | undefined;
 };
 
 export interface Harness {

@@ -17,7 +17,11 @@ export const HOOK_COMMAND = `sh -c 'for v in "$(command -v vx 2>/dev/null)" "$HO
 
 export type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: typeof COUNTS.hookTimeoutSeconds };
 
-/** A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled. */
+/**
+ * A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled: a day, so
+ * the await it runs can listen that long (AWT-05); an entry with seed 000's 3600 is outdated,
+ * refreshed by `vx upgrade` and flagged by doctor (DOC-09).
+ */
 export function hookEntry(): HookEntry {
   return { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: COUNTS.hookTimeoutSeconds };
 }

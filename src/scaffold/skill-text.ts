@@ -153,8 +153,10 @@ dispatch again.
 ## \`vx sentinel await\` versus \`vx wait\`
 
 - \`vx sentinel await\` is what the Stop hook and the Pi extension run. It blocks until a wake for this
-  project arrives, prints the reason text on stderr and exits 2; it exits 0 silently after 55 minutes
-  or when there is nothing to deliver here. It consumes what it delivers, so never run it yourself.
+  project arrives, prints the reason text on stderr and exits 2. It listens for a day; then, in Claude
+  Code, it wakes you once with a short note that it only re-arms the hook (nothing to do: end your turn
+  without a reply), and elsewhere it exits 0 silently. It also exits 0 when there is nothing to deliver
+  here. It consumes what it delivers, so never run it yourself.
 - \`vx sentinel drain\` checks once: \`{"decision":"block","reason":"<reason text>"}\` when something is
   pending, else \`{}\`. It consumes what it prints too.
 - \`vx wait <task-id> [--poll-interval <s>] [--max-wait <s>] [--log-file <path>] [--pane-tail-lines <n>]\`

@@ -173,13 +173,18 @@ export type Pool = v.InferOutput<typeof PoolSchema>;
 export type Slot = v.InferOutput<typeof SlotSchema>;
 
 export const CommanderSchema = v.object({
-  herdr_pane_id: v.string(),
+  /** CMDR-03; absent for a commander registered from a plain tmux pane (CMDR-10). */
+  herdr_pane_id: OptString,
   herdr_workspace_id: OptString,
   project_path: v.string(),
   registered_at: Time,
   /** CMDR-09: the Codex thread the commander ran vx from (`CODEX_THREAD_ID`), and its `CODEX_HOME`. */
   codex_thread_id: OptString,
   codex_home: OptString,
+  /** CMDR-10: a hook-less commander in a plain tmux pane: its pane, its server's socket, its own pid. */
+  tmux_pane: OptString,
+  tmux_socket: OptString,
+  pid: v.optional(Int),
 });
 export type Commander = v.InferOutput<typeof CommanderSchema>;
 export const CommandersSchema = v.object({

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { VX_BIN, vx, waitFor } from "../helpers";
 import { type Queue, alive, queue, reasonFor, stopSentinel, taskWithWake } from "../await-kit";
+import { REARM_TEXT } from "../../src/awaiters/rearm";
 
 const ID = "2222222222222222";
 let current: Queue | undefined;
@@ -78,17 +79,35 @@ describe("vx sentinel await", () => {
     expect(await newer.exited).toBe(0);
   });
 
-  test("gives up after 55 minutes (scaled) with exit 0 and no output", async () => {
-    current = await queue({ VX_TIME_SCALE: "0.0001" });
+  test("an owner that restarts its await: a quiet end after a day (scaled), exit 0, no output", async () => {
+    current = await queue({ VX_TIME_SCALE: "0.00001" });
     const q = current;
     const t0 = performance.now();
     const p = startAwait(q);
     await waitFor(() => records(q).includes(`${p.pid}.json`) || p.exitCode !== null, 5000, "registration");
     expect(records(q)).toContain(`${p.pid}.json`);
     expect(await p.exited).toBe(0);
-    // It waited out the scaled 55 minutes (330 ms) rather than leaving at once.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(330);
+    // It listened the scaled day (864 ms), not seed 000's 55 minutes (33 ms).
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(864);
     expect(await new Response(p.stderr).text()).toBe("");
+    expect(records(q)).toEqual([]);
+  });
+
+  test("a Claude Code owner: after a day (scaled) one re-arm text and exit 2, nothing consumed (AWT-12)", async () => {
+    current = await queue({ VX_TIME_SCALE: "0.00001" });
+    const q = current;
+    // The owner's command line reads as Claude Code's (`claude ...`); the await is its child.
+    const owner = Bun.spawn(["bash", "-c", 'exec -a claude bash -c "\\"\\$0\\" sentinel await; echo \\"rc=\\$?\\"" "$0"', VX_BIN], {
+      cwd: q.project,
+      env: q.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const t0 = performance.now();
+    expect(await owner.exited).toBe(0);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(864);
+    const [out, err] = [await new Response(owner.stdout).text(), await new Response(owner.stderr).text()];
+    expect({ out, err }).toEqual({ out: "rc=2\n", err: `${REARM_TEXT}\n` });
     expect(records(q)).toEqual([]);
   });
 

@@ -42,7 +42,7 @@ describe("vx init", () => {
     for (const f of MANAGED.filter((f) => f !== "AGENTS.md")) expect(r.stdout).toContain(`created ${f}\n`);
     const settings = JSON.parse(read(join(s.project, ".claude/settings.json")));
     expect(settings.hooks.Stop).toEqual([
-      { hooks: [{ type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 3600 }] },
+      { hooks: [{ type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] },
     ]);
     expect(read(join(s.project, ".claude/settings.json"))).toContain('"asyncRewake": true,\n');
     const config = JSON.parse(read(join(s.project, ".vexillum/config.json")));
@@ -87,7 +87,7 @@ describe("vx init", () => {
     expect(Object.keys(after)).toEqual(["model", "hooks", "zzz"]);
     expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
     expect(after.hooks.Stop).toEqual([
-      { hooks: [user, { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 3600 }] },
+      { hooks: [user, { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] },
     ]);
   });
 

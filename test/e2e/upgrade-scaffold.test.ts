@@ -46,6 +46,23 @@ describe("vx upgrade --scaffold-only", () => {
     expect((await up("--yes")).stdout).not.toMatch(/^(created|updated) (?!\.vexillum\/config\.json)/m);
   });
 
+  test("seed 000's one-hour hook entry: doctor flags it, vx upgrade makes it day-long, a user hook kept (AWT-05)", async () => {
+    const { s, up, path } = await initialized();
+    using _ = s;
+    const user = { type: "command", command: "./scripts/notify-done.sh" };
+    const old = { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 3600 };
+    writeFileSync(path(".claude/settings.json"), `${JSON.stringify({ hooks: { Stop: [{ hooks: [user, old] }] } }, null, 2)}\n`);
+    const before = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(before.stdout).toContain("[warn] sentinel Stop hook - registered but out of date; run 'vx upgrade'");
+    const r = await up("--yes");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("updated .claude/settings.json\n");
+    const settings = JSON.parse(read(path(".claude/settings.json")));
+    expect(settings.hooks.Stop).toEqual([{ hooks: [user, { ...old, timeout: 87000 }] }]);
+    const after = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(after.stdout).not.toContain("out of date");
+  });
+
   test("an edited block is left alone with a diff; --force backs it up, then writes the current one", async () => {
     const { s, up, path } = await initialized();
     using _ = s;

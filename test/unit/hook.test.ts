@@ -20,7 +20,7 @@ const SPEC_ENTRY_BLOCK = String.raw`{
   "type": "command",
   "command": "sh -c 'for v in \"$(command -v vx 2>/dev/null)\" \"$HOME/.local/bin/vx\" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f \"$v\" ] && [ -x \"$v\" ] && exec \"$v\" sentinel await; done; echo \"vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor\" >&2; exit 0'",
   "asyncRewake": true,
-  "timeout": 3600
+  "timeout": 87000
 }
 `;
 
@@ -40,7 +40,7 @@ describe("HOOK_COMMAND and hookEntry", () => {
   test("each call returns a fresh object", () => {
     const a = hookEntry();
     (a as { timeout: number }).timeout = 1;
-    expect(hookEntry().timeout).toBe(3600);
+    expect(hookEntry().timeout).toBe(87000);
   });
 
   test("the wrapper reports a missing vx and exits 0 (HOOK-02)", () => {
@@ -119,6 +119,14 @@ describe("mergeStopHook", () => {
     const { next, changed } = mergeStopHook(input);
     expect(changed).toBe(true);
     expect(next.hooks).toEqual({ Stop: [{ hooks: [userHook, entry()] }, { matcher: "", hooks: [userHook] }] });
+  });
+
+  test("seed 000's entry (timeout 3600) is replaced by the day-long one (AWT-05)", () => {
+    const input = { hooks: { Stop: [{ hooks: [userHook, { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 3600 }] }] } };
+    const { next, changed } = mergeStopHook(input);
+    expect(changed).toBe(true);
+    expect(next.hooks).toEqual({ Stop: [{ hooks: [userHook, entry()] }] });
+    expect(entry().timeout).toBe(87000);
   });
 
   test("an entry missing asyncRewake is replaced", () => {
@@ -211,8 +219,10 @@ describe("hookState", () => {
     ["Stop not an array", { hooks: { Stop: {} } }, "missing"],
     ["only user hooks", { hooks: { Stop: [{ hooks: [userHook] }] } }, "missing"],
     ["current entry", { hooks: { Stop: [{ hooks: [userHook, entry()] }] } }, "registered"],
-    ["current entry, keys reordered", { hooks: { Stop: [{ hooks: [{ timeout: 3600, asyncRewake: true, command: HOOK_COMMAND, type: "command" }] }] } }, "registered"],
+    ["current entry, keys reordered", { hooks: { Stop: [{ hooks: [{ timeout: 87000, asyncRewake: true, command: HOOK_COMMAND, type: "command" }] }] } }, "registered"],
     ["legacy only", { hooks: { Stop: [{ hooks: [old] }] } }, "outdated"],
+    // AWT-05: seed 000's one-hour timeout leaves an idle commander deaf after 55 minutes.
+    ["seed 000's entry (timeout 3600)", { hooks: { Stop: [{ hooks: [{ ...entry(), timeout: 3600 }] }] } }, "outdated"],
     ["current plus legacy", { hooks: { Stop: [{ hooks: [entry()] }, { hooks: [old] }] } }, "outdated"],
     ["extra key on the entry", { hooks: { Stop: [{ hooks: [{ ...entry(), statusMessage: "x" }] }] } }, "outdated"],
   ])("%s", (_name, settings, want) => {
