@@ -30,7 +30,7 @@ function startedWithin(marker: string, since: number): boolean {
  */
 const LAUNCHER = '"$@" </dev/null >&3 2>&1 3>&- & echo $!';
 
-function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
+export function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
   const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, "vx-launcher", ...argv], {
     cwd,
     env: env as Record<string, string>,
@@ -45,7 +45,7 @@ function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["en
 }
 
 /** Alive and not a zombie: an orphan that exited stays one until init reaps it, which can take seconds. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
