@@ -67,7 +67,7 @@ function looksLikeFile(word: string, cwd: string): boolean {
 
 export const forumCommand = defineVxCommand({
   name: "forum",
-  summary: "Show the general an artifact for review, the live board, and read the feedback that comes back",
+  summary: "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)",
   usage: [
     "forum <file> [--open]",
     "forum reply <file> <text...>",
