@@ -166,7 +166,8 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
     return [sig, h] as const;
   });
   const watch = createWatch(root);
-  const step = scaled("forumWatch", deps.env);
+  // Never a busy loop, however small VX_TIME_SCALE is.
+  const step = Math.max(50, scaled("forumWatch", deps.env));
   const buildEvery = scaled("sentinelPoll", deps.env);
   let nextBuildCheck = deps.clock.now() + buildEvery;
   let lastChange = deps.clock.now();
