@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Forum, forum, writePlan } from "../forum-kit";
-import { VX_BIN, alive, waitFor } from "../helpers";
+import { VX_BIN, alive, vx, waitFor } from "../helpers";
 
 let current: Forum | undefined;
 afterEach(async () => {
@@ -198,8 +198,11 @@ describe("the server's life (FOR-05)", () => {
   test("one server per state root: a second refuses naming the first; forum stop stops the verified one", async () => {
     current = await forum();
     const f = current;
+    const doctor = async () => (await vx(["doctor"], { cwd: f.project, env: f.env })).stdout.split("\n").find((l) => l.includes("] forum"));
+    expect(await doctor()).toBe("[ok] forum - server not running (vx forum board starts it)");
     await f.open(["board"]);
     const { pid } = f.info();
+    expect(await doctor()).toBe(`[ok] forum - server running (pid ${pid}) on 127.0.0.1:${f.info().port} - vx forum board prints its URL`);
     const second = await f.run(["serve"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`a forum server is already running (pid ${pid})`);
