@@ -69,3 +69,8 @@ export function writePlan(f: Forum, text = "# The plan\n\n1. Build the **forum**
   writeFileSync(path, text);
   return path;
 }
+
+/** A response's JSON body, typed loosely for assertions. */
+export async function jsonOf(res: Response): Promise<any> {
+  return res.json();
+}

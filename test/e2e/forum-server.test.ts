@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Forum, forum, writePlan } from "../forum-kit";
+import { type Forum, forum, jsonOf, writePlan } from "../forum-kit";
 import { VX_BIN, alive, vx, waitFor } from "../helpers";
 
 let current: Forum | undefined;
@@ -88,7 +88,7 @@ describe("forum access (FOR-06)", () => {
     symlinkSync(join(f.home, "secret.txt"), join(f.project, "docs", "out.txt"));
     writeFileSync(join(f.project, "docs", "in.txt"), "inside\n");
     const s = sessionOf(await f.open(["plan.md"]));
-    const doc = await (await f.req(`/api/sessions/${s}`)).json();
+    const doc = await jsonOf(await f.req(`/api/sessions/${s}`));
     const art = await fetch(`${f.base()}${doc.artifact_url}`);
     expect(art.status).toBe(200);
     expect(art.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
@@ -134,7 +134,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
     expect(s).toMatch(/^plan\.md-[0-9a-f]{8}$/);
     const r = await f.post(`/api/sessions/${s}/messages`, { text: "Shorten step 2" });
     expect(r.status).toBe(201);
-    const { uid } = await r.json();
+    const { uid } = await jsonOf(r);
     const transcript = readFileSync(join(f.root, "forums", s, "transcript.jsonl"), "utf8");
     expect(JSON.parse(transcript.trim())).toMatchObject({ uid, from: "general", text: "Shorten step 2" });
     expect(JSON.parse(readFileSync(join(f.stateDir, "forum-inbox", s, `${uid}.json`), "utf8"))).toMatchObject({ uid, session: s, file: "plan.md" });
@@ -146,7 +146,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
     const reply = await f.run(["reply", "plan.md", "Done:", "step", "2", "is", "shorter"]);
     expect(reply).toMatchObject({ code: 0, stdout: `replied in plan.md; acked ${uid}\n` });
     expect(existsSync(wakePath)).toBe(false);
-    const doc = await (await f.req(`/api/sessions/${s}`)).json();
+    const doc = await jsonOf(await f.req(`/api/sessions/${s}`));
     expect(doc.transcript.map((l: { from: string; text: string }) => [l.from, l.text])).toEqual([
       ["general", "Shorten step 2"],
       ["commander", "Done: step 2 is shorter"],
@@ -157,7 +157,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
     expect(JSON.parse(readFileSync(wakePath, "utf8"))).toMatchObject({ ended: true, count: 1 });
     const late = await f.post(`/api/sessions/${s}/messages`, { text: "too late" });
     expect(late.status).toBe(409);
-    expect((await late.json()).error).toContain("ended");
+    expect((await jsonOf(late)).error).toContain("ended");
     expect(await f.run(["reply", "plan.md", "x"])).toMatchObject({ code: 1, stderr: expect.stringContaining("has ended") });
     const list = JSON.parse((await f.run(["list", "--json"])).stdout);
     expect(list.sessions).toEqual([expect.objectContaining({ session: s, file: "plan.md", unread: 1, ended: true })]);
@@ -179,12 +179,12 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
     for (const [body, reason] of cases) {
       const r = await f.post(path, body);
       expect(r.status).toBe(400);
-      expect((await r.json()).error).toContain(reason);
+      expect((await jsonOf(r)).error).toContain(reason);
     }
     const bytes = new Uint8Array([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
     const raw = await f.req(path, { method: "POST", body: bytes, headers: { "content-type": "application/json", origin: f.base() } });
     expect(raw.status).toBe(400);
-    expect((await raw.json()).error).toContain("not valid UTF-8");
+    expect((await jsonOf(raw)).error).toContain("not valid UTF-8");
     expect((await f.post("/api/sessions/nope-00000000/messages", { text: "x" })).status).toBe(404);
     expect(inboxFiles(f, s)).toEqual([]);
     expect(existsSync(join(f.root, "forums", s, "transcript.jsonl"))).toBe(false);
@@ -228,7 +228,7 @@ describe("the server's life (FOR-05)", () => {
       for (let i = 0; !stop; i++) {
         try {
           const r = await f.post(`/api/sessions/${s}/messages`, { text: `w${w} m${i}` });
-          if (r.status === 201) sent.push((await r.json()).uid);
+          if (r.status === 201) sent.push((await jsonOf(r)).uid);
         } catch {
           return; // the server is gone
         }
@@ -251,7 +251,7 @@ describe("the server's life (FOR-05)", () => {
     expect(f.info().pid).not.toBe(pid);
     expect(f.info()).toMatchObject({ port, token });
     for (const l of lines) expect(existsSync(join(f.stateDir, "forum-inbox", s, `${l.uid}.json`))).toBe(true);
-    const doc = await (await f.req(`/api/sessions/${s}`)).json();
+    const doc = await jsonOf(await f.req(`/api/sessions/${s}`));
     expect(doc.transcript.map((l: { uid: string }) => l.uid)).toEqual(lines.map((l) => l.uid));
   });
 
