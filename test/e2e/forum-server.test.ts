@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Forum, forum, jsonOf, writePlan } from "../forum-kit";
-import { VX_BIN, alive, vx, waitFor } from "../helpers";
+import { VX_BIN, alive, vx, waitFor, writeExecutable } from "../helpers";
 
 let current: Forum | undefined;
 afterEach(async () => {
@@ -161,6 +161,21 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
     expect(await f.run(["reply", "plan.md", "x"])).toMatchObject({ code: 1, stderr: expect.stringContaining("has ended") });
     const list = JSON.parse((await f.run(["list", "--json"])).stdout);
     expect(list.sessions).toEqual([expect.objectContaining({ session: s, file: "plan.md", unread: 1, ended: true })]);
+  });
+
+  test("a forum wake pings the general's notifier with the forum section (WAK-14)", async () => {
+    current = await forum();
+    const f = current;
+    const out = join(f.home, "pinged");
+    writeExecutable(join(f.bin, "ping-me"), `#!/bin/sh\n{ cat; echo "status=$VX_NEW_STATUS task=[$VX_TASK_ID]"; } > "${out}"\n`);
+    const config = join(f.project, ".vexillum", "config.json");
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), notify: ["ping-me"] }, null, 2));
+    writePlan(f);
+    const s = sessionOf(await f.open(["plan.md"]));
+    expect((await f.post(`/api/sessions/${s}/messages`, { text: "ping" })).status).toBe(201);
+    await waitFor(() => existsSync(out) && readFileSync(out, "utf8").includes("status=forum"), 10_000, "the notifier to run");
+    expect(readFileSync(out, "utf8")).toContain("forum session plan.md: 1 new message (ended: false). Run vx forum inbox.");
+    expect(readFileSync(out, "utf8")).toContain("task=[]");
   });
 
   test("bad messages are refused with a reason and write nothing (FOR-10)", async () => {
