@@ -155,6 +155,15 @@ function safeSessions(root: string, log: (l: string) => void) {
   }
 }
 
+/**
+ * FOR-05's idle rule, pure: the reason to exit once no page is open and nothing (a request, a new
+ * transcript line) has happened for `idleMs`; undefined while a page is open or within the limit.
+ */
+export function idleReason(now: number, lastActivity: number, openPages: number, idleMs: number): string | undefined {
+  if (openPages > 0 || now - lastActivity < idleMs) return undefined;
+  return "idle with no open page";
+}
+
 /** Sends events for what changed on disk until a signal, a new binary, or the idle limit. */
 async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof createHub>, binary: ForumServer["binary"], lastSeen: () => number): Promise<string> {
   let stop: string | undefined;
@@ -191,8 +200,7 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
         const reason = changeReason(binary);
         if (reason) stop = `its binary changed (${reason})`;
       }
-      if (hub.clients() > 0) continue;
-      if (now - Math.max(lastSeen(), lastChange) >= scaled("forumIdle", deps.env)) stop = "idle with no open page";
+      stop ??= idleReason(now, Math.max(lastSeen(), lastChange), hub.clients(), scaled("forumIdle", deps.env));
     }
   } finally {
     for (const [sig, h] of handlers) process.off(sig, h);

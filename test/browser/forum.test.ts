@@ -74,6 +74,10 @@ describe.skipIf(!CHROMIUM)("the forum in chromium (FOR-11)", () => {
     expect((await f.run(["reply", "plan.md", "Added: the board shows git diff --stat per soldier."])).code).toBe(0);
     await page.locator("#transcript li.commander", { hasText: "git diff --stat" }).waitFor({ timeout: 1000 + (performance.now() - replied) });
 
+    // The commander revises the file: the frame shows the new version without a reload by hand.
+    writePlan(f, PLAN.replace("3. **Board**: every soldier live.", "3. **Board**: every soldier live, with its diff stat."));
+    await frame.locator("li", { hasText: "with its diff stat" }).waitFor({ timeout: 10_000 });
+
     // A second message, acknowledged without a reply: the wake goes.
     await page.fill("#text", "Looks good, go ahead.");
     await page.click("#send");

@@ -231,6 +231,17 @@ describe("the server's life (FOR-05)", () => {
     expect(await f.run(["stop"])).toMatchObject({ code: 0, stdout: "no forum server is running\n" });
   });
 
+  test("with no page open and nothing happening, the server exits at the (scaled) idle limit", async () => {
+    // 8 h x 0.0001 = 2.9 s.
+    current = await forum({ VX_TIME_SCALE: "0.0001" });
+    const f = current;
+    await f.open(["board"]);
+    const { pid } = f.info();
+    await waitFor(() => !alive(pid), 30_000, "the idle server to exit");
+    expect(readFileSync(join(f.root, "forum", "server.log"), "utf8")).toContain(`forum: server ${pid} stopping: idle with no open page`);
+    expect(existsSync(join(f.root, "forum", "server.json"))).toBe(false);
+  });
+
   test("kill -9 while messages arrive: every 201 is on disk in all three places; a restart delivers the rest and serves the same transcript", async () => {
     current = await forum();
     const f = current;

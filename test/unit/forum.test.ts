@@ -10,6 +10,8 @@ import { sessionKey, sessionPaths } from "../../src/forum/paths";
 import { messageProblem, openSession, postFromGeneral, readTranscript, recoverSession } from "../../src/forum/sessions";
 import { projectPaths } from "../../src/state/paths";
 import { unreadSessions } from "../../src/forum/inbox";
+import { idleReason } from "../../src/forum/server";
+import { DURATIONS } from "../../src/time";
 
 const gate = { port: 4321, token: "a".repeat(64) };
 const h = (o: Record<string, string>) => new Headers(o);
@@ -90,6 +92,20 @@ describe("messages and sessions (FOR-07, FOR-10)", () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the idle limit (FOR-05)", () => {
+  const limit = DURATIONS.forumIdle;
+  test("exits only after 8 h with no open page and no activity", () => {
+    expect(limit).toBe(8 * 3600 * 1000);
+    const t0 = 1_000_000;
+    expect(idleReason(t0 + limit - 1, t0, 0, limit)).toBeUndefined();
+    expect(idleReason(t0 + limit, t0, 0, limit)).toBe("idle with no open page");
+    // An open page keeps it, however long.
+    expect(idleReason(t0 + 10 * limit, t0, 1, limit)).toBeUndefined();
+    // Activity starts the wait again.
+    expect(idleReason(t0 + limit, t0 + 1, 0, limit)).toBeUndefined();
   });
 });
 
