@@ -56,6 +56,7 @@ export async function runReviewSub(deps: Deps, sub: (typeof REVIEW_SUBCOMMANDS)[
     case "reply": {
       const [file, ...words] = rest;
       const text = words.join(" ");
+      if (file === undefined) throw new UsageError("missing <file> for forum reply", "forum");
       if (words.length === 0) throw new UsageError("missing <text> for forum reply", "forum");
       const problem = messageProblem(text);
       if (problem) throw new UsageError(`${problem} - give the reply as text`, "forum");
