@@ -3,15 +3,21 @@
 // from inside the page, and the live board; the screenshots the README shows are taken here.
 // Run with `bun run test:browser`; skipped, saying so, when no chromium is installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { stopSentinel } from "../await-kit";
 import { type Forum, forum, writePlan } from "../forum-kit";
 import { REPO, VX_BIN, git, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
 
-const CHROMIUM = process.env.VX_CHROMIUM ?? Bun.which("chromium") ?? Bun.which("chromium-browser") ?? undefined;
-if (!CHROMIUM) console.error("test/browser: no chromium found (install Debian's chromium package, or set VX_CHROMIUM): the browser tests are skipped");
+/** CHROMIUM_PATH names the browser; else Debian's `chromium` on PATH. Undefined when there is none. */
+function findChromium(): string | undefined {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) return existsSync(given) ? given : undefined;
+  return Bun.which("chromium") ?? Bun.which("chromium-browser") ?? undefined;
+}
+const CHROMIUM = findChromium();
+if (!CHROMIUM) console.error("test/browser: no chromium found (install Debian's chromium package, or set CHROMIUM_PATH): the browser tests are skipped");
 
 const IMG = join(REPO, "docs", "img");
 const PLAN = `# Plan: the forum
