@@ -47,6 +47,10 @@ export const DURATIONS = {
   notifyLimit: 30 * S,
   /** STA-10: each camp_setup command's limit (config `camp_setup_timeout` overrides it). */
   campSetup: 10 * MIN,
+  /** FOR-05: a forum server with no open page, request or new message for this long exits. */
+  forumIdle: 8 * 60 * MIN,
+  /** FOR-08/09: how often the forum server looks at transcripts, artifacts and state for changes. */
+  forumWatch: 250,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;
@@ -62,6 +66,8 @@ export const GUARDS = {
   codexCall: 30 * S,
   /** How long a command waits to see an auto-started sentinel take its lock before saying so. */
   sentinelStart: 3 * S,
+  /** How long a forum command waits for the server it started to answer. */
+  forumStart: 10 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
   /** `vx upgrade`: a download that receives nothing for this long is given up. */

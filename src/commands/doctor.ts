@@ -6,6 +6,7 @@ import { commandersCheck } from "../doctor/commanders";
 import { defineVxCommand } from "../command";
 import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";
+import { forumCheck } from "../doctor/forum";
 import { notifyCheck } from "../doctor/notify";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
@@ -65,6 +66,7 @@ export const doctorCommand = defineVxCommand({
       checks.push(...(await campSetupChecks(deps, top, config)));
     }
     checks.push(await sentinelCheck(deps, root));
+    checks.push(forumCheck(root));
     if (top && config) {
       const paths = projectPaths(root, top);
       // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.

@@ -1,10 +1,16 @@
-/** `vx forum inbox [--json] [--ack <uid>...]` (FOR-02..04): the commander's forum feedback. */
+/**
+ * `vx forum`: the inbox (FOR-02..04) here; review sessions, the board and the server
+ * (FOR-05..09) in forum-review.ts.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { defineVxCommand } from "../command";
 import type { Deps } from "../deps";
 import { EXIT, UsageError } from "../errors";
 import { type InboxSession, acknowledge, unreadSessions } from "../forum/inbox";
 import { printable } from "../printable";
 import { SCHEMA_VERSION } from "../state/schemas";
+import { REVIEW_SUBCOMMANDS, review, runReviewSub } from "./forum-review";
 import { openProject } from "../project";
 import { isoTime } from "../time";
 
@@ -55,18 +61,40 @@ function ackValues(rawArgs: string[]): string[] {
   return out;
 }
 
+/** A word that names a file rather than a mistyped subcommand: it has a dot or a slash, or exists. */
+function looksLikeFile(word: string, cwd: string): boolean {
+  return word.includes(".") || word.includes("/") || existsSync(resolve(cwd, word));
+}
+
 export const forumCommand = defineVxCommand({
   name: "forum",
-  summary: "Read and acknowledge forum feedback waiting for the commander",
-  usage: ["forum inbox [--json] [--ack <uid>...]"],
+  summary: "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)",
+  usage: [
+    "forum <file> [--open]",
+    "forum reply <file> <text...>",
+    "forum end <file>",
+    "forum list [--json]",
+    "forum board [--open]",
+    "forum stop",
+    "forum serve",
+    "forum inbox [--json] [--ack <uid>...]",
+  ],
   args: {
-    json: { type: "boolean", description: "Print the unread messages as one JSON object" },
+    json: { type: "boolean", description: "Print the unread messages (inbox) or the sessions (list) as one JSON object" },
+    open: { type: "boolean", description: "Also open the page in the browser (when there is a display)" },
     ack: { type: "string", valueHint: "uid", description: "Acknowledge these messages (more uids may follow)" },
   },
   async run(args, deps, rawArgs) {
     const [sub, ...rest] = args._ as string[];
-    if (sub === undefined) throw new UsageError("missing forum subcommand (expected inbox)", "forum");
-    if (sub !== "inbox") throw new UsageError(`unknown forum subcommand "${sub}"`, "forum");
+    if (sub === undefined) throw new UsageError("missing forum subcommand or <file> (expected a file, reply, end, list, board, stop or inbox)", "forum");
+    const known = (REVIEW_SUBCOMMANDS as readonly string[]).includes(sub);
+    if (!known && sub !== "inbox" && !looksLikeFile(sub, deps.cwd)) throw new UsageError(`unknown forum subcommand "${sub}"`, "forum");
+    if (sub !== "inbox" && ackValues(rawArgs).length > 0) throw new UsageError(`--ack goes with forum inbox, not ${known ? `forum ${sub}` : "a file"}`, "forum");
+    const flags = { json: Boolean(args.json), open: Boolean(args.open) };
+    if (args.open && sub !== "board" && (known || sub === "inbox")) throw new UsageError(`--open goes with a <file> or board, not forum ${sub}`, "forum");
+    if (args.json && sub !== "inbox" && sub !== "list") throw new UsageError(`--json goes with forum inbox or forum list, not ${sub}`, "forum");
+    if (known) return runReviewSub(deps, sub as (typeof REVIEW_SUBCOMMANDS)[number], rest, flags);
+    if (sub !== "inbox") return review(deps, sub, rest, flags);
     const acks = ackValues(rawArgs);
     if (acks.length === 0) {
       if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`, "forum");

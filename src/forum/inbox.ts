@@ -77,6 +77,27 @@ function sessionNames(paths: ProjectPaths): string[] {
   return names.sort();
 }
 
+/** How many messages of one session are unread (FOR-01); the count a forum wake carries. */
+export function unreadCount(paths: ProjectPaths, session: string): number {
+  return sessionMessages(paths, session).filter((m) => isUnread(m.value)).length;
+}
+
+/** The uids of one session's unread messages. */
+export function unreadUids(paths: ProjectPaths, session: string): string[] {
+  return sessionMessages(paths, session).filter((m) => isUnread(m.value)).map((m) => m.value.uid);
+}
+
+/** Whether message `uid` of `session` is on disk, read or not. */
+export function hasMessage(paths: ProjectPaths, session: string, uid: string): boolean {
+  return readStateText(join(paths.forumInboxDir, session, `${uid}.json`)) !== undefined;
+}
+
+/** FOR-01: writes one new message file atomically (the writer rings the wake after this). */
+export function writeMessage(paths: ProjectPaths, msg: ForumMessage): void {
+  if (!isSafeBaseName(msg.session) || !isSafeBaseName(msg.uid)) throw new StateError(paths.forumInboxDir, `invalid message name ${msg.session}/${msg.uid}`);
+  writeStateFile(paths.root, join(paths.forumInboxDir, msg.session, `${msg.uid}.json`), renderState(mergeForSave(msg, MESSAGE_KEYS, undefined)));
+}
+
 const byAge = (a: InboxMessage, b: InboxMessage) =>
   parseTime(a.value.received_at) - parseTime(b.value.received_at) || (a.value.uid < b.value.uid ? -1 : a.value.uid > b.value.uid ? 1 : 0);
 

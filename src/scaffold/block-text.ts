@@ -36,6 +36,10 @@ Rules:
   Catch up with \`vx status\` when you may have missed one.
 - An \`unconfirmed\` wake carries a note that explains it. Take that note as the explanation; do not
   judge the soldier from a live read of its pane, which can show a stale viewport.
+- To show the general something to read or approve (a plan, a diagram, a report), open a review
+  with \`vx forum <file>\` and give them the URL it prints. Answer their feedback with
+  \`vx forum reply <file> <text...>\`; acknowledge feedback you act on without a reply with
+  \`vx forum inbox --ack <uid>\`.
 - Report to the general plainly, bad news included.
 `;
 
@@ -72,6 +76,10 @@ Reglas:
   pide. Si pudiste perderte uno, ponete al día con \`vx status\`.
 - Un wake \`unconfirmed\` trae una nota que lo explica. Tomá esa nota como la explicación; no juzgues
   al soldier por una lectura en vivo de su pane, que puede mostrar un viewport viejo.
+- Para mostrarle al general algo que tiene que leer o aprobar (un plan, un diagrama, un reporte),
+  abrí una revisión con \`vx forum <file>\` y pasale la URL que imprime. Respondé su feedback con
+  \`vx forum reply <file> <text...>\`; el feedback sobre el que actuás sin responder, confirmalo con
+  \`vx forum inbox --ack <uid>\`.
 - Informale al general con claridad, también las malas noticias.
 `;
 
@@ -83,4 +91,7 @@ export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
   // Before the landing-order rule (issue 19).
   "30521cb0": "en",
   f38888c2: "es",
+  // Before the forum review rule (issue 18).
+  "51ed6073": "en",
+  d7b98be6: "es",
 };

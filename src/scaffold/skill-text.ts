@@ -117,6 +117,23 @@ Read it, act on it, and acknowledge it with vx forum inbox --ack <uid> before en
 Run \`vx forum inbox\` (or \`vx forum inbox --json\`), act on each message, then acknowledge each one
 with \`vx forum inbox --ack <uid>\` (several uids may follow one \`--ack\`).
 
+## The forum: reviews with the general
+
+When the general should read or approve something before you go on (a plan, a diagram, a design,
+a soldier's report, a page you built), show it in the forum instead of pasting it into the chat:
+
+- \`vx forum <file>\` opens a review of a file in this project (HTML, Markdown, SVG, PNG/JPEG or
+  text) and prints \`forum: <url>\`. Give the general that URL. The page reloads the file when you
+  change it, so revise the same file rather than writing a new one.
+- Their feedback wakes you like a soldier: \`forum session <file>: N new messages\`. Read it with
+  \`vx forum inbox\`, act on it, then answer on the page with
+  \`vx forum reply <file> <text...>\` (it also acknowledges that session's unread messages). Feedback
+  you act on without answering: \`vx forum inbox --ack <uid>\`. Never end a turn with forum
+  feedback unread.
+- \`vx forum end <file>\` closes a review once it is settled; \`vx forum list\` shows the
+  project's reviews. \`vx forum board\` prints the URL of the live board of every soldier, and the
+  general can message you from there too (session \`general\`, file \`board\`).
+
 ## What to do for each status
 
 **done**

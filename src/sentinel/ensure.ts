@@ -39,7 +39,7 @@ const LAUNCHER = '"$@" </dev/null >&3 2>&1 3>&- & echo $!';
  */
 export const SENTINEL_RUNTIME_ENV: Readonly<Record<string, string>> = { BUN_JSC_useDFGJIT: "0" };
 
-function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
+export function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
   const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, "vx-launcher", ...argv], {
     cwd,
     env: { ...(env as Record<string, string>), ...SENTINEL_RUNTIME_ENV },
@@ -54,7 +54,7 @@ function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["en
 }
 
 /** Alive and not a zombie: an orphan that exited stays one until init reaps it, which can take seconds. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {

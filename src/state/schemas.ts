@@ -254,3 +254,32 @@ export type Models = v.InferOutput<typeof ModelsSchema>;
 export function keysOf(schema: { entries: Record<string, unknown> }): string[] {
   return Object.keys(schema.entries);
 }
+
+/** FOR-07 `forums/<session>/session.json`: the review session of one artifact. */
+export const ForumSessionSchema = v.object({
+  session: v.string(),
+  file: v.string(),
+  project_path: v.string(),
+  created_at: Time,
+  ended_at: v.optional(v.nullable(v.string())),
+});
+export type ForumSession = v.InferOutput<typeof ForumSessionSchema>;
+
+/** FOR-07 one line of `forums/<session>/transcript.jsonl`. */
+export const TranscriptLineSchema = v.object({
+  uid: v.string(),
+  from: v.picklist(["general", "commander"]),
+  text: v.string(),
+  at: Time,
+});
+export type TranscriptLine = v.InferOutput<typeof TranscriptLineSchema>;
+
+/** FOR-05 `forum/server.json`: the running forum server. */
+export const ForumServerSchema = v.object({
+  pid: Int,
+  port: Int,
+  token: v.string(),
+  binary: BuildSchema,
+  started_at: Time,
+});
+export type ForumServer = v.InferOutput<typeof ForumServerSchema>;

@@ -191,6 +191,18 @@ export function writeForumWake(paths: ProjectPaths, input: ForumWakeInput): Foru
   return checked.output;
 }
 
+/** A session's pending forum wake; undefined when there is none or it cannot be read. */
+export function readForumWake(paths: ProjectPaths, session: string): ForumWake | undefined {
+  if (!isSafeBaseName(session)) return undefined;
+  const path = join(paths.forumWakesDir, `${session}.json`);
+  try {
+    const text = readStateText(path);
+    return text === undefined ? undefined : parseRecord(path, text, ForumWakeSchema).value;
+  } catch {
+    return undefined;
+  }
+}
+
 // --- claims (WAK-06..08) ---------------------------------------------------------------------
 
 /** Deliverable wake names in `dir`: regular entries ending in `.json`, sorted; directories skipped. */

@@ -46,7 +46,7 @@ describe("vx doctor", () => {
       "git", "herdr", "herdr version", "herdr server", "tmux", "Claude Code", "Codex", "Pi", "OpenCode",
       "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
       "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
-      "sentinel", "commanders", "pending wakes", "camps",
+      "sentinel", "forum", "commanders", "pending wakes", "camps",
     ]);
     expect(r.stdout).toContain("[ok] herdr version - 0.9.3\n");
     expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");

@@ -165,8 +165,12 @@ describe("vx forum inbox", () => {
   });
 
   test.each([
-    [["reply"], 'vx: unknown forum subcommand "reply"\n'],
-    [[], "vx: missing forum subcommand (expected inbox)\n"],
+    [["frobnicate"], 'vx: unknown forum subcommand "frobnicate"\n'],
+    [["reply"], "vx: missing <file> for forum reply\n"],
+    [[], "vx: missing forum subcommand or <file> (expected a file, reply, end, list, board, stop or inbox)\n"],
+    [["list", "--ack", "a1"], "vx: --ack goes with forum inbox, not forum list\n"],
+    [["inbox", "--open"], "vx: --open goes with a <file> or board, not forum inbox\n"],
+    [["list", "extra"], 'vx: unexpected argument "extra" after forum list\n'],
     [["inbox", "extra"], 'vx: unexpected argument "extra"\n'],
     [["inbox", "--json", "--ack", "a1"], "vx: --json lists messages and cannot be combined with --ack\n"],
     [["inbox", "--frob"], 'vx: unknown flag "--frob"\n'],
@@ -175,7 +179,8 @@ describe("vx forum inbox", () => {
     const r = await q.run(args);
     expect(r.code).toBe(64);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toStartWith(`${message}Usage: vx forum inbox [--json] [--ack <uid>...]\n`);
+    expect(r.stderr).toStartWith(`${message}Usage: vx forum <file> [--open]\n`);
+    expect(r.stderr).toContain("       vx forum inbox [--json] [--ack <uid>...]\n");
   });
 
   test("needs an initialized project", async () => {

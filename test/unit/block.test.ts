@@ -75,8 +75,22 @@ describe("renderBlock", () => {
   test.each(["en", "es"] as const)("%s: teaches the landing order, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(LANDING_RULE[lang]);
-    const before = bodyOf(block).replace(LANDING_RULE[lang], "");
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(LANDING_RULE[lang], "");
     expect(bodyHash(before)).toBe(lang === "en" ? "30521cb0" : "f38888c2");
+    expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
+  });
+
+  // Issue 18: when to open a forum review, and how to answer it.
+  const FORUM_RULE = {
+    en: "- To show the general something to read or approve (a plan, a diagram, a report), open a review\n  with `vx forum <file>` and give them the URL it prints. Answer their feedback with\n  `vx forum reply <file> <text...>`; acknowledge feedback you act on without a reply with\n  `vx forum inbox --ack <uid>`.\n",
+    es: "- Para mostrarle al general algo que tiene que leer o aprobar (un plan, un diagrama, un reporte),\n  abrí una revisión con `vx forum <file>` y pasale la URL que imprime. Respondé su feedback con\n  `vx forum reply <file> <text...>`; el feedback sobre el que actuás sin responder, confirmalo con\n  `vx forum inbox --ack <uid>`.\n",
+  } as const;
+
+  test.each(["en", "es"] as const)("%s: teaches forum reviews, and the block before it reads as stale in its language", (lang) => {
+    const block = renderBlock(lang);
+    expect(block).toContain(FORUM_RULE[lang]);
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "");
+    expect(bodyHash(before)).toBe(lang === "en" ? "51ed6073" : "d7b98be6");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });
 

@@ -34,7 +34,7 @@ describe("command registry", () => {
     ["sentinel", "Watch dispatched soldiers and record status changes"],
     ["wait", "Wait for one soldier to settle and report how it ended (read-only)"],
     ["report", "Record a soldier's harness state from inside its camp (for harness hooks)"],
-    ["forum", "Read and acknowledge forum feedback waiting for the commander"],
+    ["forum", "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)"],
     ["completion", "Print a shell completion script (bash, zsh or fish)"],
     ["models", "List the model profiles a dispatch can use"],
   ];

@@ -1,0 +1,5 @@
+// Stylesheets embedded as text (pages.ts).
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

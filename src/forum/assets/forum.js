@@ -1,0 +1,282 @@
+// The forum's one page script (board and review). Plain DOM, no framework: every text from the
+// server is put in with textContent, never as HTML (FOR-10). A message is shown as sent only
+// when the server answered 201, which it does once the message is on disk (FOR-07).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function notice(text, error) {
+  const n = $("notice");
+  n.hidden = !text;
+  n.textContent = text || "";
+  n.classList.toggle("error", Boolean(error));
+}
+
+async function errorOf(res) {
+  try {
+    const body = await res.json();
+    if (body && body.error) return body.error;
+  } catch (_) {
+    // not JSON
+  }
+  return `the forum answered ${res.status}`;
+}
+
+async function getJson(url) {
+  const res = await fetch(url, { cache: "no-store", credentials: "same-origin" });
+  if (!res.ok) throw new Error(await errorOf(res));
+  return res.json();
+}
+
+/** A change: POST with a JSON body; the browser adds the Origin the server checks (FOR-06). */
+async function postJson(url, body) {
+  let res;
+  try {
+    res = await fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (_) {
+    return { ok: false, error: "the forum did not answer (is it running? vx forum board starts it); your text is kept - send it again" };
+  }
+  if (res.status === 201) return { ok: true, body: await res.json() };
+  return { ok: false, error: await errorOf(res) };
+}
+
+/** The live stream; `open` runs on every (re)connection, so a restarted server refreshes the page. */
+function follow(handlers) {
+  const es = new EventSource("/api/events");
+  const live = $("live");
+  es.onopen = () => {
+    live.textContent = "live";
+    live.classList.remove("off");
+    handlers.open();
+  };
+  es.onerror = () => {
+    live.textContent = "reconnecting…";
+    live.classList.add("off");
+  };
+  for (const [name, fn] of Object.entries(handlers)) {
+    if (name !== "open") es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+  }
+}
+
+function age(iso) {
+  const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(s)) return "?";
+  if (s < 60) return `${Math.floor(s)}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** Sends on submit and on Ctrl/Cmd+Enter; keeps the text unless the server took it. */
+function sender(form, textarea, button, status, send) {
+  const go = async (ev) => {
+    if (ev) ev.preventDefault();
+    const text = textarea.value;
+    if (text.trim() === "") {
+      status.textContent = "write something first";
+      status.classList.add("error");
+      return;
+    }
+    button.disabled = true;
+    status.textContent = "sending…";
+    status.classList.remove("error");
+    const r = await send(text);
+    button.disabled = false;
+    if (r.ok) {
+      if (textarea.value === text) textarea.value = "";
+      status.textContent = "sent";
+    } else {
+      status.textContent = r.error;
+      status.classList.add("error");
+    }
+  };
+  form.addEventListener("submit", go);
+  textarea.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) go(e);
+  });
+}
+
+// --- the review page ---------------------------------------------------------------------------
+
+function reviewPage() {
+  const session = decodeURIComponent(location.pathname.split("/")[2] || "");
+  const frame = $("artifact");
+  let artifactUrl = "";
+  let ended = false;
+
+  async function refresh() {
+    let doc;
+    try {
+      doc = await getJson(`/api/sessions/${encodeURIComponent(session)}`);
+    } catch (e) {
+      notice(e.message, true);
+      return;
+    }
+    notice("");
+    $("file").textContent = doc.file;
+    document.title = `vx forum - ${doc.file}`;
+    if (!artifactUrl) {
+      artifactUrl = doc.artifact_url;
+      frame.src = artifactUrl;
+    }
+    const list = $("transcript");
+    list.replaceChildren(
+      ...doc.transcript.map((m) => {
+        const li = el("li", m.from);
+        li.dataset.uid = m.uid;
+        li.append(el("span", "who", `${m.from === "general" ? "you" : "commander"} · ${new Date(m.at).toLocaleTimeString()}`), el("span", "text", m.text));
+        return li;
+      }),
+    );
+    list.scrollTop = list.scrollHeight;
+    ended = doc.ended;
+    $("ended").hidden = !ended;
+    $("text").disabled = ended;
+    $("send").disabled = ended;
+  }
+
+  sender($("feedback"), $("text"), $("send"), $("status"), async (text) => {
+    if (ended) return { ok: false, error: "this review has ended" };
+    const r = await postJson(`/api/sessions/${encodeURIComponent(session)}/messages`, { text });
+    if (r.ok) await refresh();
+    return r;
+  });
+  follow({
+    open: refresh,
+    session: (d) => d.session === session && refresh(),
+    artifact: (d) => {
+      if (d.session === session && artifactUrl) frame.src = `${artifactUrl}?v=${Date.now()}`;
+    },
+  });
+}
+
+// --- the board -----------------------------------------------------------------------------------
+
+function taskRow(t) {
+  const tr = el("tr");
+  tr.dataset.task = t.id;
+  tr.dataset.status = t.status;
+  const status = el("td");
+  status.append(el("span", `badge ${t.status}`, t.status));
+  const what = el("td");
+  what.append(el("div", "", t.first_line || "(no prompt)"));
+  if (t.question) what.append(el("div", "question", `asks: ${t.question}`));
+  if (t.output_tail && t.output_tail.length) {
+    const d = el("details");
+    d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
+    what.append(d);
+  }
+  const where = el("td");
+  where.append(el("div", "", t.camp_branch || "-"));
+  if (t.diff_stat) where.append(el("div", "meta", t.diff_stat));
+  tr.append(
+    el("td", "", t.id.slice(0, 8)),
+    el("td", "", t.kind),
+    status,
+    el("td", "", age(t.created_at)),
+    what,
+    el("td", "", [t.harness, t.backend].filter(Boolean).join(" / ") || "-"),
+    where,
+  );
+  return tr;
+}
+
+function boardPage() {
+  const cards = new Map();
+
+  function card(p) {
+    let c = cards.get(p.project_path);
+    if (c) return c;
+    const section = el("section", "project");
+    section.dataset.project = p.project_path;
+    const meta = el("p", "meta");
+    const wakes = el("ul", "wakes");
+    const body = el("div");
+    const form = el("form", "box");
+    const textarea = el("textarea");
+    textarea.rows = 2;
+    textarea.placeholder = "Message this project's commander";
+    textarea.setAttribute("aria-label", `message the commander of ${p.project_path}`);
+    const button = el("button", "", "Send");
+    button.type = "submit";
+    const status = el("span", "status");
+    form.append(textarea, button, status);
+    sender(form, textarea, button, status, (text) => postJson("/api/projects/messages", { project_path: p.project_path, text }));
+    section.append(el("h2", "", p.project_path), meta, wakes, body, form);
+    c = { section, meta, wakes, body };
+    cards.set(p.project_path, c);
+    return c;
+  }
+
+  function render(doc) {
+    const main = $("projects");
+    if (doc.projects.length === 0) {
+      main.replaceChildren(el("p", "empty", "No project yet: run vx init in a repository, then dispatch a soldier."));
+      cards.clear();
+      return;
+    }
+    const seen = new Set();
+    const order = [];
+    for (const p of doc.projects) {
+      const c = card(p);
+      seen.add(p.project_path);
+      order.push(c.section);
+      const cmd = p.commanders.map((x) => `${x.harness} (${x.pane})`).join(", ") || "none registered";
+      c.meta.replaceChildren(
+        el("b", "", `${p.tasks.length} task${p.tasks.length === 1 ? "" : "s"}`),
+        document.createTextNode(` · commanders: ${cmd} · live awaits: ${p.awaits.length} · pending wakes: ${p.wakes.length}`),
+      );
+      if (p.error) c.meta.append(el("span", "question", ` · ${p.error}`));
+      c.wakes.replaceChildren(...p.wakes.map((w) => el("li", "", w.text)));
+      if (p.tasks.length === 0) c.body.replaceChildren(el("p", "empty", "No soldiers."));
+      else {
+        const table = el("table", "tasks");
+        const head = el("tr");
+        for (const h of ["id", "kind", "status", "age", "prompt", "harness / backend", "branch"]) head.append(el("th", "", h));
+        table.append(head, ...p.tasks.map(taskRow));
+        c.body.replaceChildren(table);
+      }
+    }
+    for (const [key, c] of cards) if (!seen.has(key)) cards.delete(key);
+    main.replaceChildren(...order);
+  }
+
+  async function refreshReviews() {
+    try {
+      const doc = await getJson("/api/sessions");
+      const open = doc.sessions.filter((s) => !s.ended);
+      $("reviews").hidden = open.length === 0;
+      $("review-list").replaceChildren(
+        ...open.map((s) => {
+          const li = el("li");
+          const a = el("a", "", s.file);
+          a.href = `/s/${encodeURIComponent(s.session)}`;
+          li.append(a, document.createTextNode(` · ${s.project_path}${s.unread ? ` · ${s.unread} unread` : ""}`));
+          return li;
+        }),
+      );
+    } catch (_) {
+      // the board itself says when the forum is unreachable
+    }
+  }
+
+  async function refresh() {
+    try {
+      render(await getJson("/api/board"));
+      notice("");
+    } catch (e) {
+      notice(e.message, true);
+    }
+  }
+  follow({ open: () => (refresh(), refreshReviews()), board: refresh, session: refreshReviews });
+}
+
+if (document.body.dataset.page === "review") reviewPage();
+else boardPage();

@@ -1,0 +1,148 @@
+/**
+ * The board's facts (FOR-09, FOR-12 `/api/board`): every project the state root knows, each task
+ * as `vx status --json` has it plus what the page shows at a glance (the prompt's first line, the
+ * last output lines as stored, the pending question, the diff stat against its base), the pending
+ * wakes, live awaits and registered commanders. Read-only: nothing here writes state.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { liveAwaiters } from "../awaiters/registry";
+import { readCommanders } from "../commanders/check";
+import type { Exec } from "../exec";
+import { errorMessage } from "../errors";
+import { sortTasks } from "../commands/status";
+import { readStateText } from "../state/files";
+import { type ProjectPaths, rootPaths, stateDirPaths } from "../state/paths";
+import { readProjectPath } from "../state/project-record";
+import type { Loaded } from "../state/record";
+import type { Task } from "../state/schemas";
+import { listTasks } from "../state/tasks";
+import { GUARDS } from "../time";
+import { listWakeNames } from "../wakes/queue";
+
+/** How many stored output lines each task shows. */
+export const OUTPUT_LINES = 12;
+
+export type BoardTask = Record<string, unknown> & {
+  id: string;
+  first_line: string;
+  output_tail: string[];
+  question?: string;
+  diff_stat?: string;
+};
+
+export type BoardProject = {
+  project_path: string;
+  key: string;
+  tasks: BoardTask[];
+  wakes: { name: string; text: string }[];
+  awaits: { pid: number; started_at: string }[];
+  commanders: { harness: string; pane: string }[];
+  error?: string;
+};
+
+/** The diff stat of a task's branch against its base, cached while the task file is unchanged. */
+export type DiffCache = Map<string, { at: number; stat: string | undefined }>;
+
+async function diffStat(exec: Exec, project: string, task: Task, cache: DiffCache, now: number): Promise<string | undefined> {
+  if (!task.camp_branch || !task.camp_base) return undefined;
+  const key = `${task.id}:${task.updated_at}`;
+  const hit = cache.get(key);
+  // A soldier commits without saving its task: look again now and then, not at every change.
+  if (hit && now - hit.at < 10_000) return hit.stat;
+  const res = await exec.run(["git", "diff", "--shortstat", `${task.camp_base}...${task.camp_branch}`, "--"], { cwd: project, timeoutMs: GUARDS.gitQuery });
+  const stat = res.code === 0 ? res.stdout.trim() || "no changes" : undefined;
+  cache.set(key, { at: now, stat });
+  // One entry per task save: drop the old ones now and then so a long-lived server does not grow.
+  if (cache.size > 2000) for (const [k, v] of cache) if (now - v.at > 60_000) cache.delete(k);
+  return stat;
+}
+
+function openQuestion(task: Task): string | undefined {
+  const d = task.decision;
+  if (!d || d.answer || d.dismissed) return undefined;
+  return d.options?.length ? `${d.question} [${d.options.join(" / ")}]` : d.question;
+}
+
+function boardTask(t: Loaded<Task>): BoardTask {
+  const lines = (t.value.output ?? "").replace(/\s+$/, "").split("\n");
+  return {
+    ...t.raw,
+    id: t.value.id,
+    first_line: t.value.prompt.split("\n").find((l) => l.trim() !== "")?.trim() ?? "",
+    output_tail: t.value.output ? lines.slice(-OUTPUT_LINES) : [],
+    ...(openQuestion(t.value) ? { question: openQuestion(t.value) } : {}),
+  };
+}
+
+function wakeText(dir: string, name: string): string {
+  try {
+    const w = JSON.parse(readStateText(join(dir, name)) ?? "{}");
+    if (w.task_id) return `${w.kind ?? "task"} ${w.task_id}: ${w.old_status} -> ${w.new_status}`;
+    if (w.session) return `forum session ${w.file}: ${w.count} new message${w.count === 1 ? "" : "s"} (ended: ${w.ended})`;
+  } catch {
+    // shown by name only
+  }
+  return name;
+}
+
+function wakesOf(paths: ProjectPaths): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const dir of [paths.wakesDir, paths.forumWakesDir]) {
+    let names: string[] = [];
+    try {
+      names = listWakeNames(dir);
+    } catch {
+      names = [];
+    }
+    for (const name of names) out.push({ name, text: wakeText(dir, name) });
+  }
+  return out;
+}
+
+/** Every known project: a state dir whose `project.json` names its path. */
+export function knownProjects(root: string): ProjectPaths[] {
+  const dir = rootPaths(root).projectsDir;
+  let keys: string[];
+  try {
+    keys = readdirSync(dir).filter((k) => !k.startsWith(".")).sort();
+  } catch {
+    return [];
+  }
+  const out: ProjectPaths[] = [];
+  for (const key of keys) {
+    const stateDir = join(dir, key);
+    const project = readProjectPath(stateDir);
+    if (project) out.push(stateDirPaths(stateDir, project));
+  }
+  return out;
+}
+
+export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number): Promise<{ projects: BoardProject[] }> {
+  const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
+  const projects: BoardProject[] = [];
+  for (const paths of knownProjects(root)) {
+    const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: wakesOf(paths), awaits: [], commanders: [] };
+    try {
+      const tasks = sortTasks(listTasks(paths));
+      entry.tasks = await Promise.all(
+        tasks.map(async (t) => {
+          const bt = boardTask(t);
+          const stat = await diffStat(exec, paths.project, t.value, cache, now).catch(() => undefined);
+          return stat ? { ...bt, diff_stat: stat } : bt;
+        }),
+      );
+    } catch (err) {
+      entry.error = errorMessage(err);
+    }
+    entry.awaits = awaiters.filter((a) => a.rec.project_key === paths.key).map((a) => ({ pid: a.rec.pid, started_at: a.rec.started_at }));
+    try {
+      const reg = readCommanders(paths);
+      entry.commanders = Object.entries(reg?.commanders ?? {}).map(([harness, c]) => ({ harness, pane: c.herdr_pane_id ?? c.tmux_pane ?? "" }));
+    } catch (err) {
+      entry.error = entry.error ?? errorMessage(err);
+    }
+    projects.push(entry);
+  }
+  return { projects };
+}

@@ -1,0 +1,110 @@
+/**
+ * The CLI's side of the server (FOR-05): find the running one, or start `vx forum serve` detached
+ * (never a descendant of the caller, as SEN-23) and wait until it answers; the URLs it prints;
+ * `vx forum stop` after verifying the pid; opening a browser.
+ */
+import { closeSync } from "node:fs";
+import type { Deps } from "../deps";
+import { VxError } from "../errors";
+import { inspectProcess, isVxArgv, isVxExecutable, processStateRoot } from "../procs";
+import { isAlive, startDetached } from "../sentinel/ensure";
+import { changeReason } from "../sentinel/build";
+import { ensureStateDir, openStateAppend } from "../state/files";
+import { isLockHeld } from "../state/lock";
+import { realpathOr } from "../state/paths";
+import type { ForumServer } from "../state/schemas";
+import { GUARDS } from "../time";
+import { forumPaths } from "./paths";
+import { readServerInfo } from "./server";
+
+/** Whether something answers HTTP on the port (any status: a 403 is an answer). */
+async function answers(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000), redirect: "manual" });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The running, current server's record, or undefined. */
+export function runningServer(root: string): ForumServer | undefined {
+  const fp = forumPaths(root);
+  if (!isLockHeld(fp.lock)) return undefined;
+  const info = readServerInfo(fp);
+  if (!info || !isAlive(info.pid)) return undefined;
+  return info;
+}
+
+/** FOR-05: the server for this state root, started when none runs or the one running is stale. */
+export async function ensureServer(deps: Deps, root: string): Promise<ForumServer> {
+  const fp = forumPaths(root);
+  const current = runningServer(root);
+  if (current && !changeReason(current.binary) && (await answers(current.port))) return current;
+  ensureStateDir(root, fp.dir);
+  const logFd = openStateAppend(fp.log);
+  let pid: number;
+  try {
+    pid = startDetached([...deps.self, "forum", "serve"], logFd, root, deps.env);
+  } finally {
+    closeSync(logFd);
+  }
+  const deadline = performance.now() + GUARDS.forumStart;
+  for (;;) {
+    const info = runningServer(root);
+    // Ours, or another that won the start: either way one current server answers.
+    if (info && !changeReason(info.binary) && (await answers(info.port))) return info;
+    if (!isAlive(pid) && !runningServer(root)) {
+      throw new VxError(`the forum server exited at once - see ${fp.log}`);
+    }
+    if (performance.now() >= deadline) throw new VxError(`the forum server did not answer within ${GUARDS.forumStart / 1000}s - see ${fp.log}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** The URL vx prints: the token once, which the page trades for a cookie (FOR-06). */
+export function forumUrl(info: ForumServer, path = "/"): string {
+  return `http://127.0.0.1:${info.port}${path}?t=${info.token}`;
+}
+
+/** Opens `url` in the general's browser when a display exists; says why not otherwise. */
+export function openBrowser(deps: Deps, url: string): string | undefined {
+  const darwin = process.platform === "darwin";
+  if (!darwin && !deps.env.DISPLAY && !deps.env.WAYLAND_DISPLAY) return "no display to open a browser on (DISPLAY is unset): open the URL yourself";
+  const opener = darwin ? "open" : "xdg-open";
+  const path = Bun.which(opener, { PATH: deps.env.PATH ?? "" });
+  if (!path) return `${opener} is not installed: open the URL yourself`;
+  const proc = Bun.spawn([path, url], { stdio: ["ignore", "ignore", "ignore"], env: deps.env as Record<string, string>, detached: true });
+  proc.unref();
+  return undefined;
+}
+
+/** True when `pid` is a vx `forum serve` of this state root: only then is it signalled. */
+async function isOurServer(deps: Deps, pid: number, root: string): Promise<boolean> {
+  const info = await inspectProcess(pid, deps.exec);
+  if (!info || !isVxArgv(info.argv)) return false;
+  const i = info.argv.indexOf("forum");
+  if (i < 0 || info.argv[i + 1] !== "serve") return false;
+  if (process.platform === "linux" && (info.exe === undefined || !isVxExecutable(info.exe))) {
+    // A development run is bun running the entry script.
+    if (!info.argv.some((a) => a.endsWith("src/cli.ts"))) return false;
+  }
+  return (await processStateRoot(pid, deps.exec)) === realpathOr(root);
+}
+
+/** `vx forum stop`: the verified server is sent SIGTERM and waited for; the message to print. */
+export async function stopServer(deps: Deps, root: string): Promise<string> {
+  const fp = forumPaths(root);
+  if (!isLockHeld(fp.lock)) return "no forum server is running";
+  const info = readServerInfo(fp);
+  if (!info) throw new VxError(`a forum server holds ${fp.lock} but ${fp.info} names none - stop it yourself`);
+  if (!(await isOurServer(deps, info.pid, root))) {
+    throw new VxError(`pid ${info.pid} in ${fp.info} is not this state root's forum server - not signalling it; stop the server yourself`);
+  }
+  process.kill(info.pid, "SIGTERM");
+  const deadline = performance.now() + GUARDS.forumStart;
+  while (isLockHeld(fp.lock) && performance.now() < deadline) await Bun.sleep(50);
+  if (isLockHeld(fp.lock)) throw new VxError(`the forum server (pid ${info.pid}) did not stop within ${GUARDS.forumStart / 1000}s`);
+  return `stopped the forum server (pid ${info.pid})`;
+}

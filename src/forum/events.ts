@@ -1,0 +1,135 @@
+/**
+ * Server-sent events (FOR-12 `/api/events`) and the watch that drives them: the state files are
+ * the only source, so a change made by any process (a `vx forum reply`, the sentinel saving a
+ * task) reaches the open pages. Directory mtimes change on every atomic write (a rename into the
+ * directory), so one stat per directory tells the board it changed, however many tasks there are.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { rootPaths, stateDirPaths } from "../state/paths";
+import { fileStamp } from "./artifact";
+import { sessionPaths } from "./paths";
+import { allSessions } from "./sessions";
+
+export type Hub = {
+  /** A new stream for one page; it is dropped from the hub when the page goes. */
+  open(): Response;
+  broadcast(event: string, data: unknown): void;
+  clients(): number;
+  close(): void;
+};
+
+const encoder = new TextEncoder();
+
+export function createHub(heartbeatMs: number): Hub {
+  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const send = (c: ReadableStreamDefaultController<Uint8Array>, chunk: string) => {
+    try {
+      c.enqueue(encoder.encode(chunk));
+    } catch {
+      streams.delete(c);
+    }
+  };
+  // A comment now and then: proxies and the browser keep the stream open, and a page that went
+  // away is noticed by the failed write.
+  const beat = setInterval(() => {
+    for (const c of streams) send(c, ": beat\n\n");
+  }, heartbeatMs);
+  return {
+    open() {
+      let mine: ReadableStreamDefaultController<Uint8Array> | undefined;
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          mine = c;
+          streams.add(c);
+          send(c, "retry: 1000\n: open\n\n");
+        },
+        cancel() {
+          if (mine) streams.delete(mine);
+        },
+      });
+      return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
+    },
+    broadcast(event, data) {
+      const chunk = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+      for (const c of streams) send(c, chunk);
+    },
+    clients: () => streams.size,
+    close() {
+      clearInterval(beat);
+      for (const c of streams) {
+        try {
+          c.close();
+        } catch {
+          // already gone
+        }
+      }
+      streams.clear();
+    },
+  };
+}
+
+function mtime(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** One string that changes whenever anything the board shows changes on disk (FOR-09). */
+export function boardSignature(root: string): string {
+  const rp = rootPaths(root);
+  const parts = [mtime(rp.projectsDir), mtime(rp.awaitersDir)];
+  let keys: string[] = [];
+  try {
+    keys = readdirSync(rp.projectsDir).sort();
+  } catch {
+    keys = [];
+  }
+  for (const key of keys) {
+    const p = stateDirPaths(join(rp.projectsDir, key));
+    for (const path of [p.stateDir, p.tasksDir, p.wakesDir, p.forumWakesDir, p.statesDir, p.commandersFile]) parts.push(mtime(path));
+  }
+  return parts.join("|");
+}
+
+/** What a session page follows: its transcript and record, and its artifact. */
+export function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
+  const out = new Map<string, { talk: string; artifact: string }>();
+  let sessions: ReturnType<typeof allSessions> = [];
+  try {
+    sessions = allSessions(root);
+  } catch {
+    return out;
+  }
+  for (const s of sessions) {
+    const p = sessionPaths(root, s.session);
+    out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(join(s.project_path, s.file)) });
+  }
+  return out;
+}
+
+/** Compares each look with the last and says what changed: the events to send. */
+export function createWatch(root: string) {
+  let board = boardSignature(root);
+  let stamps = sessionStamps(root);
+  return {
+    look(): { board: boolean; sessions: string[]; artifacts: string[] } {
+      const nextBoard = boardSignature(root);
+      const next = sessionStamps(root);
+      const sessions: string[] = [];
+      const artifacts: string[] = [];
+      for (const [name, st] of next) {
+        const was = stamps.get(name);
+        if (!was || was.talk !== st.talk) sessions.push(name);
+        if (was && was.artifact !== st.artifact) artifacts.push(name);
+      }
+      const changed = { board: nextBoard !== board, sessions, artifacts };
+      board = nextBoard;
+      stamps = next;
+      return changed;
+    },
+  };
+}

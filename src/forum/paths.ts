@@ -1,0 +1,44 @@
+/**
+ * Where the forum keeps its files (FOR-05, FOR-07): the server's own under `<root>/forum/`, each
+ * review session under `<root>/forums/<session>/`, and the session key of an artifact.
+ */
+import { basename, join } from "node:path";
+
+export type ForumPaths = ReturnType<typeof forumPaths>;
+
+export function forumPaths(root: string) {
+  const dir = join(root, "forum");
+  return {
+    root,
+    dir,
+    lock: join(dir, "server.lock"),
+    info: join(dir, "server.json"),
+    log: join(dir, "server.log"),
+    lastPort: join(dir, "last-port"),
+    /** The access token, kept across restarts so an open page's cookie stays good (FOR-06). */
+    token: join(dir, "token"),
+    sessionsDir: join(root, "forums"),
+  };
+}
+
+export type SessionPaths = { dir: string; info: string; transcript: string; lock: string };
+
+export function sessionPaths(root: string, session: string): SessionPaths {
+  const dir = join(root, "forums", session);
+  return { dir, info: join(dir, "session.json"), transcript: join(dir, "transcript.jsonl"), lock: join(dir, ".lock") };
+}
+
+/**
+ * FOR-07: `<basename>-<first 8 hex of sha256(real path)>`. Characters outside a plain file name are
+ * replaced, so the key is always a safe base name and a URL path segment.
+ */
+export function sessionKey(realPath: string): string {
+  const hash = new Bun.CryptoHasher("sha256").update(realPath).digest("hex").slice(0, 8);
+  const name = basename(realPath).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80) || "artifact";
+  return `${name}-${hash}`;
+}
+
+/** A session key as the HTTP API accepts it (what sessionKey makes, or the board's `general`). */
+export function isSessionKey(x: string): boolean {
+  return /^[A-Za-z0-9._-]{1,100}$/.test(x) && x !== "." && x !== "..";
+}

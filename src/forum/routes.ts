@@ -1,0 +1,159 @@
+/**
+ * The forum's HTTP surface (FOR-06, FOR-12): access first (Host, token or cookie, the change
+ * rules), then the pages, their two assets, the JSON API, the event stream, and the sandboxed
+ * artifact path. A message is answered 201 only once it is on disk (FOR-07); a failed write is a
+ * 503 the page shows while it keeps the text (FOR-10).
+ */
+import type { Exec } from "../exec";
+import { errorMessage } from "../errors";
+import { projectPaths } from "../state/paths";
+import { isoTime } from "../time";
+import type { ForumWake } from "../state/schemas";
+import { writeForumWake } from "../wakes/queue";
+import { type Gate, PAGE_HEADERS, admit, artifactKey, changeProblem, hostAllowed, sameSecret } from "./access";
+import { serveProjectFile } from "./artifact";
+import { type DiffCache, boardData, knownProjects } from "./board";
+import type { Hub } from "./events";
+import { unreadCount, writeMessage } from "./inbox";
+import { ASSETS } from "./pages";
+import { isSessionKey } from "./paths";
+import { allSessions, isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, summarize } from "./sessions";
+
+export type RouteCtx = {
+  root: string;
+  gate: Gate;
+  hub: Hub;
+  exec: Exec;
+  now(): number;
+  /** A request arrived: the idle clock starts again. */
+  touch(): void;
+  /** A forum wake was written: the notifier pings the general's other devices (WAK-14). */
+  rang(project: string, wake: ForumWake): void;
+  log(line: string): void;
+};
+
+/** The board's box writes to this inbox session (FOR-09). */
+export const BOARD_SESSION = "general";
+
+const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { ...PAGE_HEADERS, "Content-Type": "application/json; charset=utf-8", ...extra } });
+const refuse = (status: number, error: string) => json(status, { error });
+
+function page(name: keyof typeof ASSETS): Response {
+  const a = ASSETS[name];
+  return new Response(a.body, { headers: { ...PAGE_HEADERS, "Content-Type": a.type } });
+}
+
+/** A POST's JSON object, or the reason it is refused (400), decoded strictly as UTF-8. */
+async function readJson(req: Request): Promise<Record<string, unknown> | string> {
+  const bytes = new Uint8Array(await req.arrayBuffer());
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return "the message is not valid UTF-8";
+  }
+  try {
+    const body = JSON.parse(text);
+    if (typeof body === "object" && body !== null && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // below
+  }
+  return "the body is not a JSON object";
+}
+
+function sessionDoc(ctx: RouteCtx, name: string): Response {
+  const s = loadSession(ctx.root, name);
+  if (!s) return refuse(404, `no forum session "${name}"`);
+  return json(200, {
+    session: s.session,
+    file: s.file,
+    project_path: s.project_path,
+    ended: isEnded(s),
+    transcript: readTranscript(ctx.root, s.session),
+    artifact_url: `/a/${s.session}/${artifactKey(ctx.gate.token, s.session)}/${s.file.split("/").map(encodeURIComponent).join("/")}`,
+  });
+}
+
+async function postMessage(ctx: RouteCtx, req: Request, name: string): Promise<Response> {
+  const body = await readJson(req);
+  if (typeof body === "string") return refuse(400, body);
+  const problem = messageProblem(body.text);
+  if (problem) return refuse(400, problem);
+  const s = loadSession(ctx.root, name);
+  if (!s) return refuse(404, `no forum session "${name}"`);
+  if (isEnded(s)) return refuse(409, "this review has ended: the commander takes no more feedback here");
+  try {
+    recoverSession(ctx.root, s, ctx.now());
+    const { line, wake } = await postFromGeneral(ctx.root, s, body.text as string, ctx.now());
+    if (wake) ctx.rang(s.project_path, wake);
+    return json(201, { uid: line.uid });
+  } catch (err) {
+    ctx.log(`forum: message to ${name} not written: ${errorMessage(err)}`);
+    return refuse(503, `the forum could not write your message (${errorMessage(err)}); your text is kept - send it again`);
+  }
+}
+
+async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
+  const body = await readJson(req);
+  if (typeof body === "string") return refuse(400, body);
+  const problem = messageProblem(body.text);
+  if (problem) return refuse(400, problem);
+  const paths = knownProjects(ctx.root).find((p) => p.project === body.project_path);
+  if (!paths) return refuse(404, "the forum knows no such project");
+  try {
+    const now = ctx.now();
+    const uid = newUid(now);
+    const project = projectPaths(ctx.root, paths.project);
+    writeMessage(project, { uid, session: BOARD_SESSION, file: "board", text: body.text as string, received_at: isoTime(now) });
+    const wake = writeForumWake(project, { session: BOARD_SESSION, file: "board", count: unreadCount(project, BOARD_SESSION), ended: false, detectedAt: now });
+    ctx.rang(paths.project, wake);
+    return json(201, { uid });
+  } catch (err) {
+    ctx.log(`forum: board message not written: ${errorMessage(err)}`);
+    return refuse(503, `the forum could not write your message (${errorMessage(err)}); your text is kept - send it again`);
+  }
+}
+
+/** `/a/<session>/<key>/<path>`: the artifact frame's files, let in by the key, never the cookie. */
+function artifact(ctx: RouteCtx, url: URL, headers: Headers): Response {
+  if (!hostAllowed(headers.get("host"), ctx.gate.port)) return new Response("misdirected request\n", { status: 421 });
+  const [, , name = "", key = "", ...rest] = url.pathname.split("/");
+  if (!isSessionKey(name) || !sameSecret(key, artifactKey(ctx.gate.token, name))) return new Response("forbidden\n", { status: 403 });
+  const s = loadSession(ctx.root, name);
+  if (!s) return new Response("no such session\n", { status: 404 });
+  return serveProjectFile(s.project_path, rest.join("/"));
+}
+
+export function createHandler(ctx: RouteCtx, cache: DiffCache) {
+  return async function handle(req: Request): Promise<Response> {
+    ctx.touch();
+    const url = new URL(req.url);
+    if (url.pathname.startsWith("/a/")) return artifact(ctx, url, req.headers);
+    const verdict = admit(url, req.headers, ctx.gate);
+    if (verdict.kind === "refuse") return new Response(`${verdict.reason}\n`, { status: verdict.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    if (verdict.kind === "exchange") return new Response(null, { status: 303, headers: { Location: verdict.location, "Set-Cookie": verdict.cookie, "Cache-Control": "no-store" } });
+    const path = url.pathname;
+    const parts = path.split("/");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const why = changeProblem(req.method, req.headers);
+      if (why) return refuse(req.method === "POST" ? 403 : 405, why);
+      if (parts[1] === "api" && parts[2] === "sessions" && parts[4] === "messages" && parts.length === 5) return postMessage(ctx, req, parts[3] ?? "");
+      if (path === "/api/projects/messages") return postToCommander(ctx, req);
+      return refuse(404, "no such forum action");
+    }
+    try {
+      if (path === "/") return page("board.html");
+      if (parts[1] === "s" && parts.length === 3) return page("review.html");
+      if (path === "/assets/forum.js") return page("forum.js");
+      if (path === "/assets/forum.css") return page("forum.css");
+      if (path === "/api/events") return ctx.hub.open();
+      if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now()));
+      if (path === "/api/sessions") return json(200, { sessions: allSessions(ctx.root).map((s) => summarize(ctx.root, s)) });
+      if (parts[1] === "api" && parts[2] === "sessions" && parts.length === 4) return sessionDoc(ctx, parts[3] ?? "");
+    } catch (err) {
+      return refuse(500, errorMessage(err));
+    }
+    return refuse(404, "nothing here");
+  };
+}

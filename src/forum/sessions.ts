@@ -1,0 +1,197 @@
+/**
+ * Review sessions on disk (FOR-07, FOR-08): `forums/<session>/session.json` and its transcript, and
+ * the three writes of a message from the general (transcript line, inbox message, forum wake, in
+ * that order) that the server and the CLI share. The transcript is rewritten whole (temp + rename)
+ * under the session's lock, so a reader never sees half a line and a kill at any point leaves the
+ * transcript as it was before or after the line.
+ */
+import { readdirSync } from "node:fs";
+import { dirname, relative } from "node:path";
+import { StateError, VxError } from "../errors";
+import { ensureStateDir, readStateText, writeStateFile } from "../state/files";
+import { withLock } from "../state/lock";
+import { projectPaths } from "../state/paths";
+import { loadRecord, mergeForSave, parseRecord, renderState } from "../state/record";
+import {
+  type ForumSession,
+  type ForumWake,
+  ForumSessionSchema,
+  type TranscriptLine,
+  TranscriptLineSchema,
+  keysOf,
+} from "../state/schemas";
+import { isoTime } from "../time";
+import { readForumWake, writeForumWake } from "../wakes/queue";
+import { acknowledge, hasMessage, unreadCount, unreadUids, writeMessage } from "./inbox";
+import { forumPaths, isSessionKey, sessionKey, sessionPaths } from "./paths";
+
+const SESSION_KEYS = keysOf(ForumSessionSchema);
+const LINE_KEYS = keysOf(TranscriptLineSchema);
+
+/** FOR-10: the longest message the forum takes, in UTF-8 bytes. */
+export const MAX_MESSAGE_BYTES = 20000;
+
+/** A message uid: time first so names sort by arrival, then randomness so two never collide. */
+export function newUid(now: number): string {
+  const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${now.toString(36)}-${rand}`;
+}
+
+/** Why `text` cannot be a message, or undefined when it can (FOR-10). */
+export function messageProblem(text: unknown): string | undefined {
+  if (typeof text !== "string") return "the message must be text";
+  if (text.trim() === "") return "the message is empty";
+  if (text.includes("\uFFFD")) return "the message is not valid UTF-8";
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > MAX_MESSAGE_BYTES) return `the message is ${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit`;
+  return undefined;
+}
+
+export function loadSession(root: string, session: string): ForumSession | undefined {
+  if (!isSessionKey(session)) return undefined;
+  return loadRecord(sessionPaths(root, session).info, ForumSessionSchema)?.value;
+}
+
+export const isEnded = (s: ForumSession) => Boolean(s.ended_at);
+
+function saveSession(root: string, s: ForumSession): void {
+  const path = sessionPaths(root, s.session).info;
+  const raw = loadRecord(path, ForumSessionSchema)?.raw;
+  writeStateFile(root, path, renderState(mergeForSave(s, SESSION_KEYS, raw)));
+}
+
+/** FOR-07: the session of an artifact (its real path), made or resumed; an ended one is reopened. */
+export async function openSession(root: string, project: string, realFile: string, now: number): Promise<ForumSession> {
+  const session = sessionKey(realFile);
+  const paths = sessionPaths(root, session);
+  return withLock(lockPath(root, paths.lock), () => {
+    const file = relative(project, realFile);
+    const current = loadSession(root, session);
+    const next: ForumSession = current
+      ? { ...current, file, project_path: project, ended_at: undefined }
+      : { session, file, project_path: project, created_at: isoTime(now) };
+    if (!current || current.ended_at || current.file !== file || current.project_path !== project) saveSession(root, next);
+    return next;
+  });
+}
+
+/** The session's lock file, its directory made (no link followed) first. */
+function lockPath(root: string, lock: string): string {
+  ensureStateDir(root, dirname(lock));
+  return lock;
+}
+
+export function readTranscript(root: string, session: string): TranscriptLine[] {
+  const path = sessionPaths(root, session).transcript;
+  const text = readStateText(path) ?? "";
+  const out: TranscriptLine[] = [];
+  for (const [i, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(parseRecord(path, line, TranscriptLineSchema).value);
+    } catch (err) {
+      throw new StateError(path, `line ${i + 1} is not a transcript line (${(err as Error).message.split(" - ")[0]}) - vx leaves it as it is; repair it or move it aside`);
+    }
+  }
+  return out;
+}
+
+function appendLine(root: string, session: string, line: TranscriptLine): void {
+  const path = sessionPaths(root, session).transcript;
+  const before = readStateText(path) ?? "";
+  const sep = before === "" || before.endsWith("\n") ? "" : "\n";
+  writeStateFile(root, path, `${before}${sep}${JSON.stringify(mergeForSave(line, LINE_KEYS, undefined))}\n`);
+}
+
+/** A session's refusals as one-line errors (FOR-08): unknown, or ended when it must be open. */
+export function requireSession(root: string, session: string, file: string, open: boolean): ForumSession {
+  const s = loadSession(root, session);
+  if (!s) throw new VxError(`no forum session for ${file} - open one with 'vx forum ${file}'`);
+  if (open && isEnded(s)) throw new VxError(`the forum session for ${file} has ended - 'vx forum ${file}' opens it again`);
+  return s;
+}
+
+/**
+ * FOR-07: a message from the general. The transcript line, then the inbox message, then the forum
+ * wake: the caller reports it sent only when this returns. A kill between the steps is repaired
+ * by `recoverSession` when the server starts again.
+ */
+export async function postFromGeneral(root: string, s: ForumSession, text: string, now: number): Promise<{ line: TranscriptLine; wake?: ForumWake }> {
+  const paths = sessionPaths(root, s.session);
+  const line: TranscriptLine = { uid: newUid(now), from: "general", text, at: isoTime(now) };
+  await withLock(lockPath(root, paths.lock), () => appendLine(root, s.session, line));
+  return { line, wake: deliver(root, s, line, now) };
+}
+
+/** The inbox message and wake for one transcript line of the general. */
+function deliver(root: string, s: ForumSession, line: TranscriptLine, now: number): ForumWake | undefined {
+  const project = projectPaths(root, s.project_path);
+  if (!hasMessage(project, s.session, line.uid)) {
+    writeMessage(project, { uid: line.uid, session: s.session, file: s.file, text: line.text, received_at: line.at });
+  }
+  const count = unreadCount(project, s.session);
+  if (count === 0) return undefined;
+  return writeForumWake(project, { session: s.session, file: s.file, count, ended: isEnded(s), detectedAt: now });
+}
+
+/** A server starting again: every line of the general the inbox lacks is delivered now. */
+export function recoverSession(root: string, s: ForumSession, now: number): number {
+  const project = projectPaths(root, s.project_path);
+  let repaired = 0;
+  for (const line of readTranscript(root, s.session)) {
+    if (line.from !== "general" || hasMessage(project, s.session, line.uid)) continue;
+    deliver(root, s, line, now);
+    repaired++;
+  }
+  return repaired;
+}
+
+/** FOR-08: the commander's answer, then every unread message of the session acknowledged. */
+export async function replyFromCommander(root: string, s: ForumSession, text: string, now: number, pid: number): Promise<{ line: TranscriptLine; acked: string[] }> {
+  const paths = sessionPaths(root, s.session);
+  const line: TranscriptLine = { uid: newUid(now), from: "commander", text, at: isoTime(now) };
+  await withLock(lockPath(root, paths.lock), () => appendLine(root, s.session, line));
+  const project = projectPaths(root, s.project_path);
+  const { acked } = acknowledge(project, unreadUids(project, s.session), now, pid);
+  return { line, acked };
+}
+
+/** FOR-08: ends the session; a pending forum wake is marked `ended: true`. */
+export async function endSession(root: string, s: ForumSession, now: number): Promise<ForumSession> {
+  const paths = sessionPaths(root, s.session);
+  const next = { ...s, ended_at: isoTime(now) };
+  await withLock(lockPath(root, paths.lock), () => saveSession(root, next));
+  const project = projectPaths(root, s.project_path);
+  const wake = readForumWake(project, s.session);
+  if (wake) writeForumWake(project, { session: s.session, file: s.file, count: unreadCount(project, s.session), ended: true, detectedAt: now });
+  return next;
+}
+
+/** Every session under the state root (a corrupt one throws, naming its file). */
+export function allSessions(root: string): ForumSession[] {
+  let names: string[];
+  try {
+    names = readdirSync(forumPaths(root).sessionsDir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter(isSessionKey)
+    .map((n) => loadSession(root, n))
+    .filter((s): s is ForumSession => s !== undefined)
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+}
+
+/** FOR-08 `vx forum list`'s facts for one session. */
+export type SessionSummary = { session: string; file: string; project_path: string; unread: number; ended: boolean; last_at: string | null };
+
+export function summarize(root: string, s: ForumSession): SessionSummary {
+  const lines = readTranscript(root, s.session);
+  let unread = 0;
+  try {
+    unread = unreadCount(projectPaths(root, s.project_path), s.session);
+  } catch {
+    unread = 0;
+  }
+  return { session: s.session, file: s.file, project_path: s.project_path, unread, ended: isEnded(s), last_at: lines.at(-1)?.at ?? null };
+}

@@ -1,0 +1,76 @@
+/** Helpers for forum tests: an initialized project, the server it starts, and requests to it. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Queue, queue } from "./await-kit";
+import { alive, vx, waitFor } from "./helpers";
+
+export type Forum = Queue & {
+  run(args: string[]): ReturnType<typeof vx>;
+  /** `vx forum <args>` that must succeed; its printed URL. */
+  open(args: string[]): Promise<URL>;
+  info(): { pid: number; port: number; token: string };
+  cookie(): string;
+  base(): string;
+  /** GET/POST with the cookie and a matching Host/Origin unless `headers` say otherwise. */
+  req(path: string, init?: RequestInit): Promise<Response>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  stop(): Promise<void>;
+};
+
+export async function forum(env: Record<string, string> = {}): Promise<Forum> {
+  const q = await queue(env);
+  const run = (args: string[]) => vx(["forum", ...args], { cwd: q.project, env: q.env });
+  const infoPath = join(q.root, "forum", "server.json");
+  const f: Forum = Object.assign(q, {
+    run,
+    async open(args: string[]) {
+      const r = await run(args);
+      if (r.code !== 0) throw new Error(`vx forum ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+      const m = r.stdout.match(/^forum: (\S+)$/m);
+      if (!m) throw new Error(`no URL in ${JSON.stringify(r.stdout)}`);
+      return new URL(m[1] as string);
+    },
+    info() {
+      return JSON.parse(readFileSync(infoPath, "utf8"));
+    },
+    cookie() {
+      const i = f.info();
+      return `vx_forum_${i.port}=${i.token}`;
+    },
+    base() {
+      return `http://127.0.0.1:${f.info().port}`;
+    },
+    req(path: string, init: RequestInit = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has("cookie")) headers.set("cookie", f.cookie());
+      return fetch(`${f.base()}${path}`, { ...init, headers, redirect: "manual" });
+    },
+    post(path: string, body: unknown, headers: Record<string, string> = {}) {
+      return f.req(path, {
+        method: "POST",
+        body: typeof body === "string" ? body : JSON.stringify(body),
+        headers: { "content-type": "application/json", origin: f.base(), ...headers },
+      });
+    },
+    async stop() {
+      if (!existsSync(infoPath)) return;
+      const pid = f.info().pid;
+      if (!alive(pid)) return;
+      await run(["stop"]);
+      await waitFor(() => !alive(pid), 10_000, "the forum server to stop");
+    },
+  });
+  return f;
+}
+
+/** A Markdown plan in the project. */
+export function writePlan(f: Forum, text = "# The plan\n\n1. Build the **forum**\n2. Test it\n", name = "plan.md"): string {
+  const path = join(f.project, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A response's JSON body, typed loosely for assertions. */
+export async function jsonOf(res: Response): Promise<any> {
+  return res.json();
+}
