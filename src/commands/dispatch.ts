@@ -20,7 +20,8 @@ import { newTaskId } from "../state/ids";
 import { profileChoice } from "../state/models";
 import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
-import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
+import { BACKENDS, KINDS, TASK_HARNESSES, type Task } from "../state/schemas";
+import { checkDemoHarness } from "../soldiers/demo-harness";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent, reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
@@ -52,7 +53,7 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
   return {
     prompt,
     kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
-    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of claude, codex, pi, opencode`),
+    harness: pick<Harness>(args.harness, TASK_HARNESSES, (x) => `unknown harness "${x}", expected one of claude, codex, pi, opencode`),
     backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected herdr or tmux`),
     model: args.model === undefined ? undefined : String(args.model),
     effort: args.effort === undefined ? undefined : String(args.effort),
@@ -165,6 +166,7 @@ export const dispatchCommand = defineVxCommand({
     if (!(await hasCommit(project.paths.project, deps.exec))) {
       throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
     }
+    checkDemoHarness(deps.env, harness, backend);
     const workspace = checkBackend(deps, backend);
     checkRootClaude(deps, harness);
     await checkSandbox(deps, project);

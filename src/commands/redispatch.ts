@@ -25,6 +25,7 @@ import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
 import { checkBackend, checkModelEffort, checkSandbox } from "./dispatch";
+import { checkDemoHarness } from "../soldiers/demo-harness";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -87,6 +88,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
   }
+  checkDemoHarness(deps.env, choice?.harness ?? task.harness ?? "claude", task.backend ?? "herdr");
   const workspace = checkBackend(deps, task.backend ?? "herdr");
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");

@@ -9,12 +9,13 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { VxError } from "../errors";
 import { isTaskId } from "../state/ids";
-import type { HARNESSES } from "../state/schemas";
+import type { TASK_HARNESSES } from "../state/schemas";
+import { demoHooks } from "./demo-harness";
 import { opencodePlugin, piExtension } from "./hooks/templates";
 
 export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
 
-type Harness = (typeof HARNESSES)[number];
+type Harness = (typeof TASK_HARNESSES)[number];
 type State = "working" | "idle" | "blocked";
 
 /** POSIX shell single-quoting: `text` as exactly one word, whatever it holds. */
@@ -114,5 +115,7 @@ export function stateHooks(harness: Harness, opts: { vx: string; taskId: string;
       const launch = opencode(opts.vx, opts.hooksDir);
       return { ...launch, env: { ...launch.env, ...env } };
     }
+    case "demo":
+      return { ...demoHooks(opts.vx), env: { ...demoHooks(opts.vx).env, ...env } };
   }
 }

@@ -30,6 +30,7 @@ import type { LaunchResult } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
 import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
+import { DEMO_HARNESS, DEMO_READY, demoArgv } from "./demo-harness";
 import { deliverUnderIntent, readSoldierState, warnTo } from "./states";
 import { tmuxSurvey } from "../backends/soldiers";
 import { loadTask } from "../state/tasks";
@@ -85,6 +86,7 @@ const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
   claude: /^\s*❯\s*$|\? for shortcuts/m,
   codex: /^\s*permissions: |context left/m,
   opencode: /Ask anything/,
+  demo: DEMO_READY,
 };
 
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
@@ -243,7 +245,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, harness === DEMO_HARNESS ? demoArgv(deps.self) : [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,

@@ -36,6 +36,8 @@ export function harnessArgs(harness: NonNullable<Task["harness"]>, model?: strin
       return [...m, ...(effort ? ["--thinking", effort] : [])];
     case "opencode":
       return m;
+    case "demo":
+      return []; // started as vx itself (soldiers/demo-harness.ts), never by this argv
   }
 }
 

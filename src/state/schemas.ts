@@ -24,6 +24,8 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;
 export const HARNESSES = ["claude", "codex", "pi", "opencode"] as const;
+/** What a task may run: the real harnesses, and `vx demo`'s scripted soldier (soldiers/demo-harness.ts). */
+export const TASK_HARNESSES = [...HARNESSES, "demo"] as const;
 export const BACKENDS = ["herdr", "tmux"] as const;
 export const COMMANDERS = ["claude", "pi", "opencode", "codex"] as const;
 
@@ -67,7 +69,7 @@ export const TaskSchema = v.object({
   tmux_socket: OptString,
   tmux_session_id: OptString,
   tmux_pane_id: OptString,
-  harness: v.optional(v.picklist(HARNESSES)),
+  harness: v.optional(v.picklist(TASK_HARNESSES)),
   model: OptString,
   effort: OptString,
   decision: v.optional(DecisionSchema),
