@@ -46,10 +46,10 @@ export const demoCommand = defineVxCommand({
       await commanderScript(commander);
     } catch (err) {
       failure = ac.signal.aborted ? "interrupted" : errorMessage(err);
-    } finally {
-      for (const s of SIGNALS) process.off(s, onSignal);
     }
+    // The handlers stay through the teardown: a second Ctrl-C must not cut it short.
     const leftovers = world ? await teardown(commander, world, Boolean(args.keep)) : [];
+    for (const s of SIGNALS) process.off(s, onSignal);
     say.title("Cleaned up");
     for (const l of leftovers) say.say(`LEFT BEHIND: ${l}`);
     if (leftovers.length === 0) say.say(args.keep && world ? `tmux server and sentinel stopped; the project is kept in ${world.dir}` : "tmux server killed, sentinel stopped, temp dir removed: nothing left behind.");
