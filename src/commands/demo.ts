@@ -15,7 +15,7 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 export const demoCommand = defineVxCommand({
   name: "demo",
-  summary: "See the whole loop run on git and tmux alone, with scripted agents (no API key)",
+  summary: "Watch vx run a whole mission loop with scripted soldiers, no harness or API key needed",
   usage: ["demo [--keep]"],
   args: {
     keep: { type: "boolean", description: "Leave the throwaway project and its state for reading (tmux and the sentinel still stop)" },
