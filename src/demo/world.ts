@@ -109,7 +109,10 @@ export async function stopSentinel(deps: Deps, w: World): Promise<string | undef
   if (pid === undefined) return sentinelState(paths).running ? "a sentinel holds the lock but wrote no pid file" : undefined;
   const ours = async () => {
     const info = await inspectProcess(pid, deps.exec);
-    if (!info || !isVxArgv(info.argv) || !info.argv.includes("sentinel") || info.argv.includes("await")) return false;
+    // `vx sentinel` as vx names itself, or exactly as this vx started it (bun under another name).
+    const sentinel = [...deps.self, "sentinel"];
+    const same = info?.argv.length === sentinel.length && info.argv.every((a, i) => a === sentinel[i]);
+    if (!info || !(same || (isVxArgv(info.argv) && info.argv.slice(-1)[0] === "sentinel"))) return false;
     return (await processStateRoot(pid, deps.exec)) === realpathSync(paths.root);
   };
   if (!(await ours())) return sentinelState(paths).running ? `the sentinel lock is held, but pid ${pid} is not this demo's sentinel` : undefined;
