@@ -73,6 +73,8 @@ async function dispatchAll(c: Commander): Promise<Soldier[]> {
     soldiers.push({ ...o, id, session: /tmux: session=(\S+)/.exec(r.stdout)?.[1] });
   }
   c.say.say("");
+  c.say.say("Each dispatch returned once its soldier had taken the prompt and was still working: the commander");
+  c.say.say("is free at once, and never watches a soldier itself.");
   c.say.say("Each soldier runs in its own tmux session on the demo's private server. Watch one live (read-only");
   c.say.say("is safest; detach with Ctrl-b d):");
   for (const s of soldiers) if (s.session) c.say.say(`  ${s.name}: tmux -S ${c.world.socket} attach -r -t ${s.session}`);
@@ -113,7 +115,9 @@ async function command(c: Commander, soldiers: Soldier[]): Promise<void> {
   c.say.title("3. The commander waits for wakes");
   c.say.say("Its turn over, a commander does not poll. Its Stop hook runs 'vx sentinel await', which blocks");
   c.say.say("until the sentinel writes a wake, then hands the wake's text to the commander as its next input.");
-  c.say.say("The demo runs that same command and acts on what it says.");
+  c.say.say("The demo runs that same command and acts on what it says. A wake is written when the sentinel");
+  c.say.say("sees a soldier's turn end (its harness ran 'vx report idle') and reads why: a new commit (a");
+  c.say.say("mission is done), a report file (a scout is done), or a 'needs-decision:' line (blocked).");
 
   const landCharlie = async () => {
     if (!rebaseAsked) {
@@ -148,7 +152,8 @@ async function command(c: Commander, soldiers: Soldier[]): Promise<void> {
         c.say.say("bravo asks a question. The commander answers it (a person would be asked when it matters):");
         settledBy(await vx(c, ["decide", bravo.id, ANSWER]), bravo.id, "decide");
       } else if (to === "done" && s === alpha) {
-        c.say.say("alpha finished with a commit. Landing fast-forwards main to its branch and strikes its camp:");
+        c.say.say("alpha finished with a commit. Landing fast-forwards main to its branch (no merge commit), then");
+        c.say.say("strikes the camp: the soldier's session closed, its worktree back in the pool for the next one.");
         await vx(c, ["land", alpha.id]);
         done.add(alpha.id);
         if (charlieDone) await landCharlie();

@@ -5,7 +5,7 @@
  * Also interrupted half-way (Ctrl-C), and the demo harness refused outside the demo.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VX_BIN, alive, sandbox, vx, waitFor } from "../helpers";
 
@@ -97,6 +97,16 @@ describe("vx demo", () => {
       proc.kill("SIGKILL");
     }
   }, 180_000);
+
+  test("without tmux on PATH: one line naming it, and nothing made", async () => {
+    using s = sandbox();
+    const d = demoSandbox(s);
+    symlinkSync(Bun.which("git")!, join(s.bin, "git"));
+    const r = await vx(["demo"], { cwd: s.home, env: { ...d.env, PATH: s.bin } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("vx: vx demo needs tmux on PATH - install tmux, then run vx demo again\n");
+    expect(readdirSync(d.tmp)).toEqual([]);
+  });
 
   test("the demo harness is refused outside vx demo, and on herdr", async () => {
     using s = sandbox();
