@@ -26,17 +26,17 @@ export const demoCommand = defineVxCommand({
     const say = await narrator(deps);
     const started = deps.clock.now();
     const ac = new AbortController();
-    const commander: Commander = { deps, world: undefined as unknown as World, say, signal: ac.signal };
+    let commander: Commander | undefined;
     const onSignal = () => {
       ac.abort();
-      commander.awaiting?.kill("SIGTERM");
+      commander?.awaiting?.kill("SIGTERM");
     };
     for (const s of SIGNALS) process.on(s, onSignal);
     let world: World | undefined;
     let failure: string | undefined;
     try {
       world = makeWorld(deps);
-      commander.world = world;
+      commander = { deps, world, say, signal: ac.signal };
       say.say("vx demo: a commander, three soldiers and a sentinel, on git and tmux alone. The agents are");
       say.say("scripted stand-ins (no model, no API key); every vx command is the real one. vx's windows run at");
       say.say(`${DEMO_TIME_SCALE} of their length here (VX_TIME_SCALE), so the whole loop fits in well under a minute.`);
@@ -48,7 +48,7 @@ export const demoCommand = defineVxCommand({
       failure = ac.signal.aborted ? "interrupted" : errorMessage(err);
     }
     // The handlers stay through the teardown: a second Ctrl-C must not cut it short.
-    const leftovers = world ? await teardown(commander, world, Boolean(args.keep)) : [];
+    const leftovers = world && commander ? await teardown(commander, world, Boolean(args.keep)) : [];
     for (const s of SIGNALS) process.off(s, onSignal);
     say.title("Cleaned up");
     for (const l of leftovers) say.say(`LEFT BEHIND: ${l}`);

@@ -93,6 +93,8 @@ export async function commitAll(deps: Deps, w: World, message: string): Promise<
 /**
  * The private tmux server, started with the commander's pane (it shows the commander's log); the
  * commander's commands then run as from that pane (`TMUX`, `TMUX_PANE`), as a tmux commander's do.
+ * The server keeps the demo's environment as its own, so every pane (each soldier) runs at the
+ * demo's VX_TIME_SCALE, which a launch never passes on itself.
  */
 export async function startTmux(deps: Deps, w: World): Promise<void> {
   writeFileSync(w.log, "");
@@ -116,18 +118,18 @@ export async function stopSentinel(deps: Deps, w: World): Promise<string | undef
     return (await processStateRoot(pid, deps.exec)) === realpathSync(paths.root);
   };
   if (!(await ours())) return sentinelState(paths).running ? `the sentinel lock is held, but pid ${pid} is not this demo's sentinel` : undefined;
+  // SIGTERM, and SIGKILL only for a sentinel still verified as this demo's 5 s later.
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    if (!(await ours())) break;
     try {
       process.kill(pid, signal);
     } catch {
-      // gone already
+      break; // gone already
     }
     const until = deps.clock.now() + 5000;
     while (deps.clock.now() < until && ((await ours()) || sentinelState(paths).running)) await deps.clock.sleep(50);
-    if (!(await ours()) && !sentinelState(paths).running) return undefined;
-    if (!(await ours())) break;
   }
-  return sentinelState(paths).running ? `the sentinel (pid ${pid}) did not stop` : undefined;
+  return (await ours()) || sentinelState(paths).running ? `the sentinel (pid ${pid}) did not stop` : undefined;
 }
 
 /** Kills the private tmux server; an error names what is left. */
