@@ -149,35 +149,47 @@ export async function demoSoldier(): Promise<number> {
   // Bracketed paste on, as agents' TUIs ask for it: a pasted prompt arrives marked as one piece.
   print(`\x1b[?2004h${DEMO_PROMPT} `);
   if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  let pending = "";
-  let pasting = false;
+  const input = inputReader();
   let first = true;
   let queue = Promise.resolve();
-  let buf = "";
   return new Promise<number>((resolve) => {
     process.stdin.on("end", () => resolve(0));
     process.stdin.on("data", (chunk: Buffer) => {
-      buf += chunk.toString("utf8");
-      for (;;) {
-        if (buf.startsWith(PASTE_START)) [pasting, buf] = [true, buf.slice(PASTE_START.length)];
-        else if (buf.startsWith(PASTE_END)) [pasting, buf] = [false, buf.slice(PASTE_END.length)];
-        else if (buf.startsWith("\x1b") && buf.length < PASTE_START.length) return; // the rest comes later
-        else if (buf === "") return;
-        else {
-          const ch = buf[0]!;
-          buf = buf.slice(1);
-          if (!pasting && (ch === "\r" || ch === "\n")) {
-            const message = pending.trim();
-            pending = "";
-            if (!message) continue;
-            const isFirst = first;
-            first = false;
-            queue = queue.then(() => turn(message, isFirst));
-          } else {
-            pending += ch === "\r" ? "\n" : ch;
-          }
-        }
+      for (const message of input(chunk.toString("utf8"))) {
+        const isFirst = first;
+        first = false;
+        queue = queue.then(() => turn(message, isFirst));
       }
     });
   });
+}
+
+/**
+ * A TUI's input box: text typed or pasted (between the bracketed-paste markers, whose line breaks
+ * arrive as CR) collects until an Enter outside a paste submits it. Returns what each chunk submitted.
+ */
+export function inputReader(): (chunk: string) => string[] {
+  let pending = "";
+  let pasting = false;
+  let buf = "";
+  return (chunk) => {
+    const submitted: string[] = [];
+    buf += chunk;
+    for (;;) {
+      if (buf.startsWith(PASTE_START)) [pasting, buf] = [true, buf.slice(PASTE_START.length)];
+      else if (buf.startsWith(PASTE_END)) [pasting, buf] = [false, buf.slice(PASTE_END.length)];
+      else if (PASTE_START.startsWith(buf) || PASTE_END.startsWith(buf)) return submitted; // a marker cut short (or nothing): the rest comes later
+      else {
+        const ch = buf[0]!;
+        buf = buf.slice(1);
+        if (!pasting && (ch === "\r" || ch === "\n")) {
+          const message = pending.trim();
+          pending = "";
+          if (message) submitted.push(message);
+        } else {
+          pending += ch === "\r" ? "\n" : ch;
+        }
+      }
+    }
+  };
 }

@@ -1,6 +1,6 @@
 /** The pure parts of `vx demo` (CMD-DEMO-01/02): the soldier's script lines, conflict resolution, wake parsing, refusals. */
 import { describe, expect, test } from "bun:test";
-import { directives, keepBoth, reportFile } from "../../src/demo/soldier";
+import { directives, inputReader, keepBoth, reportFile } from "../../src/demo/soldier";
 import { wakeChanges } from "../../src/demo/script";
 import { demoEnv } from "../../src/demo/world";
 import { checkDemoHarness, demoArgv, demoHooks } from "../../src/soldiers/demo-harness";
@@ -69,5 +69,16 @@ describe("demo harness", () => {
     expect(demoHooks("/usr/bin/vx").env).toEqual({ VX_DEMO_REPORT: "/usr/bin/vx" });
     const hooks = stateHooks("demo", { vx: "/usr/bin/vx", taskId: "0123456789abcdef", hooksDir: "/s/hooks/x" });
     expect(hooks).toEqual({ args: [], files: [], env: { VX_DEMO_REPORT: "/usr/bin/vx", VX_TASK_ID: "0123456789abcdef", VX_HARNESS: "demo" } });
+  });
+});
+
+describe("demo soldier input", () => {
+  test("a bracketed paste is one message, submitted only by the Enter after it, even when split across reads", () => {
+    const input = inputReader();
+    expect(input("\x1b[200~line one\rline")).toEqual([]);
+    expect(input(" two\x1b[20")).toEqual([]);
+    expect(input("1~")).toEqual([]);
+    expect(input("\r")).toEqual(["line one\nline two"]);
+    expect(input("typed\r\r")).toEqual(["typed"]);
   });
 });
