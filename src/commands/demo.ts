@@ -7,7 +7,7 @@
 import { defineVxCommand } from "../command";
 import { UsageError, VxError, errorMessage } from "../errors";
 import { narrator } from "../demo/narrate";
-import { type Commander, DemoFailure, commanderScript } from "../demo/script";
+import { type Commander, commanderScript } from "../demo/script";
 import { type World, checkTools, makeProject, makeWorld, removeDir, startTmux, stopSentinel, stopTmux } from "../demo/world";
 import { DEMO_TIME_SCALE } from "../demo/world";
 
@@ -93,4 +93,3 @@ async function teardown(c: Commander, w: World, keep: boolean): Promise<string[]
   return left;
 }
 
-export { DemoFailure };
