@@ -20,7 +20,8 @@ import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
-import { soldierTerminal } from "../soldiers/terminal";
+import { soldierTerminal } from "../backends/terminal";
+import { traitsOf } from "../backends/traits";
 
 const AMENDMENT_MAX_CHARS = 2000;
 const AMENDMENTS_KEPT = 20;
@@ -53,7 +54,7 @@ export function promptRefusal(paths: ProjectPaths, task: Task): string | undefin
     case "blocked":
       return `task ${id} is blocked on a question ("${task.decision?.question ?? ""}") - answer it with 'vx decide ${id} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id} --dismiss'`;
     case "interrupted":
-      return `task ${id} is interrupted, its herdr pane is gone - use 'vx redispatch ${id}' instead`;
+      return `task ${id} is interrupted, its ${traitsOf(task).pane} is gone - use 'vx redispatch ${id}' instead`;
     case "done":
     case "shipped":
     case "unconfirmed":

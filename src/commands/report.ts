@@ -7,7 +7,7 @@ import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { reportingTask, warnTo, writeSoldierState } from "../soldiers/states";
 import { SOLDIER_STATES, type SoldierState } from "../state/schemas";
-import { TASK_HARNESSES } from "../state/schemas";
+import { HARNESSES } from "../state/schemas";
 import { stateRoot } from "../state/paths";
 import { isoTime } from "../time";
 
@@ -29,7 +29,7 @@ export const reportCommand = defineVxCommand({
       task_id: taskId,
       state: raw as SoldierState["state"],
       at: isoTime(deps.clock.now()),
-      source: harness && (TASK_HARNESSES as readonly string[]).includes(harness) ? harness : undefined,
+      source: harness && (HARNESSES as readonly string[]).includes(harness) ? harness : undefined,
     };
     writeSoldierState(paths, state, warnTo(deps.stderr));
     return 0;

@@ -1,5 +1,5 @@
 /**
- * The `demo` harness's soldier (soldiers/demo-harness.ts): the program in a demo soldier's tmux
+ * The `demo` harness's soldier (harnesses/demo.ts): the program in a demo soldier's tmux
  * pane. It behaves like an agent's TUI where vx can see it: it asks for bracketed paste, takes a
  * pasted prompt when Enter follows, echoes it, shows a spinner while it "works", and reports each
  * turn through its state hook (`<vx> report working|idle`, run through `/bin/sh -c` as Claude Code
@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { SEPARATOR } from "../soldiers/prompt-text";
-import { DEMO_PROMPT, DEMO_REPORT_ENV } from "../soldiers/demo-harness";
+import { DEMO_PROMPT, DEMO_REPORT_ENV } from "../harnesses/demo";
 import { shellQuote } from "../soldiers/hooks";
 import { realClock, scaled } from "../time";
 

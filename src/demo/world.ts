@@ -13,7 +13,7 @@ import { VxError } from "../errors";
 import { which } from "../exec";
 import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
 import { readSentinelPid, sentinelState } from "../sentinel/singleton";
-import { DEMO_ENV } from "../soldiers/demo-harness";
+import { DEMO_ENV } from "../harnesses/demo";
 import { rootPaths } from "../state/paths";
 import { GUARDS } from "../time";
 

@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { directives, inputReader, keepBoth, reportFile } from "../../src/demo/soldier";
 import { wakeChanges } from "../../src/demo/script";
 import { demoEnv } from "../../src/demo/world";
-import { checkDemoHarness, demoArgv, demoHooks } from "../../src/soldiers/demo-harness";
+import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
+import { demo } from "../../src/harnesses/demo";
 import { stateHooks } from "../../src/soldiers/hooks";
 import { dispatchText, followUpText } from "../../src/soldiers/prompt-text";
 
@@ -57,16 +58,23 @@ describe("demo commander", () => {
 });
 
 describe("demo harness", () => {
+  test("is registered, but never listed (help, completions, init, config, doctor)", () => {
+    expect(HARNESSES.demo).toBe(demo);
+    expect(LISTED_HARNESS_NAMES as readonly string[]).not.toContain("demo");
+  });
+
   test("is refused outside vx demo and on herdr; other harnesses pass", () => {
-    expect(() => checkDemoHarness({}, "demo", "tmux")).toThrow("the demo harness is for 'vx demo' only - run: vx demo");
-    expect(() => checkDemoHarness({ VX_DEMO: "1" }, "demo", "herdr")).toThrow("the demo harness runs only on the tmux backend");
-    expect(() => checkDemoHarness({ VX_DEMO: "1" }, "demo", "tmux")).not.toThrow();
-    expect(() => checkDemoHarness({}, "claude", "herdr")).not.toThrow();
+    expect(demo.launchRefusal({}, "tmux")).toBe("the demo harness is for 'vx demo' only - run: vx demo");
+    expect(demo.launchRefusal({ VX_DEMO: "1" }, "herdr")).toStartWith("the demo harness runs only on the tmux backend");
+    expect(demo.launchRefusal({ VX_DEMO: "1" }, "tmux")).toBeUndefined();
+    expect(HARNESSES.codex.launchRefusal({}, "herdr")).toBeUndefined();
   });
 
   test("runs vx itself, and its hook names vx by path with the task's identity", () => {
-    expect(demoArgv(["/usr/bin/vx"])).toEqual(["/usr/bin/vx", "__demo-soldier"]);
-    expect(demoHooks("/usr/bin/vx").env).toEqual({ VX_DEMO_REPORT: "/usr/bin/vx" });
+    expect(demo.program(["/usr/bin/vx"])).toEqual(["/usr/bin/vx", "__demo-soldier"]);
+    expect(demo.program(["/usr/bin/bun", "/src/cli.ts"])).toEqual(["/usr/bin/bun", "/src/cli.ts", "__demo-soldier"]);
+    expect(demo.soldierArgs("opus", "high")).toEqual([]);
+    expect(HARNESSES.claude.program(["/usr/bin/vx"])).toEqual(["claude"]);
     const hooks = stateHooks("demo", { vx: "/usr/bin/vx", taskId: "0123456789abcdef", hooksDir: "/s/hooks/x" });
     expect(hooks).toEqual({ args: [], files: [], env: { VX_DEMO_REPORT: "/usr/bin/vx", VX_TASK_ID: "0123456789abcdef", VX_HARNESS: "demo" } });
   });
