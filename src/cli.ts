@@ -17,6 +17,11 @@ async function run(): Promise<number> {
     const { soldierExec } = await import("./soldiers/soldier-exec");
     return soldierExec(argv.slice(1));
   }
+  // `vx demo`'s scripted soldier (harnesses/demo.ts), in its tmux pane.
+  if (argv[0] === "__demo-soldier") {
+    const { demoSoldier } = await import("./demo/soldier");
+    return demoSoldier();
+  }
   const { main } = await import("./main");
   return main(argv);
 }

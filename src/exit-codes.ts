@@ -20,6 +20,8 @@ export const EXIT = {
   cannotExecute: 126,
   /** `vx soldier-exec`: the harness is not on PATH (the shell's 127). */
   notFound: 127,
+  /** Stopped by Ctrl-C (128 + SIGINT, as a shell reports it): `vx demo` after its teardown. */
+  interrupted: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

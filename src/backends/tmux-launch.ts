@@ -236,7 +236,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [harnessOf(harness).exe, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, [...harnessOf(harness).program(deps.self), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,

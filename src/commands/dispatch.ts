@@ -23,7 +23,7 @@ import { newTaskId } from "../state/ids";
 import { profileChoice } from "../state/models";
 import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
-import { BACKENDS, HARNESSES, KINDS, SCHEMA_VERSION, type Task } from "../state/schemas";
+import { BACKENDS, HARNESSES, KINDS, LISTED_HARNESSES, SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
@@ -52,7 +52,7 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
   return {
     prompt,
     kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
-    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of ${HARNESSES.join(", ")}`),
+    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of ${LISTED_HARNESSES.join(", ")}`),
     backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected ${BACKENDS.join(" or ")}`),
     model: args.model === undefined ? undefined : String(args.model),
     effort: args.effort === undefined ? undefined : String(args.effort),
@@ -78,9 +78,9 @@ export function checkBackend(deps: Deps, backend: Backend): string | undefined {
   return BACKEND_TRAITS[backend].check(deps.env);
 }
 
-/** A harness that would die in its pane said so here, before a camp is leased. */
-export function checkLaunchRefusal(deps: Deps, harness: Harness): void {
-  const refusal = harnessOf(harness).launchRefusal(deps.env);
+/** A harness that would die in its pane, or cannot run on `backend`, said so here, before a camp is leased. */
+export function checkLaunchRefusal(deps: Deps, harness: Harness, backend: Backend): void {
+  const refusal = harnessOf(harness).launchRefusal(deps.env, backend);
   if (refusal) throw new VxError(refusal);
 }
 
@@ -113,11 +113,11 @@ export const dispatchCommand = defineVxCommand({
   name: "dispatch",
   summary: "Dispatch a soldier (mission or scout) into an isolated camp",
   usage: [
-    `dispatch <prompt...> [--kind mission|scout] [--harness ${HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`,
+    `dispatch <prompt...> [--kind mission|scout] [--harness ${LISTED_HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`,
   ],
   args: {
     kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
-    harness: { type: "string", valueHint: HARNESSES.join("|"), description: "The agent program (default from .vexillum/config.json)" },
+    harness: { type: "string", valueHint: LISTED_HARNESSES.join("|"), description: "The agent program (default from .vexillum/config.json)" },
     backend: { type: "string", valueHint: BACKENDS.join("|"), description: "Where the soldier's terminal lives (default from .vexillum/config.json)" },
     model: { type: "string", valueHint: "m", description: "Model passed to the harness" },
     effort: { type: "string", valueHint: "e", description: "Reasoning effort passed to the harness" },
@@ -141,8 +141,9 @@ export const dispatchCommand = defineVxCommand({
     if (!(await hasCommit(project.paths.project, deps.exec))) {
       throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
     }
+    // The harness first: one that cannot run on this backend at all is the clearer refusal.
+    checkLaunchRefusal(deps, harness, backend);
     const workspace = checkBackend(deps, backend);
-    checkLaunchRefusal(deps, harness);
     await checkSandbox(deps, project);
 
     ensureSentinel(deps, project.root);

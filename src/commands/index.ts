@@ -2,6 +2,7 @@
 import type { VxCommand } from "../command";
 import { completionCommand } from "./completion";
 import { decideCommand } from "./decide";
+import { demoCommand } from "./demo";
 import { dispatchCommand } from "./dispatch";
 import { doctorCommand } from "./doctor";
 import { forumCommand } from "./forum";
@@ -35,6 +36,7 @@ export const COMMANDS: VxCommand[] = [
   forumCommand,
   completionCommand(() => COMMANDS),
   modelsCommand,
+  demoCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

@@ -9,7 +9,7 @@ import { type BlockLang, hasClaudeImport } from "../scaffold/block";
 import { applyPlan, ask, choose } from "../scaffold/consent";
 import { type InitChoices, blockFacts, chooseLang, planInit } from "../scaffold/init-plan";
 import { loadRecord } from "../state/record";
-import { COMMANDERS, BACKENDS, HARNESSES, ProjectConfigSchema } from "../state/schemas";
+import { COMMANDERS, BACKENDS, LISTED_HARNESSES, ProjectConfigSchema } from "../state/schemas";
 import { isoTime } from "../time";
 import { VERSION } from "../version";
 import { notifyFromFlag } from "../wakes/notify";
@@ -34,7 +34,7 @@ export const initCommand = defineVxCommand({
     skills: { type: "boolean", description: "Install the vexillum skill (--no-skills to skip it)", negativeDescription: "Do not install the vexillum skill" },
     commander: { type: "string", valueHint: COMMANDERS.join("|"), description: `The commander's harness (default ${DEFAULT_HARNESS})` },
     backend: { type: "string", valueHint: BACKENDS.join("|"), description: `Where soldiers' terminals live (default ${DEFAULT_BACKEND})` },
-    harness: { type: "string", valueHint: HARNESSES.join("|"), description: `Default soldier harness (default ${DEFAULT_HARNESS})` },
+    harness: { type: "string", valueHint: LISTED_HARNESSES.join("|"), description: `Default soldier harness (default ${DEFAULT_HARNESS})` },
     notify: {
       type: "string",
       valueHint: "command",
@@ -51,7 +51,7 @@ export const initCommand = defineVxCommand({
     const lang = enumFlag<BlockLang>("language", args.lang, ["en", "es"]);
     const commander = enumFlag("commander", args.commander, COMMANDERS);
     const backend = enumFlag("backend", args.backend, BACKENDS);
-    const harness = enumFlag("harness", args.harness, HARNESSES);
+    const harness = enumFlag("harness", args.harness, LISTED_HARNESSES);
     const yes = Boolean(args.yes);
     const skillsFlag = args.skills as boolean | undefined;
     const { root, top } = await locateProject(deps);
@@ -89,7 +89,7 @@ export const initCommand = defineVxCommand({
       editClaude,
       commander: commander ?? (interactive ? await choose(deps, "Which harness is the commander?", COMMANDERS, commanderDefault) : commanderDefault),
       backend: backend ?? (interactive ? await choose(deps, "Where do soldiers' terminals live?", BACKENDS, backendDefault) : backendDefault),
-      harness: harness ?? (interactive ? await choose(deps, "Which harness do soldiers run by default?", HARNESSES, harnessDefault) : harnessDefault),
+      harness: harness ?? (interactive ? await choose(deps, "Which harness do soldiers run by default?", LISTED_HARNESSES, harnessDefault) : harnessDefault),
       notify,
       vxVersion: VERSION,
       now: isoTime(deps.clock.now()),

@@ -27,7 +27,7 @@ import { soldierTerminal } from "../backends/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
-import { checkBackend, checkModelEffort, checkSandbox } from "./dispatch";
+import { checkBackend, checkLaunchRefusal, checkModelEffort, checkSandbox } from "./dispatch";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -90,6 +90,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
   }
+  checkLaunchRefusal(deps, choice?.harness ?? task.harness ?? DEFAULT_HARNESS, backendOf(task));
   const workspace = checkBackend(deps, backendOf(task));
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");

@@ -1,7 +1,7 @@
 /** Doctor's tool checks (DOC-04) and the VX_TIME_SCALE check (DOC-05). */
 import type { Deps } from "../deps";
 import { which } from "../exec";
-import { DEFAULT_HARNESS, HARNESSES } from "../harnesses";
+import { DEFAULT_HARNESS, HARNESSES, LISTED_HARNESS_NAMES } from "../harnesses";
 import { backendToolChecks } from "../backends/doctor";
 import { DEFAULT_BACKEND } from "../backends/names";
 import type { ProjectConfig } from "../state/schemas";
@@ -16,7 +16,7 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
   const git = which("git", path);
   out.push(git ? { status: "ok", name: "git", detail: git } : { status: "missing", name: "git", detail: "git not found in PATH", required: true });
   out.push(...(await backendToolChecks(deps, backend)));
-  for (const h of Object.values(HARNESSES)) {
+  for (const h of LISTED_HARNESS_NAMES.map((n) => HARNESSES[n])) {
     const found = which(h.exe, path);
     const role = harnessRole(h.name, config);
     if (found) out.push({ status: "ok", name: h.label, detail: found });

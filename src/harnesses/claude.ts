@@ -60,6 +60,7 @@ export const claude: Harness = {
   name: "claude",
   label: "Claude Code",
   exe: "claude",
+  program: () => ["claude"],
   soldierArgs(model, effort) {
     const m = model ? ["--model", model] : [];
     // Suggestions off: a suggested completion in the input box was mistaken for soldier output.

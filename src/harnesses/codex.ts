@@ -55,6 +55,7 @@ export const codex: Harness = {
   name: "codex",
   label: "Codex",
   exe: "codex",
+  program: () => ["codex"],
   soldierArgs: (model, effort) => [
     "--dangerously-bypass-approvals-and-sandbox",
     ...(model ? ["--model", model] : []),

@@ -5,14 +5,15 @@
  */
 import { claude } from "./claude";
 import { codex } from "./codex";
-import { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName } from "./names";
+import { demo } from "./demo";
+import { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName, LISTED_HARNESS_NAMES } from "./names";
 import { opencode } from "./opencode";
 import { pi } from "./pi";
 import type { Harness } from "./types";
 
-export const HARNESSES = { claude, codex, pi, opencode } as const satisfies Record<HarnessName, Harness>;
+export const HARNESSES = { claude, codex, pi, opencode, demo } as const satisfies Record<HarnessName, Harness>;
 
-export { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName };
+export { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName, LISTED_HARNESS_NAMES };
 
 /** The harness module of `name` (a task's or profile's harness, the default when unset). */
 export function harnessOf(name: HarnessName | undefined): Harness {

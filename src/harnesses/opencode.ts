@@ -29,6 +29,7 @@ export const opencode: Harness = {
   name: "opencode",
   label: "OpenCode",
   exe: "opencode",
+  program: () => ["opencode"],
   soldierArgs: (model) => (model ? ["--model", model] : []),
   // OPENCODE_CONFIG_CONTENT is one more config layer over the user's and the project's (their
   // providers and plugins still load); a file:// plugin is loaded as it is, with nothing installed

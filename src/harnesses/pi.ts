@@ -12,6 +12,7 @@ export const pi: Harness = {
   name: "pi",
   label: "Pi",
   exe: "pi",
+  program: () => ["pi"],
   soldierArgs: (model, effort) => [...(model ? ["--model", model] : []), ...(effort ? ["--thinking", effort] : [])],
   stateHooks({ vx, hooksDir }) {
     const path = join(hooksDir, "pi-state.ts");

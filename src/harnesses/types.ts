@@ -2,6 +2,7 @@
  * What vx knows about one harness (HRN-01): every capability is a required member, so a harness
  * module that leaves one out does not compile.
  */
+import type { BackendName } from "../backends/names";
 import type { Check } from "../doctor/report";
 import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
@@ -89,6 +90,8 @@ export interface Harness {
   readonly label: string;
   /** Its executable on PATH (doctor; the tmux launch runs it, herdr's `agent start` is given `name`). */
   readonly exe: string;
+  /** The program a tmux pane runs before its arguments: `[exe]`, or vx itself (`self`) for the demo soldier. */
+  program(self: readonly string[]): string[];
   /** HRD-04: the soldier's own arguments, with model and effort only when set. */
   soldierArgs(model?: string, effort?: string): string[];
   /** TMX-05: the state hooks configured from outside the camp (without vx's own VX_* variables). */
@@ -100,8 +103,8 @@ export interface Harness {
   readonly ready: RegExp | "still";
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
-  /** A refusal before a camp is leased (the harness would die in its pane), else undefined. */
-  launchRefusal(env: Record<string, string | undefined>): string | undefined;
+  /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */
+  launchRefusal(env: Record<string, string | undefined>, backend: BackendName): string | undefined;
   /** `vx resume`: the harness's own "continue the last conversation in this directory" arguments. */
   readonly continueArgs: readonly string[];
   /** As a commander: its wake path, what init writes, what doctor checks. */

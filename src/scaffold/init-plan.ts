@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import type { BackendName } from "../backends/names";
 import { INCLUDE_FILE, includeFileText } from "../camps/include";
-import { type HarnessName, commanderHarnesses } from "../harnesses";
+import { commanderHarnesses } from "../harnesses";
+import type { ListedHarnessName } from "../harnesses/names";
 import type { CommanderPlan } from "../harnesses/types";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
@@ -22,9 +23,9 @@ export type InitChoices = {
   skills: boolean;
   /** Add `@AGENTS.md` to an existing CLAUDE.md (a new one always gets it). */
   editClaude: boolean;
-  commander: HarnessName;
+  commander: ListedHarnessName;
   backend: BackendName;
-  harness: HarnessName;
+  harness: ListedHarnessName;
   /** WAK-14's notifier argv from `--notify`; the recorded one is kept when absent. */
   notify?: string[];
   vxVersion: string;

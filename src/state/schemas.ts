@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { BACKEND_NAMES } from "../backends/names";
-import { COMMANDER_NAMES, HARNESS_NAMES } from "../harnesses/names";
+import { COMMANDER_NAMES, HARNESS_NAMES, LISTED_HARNESS_NAMES } from "../harnesses/names";
 
 export const SCHEMA_VERSION = 1;
 
@@ -26,6 +26,8 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;
 export const HARNESSES = HARNESS_NAMES;
+/** The harnesses people choose (config, profiles, help): all but `vx demo`'s own. */
+export const LISTED_HARNESSES = LISTED_HARNESS_NAMES;
 export const BACKENDS = BACKEND_NAMES;
 export const COMMANDERS = COMMANDER_NAMES;
 
@@ -199,7 +201,7 @@ export const ProjectConfigSchema = v.object({
   vx_version: v.string(),
   commander: v.optional(v.picklist(COMMANDERS)),
   backend: v.optional(v.picklist(BACKENDS)),
-  harness: v.optional(v.picklist(HARNESSES)),
+  harness: v.optional(v.picklist(LISTED_HARNESSES)),
   /**
    * WAK-14: the notifier argv. Checked where it is used (the sentinel logs, doctor warns), not
    * here, so a typo in it never stops every other command from reading the config.
@@ -227,7 +229,7 @@ export const ProjectRecordSchema = v.object({
  * otherwise be dropped without a word and the soldier started on another model.
  */
 const ProfileFields = {
-  harness: v.optional(v.picklist(HARNESSES, `expected one of ${HARNESSES.join(", ")}`)),
+  harness: v.optional(v.picklist(LISTED_HARNESSES, `expected one of ${LISTED_HARNESSES.join(", ")}`)),
   model: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
   effort: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
   when: v.optional(v.string("expected a string")),

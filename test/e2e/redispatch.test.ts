@@ -25,6 +25,11 @@ describe("vx redispatch", () => {
     r = await f.run(["redispatch"]);
     expect(r.code).toBe(64);
     expect(f.task(gone.task.id)).toEqual(gone.task);
+    // CMD-DEMO-02: a demo harness task is refused outside vx demo (and on herdr) before anything changes.
+    const demo = await seedTask(f, { status: "interrupted", harness: "demo" });
+    r = await f.run(["redispatch", demo.task.id]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the demo harness runs only on the tmux backend - use --backend tmux (or just run: vx demo)\n" });
+    expect(f.task(demo.task.id)).toEqual(demo.task);
   });
 
   test("an interrupted mission is re-run from its original prompt under the same id", async () => {

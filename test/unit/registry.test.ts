@@ -37,6 +37,7 @@ describe("command registry", () => {
     ["forum", "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)"],
     ["completion", "Print a shell completion script (bash, zsh or fish)"],
     ["models", "List the model profiles a dispatch can use"],
+    ["demo", "Watch vx run a whole mission loop with scripted soldiers, no harness or API key needed"],
   ];
 
   test("the registry is CLI-02's commands, summaries and order", () => {

@@ -1,0 +1,144 @@
+/**
+ * `vx demo`'s private world (CMD-DEMO-01/02): a temp dir holding a throwaway git project, a
+ * private HOME (so a private state root, sentinel and skills) and a private tmux server, and the
+ * teardown that leaves none of it behind: the commander's await (our own child), the sentinel
+ * (only after its pid file, command line and state root say it is this demo's), the tmux server,
+ * then the temp dir.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Deps } from "../deps";
+import { VxError } from "../errors";
+import { which } from "../exec";
+import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
+import { readSentinelPid, sentinelState } from "../sentinel/singleton";
+import { DEMO_ENV } from "../harnesses/demo";
+import { rootPaths } from "../state/paths";
+import { GUARDS } from "../time";
+
+/** The demo runs vx's windows (settle grace, quick settle, polls) at this fraction of their length. */
+export const DEMO_TIME_SCALE = "0.2";
+
+export type World = {
+  dir: string;
+  home: string;
+  project: string;
+  /** The private tmux server's socket. */
+  socket: string;
+  /** The commander's pane on that server (the await needs one, as under a real tmux commander). */
+  commanderPane: string;
+  /** The environment every vx command of the demo runs with. */
+  env: Record<string, string>;
+  log: string;
+};
+
+export type Run = { code: number; stdout: string; stderr: string };
+
+// What of the person's environment must not reach the demo: their tmux and herdr panes, vx's own
+// settings, a harness session that would make the await a no-op, git settings aimed elsewhere.
+const DROPPED = /^(TMUX|TMUX_PANE|TMUX_TMPDIR|HERDR_.*|VX_.*|CLAUDE_CODE_.*|CODEX_.*|GIT_.*|XDG_CONFIG_HOME)$/;
+
+export function demoEnv(base: Deps["env"], dir: string, home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !DROPPED.test(k)) env[k] = v;
+  return { ...env, HOME: home, TMUX_TMPDIR: join(dir, "tmux"), VX_TIME_SCALE: DEMO_TIME_SCALE, [DEMO_ENV]: "1" };
+}
+
+/** CMD-DEMO-02: git and tmux are all the demo needs; either missing is one line naming it. */
+export function checkTools(env: Deps["env"]): void {
+  const missing = ["git", "tmux"].filter((t) => !which(t, env.PATH));
+  if (missing.length) throw new VxError(`vx demo needs ${missing.join(" and ")} on PATH - install ${missing.join(" and ")}, then run vx demo again`);
+}
+
+export async function run(deps: Deps, argv: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return deps.exec.run(argv, { cwd, env, timeoutMs: GUARDS.tmuxCall });
+}
+
+async function must(deps: Deps, argv: string[], cwd: string, env: Record<string, string>): Promise<string> {
+  const r = await run(deps, argv, cwd, env);
+  if (r.code !== 0) throw new VxError(`vx demo: ${argv.slice(0, 3).join(" ")} failed: ${(r.stderr || r.stdout).trim().split("\n")[0]}`);
+  return r.stdout;
+}
+
+/** The temp dir and its names; nothing started yet (so a failure here leaves only the dir). */
+export function makeWorld(deps: Deps): World {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-demo-")));
+  const home = join(dir, "home");
+  const project = join(dir, "shop");
+  mkdirSync(home, { mode: 0o700 });
+  mkdirSync(project);
+  const env = demoEnv(deps.env, dir, home);
+  const uid = process.getuid?.() ?? 0;
+  return { dir, home, project, socket: join(dir, "tmux", `tmux-${uid}`, "default"), commanderPane: "", env, log: join(dir, "commander.log") };
+}
+
+/** A git project with two files on `main`, committed by a demo identity kept in its own config. */
+export async function makeProject(deps: Deps, w: World): Promise<void> {
+  const git = (...args: string[]) => must(deps, ["git", ...args], w.project, w.env);
+  await git("init", "-q", "-b", "main");
+  for (const [k, v] of [["user.name", "vx demo"], ["user.email", "demo@vx.invalid"], ["commit.gpgsign", "false"]]) await git("config", k!, v!);
+  writeFileSync(join(w.project, "README.md"), "# shop\n\nA throwaway project for vx demo.\n");
+  writeFileSync(join(w.project, "greeting.txt"), "Hello.\n");
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "A project to work on");
+}
+
+/** Commits what `vx init` wrote, so every camp starts from the same clean checkout. */
+export async function commitAll(deps: Deps, w: World, message: string): Promise<void> {
+  await must(deps, ["git", "add", "-A"], w.project, w.env);
+  await must(deps, ["git", "commit", "-q", "-m", message], w.project, w.env);
+}
+
+/**
+ * The private tmux server, started with the commander's pane (it shows the commander's log); the
+ * commander's commands then run as from that pane (`TMUX`, `TMUX_PANE`), as a tmux commander's do.
+ * The server keeps the demo's environment as its own, so every pane (each soldier) runs at the
+ * demo's VX_TIME_SCALE, which a launch never passes on itself.
+ */
+export async function startTmux(deps: Deps, w: World): Promise<void> {
+  writeFileSync(w.log, "");
+  mkdirSync(join(w.socket, ".."), { recursive: true, mode: 0o700 });
+  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", w.project, "tail", "-n", "+1", "-f", w.log], w.project, w.env);
+  w.commanderPane = out.trim();
+  w.env = { ...w.env, TMUX: `${w.socket},0,0`, TMUX_PANE: w.commanderPane };
+}
+
+/** Stops this demo's sentinel: only a live `vx sentinel` of this state root, and waits for it to go. */
+export async function stopSentinel(deps: Deps, w: World): Promise<string | undefined> {
+  const paths = rootPaths(join(w.home, ".vexillum"));
+  const pid = readSentinelPid(paths);
+  if (pid === undefined) return sentinelState(paths).running ? "a sentinel holds the lock but wrote no pid file" : undefined;
+  const ours = async () => {
+    const info = await inspectProcess(pid, deps.exec);
+    // `vx sentinel` as vx names itself, or exactly as this vx started it (bun under another name).
+    const sentinel = [...deps.self, "sentinel"];
+    const same = info?.argv.length === sentinel.length && info.argv.every((a, i) => a === sentinel[i]);
+    if (!info || !(same || (isVxArgv(info.argv) && info.argv.slice(-1)[0] === "sentinel"))) return false;
+    return (await processStateRoot(pid, deps.exec)) === realpathSync(paths.root);
+  };
+  if (!(await ours())) return sentinelState(paths).running ? `the sentinel lock is held, but pid ${pid} is not this demo's sentinel` : undefined;
+  // SIGTERM, and SIGKILL only for a sentinel still verified as this demo's 5 s later.
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    if (!(await ours())) break;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      break; // gone already
+    }
+    const until = deps.clock.now() + 5000;
+    while (deps.clock.now() < until && ((await ours()) || sentinelState(paths).running)) await deps.clock.sleep(50);
+  }
+  return (await ours()) || sentinelState(paths).running ? `the sentinel (pid ${pid}) did not stop` : undefined;
+}
+
+/** Kills the private tmux server; an error names what is left. */
+export async function stopTmux(deps: Deps, w: World): Promise<string | undefined> {
+  await run(deps, ["tmux", "-S", w.socket, "kill-server"], w.dir, w.env);
+  const still = await run(deps, ["tmux", "-S", w.socket, "list-sessions"], w.dir, w.env);
+  return still.code === 0 ? `the tmux server on ${w.socket} is still running` : undefined;
+}
+
+export function removeDir(w: World): void {
+  rmSync(w.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,123 @@
+/**
+ * CMD-DEMO-01/02: `vx demo` run end to end with the built binary (real git, real tmux, the real
+ * sentinel and await), each step's narration line asserted, and nothing left behind afterwards:
+ * no tmux server on its socket, no sentinel (nor any process) of its state root, no temp dir.
+ * Also interrupted half-way (Ctrl-C), and the demo harness refused outside the demo.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { VX_BIN, alive, sandbox, vx, waitFor } from "../helpers";
+
+type Demo = { tmp: string; env: Record<string, string> };
+
+function demoSandbox(s: ReturnType<typeof sandbox>): Demo {
+  const tmp = join(dirname(s.home), "tmp");
+  mkdirSync(tmp);
+  return { tmp, env: { ...s.env, TMPDIR: tmp } };
+}
+
+/** Pids of live processes whose environment names `home` as HOME (Linux only; elsewhere none). */
+function processesOf(home: string): number[] {
+  if (process.platform !== "linux") return [];
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`HOME=${home}`)) out.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Everything the narration names that must be gone: the socket's server, the sentinel, the dir. */
+function assertNothingLeft(d: Demo, stderr: string): void {
+  const socket = /tmux -S (\S+) attach/.exec(stderr)?.[1];
+  expect(socket).toBeDefined();
+  const ls = Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "pipe", stderr: "pipe" });
+  expect(ls.exitCode).not.toBe(0);
+  for (const m of stderr.matchAll(/auto-started sentinel \(pid (\d+)\)/g)) expect(alive(Number(m[1]))).toBe(false);
+  const demoDir = /private HOME: (\S+)\/home\/\.vexillum/.exec(stderr)?.[1];
+  expect(demoDir).toBeDefined();
+  expect(processesOf(join(demoDir!, "home"))).toEqual([]);
+  expect(readdirSync(d.tmp)).toEqual([]);
+}
+
+describe("vx demo", () => {
+  test("runs every step of the loop and leaves nothing behind", async () => {
+    using s = sandbox();
+    const d = demoSandbox(s);
+    const r = await vx(["demo"], { cwd: s.home, env: d.env });
+    expect(r.stderr).toContain("demo finished in");
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split("\n");
+    const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
+    expect(count(/^\$ vx init --yes --backend tmux$/)).toBe(1);
+    expect(count(/^\$ vx dispatch --kind (mission|scout) --backend tmux --harness demo /)).toBe(3);
+    expect(count(/^ {4}status=running$/)).toBeGreaterThanOrEqual(3);
+    expect(count(/^ {2}(alpha|bravo|charlie): tmux -S \S+ attach -r -t \S+$/)).toBe(3);
+    expect(count(/^\$ vx sentinel await$/)).toBeGreaterThanOrEqual(2);
+    expect(count(/^ {4}- scout [0-9a-f]{16}: running -> blocked$/)).toBe(1);
+    expect(count(/^\$ vx decide [0-9a-f]{16} /)).toBe(1);
+    expect(count(/^ {4}- mission [0-9a-f]{16}: running -> done$/)).toBeGreaterThanOrEqual(2);
+    expect(count(/^ {4}vx: vexillum\/[0-9a-f]{16} is not a fast-forward of main/)).toBe(1);
+    expect(count(/^\$ vx prompt [0-9a-f]{16} .*rebase onto main/)).toBe(1);
+    expect(count(/^ {4}landed: fast-forwarded /)).toBe(2);
+    expect(count(/^\$ vx strike [0-9a-f]{16}$/)).toBe(1);
+    expect(count(/^ {4}struck: camp returned to the pool, tmux session closed\.$/)).toBe(3);
+    expect(count(/^\$ vx status$/)).toBe(1);
+    expect(count(/^ {4}[0-9a-f]{16} {2}(mission|scout) +done /)).toBe(3);
+    expect(r.stderr).toContain("    The greeting should be in Spanish");
+    expect(r.stderr).toContain("    Hello, world!\n    Welcome, friends of the shop!");
+    expect(r.stderr).toContain("nothing left behind");
+    expect(r.stdout).toBe("");
+    assertNothingLeft(d, r.stderr);
+  }, 180_000);
+
+  test("Ctrl-C half-way still stops the sentinel and the tmux server and removes the temp dir", async () => {
+    using s = sandbox();
+    const d = demoSandbox(s);
+    const proc = Bun.spawn([VX_BIN, "demo"], { cwd: s.home, env: d.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    let stderr = "";
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of proc.stderr) stderr += decoder.decode(chunk);
+    })();
+    try {
+      await waitFor(() => stderr.includes("$ vx sentinel await"), 120_000, "the demo to wait for its first wake");
+      proc.kill("SIGINT");
+      expect(await proc.exited).toBe(130);
+      await reading;
+      expect(stderr).toContain("demo FAILED after");
+      expect(stderr).toContain("nothing left behind");
+      assertNothingLeft(d, stderr);
+    } finally {
+      proc.kill("SIGKILL");
+    }
+  }, 180_000);
+
+  test("without tmux on PATH: one line naming it, and nothing made", async () => {
+    using s = sandbox();
+    const d = demoSandbox(s);
+    symlinkSync(Bun.which("git")!, join(s.bin, "git"));
+    const r = await vx(["demo"], { cwd: s.home, env: { ...d.env, PATH: s.bin } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("vx: vx demo needs tmux on PATH - install tmux, then run vx demo again\n");
+    expect(readdirSync(d.tmp)).toEqual([]);
+  });
+
+  test("the demo harness is refused outside vx demo, and on herdr", async () => {
+    using s = sandbox();
+    const init = await vx(["init", "--yes", "--backend", "tmux"], { cwd: s.project, env: s.env });
+    expect(init.code).toBe(0);
+    const tmux = await vx(["dispatch", "--harness", "demo", "--backend", "tmux", "do it"], { cwd: s.project, env: s.env });
+    expect(tmux.code).toBe(1);
+    expect(tmux.stderr).toBe("vx: the demo harness is for 'vx demo' only - run: vx demo\n");
+    const herdr = await vx(["dispatch", "--harness", "demo", "--backend", "herdr", "do it"], { cwd: s.project, env: { ...s.env, VX_DEMO: "1" } });
+    expect(herdr.code).toBe(1);
+    expect(herdr.stderr).toBe("vx: the demo harness runs only on the tmux backend - use --backend tmux (or just run: vx demo)\n");
+    expect((await vx(["status"], { cwd: s.project, env: s.env })).stdout).toBe("no tasks yet in this project.\n");
+  });
+});
