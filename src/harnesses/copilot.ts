@@ -36,6 +36,11 @@ export function copilotSoldierArgs(model?: string, effort?: string): string[] {
  */
 export const COPILOT_SOLDIER_ENV = { COPILOT_ALLOW_ALL: "true" } as const;
 
+/** The session's transcript (one JSON event a line: `hook.start`, `session.error`, ...). */
+export function copilotTranscript(copilotHome: string, sessionId: string): string {
+  return join(copilotHome, "session-state", sessionId, "events.jsonl");
+}
+
 /** Screen texts (80 columns and wider), from a real pane. */
 export const COPILOT_SCREEN = {
   /** The idle footer under the input box: `… · Interactive · Manual Approval · / commands · ? help …`. */
@@ -48,6 +53,12 @@ export const COPILOT_SCREEN = {
   trust: { text: /Do you trust the files in this folder\?/, key: "Enter" },
   /** A tool permission dialog; Enter picks `1. Yes`, Escape declines. */
   permission: /Do you want to (run this command|create|edit)\b/,
+  /**
+   * A turn that failed after its retries; no hook fires at its end (errorOccurred fires once per
+   * attempt, every one `recoverable: true`, and agentStop not at all), so a soldier left `working`
+   * must be settled from this text with the idle footer, or from the transcript's `session.error`.
+   */
+  failed: /Failed to get response from the AI model/,
   /** The first Ctrl-C shows this; a second one exits and prints `Resume copilot --resume=<id>`. */
   exitHint: /ctrl\+c again to exit/,
 } as const;
@@ -104,4 +115,21 @@ export function copilotStateHooks(vx: string, hooksDir: string): { args: string[
  */
 export function copilotAgentStopBlock(reason: string): string {
   return JSON.stringify({ decision: "block", reason });
+}
+
+/**
+ * The text in the input box, "" when it is empty: the lines between the last two full-width rules
+ * above the footer, the first one after the `❯ ` prompt mark. CMDR-08's typed delivery must not
+ * type into a person's unsent text.
+ */
+export function copilotUnsentText(screen: string): string {
+  const lines = screen.split("\n").map((l) => l.trimEnd());
+  const rules = lines.flatMap((l, i) => (/^─{20,}$/.test(l) ? [i] : []));
+  if (rules.length < 2) return "";
+  const [top, bottom] = rules.slice(-2) as [number, number];
+  return lines
+    .slice(top + 1, bottom)
+    .join("\n")
+    .replace(/^❯ ?/, "")
+    .trim();
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { COPILOT_SCREEN, COPILOT_SOLDIER_ENV, copilotSoldierArgs, copilotStateHooks } from "../../src/harnesses/copilot";
+import { COPILOT_SCREEN, COPILOT_SOLDIER_ENV, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
 import { git, sandbox, waitFor } from "../helpers";
 import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
 import { harness } from "./harnesses";
@@ -19,6 +19,8 @@ const COLUMNS = 80;
 const s = sandbox();
 const base = dirname(s.home);
 const reports = join(base, "reports.log");
+// Paths with a space and a quote, as a user's may have: the hook commands must quote them.
+const vxPath = join(base, "v x'd", "vx");
 let exe: string;
 let models: MockCopilot;
 let tmux: Tmux;
@@ -33,8 +35,9 @@ beforeAll(async () => {
   git(trustedProject, "init", "-q", "-b", "main");
   seedCopilot(s.home, [trustedProject]);
   // The recording vx: one line per report, the task id from the environment as vx reads it.
-  writeFileSync(join(s.bin, "vx"), `#!/bin/sh\nprintf '%s %s\\n' "$VX_TASK_ID" "$*" >> '${reports}'\n`);
-  chmodSync(join(s.bin, "vx"), 0o755);
+  mkdirSync(dirname(vxPath));
+  writeFileSync(vxPath, `#!/bin/sh\nprintf '%s %s\\n' "$VX_TASK_ID" "$*" >> '${reports}'\n`);
+  chmodSync(vxPath, 0o755);
   const env = {
     ...s.env,
     ...copilotEnv(s.home, models.url),
@@ -74,8 +77,8 @@ async function screenShows(pane: string, re: RegExp, timeoutMs = 90_000): Promis
 
 /** Starts Copilot in `cwd` with the state plugin for task `id`; waits for its input box. */
 async function launch(pane: string, id: string, cwd: string, soldier: boolean): Promise<void> {
-  const hooksDir = join(base, "hooks", id);
-  const hooks = copilotStateHooks(join(s.bin, "vx"), hooksDir);
+  const hooksDir = join(base, "hooks d'ir", id);
+  const hooks = copilotStateHooks(vxPath, hooksDir);
   for (const f of hooks.files) {
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
@@ -92,6 +95,7 @@ async function launch(pane: string, id: string, cwd: string, soldier: boolean): 
 async function submit(pane: string, prompt: string): Promise<void> {
   tmux.paste(pane, prompt);
   await screenShows(pane, new RegExp(prompt));
+  expect(copilotUnsentText(tmux.screen(pane))).toBe(prompt);
   tmux.keys(pane, "Enter");
 }
 
@@ -113,6 +117,7 @@ describe("GitHub Copilot CLI against the local mock", () => {
     expect(toolsOffered(turns[0]!)).toContain("create");
     expect((turns[0]!.body as { model?: string }).model).toBe(COPILOT_MODEL);
     await screenShows("soldier", /greeting written/);
+    expect(copilotUnsentText(tmux.screen("soldier"))).toBe("");
     // Nothing but chat completions: no GitHub login, token exchange or catalog call.
     expect(models.strays()).toEqual([]);
     // The camp stays clean: the hooks live outside it.
