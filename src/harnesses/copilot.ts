@@ -43,15 +43,22 @@ export function copilotTranscript(copilotHome: string, sessionId: string): strin
 
 /** Screen texts (80 columns and wider), from a real pane. */
 export const COPILOT_SCREEN = {
-  /** The idle footer under the input box: `… · Interactive · Manual Approval · / commands · ? help …`. */
-  ready: / \/ commands\b/,
+  /**
+   * The idle footer under the input box: `… · Interactive · Manual Approval · / commands · ? help …`
+   * when the box is empty, `Interactive · Manual Approval · @ files · # issues` when it holds text.
+   */
+  ready: /· (\/ commands|@ files)\b/,
   /** The footer while a turn runs: `◉ Working · 57 B esc esc interrupt`. */
   busy: /\bWorking\b.*\besc\b/,
   /** Startup, before input is accepted (text typed then is lost): `◉ Loading: 1 plugin, 10 hooks, 2 skills`. */
   loading: /\bLoading: /,
   /** The folder-trust dialog (`Confirm folder trust`); Enter picks the highlighted `1. Yes` (this session only). */
   trust: { text: /Do you trust the files in this folder\?/, key: "Enter" },
-  /** A tool permission dialog; Enter picks `1. Yes`, Escape declines. */
+  /**
+   * A tool permission dialog; Enter picks `1. Yes`. Escape declines (a first Escape sent by tmux was
+   * once not acted on, a second was); a declined dialog ends the turn with `Operation cancelled by
+   * user` and fires no hook, so a soldier reported blocked stays blocked until its next prompt.
+   */
   permission: /Do you want to (run this command|create|edit)\b/,
   /**
    * A turn that failed after its retries; no hook fires at its end (errorOccurred fires once per
@@ -59,7 +66,9 @@ export const COPILOT_SCREEN = {
    * must be settled from this text with the idle footer, or from the transcript's `session.error`.
    */
   failed: /Failed to get response from the AI model/,
-  /** The first Ctrl-C shows this; a second one exits and prints `Resume copilot --resume=<id>`. */
+  /** Ctrl-C during a turn cancels it (no agentStop); the footer shows `● Cancelling`, then idle. */
+  cancelled: /Operation cancelled by user/,
+  /** Ctrl-C at an idle prompt shows this; a second one exits and prints `Resume copilot --resume=<id>`. */
   exitHint: /ctrl\+c again to exit/,
 } as const;
 

@@ -5,6 +5,8 @@ import { COPILOT, COPILOT_SCREEN, copilotHooksJson, copilotSoldierArgs, copilotS
 
 const RULE = "─".repeat(80);
 const idle = [" ● ok", " /tmp/p [⎇ main]", RULE, "❯ ", RULE, " ← open sidebar · Interactive · Manual Approval · / commands             mock-1"].join("\n");
+const idleWithText = [" /tmp/p [⎇ main]", RULE, "❯ 3", RULE, " Interactive · Manual Approval · @ files · # issues                      mock-1"].join("\n");
+const loading = [" /tmp/p [⎇ main]", RULE, "❯ ", RULE, " ◉ Loading: 1 plugin, 10 hooks, 2 skills                                 mock-1"].join("\n");
 const typed = [" /tmp/p [⎇ main]", RULE, "❯ queued msg", RULE, " ◎ Working · 86 B esc esc interrupt · ctrl+q enqueue                     mock-1"].join("\n");
 
 describe("Copilot screens", () => {
@@ -13,11 +15,15 @@ describe("Copilot screens", () => {
     expect(COPILOT_SCREEN.busy.test(idle)).toBe(false);
     expect(COPILOT_SCREEN.busy.test(typed)).toBe(true);
     expect(COPILOT_SCREEN.ready.test(typed)).toBe(false);
+    expect(COPILOT_SCREEN.ready.test(idleWithText)).toBe(true);
+    expect(COPILOT_SCREEN.ready.test(loading)).toBe(false);
+    expect(COPILOT_SCREEN.loading.test(loading)).toBe(true);
   });
 
   test("the input box's text", () => {
     expect(copilotUnsentText(idle)).toBe("");
     expect(copilotUnsentText(typed)).toBe("queued msg");
+    expect(copilotUnsentText(idleWithText)).toBe("3");
     expect(copilotUnsentText("no box here")).toBe("");
   });
 });
