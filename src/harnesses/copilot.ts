@@ -1,0 +1,144 @@
+/**
+ * GitHub Copilot CLI (`@github/copilot`, binary `copilot`) as vx's sixth harness (HRN-02): what the
+ * real CLI 1.0.102 was seen to need, as data and pure functions, for the harness registry to adopt
+ * (docs/real-clients.md, "GitHub Copilot CLI 1.0.102", says what was seen and what was only read).
+ * Nothing here is wired into vx yet; the compat test `test/compat/copilot-smoke.test.ts` runs the
+ * real CLI with `copilotStateHooks` and `copilotSoldierArgs`.
+ */
+import { join } from "node:path";
+
+type State = "working" | "idle" | "blocked";
+
+export const COPILOT = {
+  bin: "copilot",
+  pkg: "@github/copilot",
+  /** `copilot --version` prints `GitHub Copilot CLI 1.0.102.` (then an update hint). */
+  version: /GitHub Copilot CLI (\d+\.\d+\.\d+)/,
+  /** Resumes the most recent session in the directory (its sessionStart hook says `source: "resume"`). */
+  continueFlag: "--continue",
+  /** `--reasoning-effort`'s accepted values, from `copilot --help`. */
+  efforts: ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const,
+} as const;
+
+/**
+ * A soldier's own arguments (HRD-04's bypass): `--allow-all` approves tools, paths and URLs; it
+ * does NOT skip the folder-trust dialog (the environment below does). Any model name is passed
+ * through: the model list is the provider's (GitHub's catalog, or the user's own provider).
+ */
+export function copilotSoldierArgs(model?: string, effort?: string): string[] {
+  return ["--allow-all", ...(model ? ["--model", model] : []), ...(effort ? ["--reasoning-effort", effort] : [])];
+}
+
+/**
+ * `COPILOT_ALLOW_ALL=true` (exactly "true") also trusts the working directory for this run without
+ * the dialog and without recording it in the user's config.json; other true-ish values only allow
+ * tools. A soldier's camp is vx's own worktree, so trusting it is what the user asked for.
+ */
+export const COPILOT_SOLDIER_ENV = { COPILOT_ALLOW_ALL: "true" } as const;
+
+/** The session's transcript (one JSON event a line: `hook.start`, `session.error`, ...). */
+export function copilotTranscript(copilotHome: string, sessionId: string): string {
+  return join(copilotHome, "session-state", sessionId, "events.jsonl");
+}
+
+/** Screen texts (80 columns and wider), from a real pane. */
+export const COPILOT_SCREEN = {
+  /**
+   * The idle footer under the input box: `… · Interactive · Manual Approval · / commands · ? help …`
+   * when the box is empty, `Interactive · Manual Approval · @ files · # issues` when it holds text.
+   */
+  ready: /· (\/ commands|@ files)\b/,
+  /** The footer while a turn runs: `◉ Working · 57 B esc esc interrupt`. */
+  busy: /\bWorking\b.*\besc\b/,
+  /** Startup, before input is accepted (text typed then is lost): `◉ Loading: 1 plugin, 10 hooks, 2 skills`. */
+  loading: /\bLoading: /,
+  /** The folder-trust dialog (`Confirm folder trust`); Enter picks the highlighted `1. Yes` (this session only). */
+  trust: { text: /Do you trust the files in this folder\?/, key: "Enter" },
+  /**
+   * A tool permission dialog; Enter picks `1. Yes`. Escape declines (a first Escape sent by tmux was
+   * once not acted on, a second was); a declined dialog ends the turn with `Operation cancelled by
+   * user` and fires no hook, so a soldier reported blocked stays blocked until its next prompt.
+   */
+  permission: /Do you want to (run this command|create|edit)\b/,
+  /**
+   * A turn that failed after its retries; no hook fires at its end (errorOccurred fires once per
+   * attempt, every one `recoverable: true`, and agentStop not at all), so a soldier left `working`
+   * must be settled from this text with the idle footer, or from the transcript's `session.error`.
+   */
+  failed: /Failed to get response from the AI model/,
+  /** Ctrl-C during a turn cancels it (no agentStop); the footer shows `● Cancelling`, then idle. */
+  cancelled: /Operation cancelled by user/,
+  /** Ctrl-C at an idle prompt shows this; a second one exits and prints `Resume copilot --resume=<id>`. */
+  exitHint: /ctrl\+c again to exit/,
+} as const;
+
+/** Plugin hooks run with the plugin directory as their cwd, so the command must not rely on it. */
+function reportCommand(vx: string, state: State): string {
+  return `'${vx.replaceAll("'", `'\\''`)}' report ${state}`;
+}
+
+/**
+ * The hook events that carry a soldier's state. notification is asynchronous (fire and forget) and
+ * filtered by `matcher` on its notification_type; it fires for a permission dialog about 0.2 s
+ * after permissionRequest, which runs before the permission rules and so also fires for tools that
+ * are then approved automatically (not a sign of blocked). postToolUse is the first event after an
+ * answered dialog. agentStop fires once per finished main-agent turn (not for subagents).
+ */
+export function copilotHooksJson(vx: string): Record<string, unknown> {
+  const hook = (state: State, extra: Record<string, string> = {}) => [{ type: "command", bash: reportCommand(vx, state), timeoutSec: 10, ...extra }];
+  return {
+    version: 1,
+    hooks: {
+      userPromptSubmitted: [...hook("working")],
+      notification: [...hook("blocked", { matcher: "permission_prompt" })],
+      postToolUse: [...hook("working")],
+      agentStop: [...hook("idle")],
+    },
+  };
+}
+
+/**
+ * State hooks configured from outside the camp: a plugin directory under `hooksDir`, loaded with
+ * `--plugin-dir` for this run only (nothing installed, nothing written into the camp or into the
+ * user's COPILOT_HOME). The identity goes in the environment as for the other harnesses.
+ */
+export function copilotStateHooks(vx: string, hooksDir: string): { args: string[]; files: { path: string; content: string }[] } {
+  const dir = join(hooksDir, "copilot-plugin");
+  const manifest = { name: "vx-state", description: "vx soldier state reports", version: "1.0.0" };
+  return {
+    args: ["--plugin-dir", dir],
+    files: [
+      { path: join(dir, ".plugin", "plugin.json"), content: `${JSON.stringify(manifest, null, 2)}\n` },
+      { path: join(dir, "hooks", "hooks.json"), content: `${JSON.stringify(copilotHooksJson(vx), null, 2)}\n` },
+    ],
+  };
+}
+
+/**
+ * A commander has no asynchronous wake hook: agentStop can hold a finished turn open by printing
+ * `{"decision":"block","reason":<text>}` on stdout (exit 0), and <text> is then submitted as the
+ * next user prompt (seen: userPromptSubmitted fires with it and the model gets it). That covers a
+ * wake pending when a turn ends; a wake that arrives while Copilot sits idle needs the sentinel's
+ * typed delivery (CMDR-08). `vx init --commander copilot` would write this as a repository hook
+ * file, `.github/hooks/vx.json`, or (nothing in the repository) under `$COPILOT_HOME/hooks/`.
+ */
+export function copilotAgentStopBlock(reason: string): string {
+  return JSON.stringify({ decision: "block", reason });
+}
+
+/**
+ * The text in the input box, "" when it is empty: the lines between the last two full-width rules
+ * above the footer, the first one after the `❯ ` prompt mark. CMDR-08's typed delivery must not
+ * type into a person's unsent text.
+ */
+export function copilotUnsentText(screen: string): string {
+  const lines = screen.split("\n").map((l) => l.trimEnd());
+  const rules = lines.flatMap((l, i) => (/^─{20,}$/.test(l) ? [i] : []));
+  if (rules.length < 2) return "";
+  const [top, bottom] = rules.slice(-2) as [number, number];
+  return lines
+    .slice(top + 1, bottom)
+    .join("\n")
+    .replace(/^❯ ?/, "")
+    .trim();
+}
