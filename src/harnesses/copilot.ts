@@ -1,13 +1,15 @@
 /**
- * GitHub Copilot CLI (`@github/copilot`, binary `copilot`) as vx's sixth harness (HRN-02): what the
- * real CLI 1.0.102 was seen to need, as data and pure functions, for the harness registry to adopt
- * (docs/real-clients.md, "GitHub Copilot CLI 1.0.102", says what was seen and what was only read).
- * Nothing here is wired into vx yet; the compat test `test/compat/copilot-smoke.test.ts` runs the
- * real CLI with `copilotStateHooks` and `copilotSoldierArgs`.
+ * GitHub Copilot CLI (`@github/copilot`, binary `copilot`), vx's harness since HRN-02: as a soldier
+ * (a `--plugin-dir` plugin's hooks report states) and as a commander (an agentStop hook drains
+ * wakes pending at a turn's end; the sentinel types the others into its idle pane). What the real
+ * CLI 1.0.102 was seen to do is in docs/real-clients.md, "GitHub Copilot CLI 1.0.102".
  */
 import { join } from "node:path";
-
-type State = "working" | "idle" | "blocked";
+import { UsageError } from "../errors";
+import { readTextIfExists } from "../state/files";
+import { type ReportState, reportCommand } from "./hook-shell";
+import type { Harness } from "./types";
+import { wakeFileCheck } from "./wake-check";
 
 export const COPILOT = {
   bin: "copilot",
@@ -72,11 +74,6 @@ export const COPILOT_SCREEN = {
   exitHint: /ctrl\+c again to exit/,
 } as const;
 
-/** Plugin hooks run with the plugin directory as their cwd, so the command must not rely on it. */
-function reportCommand(vx: string, state: State): string {
-  return `'${vx.replaceAll("'", `'\\''`)}' report ${state}`;
-}
-
 /**
  * The hook events that carry a soldier's state. notification is asynchronous (fire and forget) and
  * filtered by `matcher` on its notification_type; it fires for a permission dialog about 0.2 s
@@ -85,7 +82,7 @@ function reportCommand(vx: string, state: State): string {
  * answered dialog. agentStop fires once per finished main-agent turn (not for subagents).
  */
 export function copilotHooksJson(vx: string): Record<string, unknown> {
-  const hook = (state: State, extra: Record<string, string> = {}) => [{ type: "command", bash: reportCommand(vx, state), timeoutSec: 10, ...extra }];
+  const hook = (state: ReportState, extra: Record<string, string> = {}) => [{ type: "command", bash: reportCommand(vx, state), timeoutSec: 10, ...extra }];
   return {
     version: 1,
     hooks: {
@@ -97,6 +94,7 @@ export function copilotHooksJson(vx: string): Record<string, unknown> {
   };
 }
 
+// Plugin hooks run with the plugin directory as their cwd: the command names vx by absolute path.
 /**
  * State hooks configured from outside the camp: a plugin directory under `hooksDir`, loaded with
  * `--plugin-dir` for this run only (nothing installed, nothing written into the camp or into the
@@ -142,3 +140,48 @@ export function copilotUnsentText(screen: string): string {
     .replace(/^❯ ?/, "")
     .trim();
 }
+
+/** The commander's repository hook file (Copilot loads `.github/hooks/*.json` of the trusted project). */
+export const COPILOT_WAKE_HOOK_PATH = ".github/hooks/vx.json";
+
+// Finds vx as the Stop hook of the other commanders does (the hook's shell may never have read the
+// user's profile); `vx sentinel drain` prints `{"decision":"block","reason":...}` (AWT-02), the very
+// answer that makes agentStop submit the reason as the next prompt, or `{}` to let the turn end.
+const DRAIN_COMMAND = `for v in "$(command -v vx 2>/dev/null)" "$HOME/.local/bin/vx" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f "$v" ] && [ -x "$v" ] && exec "$v" sentinel drain; done; echo "vx: not found, so the agentStop hook cannot wake the commander. Install vx or put its directory on PATH, then run: vx doctor" >&2; echo '{}'`;
+
+/** The wake hook file: agentStop drains the project's wakes at every turn's end, from the project root. */
+export const COPILOT_WAKE_HOOK = `${JSON.stringify({ version: 1, hooks: { agentStop: [{ type: "command", bash: DRAIN_COMMAND, cwd: ".", timeoutSec: 30 }] } }, null, 2)}\n`;
+
+export const copilot: Harness = {
+  name: "copilot",
+  label: "GitHub Copilot CLI",
+  exe: COPILOT.bin,
+  soldierArgs: copilotSoldierArgs,
+  stateHooks({ vx, hooksDir }) {
+    const { args, files } = copilotStateHooks(vx, hooksDir);
+    return { args, env: { ...COPILOT_SOLDIER_ENV }, files };
+  },
+  ready: COPILOT_SCREEN.ready,
+  // Any model goes through (the provider's list, GitHub's or the user's own); the effort list is
+  // the CLI's own, and a wrong one would end the soldier in its pane.
+  checkModelEffort(_model, effort) {
+    if (effort !== undefined && !(COPILOT.efforts as readonly string[]).includes(effort)) {
+      throw new UsageError(`unknown effort "${effort}" for harness copilot (expected one of ${COPILOT.efforts.join(", ")})`, "dispatch");
+    }
+  },
+  launchRefusal: () => undefined,
+  continueArgs: [COPILOT.continueFlag],
+  commander: {
+    // No asynchronous hook: a wake that arrives while Copilot sits idle is typed into its pane
+    // (only while idle, so never into a person's draft); one pending at a turn's end is taken by
+    // the agentStop hook first.
+    wake: { kind: "idle-prompt" },
+    installed: (top) => readTextIfExists(join(top, COPILOT_WAKE_HOOK_PATH)) !== undefined,
+    plan(p) {
+      p.wakeFile(COPILOT_WAKE_HOOK_PATH, COPILOT_WAKE_HOOK, "the Copilot commander's agentStop wake hook");
+    },
+    fileChecks: (top) => [wakeFileCheck(top, "Copilot wake hook", COPILOT_WAKE_HOOK_PATH, COPILOT_WAKE_HOOK)],
+    liveChecks: async () => [],
+    nonInteractive: () => false,
+  },
+};
