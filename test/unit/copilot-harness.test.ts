@@ -1,7 +1,9 @@
 // The GitHub Copilot CLI findings kept as data (src/harnesses/copilot.ts), against screens copied
 // from the real CLI 1.0.102 in an 80-column tmux pane (the compat smoke test runs the real thing).
 import { describe, expect, test } from "bun:test";
-import { COPILOT, COPILOT_SCREEN, copilotHooksJson, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
+import { HARNESSES } from "../../src/harnesses";
+import { COPILOT, COPILOT_SCREEN, COPILOT_WAKE_HOOK, copilot, copilotHooksJson, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
+import { COMMANDER_NAMES, HARNESS_NAMES } from "../../src/harnesses/names";
 
 const RULE = "─".repeat(80);
 const idle = [" ● ok", " /tmp/p [⎇ main]", RULE, "❯ ", RULE, " ← open sidebar · Interactive · Manual Approval · / commands             mock-1"].join("\n");
@@ -43,5 +45,33 @@ describe("Copilot launch", () => {
     expect(Object.keys(hooks)).toEqual(["userPromptSubmitted", "notification", "postToolUse", "agentStop"]);
     expect(hooks.agentStop?.[0]?.bash).toBe(`'/o'\\''dd dir/vx' report idle`);
     expect(hooks.notification?.[0]?.matcher).toBe("permission_prompt");
+  });
+});
+
+describe("the copilot harness module (HRN-02)", () => {
+  test("is in the registry and the commander list, under its own name", () => {
+    expect(HARNESSES.copilot).toBe(copilot);
+    expect(HARNESS_NAMES).toContain("copilot");
+    expect(COMMANDER_NAMES).toContain("copilot");
+  });
+
+  test("state hooks: the plugin dir argument, the trust-skipping environment, files outside the camp", () => {
+    const launch = copilot.stateHooks({ vx: "/opt/v x/vx", hooksDir: "/state/hooks/0000000000000001" });
+    expect(launch.args).toEqual(["--plugin-dir", "/state/hooks/0000000000000001/copilot-plugin"]);
+    expect(launch.env).toEqual({ COPILOT_ALLOW_ALL: "true" });
+    for (const f of launch.files) expect(f.path.startsWith("/state/hooks/0000000000000001/copilot-plugin/")).toBe(true);
+  });
+
+  test("any model passes; an effort outside the CLI's list is refused with the list", () => {
+    expect(() => copilot.checkModelEffort("whatever-model", "high")).not.toThrow();
+    expect(() => copilot.checkModelEffort(undefined, "turbo")).toThrow(/unknown effort "turbo" for harness copilot \(expected one of none, minimal, low, medium, high, xhigh, max\)/);
+    expect(copilot.soldierArgs("m", "low")).toEqual(["--allow-all", "--model", "m", "--reasoning-effort", "low"]);
+  });
+
+  test("as a commander: typed wakes while idle, and the agentStop hook drains the queue", () => {
+    expect(copilot.commander.wake.kind).toBe("idle-prompt");
+    const hook = JSON.parse(COPILOT_WAKE_HOOK);
+    expect(hook.hooks.agentStop[0].bash).toContain("sentinel drain");
+    expect(copilot.continueArgs).toEqual(["--continue"]);
   });
 });
