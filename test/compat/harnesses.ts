@@ -7,11 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { userInfo } from "node:os";
 import { join } from "node:path";
 
-export type HarnessName = "claude" | "pi" | "opencode" | "codex";
-/** Pinned and installed for the compat suite before vx supports them as harnesses (HRN-02). */
-export type NewHarness = "copilot";
+export type HarnessName = "claude" | "pi" | "opencode" | "codex" | "copilot";
 
-export const PINNED: Record<HarnessName | NewHarness, { pkg: string; version: string }> = {
+export const PINNED: Record<HarnessName, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332" },
   pi: { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1" },
   opencode: { pkg: "opencode-ai", version: "1.18.33" },
@@ -24,10 +22,10 @@ export function cacheDir(): string {
   return process.env.VXCOMPAT_CACHE || join(userInfo().homedir, ".cache", "vx-compat");
 }
 
-const installs = new Map<HarnessName | NewHarness, Promise<string>>();
+const installs = new Map<HarnessName, Promise<string>>();
 
 /** The harness's executable, installing the pinned version first when the cache lacks it. */
-export function harness(name: HarnessName | NewHarness): Promise<string> {
+export function harness(name: HarnessName): Promise<string> {
   let p = installs.get(name);
   if (!p) {
     p = install(name);
@@ -36,7 +34,7 @@ export function harness(name: HarnessName | NewHarness): Promise<string> {
   return p;
 }
 
-async function install(name: HarnessName | NewHarness): Promise<string> {
+async function install(name: HarnessName): Promise<string> {
   const { pkg, version } = PINNED[name];
   const dir = join(cacheDir(), `${name}-${version}`);
   const bin = join(dir, "node_modules", ".bin", name);
