@@ -152,6 +152,19 @@ const DRAIN_COMMAND = `for v in "$(command -v vx 2>/dev/null)" "$HOME/.local/bin
 /** The wake hook file: agentStop drains the project's wakes at every turn's end, from the project root. */
 export const COPILOT_WAKE_HOOK = `${JSON.stringify({ version: 1, hooks: { agentStop: [{ type: "command", bash: DRAIN_COMMAND, cwd: ".", timeoutSec: 30 }] } }, null, 2)}\n`;
 
+/**
+ * AWT-01: Copilot also runs the project's `.claude/settings.json` hooks, so the Claude Code Stop hook
+ * vx init writes for every commander runs `vx sentinel await` as Copilot's agentStop, and Copilot
+ * waits for every hook: the turn would hang until a wake. The await sees Copilot (`COPILOT_CLI=1`
+ * in its hooks' environment, the owner's executable named `copilot`) and exits at once; the agentStop
+ * drain above is Copilot's wake instead.
+ */
+function runsHooksSynchronously(env: Record<string, string | undefined>, ownerCommand?: string): boolean {
+  if (env.COPILOT_CLI !== "1" || ownerCommand === undefined) return false;
+  const first = ownerCommand.trim().split(/\s+/)[0] ?? "";
+  return first.slice(first.lastIndexOf("/") + 1) === COPILOT.bin;
+}
+
 export const copilot: Harness = {
   name: "copilot",
   label: "GitHub Copilot CLI",
@@ -182,6 +195,6 @@ export const copilot: Harness = {
     },
     fileChecks: (top) => [wakeFileCheck(top, "Copilot wake hook", COPILOT_WAKE_HOOK_PATH, COPILOT_WAKE_HOOK)],
     liveChecks: async () => [],
-    nonInteractive: () => false,
+    nonInteractive: runsHooksSynchronously,
   },
 };

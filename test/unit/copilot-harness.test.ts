@@ -75,3 +75,14 @@ describe("the copilot harness module (HRN-02)", () => {
     expect(copilot.continueArgs).toEqual(["--continue"]);
   });
 });
+
+describe("AWT-01 for a Copilot hook runner", () => {
+  test("an await run by Copilot (it runs the project's Claude Stop hook and waits for it) is a no-op; others are not", () => {
+    const env = { COPILOT_CLI: "1" };
+    expect(copilot.commander.nonInteractive(env, "/opt/copilot/node_modules/@github/copilot-linux-x64/copilot")).toBe(true);
+    expect(copilot.commander.nonInteractive(env, "copilot --allow-all")).toBe(true);
+    expect(copilot.commander.nonInteractive(env, "claude")).toBe(false);
+    expect(copilot.commander.nonInteractive(env)).toBe(false);
+    expect(copilot.commander.nonInteractive({}, "copilot")).toBe(false);
+  });
+});
