@@ -96,7 +96,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       const complete = completers[shell](s);
       const got = await complete("vx init --commander=");
       expect(sorted(got.map((w) => w.replace(/^--commander=/, "")))).toEqual(["claude", "codex", "copilot", "opencode", "pi"]);
-      expect((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, ""))).toEqual(["codex"]);
+      expect(sorted((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, "")))).toEqual(["codex", "copilot"]);
     });
   });
 }
