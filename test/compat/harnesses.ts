@@ -7,13 +7,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { userInfo } from "node:os";
 import { join } from "node:path";
 
-export type HarnessName = "claude" | "pi" | "opencode" | "codex";
+export type HarnessName = "claude" | "pi" | "opencode" | "codex" | "copilot";
 
 export const PINNED: Record<HarnessName, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332" },
   pi: { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1" },
   opencode: { pkg: "opencode-ai", version: "1.18.33" },
   codex: { pkg: "@openai/codex", version: "0.171.0" },
+  copilot: { pkg: "@github/copilot", version: "1.0.102" },
 };
 
 /** The test preload points HOME at a temp dir; the cache belongs to the real user. */

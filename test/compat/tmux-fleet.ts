@@ -63,6 +63,8 @@ export function shellCall(harness: HarnessName, command: string): NonNullable<Re
       return { name: "bash", input: { command } };
     case "opencode":
       return { name: "bash", input: { command, description: "do the work" } };
+    case "copilot":
+      return { name: "bash", input: { command, description: "do the work" } };
   }
 }
 

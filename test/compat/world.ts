@@ -27,7 +27,7 @@ export type World = Queue & {
 
 export type WorldOptions = {
   harness: HarnessName;
-  commander: "claude" | "pi" | "opencode" | "codex";
+  commander: "claude" | "pi" | "opencode" | "codex" | "copilot";
   env?: Record<string, string>;
   /** The width of the world's tmux panes (default: wide, WIDE_COLUMNS). */
   columns?: number;

@@ -81,7 +81,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       const complete = completers[shell](s);
       expect(await complete("vx dispatch --k")).toEqual(["--kind"]);
       expect(sorted(await complete("vx dispatch --kind "))).toEqual(["mission", "scout"]);
-      expect(sorted(await complete("vx dispatch --harness "))).toEqual(["claude", "codex", "opencode", "pi"]);
+      expect(sorted(await complete("vx dispatch --harness "))).toEqual(["claude", "codex", "copilot", "opencode", "pi"]);
       expect(sorted(await complete("vx init --no"))).toEqual(["--no-skills", "--notify"]);
       expect(await complete("vx forum inbox --a")).toEqual(["--ack"]);
       // A prompt word that is another command's name does not switch to that command's flags.
@@ -95,8 +95,8 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       using s = shellSandbox(shell);
       const complete = completers[shell](s);
       const got = await complete("vx init --commander=");
-      expect(sorted(got.map((w) => w.replace(/^--commander=/, "")))).toEqual(["claude", "codex", "opencode", "pi"]);
-      expect((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, ""))).toEqual(["codex"]);
+      expect(sorted(got.map((w) => w.replace(/^--commander=/, "")))).toEqual(["claude", "codex", "copilot", "opencode", "pi"]);
+      expect(sorted((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, "")))).toEqual(["codex", "copilot"]);
     });
   });
 }

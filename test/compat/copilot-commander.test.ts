@@ -1,0 +1,52 @@
+// The real GitHub Copilot CLI 1.0.102 as commander (HRN-02), in tmux, against the mock model, with
+// the wake hook `vx init --commander copilot` writes (`.github/hooks/vx.json`: agentStop runs `vx
+// sentinel drain`): a wake written while a turn runs reaches the model as the next prompt once the
+// turn ends, and `git status` shows nothing Copilot left in the project. A wake while Copilot sits
+// idle is the sentinel's typed delivery into its herdr pane (CMDR-08), which this suite's fake
+// herdr does not type into a real pane: not tested here.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { git } from "../helpers";
+import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
+import { type World, say, screenShows, wakeDuringBusyTurn, world } from "./world";
+
+let w: World;
+const PANE = "cp";
+
+beforeAll(async () => {
+  w = await world({
+    harness: "copilot",
+    commander: "copilot",
+    env: { COPILOT_MODEL },
+    // The project is trusted beforehand, as a user's own checkout would be: its repository hooks load.
+    prepare: (x) => (seedCopilot(x.home, [x.project]), copilotEnv(x.home, x.models.url)),
+  });
+  git(w.project, "add", "-A");
+  git(w.project, "commit", "-q", "-m", "vx init");
+  w.tmux.start(PANE, [w.exe], w.project);
+  // Keys typed while it is still loading are lost: the idle footer first.
+  await screenShows(w, PANE, /· (\/ commands|@ files)\b/, 120_000);
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+describe("Copilot commander", () => {
+  test("a first turn ends normally when no wake is pending (the hook's drain answers {})", async () => {
+    w.models.respond((r) => (r.lastUser.includes("hello copilot") ? { text: "hello person" } : undefined));
+    try {
+      await say(w, PANE, "hello copilot");
+      await screenShows(w, PANE, /hello person/, 60_000);
+      await screenShows(w, PANE, /· (\/ commands|@ files)\b/, 60_000);
+    } finally {
+      w.models.respond(undefined);
+    }
+  });
+
+  test("a busy Copilot receives the wake after its running turn (agentStop drain)", async () => {
+    await wakeDuringBusyTurn(w, PANE, "copilot", "c9c9c9c9c9c9c9c9");
+  });
+
+  test("git status shows nothing Copilot or the hook left in the project", () => {
+    expect(git(w.project, "status", "--porcelain", "--untracked-files=all")).toBe("");
+  });
+});
