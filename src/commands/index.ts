@@ -11,6 +11,7 @@ import { modelsCommand } from "./models";
 import { promptCommand } from "./prompt";
 import { redispatchCommand } from "./redispatch";
 import { reportCommand } from "./report";
+import { resumeCommand } from "./resume";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 import { strikeCommand } from "./strike";
@@ -34,6 +35,7 @@ export const COMMANDS: VxCommand[] = [
   reportCommand,
   forumCommand,
   completionCommand,
+  resumeCommand,
   modelsCommand,
 ];
 

@@ -26,7 +26,7 @@ import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
 import { harnessArgs, herdrOps } from "./launch";
-import type { LaunchResult } from "./launch";
+import type { LaunchResult, Relaunch } from "./launch";
 import { dispatchText } from "./prompt-text";
 import { guardedSave, settleSeen } from "./quick-settle";
 import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
@@ -210,7 +210,7 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
 }
 
 /** Launches the soldier of a `pending` tmux task whose camp is leased. */
-export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Promise<LaunchResult> {
+export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? "claude";
   let name: string;
@@ -243,7 +243,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [harness, ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, [harness, ...(relaunch?.args ?? []), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,
@@ -287,7 +287,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;
-  const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
     await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(paneId, text), warnTo(deps.stderr));
   } catch (err) {

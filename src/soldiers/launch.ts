@@ -49,6 +49,12 @@ export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: strin
 
 export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string };
 
+/**
+ * A relaunch by `vx resume` (CMD-RESUME-01): arguments put before the harness's own (its continue
+ * flag) and the text submitted instead of the dispatch text.
+ */
+export type Relaunch = { args: string[]; text: string };
+
 /** The task as saved at the end, and why it failed when it did. */
 export type LaunchResult = { task: Task; error?: string };
 
@@ -75,7 +81,7 @@ function changedUnderUs(task: Task): LaunchResult {
 }
 
 /** Launches the soldier of a `pending` task whose camp is leased; never throws for herdr failures. */
-export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<LaunchResult> {
+export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, ops } = ctx;
   const now = () => isoTime(deps.clock.now());
   const candidate = agentName(pending.prompt, pending.id);
@@ -115,7 +121,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
       name: candidate,
       kind: harness,
       pane: tab.paneId,
-      args: harnessArgs(harness, task.model, task.effort),
+      args: [...(relaunch?.args ?? []), ...harnessArgs(harness, task.model, task.effort)],
       taskId: task.id,
     });
   } catch (err) {
@@ -129,7 +135,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
   if (!step.written) return changedUnderUs(step.task);
   task = step.task;
 
-  const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   let outcome: PromptOutcome;
   try {
     outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });

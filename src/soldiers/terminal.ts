@@ -10,7 +10,7 @@ import { launchAfterSetup } from "../camps/setup";
 import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
-import type { LaunchResult } from "./launch";
+import type { LaunchResult, Relaunch } from "./launch";
 import { herdrTerminal } from "./terminal-herdr";
 import { tmuxTerminal } from "./terminal-tmux";
 
@@ -18,8 +18,11 @@ export interface SoldierTerminal {
   readonly name: BackendName;
   /** How notes and refusals name the soldier's pane: "herdr pane", "tmux pane". */
   readonly pane: string;
-  /** CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never throws for backend failures. */
-  launch(pending: Task): Promise<LaunchResult>;
+  /**
+   * CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never
+   * throws for backend failures. A `relaunch` (CMD-RESUME-01) skips camp setup: the camp is set up.
+   */
+  launch(pending: Task, relaunch?: Relaunch): Promise<LaunchResult>;
   /** A text prompt (the follow-up suffix already added). */
   prompt(task: Task, text: string): Promise<PromptOutcome>;
   /** An option's key for the dialog on the soldier's screen. */
@@ -46,5 +49,8 @@ export interface SoldierTerminal {
  */
 export function soldierTerminal(deps: Deps, paths: ProjectPaths, task: Pick<Task, "backend">, workspace?: string): SoldierTerminal {
   const terminal = backendOf(task as Task) === "tmux" ? tmuxTerminal(deps, paths) : herdrTerminal(deps, paths, workspace);
-  return { ...terminal, launch: (pending) => launchAfterSetup(deps, paths, pending, terminal.launch) };
+  return {
+    ...terminal,
+    launch: (pending, relaunch) => (relaunch ? terminal.launch(pending, relaunch) : launchAfterSetup(deps, paths, pending, (t) => terminal.launch(t))),
+  };
 }

@@ -36,6 +36,7 @@ describe("command registry", () => {
     ["report", "Record a soldier's harness state from inside its camp (for harness hooks)"],
     ["forum", "Read and acknowledge forum feedback waiting for the commander"],
     ["completion", "Print a shell completion script (bash, zsh or fish)"],
+    ["resume", "Resume an interrupted soldier in its camp, keeping its work"],
     ["models", "List the model profiles a dispatch can use"],
   ];
 

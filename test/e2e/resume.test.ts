@@ -1,0 +1,122 @@
+// `vx resume` end to end (CMD-RESUME-01..03): refusals, the relaunch argv with the harness's
+// continue flag on herdr and tmux, the text submitted, the camp and its work untouched, and the
+// `vx status` line naming what can be resumed.
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readPool } from "../../src/camps/pool";
+import { followUpText } from "../../src/soldiers/prompt-text";
+import { RESUME_TEXT } from "../../src/soldiers/resume";
+import { agentArgv, readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
+import { git, waitFor } from "../helpers";
+import { field, seedTask, taskIdOf } from "./soldier-field";
+import { tmuxField } from "./tmux-field";
+
+/** The task's camp with a commit and an uncommitted file, as a soldier leaves it mid-turn. */
+function workInCamp(camp: string): string {
+  writeFileSync(join(camp, "WIP.md"), "half done\n");
+  git(camp, "add", "WIP.md");
+  git(camp, "commit", "-q", "-m", "half of it");
+  writeFileSync(join(camp, "scratch.txt"), "uncommitted\n");
+  return git(camp, "rev-parse", "HEAD");
+}
+
+describe("vx resume", () => {
+  test("refusals: another status, a struck camp, a soldier still running, bad arguments; nothing changes", async () => {
+    await using f = await field();
+    const done = await seedTask(f, { status: "done" });
+    let r = await f.run(["resume", done.task.id]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: task ${done.task.id} is done - only an interrupted or unconfirmed task can be resumed\n` });
+    const struck = await seedTask(f, { status: "interrupted", leased: false });
+    r = await f.run(["resume", struck.task.id]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: task ${struck.task.id}'s camp was already struck - redispatch it instead\n` });
+    // Unconfirmed with its harness still in its pane: a prompt reaches it, no relaunch is needed.
+    const alive = await seedTask(f, { status: "unconfirmed" });
+    r = await f.run(["resume", alive.task.id]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `vx: task ${alive.task.id}'s soldier is still running in herdr pane ${alive.name} - use 'vx prompt' instead\n`,
+    });
+    expect((await f.run(["resume"])).code).toBe(64);
+    expect((await f.run(["resume", "nope"])).code).toBe(64);
+    r = await f.run(["resume", alive.task.id, "  "]);
+    expect({ code: r.code, stderr: r.stderr.split("\n")[0] }).toEqual({ code: 64, stderr: "vx: the resume text is empty - leave it out to send the default" });
+    for (const s of [done, struck, alive]) expect(f.task(s.task.id)).toEqual(s.task);
+    expect(recordedPrompts(f.fh)).toEqual([]);
+  });
+
+  test("herdr: an interrupted mission is relaunched in its own camp with --continue, its commit and uncommitted file kept", async () => {
+    await using f = await field();
+    const first = await f.run(["dispatch", "fix", "the", "login", "bug"]);
+    const id = taskIdOf(first.stdout);
+    const old = f.task(id);
+    const head = workInCamp(old.camp_path!);
+    removeAgent(f.fh, old.herdr_agent_name!);
+    await waitFor(() => f.task(id).status === "interrupted", 10_000, "the sentinel to mark the task interrupted");
+
+    const r = await f.run(["resume", id, "go", "on"]);
+    expect({ code: r.code, stderr: r.stderr.replace(/^vx: auto-started sentinel.*\n/m, "") }).toEqual({ code: 0, stderr: "" });
+    const t = f.task(id);
+    expect(r.stdout).toStartWith(`task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}\nstatus=running\n`);
+    expect(t).toMatchObject({ status: "running", resumes: 1, camp_path: old.camp_path, camp_slot: old.camp_slot, prompt: "fix the login bug" });
+    expect(t.amendments).toEqual([{ text: "go on", at: expect.any(String), source: "vx resume" }]);
+    expect(t.herdr_tab_id).not.toBe(old.herdr_tab_id);
+    expect(readState(f.fh).tabs.map((tab) => tab.tab_id)).not.toContain(old.herdr_tab_id);
+    expect(agentArgv(f.fh, t.herdr_agent_name!)?.slice(0, 3)).toEqual(["claude", "--continue", "--dangerously-skip-permissions"]);
+    const prompts = recordedPrompts(f.fh);
+    expect(prompts.map((p) => p.text)).toEqual([prompts[0]!.text, followUpText("go on")]);
+    // Nothing in the camp was touched.
+    expect(git(t.camp_path!, "rev-parse", "HEAD")).toBe(head);
+    expect(readFileSync(join(t.camp_path!, "scratch.txt"), "utf8")).toBe("uncommitted\n");
+    expect(readPool(f.paths).slots).toEqual([{ number: 1, branch: `vexillum/${id}`, leased_by: id }]);
+  });
+
+  test("herdr: Codex resumes with `resume --last` first, and no text sends the default", async () => {
+    await using f = await field();
+    const seeded = await seedTask(f, { status: "interrupted", harness: "codex" });
+    removeAgent(f.fh, seeded.name);
+    const r = await f.run(["resume", seeded.task.id]);
+    expect(r.code).toBe(0);
+    const t = f.task(seeded.task.id);
+    expect(agentArgv(f.fh, t.herdr_agent_name!)?.slice(0, 4)).toEqual(["codex", "resume", "--last", "--dangerously-bypass-approvals-and-sandbox"]);
+    expect(recordedPrompts(f.fh).map((p) => p.text)).toEqual([followUpText(RESUME_TEXT)]);
+    expect(t.amendments?.map((a) => a.text)).toEqual([RESUME_TEXT]);
+  });
+
+  test("vx status ends with the line naming the interrupted tasks that can be resumed", async () => {
+    await using f = await field();
+    const a = await seedTask(f, { status: "interrupted" });
+    let out = (await f.run(["status"])).stdout.trimEnd().split("\n");
+    expect(out.at(-1)).toBe(`1 interrupted task can be resumed in its camp, its work kept: vx resume ${a.task.id}`);
+    const b = await seedTask(f, { status: "interrupted", updated_at: "2026-11-30T11:00:00.000Z" });
+    await seedTask(f, { status: "interrupted", leased: false });
+    out = (await f.run(["status"])).stdout.trimEnd().split("\n");
+    expect(out.at(-1)).toBe(`2 interrupted tasks can be resumed in their camps, their work kept: vx resume <task-id> (${b.task.id}, ${a.task.id})`);
+  });
+});
+
+describe("vx resume --backend tmux", () => {
+  test("a killed session's soldier comes back in a new session in the same camp with --continue and the text", async () => {
+    await using f = await tmuxField();
+    const first = await f.run(["dispatch", "fix the login bug", "--backend", "tmux"]);
+    const id = taskIdOf(first.stdout);
+    const old = f.task(id);
+    const head = workInCamp(old.camp_path!);
+    f.tmux("kill-session", "-t", `=${old.tmux_target}`);
+    await waitFor(() => f.task(id).status === "interrupted", 30_000, "the sentinel to mark the task interrupted");
+    expect((await f.run(["status"])).stdout).toContain(`vx resume ${id}\n`);
+
+    const r = await f.run(["resume", id, "go on"]);
+    expect({ code: r.code, stderr: r.stderr.replace(/^vx: auto-started sentinel.*\n/m, "") }).toEqual({ code: 0, stderr: "" });
+    const t = f.task(id);
+    expect(r.stdout).toContain(`tmux: session=${t.tmux_target} cwd=${old.camp_path} branch=vexillum/${id} gate=ok\n`);
+    expect(t).toMatchObject({ status: "running", resumes: 1, camp_path: old.camp_path, backend: "tmux" });
+    const argv = readFileSync(join(f.home, "argv"), "utf8").split("\n");
+    expect(argv.slice(0, 2)).toEqual(["--continue", "--dangerously-skip-permissions"]);
+    const screen = () => f.tmux("capture-pane", "-p", "-J", "-t", `=${t.tmux_target}:`, "-S", "-200").out;
+    await waitFor(() => screen().includes("go on"), 10_000, "the pasted resume text");
+    expect(git(t.camp_path!, "rev-parse", "HEAD")).toBe(head);
+    expect(existsSync(join(t.camp_path!, "scratch.txt"))).toBe(true);
+  });
+});
