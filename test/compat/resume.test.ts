@@ -31,8 +31,10 @@ const SPECS: Spec[] = [
   { harness: "claude", setup: { env: REAL, prepare: (x) => (seedClaude(x.home, []), claudeEnv(x.models.url)) } },
   { harness: "codex", setup: { env: REAL, prepare: (x) => seedCodex(x.home, x.project, x.models.url) }, close: (f) => stopCodexDaemon(f.exe, f.env) },
   { harness: "pi", setup: { env: { ...PI_ENV, ...REAL }, prepare: (x) => seedPi(x.home, x.models.url) } },
-  // OpenCode's first start with a plugin installs packages; its TUI is slow to draw (tmux-soldiers.test.ts).
-  { harness: "opencode", setup: { env: { VX_TIME_SCALE: "1.5" }, prepare: (x) => seedOpencode(x.home, x.models.url) }, warm: true },
+  // OpenCode's first start with a plugin installs packages, and its TUI is slow to draw
+  // (tmux-soldiers.test.ts); on a machine loaded 10 times over it did not draw within 90 s, so it
+  // runs at 6 (a 180 s readiness wait).
+  { harness: "opencode", setup: { env: { VX_TIME_SCALE: "6" }, prepare: (x) => seedOpencode(x.home, x.models.url) }, warm: true },
 ];
 
 /** The pids of `root` and every process below it. */
@@ -75,7 +77,9 @@ async function warmOpencode(f: Fleet): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const env = [`OPENCODE_CONFIG_CONTENT=${JSON.stringify({ plugin: [pathToFileURL(path).href] })}`];
   f.tmuxd("new-session", "-d", "-s", "warm", "-x", "220", "-y", "50", "-c", dir, "--", "env", ...env, f.exe);
-  await waitFor(() => /Ask anything/.test(f.screen("warm")), 240_000, "opencode to start once");
+  await waitFor(() => /Ask anything/.test(f.screen("warm")), 480_000, "opencode to start once").catch((err: Error) => {
+    throw new Error(`${err.message}\n--- screen ---\n${f.screen("warm")}`);
+  });
   f.tmuxd("kill-session", "-t", "=warm");
 }
 
