@@ -28,6 +28,8 @@ export const DURATIONS = {
   paneBusyStep: 500,
   promptStalledStep: 500,
   tmuxReady: 30 * S,
+  /** CMD-RESUME-01: the limit on asking a harness which session is its soldier's (`opencode session list`). */
+  sessionLookup: 30 * S,
   doctorProbe: 5 * S,
   piRetry: 5 * S,
   piGiveUp: 60 * S,

@@ -84,7 +84,9 @@ const TRUST_RE = /trust this folder/i;
 const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
   claude: /^\s*❯\s*$|\? for shortcuts/m,
   codex: /^\s*permissions: |context left/m,
-  opencode: /Ask anything/,
+  // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
+  // key hint is drawn with the input box.
+  opencode: /Ask anything|\btab agents\b/,
 };
 
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";

@@ -47,10 +47,10 @@ function paneName(terminal: SoldierTerminal, task: Task): string {
  * The harness's continue flag and the text to submit. A harness without a continue flag starts
  * fresh, so it gets the original dispatch text with the resume text after it.
  */
-function relaunchOf(deps: Deps, project: Project, task: Task, text: string): Relaunch {
-  const args = continueArgs(task.harness ?? "claude");
+async function relaunchOf(deps: Deps, project: Project, task: Task, text: string): Promise<Relaunch> {
+  const args = await continueArgs(task.harness ?? "claude", { exec: deps.exec, env: deps.env, camp: task.camp_path! });
   if (args) return { args, text: followUpText(text) };
-  deps.stderr.write(`vx: ${task.harness} has no flag to continue its last session - it starts afresh in the same camp with the original prompt\n`);
+  deps.stderr.write(`vx: no ${task.harness} session to continue for this camp - it starts afresh in the same camp with the original prompt\n`);
   const { paths } = project;
   const prompt = `${task.prompt}\n\n${text}`;
   return { args: [], text: dispatchText({ prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) }) };
@@ -71,6 +71,8 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
 
   const old = soldierTerminal(deps, paths, task);
   if (await old.live(task)) throw new VxError(`task ${id}'s soldier is still running in ${paneName(old, task)} - use 'vx prompt' instead`);
+  const said = text ?? RESUME_TEXT;
+  const relaunch = await relaunchOf(deps, project, task, said);
   // A pane or tab left behind (herdr restores its layout after a restart, without the harness).
   if (task.herdr_tab_id || task.tmux_target) {
     await old.close(task).catch((err: unknown) => deps.stderr.write(`vx: warning: ${errorMessage(err).replace("could not close the soldier's", "could not close the old")}\n`));
@@ -79,8 +81,6 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
   ensureSentinel(deps, project.root);
   ensureProjectRecord(paths);
   const commander = await noteCommander(deps, project.root, paths);
-  const said = text ?? RESUME_TEXT;
-  const relaunch = relaunchOf(deps, project, task, said);
   const saved = await guardedSave(paths, id, task, {
     ...commander,
     ...EPISODE_CLEARS,

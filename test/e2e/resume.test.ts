@@ -8,7 +8,7 @@ import { readPool } from "../../src/camps/pool";
 import { followUpText } from "../../src/soldiers/prompt-text";
 import { RESUME_TEXT } from "../../src/soldiers/resume";
 import { agentArgv, readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
-import { git, waitFor } from "../helpers";
+import { git, waitFor, writeExecutable } from "../helpers";
 import { field, seedTask, taskIdOf } from "./soldier-field";
 import { tmuxField } from "./tmux-field";
 
@@ -118,5 +118,59 @@ describe("vx resume --backend tmux", () => {
     await waitFor(() => screen().includes("go on"), 10_000, "the pasted resume text");
     expect(git(t.camp_path!, "rev-parse", "HEAD")).toBe(head);
     expect(existsSync(join(t.camp_path!, "scratch.txt"))).toBe(true);
+  });
+});
+
+// A stand-in OpenCode: `session list` answers from $HOME/sessions-mode (fail, none, or three sessions,
+// two of them this camp's); otherwise it records its argv and waits as a harness does.
+const OPENCODE = `#!/bin/sh
+if [ "$1" = session ]; then
+  case "$(cat "$HOME/sessions-mode" 2>/dev/null)" in
+    fail) echo "Error: database is locked" >&2; exit 1;;
+    none) printf '[]\\n'; exit 0;;
+  esac
+  printf '[{"id":"ses_other","updated":300,"directory":"/elsewhere"},{"id":"ses_old","updated":100,"directory":"%s"},{"id":"ses_mine","updated":200,"directory":"%s"}]\\n' "$PWD" "$PWD"
+  exit 0
+fi
+printf '%s\\n' "$@" > "$HOME/argv"
+${Bun.which("stty")} -echo
+printf 'Ask anything\\n'
+exec cat
+`;
+
+describe("vx resume: OpenCode's session by the camp's directory", () => {
+  test("--session of the camp's newest session; a failed lookup refuses with nothing changed; none starts afresh", async () => {
+    await using f = await tmuxField();
+    writeExecutable(join(f.bin, "opencode"), OPENCODE);
+    const first = await f.run(["dispatch", "fix the login bug", "--backend", "tmux", "--harness", "opencode"]);
+    const id = taskIdOf(first.stdout);
+    const old = f.task(id);
+    f.tmux("kill-session", "-t", `=${old.tmux_target}`);
+    await waitFor(() => f.task(id).status === "interrupted", 30_000, "the sentinel to mark the task interrupted");
+
+    writeFileSync(join(f.home, "sessions-mode"), "fail");
+    const before = f.task(id);
+    let r = await f.run(["resume", id]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(r.stderr).toEndWith("vx: could not list OpenCode's sessions to find this soldier's ('opencode session list': Error: database is locked)\n");
+    expect(f.task(id)).toEqual(before);
+
+    writeFileSync(join(f.home, "sessions-mode"), "three");
+    r = await f.run(["resume", id, "go on"]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(f.home, "argv"), "utf8").split("\n").slice(0, 2)).toEqual(["--session", "ses_mine"]);
+
+    // Once more with no session of this camp: a fresh start with the original prompt and the text.
+    const t = f.task(id);
+    f.tmux("kill-session", "-t", `=${t.tmux_target}`);
+    await waitFor(() => f.task(id).status === "interrupted", 30_000, "the sentinel to mark the task interrupted again");
+    writeFileSync(join(f.home, "sessions-mode"), "none");
+    r = await f.run(["resume", id, "go on"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("vx: no opencode session to continue for this camp - it starts afresh in the same camp with the original prompt\n");
+    expect(readFileSync(join(f.home, "argv"), "utf8")).not.toContain("--session");
+    expect(f.task(id).resumes).toBe(2);
+    const screen = () => f.tmux("capture-pane", "-p", "-J", "-t", `=${f.task(id).tmux_target}:`, "-S", "-200").out;
+    await waitFor(() => screen().includes("fix the login bug") && screen().includes("go on"), 10_000, "the original prompt and the text");
   });
 });
