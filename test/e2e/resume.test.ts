@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { followUpText } from "../../src/soldiers/prompt-text";
 import { RESUME_TEXT } from "../../src/soldiers/resume";
-import { agentArgv, readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
+import { agentArgv, queueFailure, readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
 import { git, waitFor, writeExecutable } from "../helpers";
 import { field, seedTask, taskIdOf } from "./soldier-field";
 import { tmuxField } from "./tmux-field";
@@ -82,6 +82,22 @@ describe("vx resume", () => {
     expect(agentArgv(f.fh, t.herdr_agent_name!)?.slice(0, 4)).toEqual(["codex", "resume", "--last", "--dangerously-bypass-approvals-and-sandbox"]);
     expect(recordedPrompts(f.fh).map((p) => p.text)).toEqual([followUpText(RESUME_TEXT)]);
     expect(t.amendments?.map((a) => a.text)).toEqual([RESUME_TEXT]);
+  });
+
+  test("a relaunch that fails leaves the task interrupted again, its camp and lease kept (T15)", async () => {
+    await using f = await field();
+    const seeded = await seedTask(f, { status: "interrupted" });
+    removeAgent(f.fh, seeded.name);
+    queueFailure(f.fh, "agent start", "agent_start_failed", { message: "agent process exited before becoming interactive" });
+    const r = await f.run(["resume", seeded.task.id]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("status=interrupted\n");
+    expect(r.stderr).toContain("vx: could not start claude in the soldier's pane");
+    const t = f.task(seeded.task.id);
+    expect(t).toMatchObject({ status: "interrupted", resumes: 1, camp_path: seeded.task.camp_path });
+    expect(t.output).toContain("[vexillum] 'vx resume' could not relaunch this soldier - marked interrupted again");
+    expect(t.amendments).toBeUndefined();
+    expect(readPool(f.paths).slots).toEqual([{ number: 1, branch: `vexillum/${seeded.task.id}`, leased_by: seeded.task.id }]);
   });
 
   test("vx status ends with the line naming the interrupted tasks that can be resumed", async () => {
