@@ -9,6 +9,7 @@ import { type Server, type Socket, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
+import { type HeldLock, lockExclusive } from "../src/state/lock";
 import { MAX_BINARY_BYTES, RECEIPT_NAME, archiveName, hostPlatform } from "../src/release-info";
 import { archiveOne, checksumsText, installerText, sha256 } from "../scripts/release-files";
 import { REPO } from "./helpers";
@@ -31,6 +32,12 @@ export const BAKED_BASE = "http://vx-releases.invalid/releases";
 export const UNBUILDABLE = `${HOST.os}-${HOST.arch === "x64" ? "arm64" : "x64"}`;
 
 /**
+ * A hook that builds releases may wait for `bun run release` twice (two versions), or for another
+ * test file's worker building the same one: minutes on a busy 2-CPU machine, not the test default.
+ */
+export const RELEASE_BUILD_TIMEOUT = 300_000;
+
+/**
  * The release directory for `version` (host platform only), built on first use in this run.
  * The `older` release is asked for `UNBUILDABLE` as well, with no runtime cache and a proxy to a
  * closed port, so it doubles as a partial release (its exit code and stderr kept in build.log)
@@ -39,6 +46,23 @@ export const UNBUILDABLE = `${HOST.os}-${HOST.arch === "x64" ? "arm64" : "x64"}`
 export function release(version: string): string {
   const dir = join(tmpdir(), "vx-release-cache", version);
   if (existsSync(join(dir, "checksums.txt"))) return dir;
+  // Test files run in parallel workers: one builds, the others wait on the lock and find it built.
+  const held = cacheLock(version);
+  try {
+    if (existsSync(join(dir, "checksums.txt"))) return dir;
+    return build(version, dir);
+  } finally {
+    held.release();
+  }
+}
+
+/** The cross-process lock on one cached release (a kernel lock: a killed builder frees it). */
+function cacheLock(version: string): HeldLock {
+  mkdirSync(join(tmpdir(), "vx-release-cache"), { recursive: true });
+  return lockExclusive(join(tmpdir(), "vx-release-cache", `${version}.lock`));
+}
+
+function build(version: string, dir: string): string {
   const partial = version === bumped().older;
   const offline = { BUN_INSTALL_CACHE_DIR: join(dir, ".no-cache"), HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" };
   const res = Bun.spawnSync(
@@ -63,12 +87,21 @@ export function releaseLog(version: string): string {
 export async function tinyRelease(version: string): Promise<string> {
   const dir = join(tmpdir(), "vx-release-cache", `tiny-${version}`);
   if (existsSync(join(dir, "checksums.txt"))) return dir;
+  const held = cacheLock(`tiny-${version}`);
+  try {
+    if (!existsSync(join(dir, "checksums.txt"))) await buildTiny(version, dir);
+  } finally {
+    held.release();
+  }
+  return dir;
+}
+
+async function buildTiny(version: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const archive = await archiveOne("vx", new TextEncoder().encode(`#!/bin/sh\necho "vx ${version}"\n`), Date.now() / 1000);
   writeFileSync(join(dir, ARCHIVE), archive);
   writeFileSync(join(dir, "version.txt"), `${version}\n`);
   writeFileSync(join(dir, "checksums.txt"), checksumsText({ [ARCHIVE]: sha256(archive) }));
-  return dir;
 }
 
 export type Fault = "missing" | "tamper" | "cut";

@@ -15,7 +15,7 @@ import { isoTime, scaled } from "../time";
 import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { reasonText } from "../wakes/reason";
 import { deliverDeps, deliveryProject } from "./queue-context";
-import { chainHolds, findOwner, isNonInteractiveClaude } from "./owner";
+import { chainHolds, findOwner, isNonInteractiveSession } from "./owner";
 import { reapAwaiters, registerAwaiter, unregisterAwaiter } from "./registry";
 import { type Waker, createWaker } from "./waker";
 
@@ -32,11 +32,11 @@ export async function awaitWake(deps: Deps): Promise<number> {
   try {
     // Read once: an owner that dies during start-up must show as a changed parent, not become it.
     const parent = deps.ppid();
-    if (parent <= 1 || isNonInteractiveClaude(deps.env) || stderrGoesNowhere()) return 0;
+    if (parent <= 1 || isNonInteractiveSession(deps.env) || stderrGoesNowhere()) return 0;
     const project = await deliveryProject(deps);
     if (!project) return 0;
     const chain = await findOwner(parent, deps.exec);
-    if (!chain || isNonInteractiveClaude(deps.env, chain.ownerCommand)) return 0;
+    if (!chain || isNonInteractiveSession(deps.env, chain.ownerCommand)) return 0;
     const ownerHolds = () => chainHolds(deps.ppid(), chain, deps.exec);
     root = project.root;
     const awaitersDir = rootPaths(root).awaitersDir;

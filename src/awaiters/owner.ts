@@ -6,6 +6,7 @@
  * link (the wrapper, or the owner behind it) reads as owner loss.
  */
 import type { Exec } from "../exec";
+import { HARNESSES } from "../harnesses";
 import { inspectProcess } from "../procs";
 
 export type OwnerChain = {
@@ -69,15 +70,9 @@ export async function chainHolds(parentNow: number, chain: OwnerChain, exec: Exe
 }
 
 /**
- * AWT-01: a non-interactive Claude Code session (print mode, SDK) runs async hooks synchronously,
- * so an await would hang it, and it has no idle session to wake.
+ * AWT-01: the session behind an await cannot be woken (a harness's print or SDK mode runs async
+ * hooks synchronously, so an await would hang it, and it has no idle session to wake).
  */
-export function isNonInteractiveClaude(env: Record<string, string | undefined>, ownerCommand?: string): boolean {
-  const entry = env.CLAUDE_CODE_ENTRYPOINT;
-  if (entry && entry !== "cli") return true;
-  if (ownerCommand === undefined) return false;
-  const words = ownerCommand.trim().split(/\s+/);
-  const first = words[0] ?? "";
-  const claude = env.CLAUDECODE === "1" || first.slice(first.lastIndexOf("/") + 1) === "claude";
-  return claude && words.slice(1).some((w) => w === "-p" || w === "--print" || w.startsWith("--print="));
+export function isNonInteractiveSession(env: Record<string, string | undefined>, ownerCommand?: string): boolean {
+  return Object.values(HARNESSES).some((h) => h.commander.nonInteractive(env, ownerCommand));
 }

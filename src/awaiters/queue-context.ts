@@ -3,6 +3,7 @@
  * claimed, and the lookups the currency filter needs.
  */
 import { join } from "node:path";
+import { BACKEND_TRAITS } from "../backends/traits";
 import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";
 import { isLiveVx } from "../procs";
@@ -19,7 +20,7 @@ export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefi
   if (isUnder(deps.cwd, root)) return undefined;
   const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
   if (!top || isUnder(top, root)) return undefined;
-  if (!deps.env.HERDR_WORKSPACE_ID && !tmuxCommander(deps, top)) return undefined;
+  if (!Object.values(BACKEND_TRAITS).some((b) => b.commanderHere(deps.env, () => configuredBackend(top) === b.name))) return undefined;
   const paths = projectPaths(root, top);
   return {
     root,
@@ -28,13 +29,12 @@ export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefi
   };
 }
 
-/** AWT-01's exception: a tmux pane in a project configured for the tmux backend. */
-function tmuxCommander(deps: Deps, top: string): boolean {
-  if (!deps.env.TMUX_PANE) return false;
+/** The backend the project's config names; undefined when it names none or cannot be read. */
+function configuredBackend(top: string): string | undefined {
   try {
-    return loadConfig(top)?.backend === "tmux";
+    return loadConfig(top)?.backend;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

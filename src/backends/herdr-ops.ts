@@ -5,10 +5,19 @@
  */
 import type { Env } from "../state/paths";
 import { type Clock, COUNTS, nominalSeconds, scaled } from "../time";
-import { type AgentInfo, type HerdrClient, HerdrError, herdrCode, type PromptOptions } from "./herdr";
+import type { Exec } from "../exec";
+import { type AgentInfo, type HerdrClient, HerdrError, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
+import { type PromptOutcome, TRUST_RE } from "./types";
+
+export type { PromptOutcome } from "./types";
 
 /** What every operation needs: the client, the clock to wait on, and the env that sets VX_TIME_SCALE. */
 export type HerdrOps = { herdr: HerdrClient; clock: Clock; env: Env };
+
+/** The one place a herdr client is made: over the caller's exec, clock and environment. */
+export function herdrOps(deps: { exec: Exec; clock: Clock; env: Env }): HerdrOps {
+  return { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
+}
 
 const NAME_MAX = 32;
 const GONE = new Set(["agent_not_found", "agent_not_running"]);
@@ -91,7 +100,6 @@ async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void>
 
 // A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
 const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
-const TRUST_RE = /trust this folder/i;
 const TRUST_LINES = 20;
 
 /** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
@@ -128,19 +136,6 @@ async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError)
     await ops.clock.sleep(scaled("trustPoll", ops.env));
   }
 }
-
-/** How a prompt ended (HRD-05). Failures other than these are thrown as HerdrError. */
-export type PromptOutcome =
-  /** The wait ended with the agent in a settled status (idle, done or blocked). */
-  | { kind: "settled"; agent: AgentInfo }
-  /** The wait ran out while the agent was still working: normal for a quick-settle probe. */
-  | { kind: "timeout" }
-  /** Delivered without waiting. */
-  | { kind: "sent"; agent?: AgentInfo }
-  /** `agent_not_found` / `agent_not_running`: the pane or its agent is gone. */
-  | { kind: "gone"; code: string }
-  /** `agent_blocked`: a dialog is showing and nothing was sent. */
-  | { kind: "blocked" };
 
 function moved(before: AgentInfo, now: AgentInfo): boolean {
   return now.agent_status === "working" || now.state_change_seq > before.state_change_seq;

@@ -12,45 +12,11 @@ import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
 import type { AgentInfo } from "./herdr-types";
 import { type TmuxClient, type TmuxPane, TmuxError } from "./tmux";
+import type { Sighting, Survey, SoldierBackend } from "./types";
 
-export type BackendName = "herdr" | "tmux";
-
-/** One soldier as the pass's survey saw it. */
-export type Sighting = {
-  /** herdr's vocabulary: `working`, `blocked`, `idle`, `done`, `unknown` (or something new). */
-  status: string;
-  /** The transcript (HRD-07 / TMX-06: the last 500 lines); undefined when unreadable. */
-  read(): Promise<string | undefined>;
-  /** The visible screen, for dialogs. */
-  readVisible(): Promise<string | undefined>;
-  /** Why `status` says nothing (a corrupt `vx report` file), for the sentinel's log. */
-  problem?: string;
-};
-
-export interface Survey {
-  /** The task's soldier, or undefined when it is not found (SEN-06, TMX-04). */
-  find(task: Task, paths: ProjectPaths): Sighting | undefined;
-  /**
-   * Why the task's soldier could not be looked for this pass (its tmux server did not answer),
-   * else undefined. The pass skips such a task: not found is never inferred from a failed call.
-   */
-  unreachable?(task: Task): unknown;
-  /** Per server asked (tmux: its socket), the error it gave, or undefined; for the pass's log. */
-  servers?: Map<string, unknown>;
-}
-
-export interface SoldierBackend {
-  readonly name: BackendName;
-  /**
-   * The status call of a pass, for the tasks it will judge (tmux: one per server they live on).
-   * Throws when the backend cannot be asked at all.
-   */
-  survey(tasks?: Task[]): Promise<Survey>;
-}
-
-export function backendOf(task: Task): BackendName {
-  return task.backend ?? "herdr";
-}
+export type { BackendName } from "./names";
+export { backendOf } from "./names";
+export type { Sighting, SoldierBackend, Survey } from "./types";
 
 /** The herdr survey also hands its agent list on (hook-less commanders use it, CMDR-08/09). */
 export type HerdrSurvey = Survey & { agents: AgentInfo[] };

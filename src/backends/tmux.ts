@@ -102,7 +102,7 @@ export const tmuxArgv = {
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
     // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
     // task id also goes into the session's environment by itself, whatever `env` holds, since a
-    // paste, key or kill is only made into a session that carries it (`soldiers/tmux-soldier.ts`).
+    // paste, key or kill is only made into a session that carries it (`tmux-soldier.ts`).
     ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag, ";", "set-environment", "-t", sessionTarget(r.name), "VX_TASK_ID", r.tag] : []),
   ],
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],

@@ -4,14 +4,14 @@
  */
 import type { AgentInfo } from "../backends/herdr-types";
 import type { Check } from "../doctor/report";
+import { HARNESSES, HARNESS_NAMES, type HarnessName } from "../harnesses";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
 import { type Commanders, CommandersSchema } from "../state/schemas";
 
 /** Commanders without an async hook, which the sentinel delivers to itself (CMDR-08, CMDR-09). */
-export const HOOKLESS = ["codex", "opencode"] as const;
-export type Hookless = (typeof HOOKLESS)[number];
+export const HOOKLESS: readonly HarnessName[] = HARNESS_NAMES.filter((h) => HARNESSES[h].commander.wake.kind !== "hook");
 
 /** True when the project registered a hook-less commander; an unreadable registry counts as none. */
 export function hasHooklessCommander(paths: ProjectPaths): boolean {

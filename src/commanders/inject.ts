@@ -14,6 +14,7 @@ import { type AgentInfo, isIdleStatus } from "../backends/herdr";
 import { promptAgent } from "../backends/herdr-ops";
 import { isLanded } from "../camps/git";
 import { errorMessage } from "../errors";
+import { HARNESSES, type HarnessName } from "../harnesses";
 import { errorText, foreign } from "../sentinel/log";
 import { isLiveVx } from "../procs";
 import type { PassCtx, PassMemory } from "../sentinel/pass";
@@ -27,13 +28,12 @@ import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
-import { HOOKLESS, type Hookless, readCommanders } from "./check";
-import { codexFailure, codexQueueArgv } from "./codex";
+import { HOOKLESS, readCommanders } from "./check";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
 /** One project whose wakes go to a live hook-less commander. */
-type Target = { paths: ProjectPaths; project: string; harness: Hookless; entry: Commander; agent: AgentInfo };
+type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent: AgentInfo };
 
 type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -144,7 +144,8 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   // Typing into the pane can join an unsent draft, so it happens only at a turn's end; an
   // OpenCode commander has no other path, so its wakes wait in the queue, unclaimed, meanwhile.
   const idle = isIdleStatus(t.agent.agent_status);
-  if (t.harness === "opencode" && !idle) return;
+  const wake = HARNESSES[t.harness].commander.wake;
+  if (wake.kind === "idle-prompt" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
   const { claims } = got;
   if (claims.length === 0) return;
@@ -156,9 +157,13 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   const now = ctx.ops.clock.now();
   const since = failingSince(got.soldier);
   const viaHerdr =
-    t.harness === "opencode" ||
+    wake.kind !== "queue" ||
     (since !== undefined && now - since >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
-  const result = viaHerdr ? await promptViaHerdr(ctx, t, text) : await queueToCodex(ctx, t, text);
+  // CMDR-09: the harness's own queue into the thread the commander ran vx from.
+  const result =
+    wake.kind === "queue" && !viaHerdr
+      ? await wake.send({ exec: ctx.exec, env: ctx.ops.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
+      : await promptViaHerdr(ctx, t, text);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);
@@ -168,25 +173,6 @@ async function injectProject(ctx: PassCtx, t: Target): Promise<void> {
   }
   logOnce(ctx, t.paths.key, `sentinel: ${t.harness} commander of ${t.project} not reached: ${foreign(result.error)} (wakes kept, retried every pass)`);
   keepForRetry(ctx, t, claims, now);
-}
-
-/** CMDR-09: `codex queue` into the thread the commander ran vx from, with its CODEX_HOME. */
-async function queueToCodex(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {
-  const thread = t.entry.codex_thread_id;
-  if (!thread) {
-    return { ok: false, error: "no Codex thread recorded for this commander yet (vx records it when the commander runs vx dispatch, prompt or decide)" };
-  }
-  const env = t.entry.codex_home ? { ...ctx.ops.env, CODEX_HOME: t.entry.codex_home } : ctx.ops.env;
-  try {
-    const res = await ctx.exec.run(codexQueueArgv(thread, text), {
-      env,
-      cwd: existsSync(t.project) ? t.project : undefined,
-      timeoutMs: GUARDS.codexCall,
-    });
-    return res.code === 0 ? { ok: true } : { ok: false, error: codexFailure(res) };
-  } catch (err) {
-    return { ok: false, error: errorMessage(err) };
-  }
 }
 
 async function promptViaHerdr(ctx: PassCtx, t: Target, text: string): Promise<Delivery> {

@@ -4,9 +4,11 @@
  * prompt and decide record it so the commander that sent the latest instruction is woken next.
  */
 import { liveAwaiters } from "../awaiters/registry";
-import { type AgentInfo, createHerdrClient } from "../backends/herdr";
+import type { AgentInfo } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { HARNESSES, type HarnessName } from "../harnesses";
 import { ensureStateDir } from "../state/files";
 import { withLock } from "../state/lock";
 import { type ProjectPaths, gitToplevel, isUnder, projectPaths, rootPaths } from "../state/paths";
@@ -34,7 +36,7 @@ const FILE_KEYS = keysOf(CommandersSchema);
 
 async function paneAgent(deps: Deps, pane: string): Promise<AgentInfo | undefined> {
   try {
-    return await createHerdrClient({ exec: deps.exec, env: deps.env }).agentGet(pane);
+    return await herdrOps(deps).herdr.agentGet(pane);
   } catch {
     return undefined;
   }
@@ -97,7 +99,7 @@ export async function recordCommander(root: string, c: Commander, now: number): 
       herdr_workspace_id: c.workspace,
       project_path: c.project,
       registered_at: isoTime(now),
-      ...(c.harness === "codex" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
+      ...(HARNESSES[c.harness as HarnessName]?.commander.wake.kind === "queue" && c.codexThread ? { codex_thread_id: c.codexThread, codex_home: c.codexHome } : {}),
     };
     const key = c.harness as string;
     const previous = raw[key];

@@ -3,7 +3,8 @@
  * An answer goes to a modal dialog as its option's digit, otherwise as a text prompt; the task is
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
-import type { HerdrOps, PromptOutcome } from "../backends/herdr-ops";
+import { backendOf } from "../backends/names";
+import type { PromptOutcome } from "../backends/types";
 import { isIdleStatus } from "../backends/herdr-types";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
@@ -16,14 +17,14 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { assertTaskId } from "../state/ids";
 import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
-import { herdrOps } from "../soldiers/launch";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
-import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
-import { addAmendment, restorePatch, withAmendment } from "./prompt";
+import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
+import { restorePatch } from "./prompt";
+import { addAmendment, withAmendment } from "../soldiers/amendments";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
 export const PANE_GONE_NOTE =
@@ -38,7 +39,7 @@ export function decideAmendmentText(question: string, answer: string): string {
   return `Asked "${q}", the general answered: ${answer}`;
 }
 
-type Ctx = { deps: Deps; project: Project; ops: HerdrOps; terminal: SoldierTerminal };
+type Ctx = { deps: Deps; project: Project; terminal: SoldierTerminal };
 type Delivery = { kind: "keys"; key: string } | { kind: "text" };
 
 /** CMD-DECIDE-02: a modal answer that names an option is sent as that option's digit. */
@@ -120,7 +121,7 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
   try {
     soldier = await ctx.terminal.live(blocked);
   } catch (err) {
-    throw new VxError(`could not read task ${blocked.id}'s soldier from ${blocked.backend ?? "herdr"}: ${errorMessage(err)}`);
+    throw new VxError(`could not read task ${blocked.id}'s soldier from ${backendOf(blocked)}: ${errorMessage(err)}`);
   }
   if (!soldier) {
     const note = `[vexillum] this soldier's ${where} was already gone when its question was dismissed - marked interrupted. Any work it already committed is still in its camp.`;
@@ -136,7 +137,7 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
   if (isIdleStatus(soldier.status)) {
     // Judged as the running task it becomes, with the dismissed question no longer asked.
     const asRunning = { ...blocked, ...base } as Task;
-    const settlement = await settleSeen({ ops: ctx.ops, exec: deps.exec, paths }, asRunning, soldier).catch(() => undefined);
+    const settlement = await settleSeen({ clock: deps.clock, env: deps.env, exec: deps.exec, paths }, asRunning, soldier).catch(() => undefined);
     if (settlement && settlement.status !== "running") patch = { ...base, ...settlement.fields };
   }
   const saved = await guardedSave(paths, blocked.id, blocked, patch);
@@ -156,7 +157,7 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
   }
   if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
 
-  const ctx: Ctx = { deps, project, ops: herdrOps(deps), terminal: soldierTerminal(deps, project.paths, task) };
+  const ctx: Ctx = { deps, project, terminal: soldierTerminal(deps, project.paths, task) };
   try {
     const final = dismiss ? await dismissQuestion(ctx, task) : await answerQuestion(ctx, task, answer);
     const done = dismiss ? `dismissed the question on task ${id}, now ${final.status}` : `answered task ${id}, now ${final.status}`;

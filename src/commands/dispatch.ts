@@ -3,35 +3,32 @@
  * first, then ensure-running the sentinel, record the commander, lease a camp and save the task
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
+import { DEFAULT_BACKEND } from "../backends/names";
 import { acquireCamp, releaseLease } from "../camps/pool";
-import { currentBranch, hasCommit, runGit } from "../camps/git";
+import { currentBranch, hasCommit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError } from "../errors";
+import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { assertPromptSize } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { which } from "../exec";
 import { type Project, openProject } from "../project";
-import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
 import { ensureSentinel } from "../sentinel/ensure";
-import { sentinelState } from "../sentinel/singleton";
 import { newTaskId } from "../state/ids";
 import { profileChoice } from "../state/models";
-import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
-import { launchIntent, reportLaunch } from "../soldiers/launch";
-import { soldierTerminal } from "../soldiers/terminal";
+import { launchIntent } from "../backends/herdr-launch";
+import { reportLaunch } from "../soldiers/launch";
+import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
+import { soldierTerminal } from "../backends/terminal";
 import { isoTime } from "../time";
 
-const CLAUDE_MODELS = ["haiku", "sonnet", "opus", "fable"];
-const CLAUDE_EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
 
-/** CMD-DISPATCH-02, shared by redispatch. */
-export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
 
 type Kind = Task["kind"];
 type Harness = NonNullable<Task["harness"]>;
@@ -52,8 +49,8 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
   return {
     prompt,
     kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
-    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of claude, codex, pi, opencode`),
-    backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected herdr or tmux`),
+    harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of ${HARNESSES.join(", ")}`),
+    backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected ${BACKENDS.join(" or ")}`),
     model: args.model === undefined ? undefined : String(args.model),
     effort: args.effort === undefined ? undefined : String(args.effort),
   };
@@ -61,17 +58,7 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
 
 /** Model and effort rules of CMD-DISPATCH-01 and HRD-04 for the effective harness. */
 export function checkModelEffort(harness: Harness, model: string | undefined, effort: string | undefined): void {
-  if (harness === "claude") {
-    if (model !== undefined && !CLAUDE_MODELS.includes(model)) {
-      throw new UsageError(`unknown model "${model}" (expected one of ${CLAUDE_MODELS.join(", ")})`, "dispatch");
-    }
-    if (effort !== undefined && !CLAUDE_EFFORTS.includes(effort)) {
-      throw new UsageError(`unknown effort "${effort}" (expected one of ${CLAUDE_EFFORTS.join(", ")})`, "dispatch");
-    }
-  }
-  if (harness === "opencode" && effort !== undefined) {
-    throw new UsageError("--effort is not supported for harness opencode", "dispatch");
-  }
+  harnessOf(harness).checkModelEffort(model, effort);
   // Other harnesses take any name, but herdr types the launch line into the pane's shell, and
   // how it quotes arguments is not documented: only plain identifier characters get through.
   for (const [flag, value] of [["model", model], ["effort", effort]] as const) {
@@ -83,66 +70,17 @@ export function checkModelEffort(harness: Harness, model: string | undefined, ef
 
 const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
-/**
- * CMD-DISPATCH-02 for the backend: herdr needs the caller's workspace (returned); tmux needs only
- * tmux on PATH, and works from any terminal.
- */
-export function checkBackend(deps: Deps, backend: Backend): string | undefined {
-  if (backend === "tmux") {
-    if (!which("tmux", deps.env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux");
-    return undefined;
-  }
-  const workspace = deps.env.HERDR_WORKSPACE_ID;
-  if (!workspace) throw new VxError(NO_WORKSPACE);
-  return workspace;
-}
-
-/**
- * Claude Code run as root refuses --dangerously-skip-permissions unless IS_SANDBOX=1: said here,
- * before a camp is leased, instead of as a dead pane later.
- */
-export function checkRootClaude(deps: Deps, harness: Harness): void {
-  if (harness !== "claude" || process.getuid?.() !== 0 || deps.env.IS_SANDBOX === "1") return;
-  throw new VxError(
-    "Claude Code refuses --dangerously-skip-permissions when run as root unless IS_SANDBOX=1 is set - set IS_SANDBOX=1 if this machine is a sandbox, or run vx as another user",
-  );
-}
-
-/**
- * Issue 15 item 8: inside a sandbox such as Codex's default one, dispatch fails half-way (git
- * cannot write the camp's branch under a read-only `.git`, herdr and tmux are out of reach with the
- * network off) and a sentinel it starts dies with the command. Said in one line before anything is
- * written: what is read-only, the network, or that no sentinel runs and one started here would not
- * outlive this command.
- */
-export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
-  const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
-  const reasons: string[] = [];
-  if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
-  // The project's state dir is named only when the root above it is writable.
-  const stateDir = [project.root, project.paths.stateDir].find((dir) => canCreateIn(dir) === false);
-  if (stateDir) reasons.push(`${stateDir} is read-only here`);
-  // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
-  if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
-  const namespace = foreignPidNamespace();
-  if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
-  if (reasons.length === 0) return;
-  const writable = gitDir ? [gitDir, project.root] : undefined;
-  throw new VxError(sandboxRefusal(what, reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
-}
-
 /** `vx dispatch`. */
 export const dispatchCommand = defineVxCommand({
   name: "dispatch",
   summary: "Dispatch a soldier (mission or scout) into an isolated camp",
   usage: [
-    "dispatch <prompt...> [--kind mission|scout] [--harness claude|codex|pi|opencode] [--backend herdr|tmux] [--model <m>] [--effort <e>] [--profile <name>]",
+    `dispatch <prompt...> [--kind mission|scout] [--harness ${HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`,
   ],
   args: {
     kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
-    harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "The agent program (default from .vexillum/config.json)" },
-    backend: { type: "string", valueHint: "herdr|tmux", description: "Where the soldier's terminal lives (default from .vexillum/config.json)" },
+    harness: { type: "string", valueHint: HARNESSES.join("|"), description: "The agent program (default from .vexillum/config.json)" },
+    backend: { type: "string", valueHint: BACKENDS.join("|"), description: "Where the soldier's terminal lives (default from .vexillum/config.json)" },
     model: { type: "string", valueHint: "m", description: "Model passed to the harness" },
     effort: { type: "string", valueHint: "e", description: "Reasoning effort passed to the harness" },
     profile: { type: "string", valueHint: "name", description: "Harness, model and effort from a profile of models.json (see 'vx models')" },
@@ -154,8 +92,8 @@ export const dispatchCommand = defineVxCommand({
     // CMD-MODELS-01: the profile fills what no flag set, so the checks below cover its values too.
     const where = { root: project.root, top: project.paths.project };
     Object.assign(flags, profileChoice(deps, where, args.profile, flags, { useDefault: true, command: "dispatch" }));
-    const harness = flags.harness ?? project.config.harness ?? "claude";
-    const backend = flags.backend ?? project.config.backend ?? "herdr";
+    const harness = flags.harness ?? project.config.harness ?? DEFAULT_HARNESS;
+    const backend = flags.backend ?? project.config.backend ?? DEFAULT_BACKEND;
     checkModelEffort(harness, flags.model, flags.effort);
     assertPromptSize(flags.prompt, "the prompt");
     const cleaned = controlNote(flags.prompt, "the prompt");
@@ -166,7 +104,7 @@ export const dispatchCommand = defineVxCommand({
       throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
     }
     const workspace = checkBackend(deps, backend);
-    checkRootClaude(deps, harness);
+    checkLaunchRefusal(deps, harness);
     await checkSandbox(deps, project);
 
     ensureSentinel(deps, project.root);

@@ -1,11 +1,10 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
-import { createHerdrClient } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
 import { commandersCheck, liveCommanders, readCommanders } from "../commanders/check";
 import { defineVxCommand } from "../command";
 import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";
-import { codexSandboxCheck } from "../doctor/codex";
 import { notifyCheck } from "../doctor/notify";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
@@ -15,6 +14,7 @@ import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
 import { shadowCheck, stateRootCheck } from "../doctor/state";
 import { timeScaleCheck, toolChecks } from "../doctor/tools";
 import { UsageError } from "../errors";
+import { HARNESSES } from "../harnesses";
 import { loadConfig } from "../project";
 import { gitToplevel, projectPaths, realpathOr, refuseInsideCamp, stateRoot } from "../state/paths";
 import type { ProjectConfig } from "../state/schemas";
@@ -56,7 +56,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(shadowCheck(deps));
     if (top && config) {
       checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd), root));
-      if (config.commander === "codex") checks.push(await codexSandboxCheck(deps.env, deps.exec, top, root));
+      if (config.commander) checks.push(...(await HARNESSES[config.commander].commander.liveChecks({ env: deps.env, exec: deps.exec, top, root })));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));
@@ -68,7 +68,7 @@ export const doctorCommand = defineVxCommand({
       const paths = projectPaths(root, top);
       // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.
       let agents: Promise<AgentInfo[]> | undefined;
-      const listAgents = () => (agents ??= createHerdrClient({ exec: deps.exec, env: deps.env }).agentList());
+      const listAgents = () => (agents ??= herdrOps(deps).herdr.agentList());
       checks.push(...(await commandersCheck(paths, listAgents)));
       checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents)));
       checks.push(...recordChecks(paths));

@@ -1,7 +1,9 @@
 /** `vx init`: prepare the current project to be orchestrated (section 9, CMD-INIT-01). */
+import { DEFAULT_BACKEND } from "../backends/names";
 import { ignoredEnvFiles } from "../camps/include";
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
+import { DEFAULT_HARNESS } from "../harnesses/names";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
 import { applyPlan, ask, choose } from "../scaffold/consent";
@@ -24,15 +26,15 @@ export const initCommand = defineVxCommand({
   name: "init",
   summary: "Prepare the current project to be orchestrated by vexillum",
   usage: [
-    "init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander claude|pi|opencode|codex] [--backend herdr|tmux] [--harness <h>] [--notify <command>]",
+    `init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander ${COMMANDERS.join("|")}] [--backend ${BACKENDS.join("|")}] [--harness <h>] [--notify <command>]`,
   ],
   args: {
     yes: { type: "boolean", alias: "y", description: "Accept every question without asking" },
     lang: { type: "string", valueHint: "en|es", description: "Language of the commander block (default: the file's own)" },
     skills: { type: "boolean", description: "Install the vexillum skill (--no-skills to skip it)", negativeDescription: "Do not install the vexillum skill" },
-    commander: { type: "string", valueHint: "claude|pi|opencode|codex", description: "The commander's harness (default claude)" },
-    backend: { type: "string", valueHint: "herdr|tmux", description: "Where soldiers' terminals live (default herdr)" },
-    harness: { type: "string", valueHint: "claude|codex|pi|opencode", description: "Default soldier harness (default claude)" },
+    commander: { type: "string", valueHint: COMMANDERS.join("|"), description: `The commander's harness (default ${DEFAULT_HARNESS})` },
+    backend: { type: "string", valueHint: BACKENDS.join("|"), description: `Where soldiers' terminals live (default ${DEFAULT_BACKEND})` },
+    harness: { type: "string", valueHint: HARNESSES.join("|"), description: `Default soldier harness (default ${DEFAULT_HARNESS})` },
     notify: {
       type: "string",
       valueHint: "command",
@@ -77,9 +79,9 @@ export const initCommand = defineVxCommand({
       const create = await ask(deps, `This checkout has ignored ${worktreeInclude.join(", ")}. Create a .worktreeinclude so each soldier's camp gets a copy?`);
       if (!create) worktreeInclude = [];
     }
-    const commanderDefault = existing?.value.commander ?? "claude";
-    const backendDefault = existing?.value.backend ?? "herdr";
-    const harnessDefault = existing?.value.harness ?? "claude";
+    const commanderDefault = existing?.value.commander ?? DEFAULT_HARNESS;
+    const backendDefault = existing?.value.backend ?? DEFAULT_BACKEND;
+    const harnessDefault = existing?.value.harness ?? DEFAULT_HARNESS;
     const choices: InitChoices = {
       blockFile,
       lang: chooseLang(blockFile === "AGENTS.md" ? facts.agents : facts.claude, lang),

@@ -4,12 +4,14 @@
  * and pause are discarded first.
  */
 import { agentName } from "../backends/herdr-ops";
+import { backendOf } from "../backends/names";
 import { currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
 import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError, errorMessage } from "../errors";
+import { DEFAULT_HARNESS } from "../harnesses/names";
 import { printable } from "../printable";
 import { type Project, openProject } from "../project";
 import { pausePath, reportPath } from "../sentinel/observe";
@@ -19,12 +21,14 @@ import { assertTaskId } from "../state/ids";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
-import { launchIntent, reportLaunch } from "../soldiers/launch";
-import { soldierTerminal } from "../soldiers/terminal";
+import { launchIntent } from "../backends/herdr-launch";
+import { reportLaunch } from "../soldiers/launch";
+import { soldierTerminal } from "../backends/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
-import { checkBackend, checkModelEffort, checkSandbox } from "./dispatch";
+import { checkModelEffort } from "./dispatch";
+import { checkBackend, checkSandbox } from "../soldiers/launch-checks";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);
@@ -87,7 +91,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
   }
-  const workspace = checkBackend(deps, task.backend ?? "herdr");
+  const workspace = checkBackend(deps, backendOf(task));
   const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
   if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
   const oldCamp = await oldCampToDiscard(deps, project, task);
@@ -110,7 +114,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
       camp_path: camp.path,
       camp_branch: camp.branch,
       camp_base: base,
-      backend: workspace ? "herdr" : "tmux",
+      backend: backendOf(task),
       herdr_tab_id: undefined,
       herdr_pane_id: undefined,
       tmux_target: undefined,
@@ -140,7 +144,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
 function redispatchChoice(deps: Deps, project: Project, name: unknown): Choice {
   const where = { root: project.root, top: project.paths.project };
   const choice = profileChoice(deps, where, name, {}, { useDefault: false, command: "redispatch" });
-  const harness = choice.harness ?? project.config.harness ?? "claude";
+  const harness = choice.harness ?? project.config.harness ?? DEFAULT_HARNESS;
   try {
     checkModelEffort(harness, choice.model, choice.effort);
   } catch (err) {

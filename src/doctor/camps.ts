@@ -5,15 +5,13 @@
  * will (or what the user must do). Unreadable files are the records check's business.
  */
 import { readdirSync } from "node:fs";
-import { backendOf, findPane } from "../backends/soldiers";
-import type { TmuxPane } from "../backends/tmux";
+import { unleasedHarnesses } from "../backends/doctor";
 import { campPath, readPool } from "../camps/pool";
 import { worktreeKind } from "../camps/git";
 import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import type { Pool, Task } from "../state/schemas";
 import { isLeaseAbandoned, isTaskBusy, listTasks } from "../state/tasks";
-import { identify, tmuxFor } from "../soldiers/tmux-soldier";
 import type { Check } from "./report";
 
 function list(xs: string[]): string {
@@ -37,31 +35,6 @@ async function strayDirs(paths: ProjectPaths, pool: Pool, exec: Exec): Promise<{
     const path = campPath(paths, paths.project, Number(name));
     const ours = (await worktreeKind(path, paths.project, exec)) === "linked";
     (ours ? out.adoptable : out.foreign).push(Number(name));
-  }
-  return out;
-}
-
-/**
- * tmux soldiers still alive though their task no longer holds its camp (a launch killed before it
- * recorded its session, whose camp a strike then returned): the next dispatch leased there would
- * share the worktree with them. One `list-panes` per server the tasks name; a pane found is
- * verified as the task's before it is reported. A server that cannot be asked is skipped.
- */
-async function unleasedHarnesses(pool: Pool, tasks: Task[], exec: Exec, env: Record<string, string | undefined>): Promise<string[]> {
-  const leased = new Set(pool.slots.map((s) => s.leased_by).filter(Boolean));
-  const loose = tasks.filter((t) => backendOf(t) === "tmux" && (t.tmux_target || t.tmux_pane_id) && t.status !== "pending" && !leased.has(t.id));
-  const panes = new Map<string, TmuxPane[] | undefined>();
-  const out: string[] = [];
-  for (const t of loose) {
-    const key = t.tmux_socket ?? "";
-    const tmux = tmuxFor(exec, env, t);
-    if (!panes.has(key)) panes.set(key, await tmux.listPanes().catch(() => undefined));
-    const pane = findPane(t, panes.get(key) ?? []);
-    if (!pane || pane.dead) continue;
-    const who = await identify(tmux, t, "kill").catch(() => undefined);
-    if (who?.is !== "ours") continue;
-    const server = t.tmux_socket ? `tmux -S ${t.tmux_socket}` : "tmux";
-    out.push(`task ${t.id}'s harness still runs in tmux session ${pane.session} (${who.sessionId}) though its camp is back in the pool - stop it: ${server} kill-session -t '${who.sessionId}'`);
   }
   return out;
 }

@@ -2,12 +2,11 @@
 import { join } from "node:path";
 import { checkModelEffort } from "../commands/dispatch";
 import { errorMessage } from "../errors";
+import { DEFAULT_HARNESS, commanderHarnesses } from "../harnesses";
 import { printable } from "../printable";
 import { blockState, hasClaudeImport } from "../scaffold/block";
 import { HOOK_COMMAND, hookState } from "../scaffold/hook";
-import { PI_EXTENSION_PATH, readSkillFiles } from "../scaffold/install";
-import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, hasOpencodePlugin } from "../scaffold/opencode-plugin";
-import { PI_EXTENSION } from "../scaffold/pi-extension";
+import { readSkillFiles } from "../scaffold/install";
 import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists, sameFile } from "../state/files";
 import { type ModelsFile, globalModelsPath, mergeModels, projectModelsPath, readModelsFile } from "../state/models";
@@ -79,7 +78,7 @@ function modelsCheck(top: string, root: string | undefined, config: ProjectConfi
   }
   for (const [profile, p] of Object.entries(merged.profiles)) {
     try {
-      checkModelEffort(p.harness ?? config.harness ?? "claude", p.model, p.effort);
+      checkModelEffort(p.harness ?? config.harness ?? DEFAULT_HARNESS, p.model, p.effort);
     } catch (err) {
       const from = files.findLast((f) => Object.hasOwn(f.models.profiles, profile))?.path;
       return invalid(`${from}: profile "${printable(profile)}": ${errorMessage(err)}`);
@@ -88,44 +87,10 @@ function modelsCheck(top: string, root: string | undefined, config: ProjectConfi
   return { status: "ok", name, detail: "valid" };
 }
 
-/** A wake template vx wrote: current, missing or edited by hand (DOC-08's Pi line, and its twin). */
-function wakeFileCheck(top: string, name: string, path: string, content: string, detail = ""): Check {
-  const text = readTextIfExists(join(top, path));
-  if (text === undefined) return { status: "warn", name, detail: "missing; run 'vx upgrade'" };
-  if (text === content) return { status: "ok", name, detail: `current${detail}` };
-  return { status: "warn", name, detail: "edited by hand" };
-}
-
 function commanderChecks(top: string, config: ProjectConfig, cwd: string): Check[] {
-  const out: Check[] = [];
-  if (config.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
-    // Pi loads .pi/ only from its working directory.
-    const where = cwd === top ? " (start Pi here, at the project root)" : ` (start Pi at the project root, ${top}: it loads .pi/ only from its working directory)`;
-    out.push(wakeFileCheck(top, "Pi wake extension", PI_EXTENSION_PATH, PI_EXTENSION, where));
-  }
-  if (config.commander === "opencode" || readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined) {
-    out.push(wakeFileCheck(top, "OpenCode wake plugin", OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN), opencodeConfigCheck(top));
-  }
-  if (config.commander === "codex") {
-    out.push({
-      status: "ok",
-      name: "Codex commander",
-      detail: "woken by the sentinel with 'codex queue' into the Codex session that last ran vx dispatch, prompt or decide in a herdr pane",
-    });
-  }
-  return out;
-}
-
-function opencodeConfigCheck(top: string): Check {
-  const name = "OpenCode loads the wake plugin";
-  const fix = `add "${OPENCODE_PLUGIN_ENTRY}" to the "plugin" list of opencode.json (vx init does it), or OpenCode never starts the plugin`;
-  const text = readTextIfExists(join(top, OPENCODE_CONFIG_PATH));
-  try {
-    if (text !== undefined && hasOpencodePlugin(JSON.parse(text))) return { status: "ok", name, detail: "listed in opencode.json" };
-  } catch {
-    return { status: "warn", name, detail: `opencode.json has invalid JSON; ${fix}` };
-  }
-  return { status: "warn", name, detail: fix };
+  return commanderHarnesses()
+    .filter((h) => config.commander === h.name || h.commander.installed(top))
+    .flatMap((h) => h.commander.fileChecks(top, cwd));
 }
 
 /** DOC-09's verdict, and the command DOC-10 probes when a vexillum handler is registered. */

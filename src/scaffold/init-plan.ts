@@ -3,18 +3,17 @@
  * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
  */
 import { join } from "node:path";
+import type { BackendName } from "../backends/names";
 import { INCLUDE_FILE, includeFileText } from "../camps/include";
+import { type HarnessName, commanderHarnesses } from "../harnesses";
+import type { CommanderPlan } from "../harnesses/types";
 import { readTextIfExists, sameFile } from "../state/files";
 import { mergeForSave, renderState } from "../state/record";
-import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
-import { COMMANDERS, type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
+import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, blockText, bodyHash, detectLang, hasClaudeImport, renderBlock, repairBlock, upsertBlock } from "./block";
 import { lineDiff } from "./diff";
 import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
-import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, type PlannedFile, SETTINGS_PATH, planFile, readSkillFiles, skillPlan, skillWritable } from "./install";
-import { mergePiSettings } from "./pi";
-import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, mergeOpencodeConfig } from "./opencode-plugin";
-import { PI_EXTENSION } from "./pi-extension";
+import { type PlannedFile, SETTINGS_PATH, planFile, readSkillFiles, skillPlan, skillWritable } from "./install";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "./skill";
 
 export type InitChoices = {
@@ -23,9 +22,9 @@ export type InitChoices = {
   skills: boolean;
   /** Add `@AGENTS.md` to an existing CLAUDE.md (a new one always gets it). */
   editClaude: boolean;
-  commander: (typeof COMMANDERS)[number];
-  backend: "herdr" | "tmux";
-  harness: "claude" | "codex" | "pi" | "opencode";
+  commander: HarnessName;
+  backend: BackendName;
+  harness: HarnessName;
   /** WAK-14's notifier argv from `--notify`; the recorded one is kept when absent. */
   notify?: string[];
   vxVersion: string;
@@ -152,19 +151,15 @@ export function planInit(top: string, c: InitChoices, existing: { raw?: Record<s
   }
   jsonPlan(top, SETTINGS_PATH, mergeStopHook, "the sentinel Stop hook", plan);
   const fileHashes: Record<string, string> = { ...(existing.config?.file_hashes ?? {}) };
-  if (c.commander === "pi" || readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined) {
-    wakeFilePlan(top, PI_EXTENSION_PATH, PI_EXTENSION, "the Pi commander's wake extension", fileHashes, plan, refresh);
-    jsonPlan(top, PI_SETTINGS_PATH, mergePiSettings, "Pi loads the project's skills", plan);
-  }
-  if (c.commander === "codex" && !refresh) plan.notes.push(`Codex commander: ${CODEX_SANDBOX_WHY} - ${codexSandboxAdvice({})}; 'vx doctor' names the writable_roots that keep the sandbox instead`);
-  if (c.commander === "opencode" || readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined) {
-    wakeFilePlan(top, OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN, "the OpenCode commander's wake plugin", fileHashes, plan, refresh);
-    if (readTextIfExists(join(top, "opencode.jsonc")) !== undefined && readTextIfExists(join(top, OPENCODE_CONFIG_PATH)) === undefined) {
-      plan.notes.push(`opencode.jsonc: add "${OPENCODE_PLUGIN_ENTRY}" to its "plugin" list yourself, so OpenCode loads the wake plugin (vx edits only opencode.json)`);
-    } else {
-      jsonPlan(top, OPENCODE_CONFIG_PATH, mergeOpencodeConfig, "OpenCode loads the wake plugin", plan);
-    }
-  }
+  const ctx: CommanderPlan = {
+    top,
+    refresh: refresh !== undefined,
+    wakeFile: (path, content, why) => wakeFilePlan(top, path, content, why, fileHashes, plan, refresh),
+    json: (path, merge, why) => jsonPlan(top, path, merge, why, plan),
+    note: (text) => plan.notes.push(text),
+    exists: (path) => readTextIfExists(join(top, path)) !== undefined,
+  };
+  for (const h of commanderHarnesses()) if (c.commander === h.name || h.commander.installed(top)) h.commander.plan(ctx);
   const skillHashes: Record<string, string> = { ...(existing.config?.skill_hashes ?? {}) };
   if (c.skills) {
     const writable = skillWritable(top, skillHashes.vexillum);

@@ -4,8 +4,10 @@
  * `force` (a backup first); a malformed block is repaired only once confirmed (a backup first);
  * the skill is refreshed only where it is installed, unless `--skills` or `--no-skills` say.
  */
+import { DEFAULT_BACKEND } from "../backends/names";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
+import { DEFAULT_HARNESS } from "../harnesses/names";
 import { configPath, locateProject } from "../project";
 import { loadRecord } from "../state/record";
 import { ProjectConfigSchema } from "../state/schemas";
@@ -44,9 +46,9 @@ export async function refreshScaffold(deps: Deps, flags: RefreshFlags): Promise<
     skills: flags.skills ?? readSkillFiles(top) !== undefined,
     // An existing CLAUDE.md without the import is the general's file; doctor says how to add it.
     editClaude: false,
-    commander: config.commander ?? "claude",
-    backend: config.backend ?? "herdr",
-    harness: config.harness ?? "claude",
+    commander: config.commander ?? DEFAULT_HARNESS,
+    backend: config.backend ?? DEFAULT_BACKEND,
+    harness: config.harness ?? DEFAULT_HARNESS,
     vxVersion: VERSION,
     now: isoTime(deps.clock.now()),
   };

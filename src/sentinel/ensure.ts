@@ -30,10 +30,19 @@ function startedWithin(marker: string, since: number): boolean {
  */
 const LAUNCHER = '"$@" </dev/null >&3 2>&1 3>&- & echo $!';
 
+/**
+ * The sentinel's runtime: JavaScriptCore's optimizing tiers (DFG, and FTL behind it) off. A pass
+ * is short and waits on files and child processes, so they buy it no CPU, while the compiler code
+ * they page in held about 8 MiB of the sentinel's RSS at 200 tasks (`bench/sentinel-pass.ts`
+ * prints the sentinel with and without). The baseline JIT stays: bun:ffi (the kernel locks)
+ * needs it. Only the sentinel: a command's CPU-heavy moments (redaction) keep every tier.
+ */
+export const SENTINEL_RUNTIME_ENV: Readonly<Record<string, string>> = { BUN_JSC_useDFGJIT: "0" };
+
 function startDetached(argv: string[], logFd: number, cwd: string, env: Deps["env"]): number {
   const res = Bun.spawnSync(["/bin/sh", "-c", LAUNCHER, "vx-launcher", ...argv], {
     cwd,
-    env: env as Record<string, string>,
+    env: { ...(env as Record<string, string>), ...SENTINEL_RUNTIME_ENV },
     stdio: ["ignore", "pipe", "pipe", logFd],
     detached: true,
   });

@@ -3,7 +3,7 @@
  * orphaned awaits, then passes every poll interval until a signal (SEN-24) or a binary change
  * (SEN-22) ends it after the current step.
  */
-import { createHerdrClient } from "../backends/herdr";
+import { herdrOps } from "../backends/herdr-ops";
 import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
@@ -153,7 +153,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const ctx: PassCtx = {
     root,
     exec: deps.exec,
-    ops: { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env },
+    ops: herdrOps(deps),
     log,
     windows: scaledWindows(deps.env),
     memory: newMemory(),

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
-import type { Sighting } from "../backends/soldiers";
+import type { Sighting, Timing } from "../backends/types";
 import { commitsAhead } from "../camps/git";
 import type { Exec } from "../exec";
 import { exists } from "../state/files";
@@ -81,7 +81,7 @@ export async function observe(task: Task, soldier: Sighting | undefined, ctx: Ob
 export async function stabilize(
   first: string | undefined,
   read: () => Promise<string | undefined>,
-  ops: HerdrOps,
+  ops: Timing,
   signal?: AbortSignal,
 ): Promise<{ transcript?: string; stability: "stable" | "unstable" | "unreadable" }> {
   let last = first;

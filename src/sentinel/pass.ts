@@ -7,6 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
+import { traitsOf } from "../backends/traits";
 import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
 import { type TmuxClient, createTmuxClient, defaultSocket } from "../backends/tmux";
 import { errorMessage } from "../errors";
@@ -27,7 +28,7 @@ import { type Windows, decide } from "./decide";
 import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "./observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
-import { failAbandonedLaunch, isAbandonedLaunch } from "../soldiers/leftovers";
+import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
 
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
@@ -234,7 +235,7 @@ async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
     try {
       const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now(), tmux: tmuxClientOf(ctx) }, task);
       if (!r.failed) continue;
-      const what = backendOf(task) === "tmux" ? "tmux session" : "tab";
+      const what = traitsOf(task).leftover;
       const tabs = r.closed.length ? `; closed its ${what} ${r.closed.join(", ")}` : "";
       const unknown = r.error ? `; could not look for a ${what} it left: ${foreign(r.error)}` : "";
       ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);

@@ -3,6 +3,7 @@
  * back to running, with no wake. Only tasks whose camp is still leased are probed.
  */
 import type { Sighting } from "../backends/soldiers";
+import { traitsOf } from "../backends/traits";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
@@ -12,8 +13,7 @@ export const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"])
 
 export function isReopenCandidate(task: Task): boolean {
   if (!REOPENABLE.has(task.status)) return false;
-  if (task.backend === "tmux") return Boolean(task.tmux_target);
-  return Boolean(task.herdr_agent_name || task.herdr_pane_id);
+  return traitsOf(task).recorded(task);
 }
 
 /** Reopens `task` if its soldier is working; returns whether it did. */

@@ -1,53 +1,16 @@
 /**
- * The herdr launch shared by dispatch and redispatch (CMD-DISPATCH-03 from "create the pane" on):
- * tab, `running` with the identifiers, harness start, re-stamp, first prompt, quick-settle. The
- * task arrives `pending` with its camp leased; every save is guarded on the status and
- * `updated_at` it was decided on, and a failure leaves the task `failed` with its lease kept, so
- * it can be struck.
+ * What the launches of both backends share: the harness's own arguments (HRD-04), the result of a
+ * launch and CMD-DISPATCH-04's report of it. The herdr launch is `backends/herdr-launch.ts`, the tmux
+ * launch `backends/tmux-launch.ts`.
  */
-import { type HerdrOps, type PromptOutcome, agentName, closeTab, fallbackName, promptAgent, startAgent } from "../backends/herdr-ops";
-import { HerdrError, createHerdrClient } from "../backends/herdr";
 import type { Deps } from "../deps";
-import { errorMessage } from "../errors";
-import { composeOutput } from "../sentinel/notes";
-import { pausePath, reportPath } from "../sentinel/observe";
-import type { ProjectPaths } from "../state/paths";
+import { type HarnessName, harnessOf } from "../harnesses";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, loadTask } from "../state/tasks";
-import { isoTime, scaled } from "../time";
-import { dispatchText } from "./prompt-text";
-import { guardedSave, quickSettle } from "./quick-settle";
-
-/** HerdrOps over the command's own exec, clock and environment. */
-export function herdrOps(deps: Deps): HerdrOps {
-  return { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
-}
 
 /** HRD-04: the harness's own arguments, with model and effort only when set. */
-export function harnessArgs(harness: NonNullable<Task["harness"]>, model?: string, effort?: string): string[] {
-  const m = model ? ["--model", model] : [];
-  switch (harness) {
-    case "claude":
-      // Suggestions off: a suggested completion in the input box was mistaken for soldier output.
-      return ["--dangerously-skip-permissions", "--prompt-suggestions", "false", ...m, ...(effort ? ["--effort", effort] : [])];
-    case "codex":
-      return ["--dangerously-bypass-approvals-and-sandbox", ...m, ...(effort ? ["-c", `model_reasoning_effort=${effort}`] : [])];
-    case "pi":
-      return [...m, ...(effort ? ["--thinking", effort] : [])];
-    case "opencode":
-      return m;
-  }
+export function harnessArgs(harness: HarnessName, model?: string, effort?: string): string[] {
+  return harnessOf(harness).soldierArgs(model, effort);
 }
-
-/**
- * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
- * tab left by a launch that dies before recording it can be found (`soldiers/leftovers.ts`).
- */
-export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: string): Partial<Task> {
-  return { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) };
-}
-
-export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string };
 
 /**
  * A relaunch by `vx resume` (CMD-RESUME-01): arguments put before the harness's own (its continue
@@ -57,114 +20,6 @@ export type Relaunch = { args: string[]; text: string };
 
 /** The task as saved at the end, and why it failed when it did. */
 export type LaunchResult = { task: Task; error?: string };
-
-// `agent start` failures carry the argv of the call that failed, so the name it used is known
-// even when the fallback name was switched to inside startAgent.
-function nameTried(err: unknown, candidate: string, id: string): string {
-  const fallback = fallbackName(candidate, id);
-  return err instanceof HerdrError && err.argv.includes(fallback) ? fallback : candidate;
-}
-
-async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<Task> = {}): Promise<LaunchResult> {
-  const saved = await guardedSave(ctx.paths, task.id, task, {
-    ...extra,
-    ...EPISODE_CLEARS,
-    status: "failed",
-    updated_at: isoTime(ctx.deps.clock.now()),
-    output: composeOutput(undefined, task.output, [`[vexillum] ${reason} - marked failed.`]),
-  });
-  return { task: saved.task, error: reason };
-}
-
-function changedUnderUs(task: Task): LaunchResult {
-  return { task, error: `task ${task.id} changed while its soldier was being launched (it is now ${task.status})` };
-}
-
-/** Launches the soldier of a `pending` task whose camp is leased; never throws for herdr failures. */
-export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
-  const { deps, paths, ops } = ctx;
-  const now = () => isoTime(deps.clock.now());
-  const candidate = agentName(pending.prompt, pending.id);
-  let tab: { tabId: string; paneId: string };
-  try {
-    tab = await ops.herdr.tabCreate({ workspace: ctx.workspace, cwd: pending.camp_path ?? "", label: candidate });
-  } catch (err) {
-    return fail(ctx, pending, `could not create the soldier's herdr tab: ${errorMessage(err)}`);
-  }
-
-  let step: Awaited<ReturnType<typeof guardedSave>>;
-  try {
-    step = await guardedSave(paths, pending.id, pending, {
-      status: "running",
-      updated_at: now(),
-      backend: "herdr",
-      herdr_workspace_id: ctx.workspace,
-      herdr_tab_id: tab.tabId,
-      herdr_pane_id: tab.paneId,
-      herdr_agent_name: candidate,
-    });
-  } catch (err) {
-    // Nobody else knows this tab yet, so nobody else would ever close it.
-    await closeTab(ops, tab.tabId).catch(() => undefined);
-    throw err;
-  }
-  if (!step.written) {
-    await closeTab(ops, tab.tabId).catch(() => undefined);
-    return changedUnderUs(step.task);
-  }
-  let task = step.task;
-
-  const harness = task.harness ?? "claude";
-  let name: string;
-  try {
-    name = await startAgent(ops, {
-      name: candidate,
-      kind: harness,
-      pane: tab.paneId,
-      args: [...(relaunch?.args ?? []), ...harnessArgs(harness, task.model, task.effort)],
-      taskId: task.id,
-    });
-  } catch (err) {
-    const used = nameTried(err, candidate, task.id);
-    return fail(ctx, task, `could not start ${harness} in the soldier's pane: ${errorMessage(err)}`, { herdr_agent_name: used });
-  }
-
-  // The settle grace (SEN-07) runs from the moment the prompt goes in, not from tab creation.
-  // Marks a sentinel set while the harness was starting describe that start, not this run.
-  step = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: now(), herdr_agent_name: name });
-  if (!step.written) return changedUnderUs(step.task);
-  task = step.task;
-
-  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
-  let outcome: PromptOutcome;
-  try {
-    outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });
-  } catch (err) {
-    return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`);
-  }
-  if (outcome.kind === "gone") return fail(ctx, task, "the soldier's herdr pane closed before it could be prompted");
-  if (outcome.kind === "blocked") {
-    return fail(ctx, task, "the soldier's pane is showing a dialog, so its first prompt was not sent");
-  }
-  return { task: await settleAfterPrompt(ctx, task, outcome) };
-}
-
-/**
- * Runs the quick-settle probe and saves its verdict. The soldier is already working, so a pane
- * that cannot be read here only leaves the task running for the sentinel.
- */
-export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task: Task, outcome: PromptOutcome): Promise<Task> {
-  if (task.status !== "running") return task;
-  let settlement: Awaited<ReturnType<typeof quickSettle>>;
-  try {
-    settlement = await quickSettle({ ops: ctx.ops, exec: ctx.deps.exec, paths: ctx.paths }, task, outcome);
-  } catch {
-    return loadTask(ctx.paths, task.id)?.value ?? task;
-  }
-  // Reported as it is now: the sentinel may have settled it during the probe.
-  if (settlement.status === "running") return loadTask(ctx.paths, task.id)?.value ?? task;
-  return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
-}
 
 /** CMD-DISPATCH-04's stdout, then the failure on stderr; returns the exit code. */
 export function reportLaunch(deps: Deps, result: LaunchResult): number {

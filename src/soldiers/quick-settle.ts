@@ -5,8 +5,8 @@
  * (pauses, the unconfirmed window) and the still-running limit can never fire here: a probe
  * never marks `unconfirmed` and never writes a wake (WAK-13).
  */
-import { type HerdrOps, type PromptOutcome, readTranscript, readVisible } from "../backends/herdr-ops";
-import type { Sighting } from "../backends/soldiers";
+import { type HerdrOps, readTranscript, readVisible } from "../backends/herdr-ops";
+import type { PromptOutcome, Sighting, Timing } from "../backends/types";
 import { isIdleStatus } from "../backends/herdr-types";
 import type { Exec } from "../exec";
 import { type Observation, type Windows, decide } from "../sentinel/decide";
@@ -16,6 +16,8 @@ import type { Task, TaskStatus } from "../state/schemas";
 import { SETTLE_CLEARS, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
 
+/** What settling a sighting needs: the caller's clock (passed in), exec and the project. */
+export type SettleCtx = Timing & { exec: Exec; paths: ProjectPaths };
 export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths };
 
 /** The probe's verdict: the status to record and the fields to save with it (none for running). */
@@ -45,7 +47,7 @@ export function soldierTarget(task: Task): string {
 export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
   if (outcome.kind !== "settled") return RUNNING;
   const target = task.herdr_agent_name || agentTarget(outcome.agent);
-  return settleSeen(ctx, task, {
+  return settleSeen({ clock: ctx.ops.clock, env: ctx.ops.env, exec: ctx.exec, paths: ctx.paths }, task, {
     status: outcome.agent.agent_status,
     read: () => readTranscript(ctx.ops, target),
     readVisible: () => readVisible(ctx.ops, target),
@@ -53,7 +55,7 @@ export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: Prom
 }
 
 /** The probe's judgement of what the backend shows now (the tmux launch's probe starts here). */
-export async function settleSeen(ctx: QuickSettleCtx, task: Task, soldier: Sighting): Promise<Settlement> {
+export async function settleSeen(ctx: SettleCtx, task: Task, soldier: Sighting): Promise<Settlement> {
   const { status, read } = soldier;
   let obs: Observation;
   if (status === "blocked") {
@@ -64,16 +66,16 @@ export async function settleSeen(ctx: QuickSettleCtx, task: Task, soldier: Sight
   } else {
     return RUNNING;
   }
-  let action = decide(task, obs, ctx.ops.clock.now(), PROBE_WINDOWS, ctx.paths.key);
+  let action = decide(task, obs, ctx.clock.now(), PROBE_WINDOWS, ctx.paths.key);
   if (action.type === "stabilize" && obs.kind === "idle") {
-    const s = await stabilize(obs.transcript, read, ctx.ops);
+    const s = await stabilize(obs.transcript, read, ctx);
     obs = { ...obs, transcript: s.transcript, stability: s.stability };
-    action = decide(task, obs, ctx.ops.clock.now(), PROBE_WINDOWS, ctx.paths.key);
+    action = decide(task, obs, ctx.clock.now(), PROBE_WINDOWS, ctx.paths.key);
   }
   if (action.type !== "settle" || (action.to !== "done" && action.to !== "blocked")) return RUNNING;
   const fields: Partial<Task> = {
     status: action.to,
-    updated_at: isoTime(ctx.ops.clock.now()),
+    updated_at: isoTime(ctx.clock.now()),
     output: action.output,
     ...SETTLE_CLEARS,
   };

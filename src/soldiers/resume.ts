@@ -1,7 +1,7 @@
 /**
  * `vx resume`'s lifecycle (CMD-RESUME-01/02): the same harness relaunched in the same camp with
- * its own continue flag (`continue-args.ts`), so the soldier picks its conversation up where it
- * stopped and every commit and uncommitted change in the camp stays. Unlike redispatch nothing in
+ * its own continue arguments (its harness module's `continueArgs`), so the soldier picks its
+ * conversation up where it stopped and every commit and uncommitted change in the camp stays. Unlike redispatch nothing in
  * the camp is touched: no reset, no camp setup, no lease change.
  */
 import { assertCampOfPool, leaseOf } from "../camps/pool";
@@ -16,14 +16,16 @@ import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask } from "../state/tasks";
 import { isoTime } from "../time";
-import { addAmendment, withAmendment } from "../commands/prompt";
-import { checkBackend, checkRootClaude, checkSandbox } from "../commands/dispatch";
-import { continueArgs } from "./continue-args";
-import { type LaunchResult, type Relaunch, launchIntent } from "./launch";
+import { launchIntent } from "../backends/herdr-launch";
+import { backendOf } from "../backends/soldiers";
+import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
+import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
+import { addAmendment, withAmendment } from "./amendments";
+import type { LaunchResult, Relaunch } from "./launch";
+import { checkBackend, checkLaunchRefusal, checkSandbox } from "./launch-checks";
 import { dispatchText, followUpText } from "./prompt-text";
 import { pausePath, reportPath } from "../sentinel/observe";
 import { guardedSave } from "./quick-settle";
-import { type SoldierTerminal, soldierTerminal } from "./terminal";
 
 /** What the soldier is told when the general gives no text. */
 export const RESUME_TEXT = "You were interrupted. Continue the task you were given; your work so far is in this directory.";
@@ -48,9 +50,10 @@ function paneName(terminal: SoldierTerminal, task: Task): string {
  * fresh, so it gets the original dispatch text with the resume text after it.
  */
 async function relaunchOf(deps: Deps, project: Project, task: Task, text: string): Promise<Relaunch> {
-  const args = await continueArgs(task.harness ?? "claude", { exec: deps.exec, env: deps.env, camp: task.camp_path! });
+  const harness = harnessOf(task.harness);
+  const args = await harness.continueArgs({ exec: deps.exec, env: deps.env, camp: task.camp_path! });
   if (args) return { args, text: followUpText(text) };
-  deps.stderr.write(`vx: no ${task.harness} session to continue for this camp - it starts afresh in the same camp with the original prompt\n`);
+  deps.stderr.write(`vx: no ${harness.name} session to continue for this camp - it starts afresh in the same camp with the original prompt\n`);
   const { paths } = project;
   const prompt = `${task.prompt}\n\n${text}`;
   return { args: [], text: dispatchText({ prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) }) };
@@ -65,8 +68,8 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
   if (refusal) throw new VxError(refusal);
   // The recorded camp must be this task's camp of the pool before a harness is started in it.
   await assertCampOfPool(paths, { taskId: id, slot: lease!.number, path: task.camp_path! }, deps.exec);
-  const workspace = checkBackend(deps, task.backend ?? "herdr");
-  checkRootClaude(deps, task.harness ?? "claude");
+  const workspace = checkBackend(deps, backendOf(task));
+  checkLaunchRefusal(deps, task.harness ?? DEFAULT_HARNESS);
   await checkSandbox(deps, project, "resume");
 
   const old = soldierTerminal(deps, paths, task);
@@ -86,7 +89,7 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
     ...EPISODE_CLEARS,
     status: "pending",
     updated_at: isoTime(deps.clock.now()),
-    backend: workspace ? "herdr" : "tmux",
+    backend: backendOf(task),
     herdr_tab_id: undefined,
     herdr_pane_id: undefined,
     tmux_target: undefined,

@@ -9,6 +9,8 @@ import {
   resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS,
 } from "../camps/git";
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
+import { type BackendName, backendOf } from "../backends/names";
+import { BACKEND_TRAITS } from "../backends/traits";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
@@ -17,9 +19,9 @@ import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { hooksDir } from "./launch-tmux";
+import { hooksDir } from "../backends/tmux-launch";
 import { removeSoldierFiles, warnTo } from "./states";
-import { soldierTerminal } from "./terminal";
+import { soldierTerminal } from "../backends/terminal";
 import { isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */
@@ -40,7 +42,7 @@ export type StrikeOptions = {
 };
 
 export type StrikeResult = {
-  backend: "herdr" | "tmux";
+  backend: BackendName;
   /** The task's status after the strike (`interrupted` when T13 applied). */
   status: TaskStatus;
   branchDeleted: boolean;
@@ -54,10 +56,6 @@ export function struckNote(status: TaskStatus): string {
   return `[vexillum] struck while ${status} - 'vx strike' closed its pane.`;
 }
 
-/** The herdr or tmux backend of a task; tasks written before the field existed are herdr. */
-export function backendOf(task: Task): "herdr" | "tmux" {
-  return task.backend ?? "herdr";
-}
 
 /**
  * Strikes `taskId`'s camp in the project of `paths` and prints what it did: the discarded work
@@ -109,7 +107,7 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   removeSoldierFiles(paths, taskId, hooksDir(paths, taskId), warnTo(deps.stderr));
   const status = await recordStruck(deps, paths, taskId);
   const backend = backendOf(task);
-  const closed = leftRunning ?? `${backend === "tmux" ? "tmux session" : "herdr pane"} closed`;
+  const closed = leftRunning ?? `${BACKEND_TRAITS[backend].closed} closed`;
   deps.stdout.write(`struck: camp returned to the pool, ${closed}.\n`);
   return { backend, status, branchDeleted };
 }

@@ -3,6 +3,8 @@
  * Types come from the schemas; nothing else hand-writes them.
  */
 import * as v from "valibot";
+import { BACKEND_NAMES } from "../backends/names";
+import { COMMANDER_NAMES, HARNESS_NAMES } from "../harnesses/names";
 
 export const SCHEMA_VERSION = 1;
 
@@ -23,9 +25,9 @@ export const TASK_STATUSES = [
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;
-export const HARNESSES = ["claude", "codex", "pi", "opencode"] as const;
-export const BACKENDS = ["herdr", "tmux"] as const;
-export const COMMANDERS = ["claude", "pi", "opencode", "codex"] as const;
+export const HARNESSES = HARNESS_NAMES;
+export const BACKENDS = BACKEND_NAMES;
+export const COMMANDERS = COMMANDER_NAMES;
 
 export const DecisionSchema = v.object({
   question: v.string(),

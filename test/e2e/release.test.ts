@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RECEIPT_NAME } from "../../src/release-info";
 import { REPO, writeExecutable } from "../helpers";
-import { ARCHIVE, BAKED_BASE, HOST, ReleaseServer, UNBUILDABLE, bumped, installerPath, release, releaseLog, run, runInstaller, sha256File, tinyRelease } from "../release-kit";
+import { ARCHIVE, BAKED_BASE, HOST, RELEASE_BUILD_TIMEOUT, ReleaseServer, UNBUILDABLE, bumped, installerPath, release, releaseLog, run, runInstaller, sha256File, tinyRelease } from "../release-kit";
 
 const { older, newer } = bumped();
 /** A stand-in release (a script for a binary) for the installer's pin and fallback paths. */
@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await ReleaseServer.start();
   server.serve(older).serve(newer).serve(TINY, await tinyRelease(TINY));
   server.latest = newer;
-});
+}, RELEASE_BUILD_TIMEOUT);
 afterAll(async () => {
   await server?.stop();
   rmSync(toolsDir, { recursive: true, force: true });

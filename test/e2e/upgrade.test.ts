@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { MAX_BINARY_BYTES, RECEIPT_NAME } from "../../src/release-info";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
 import { VX_BIN, alive, sandbox, stopSentinels, vx as runDistVx, waitFor, writeExecutable } from "../helpers";
-import { ARCHIVE, ReleaseServer, bumped, cloneInstall, hostileRelease, installerPath, release, run, runInstaller, sha256File } from "../release-kit";
+import { ARCHIVE, RELEASE_BUILD_TIMEOUT, ReleaseServer, bumped, cloneInstall, hostileRelease, installerPath, release, run, runInstaller, sha256File } from "../release-kit";
 
 const { older, newer } = bumped();
 let server: ReleaseServer;
@@ -27,7 +27,7 @@ beforeAll(async () => {
   if (r.code !== 0) throw new Error(`install.sh failed: ${r.stderr}`);
   installed = join(home, ".local", "bin");
   server.latest = newer;
-});
+}, RELEASE_BUILD_TIMEOUT);
 afterAll(async () => {
   await server?.stop();
   rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
-import { launchTmuxSoldier, trustKey } from "../../src/soldiers/launch-tmux";
+import { launchTmuxSoldier, trustKey } from "../../src/backends/tmux-launch";
 import { loadTask } from "../../src/state/tasks";
 import { fakeClock, testDeps } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { realpathSync } from "node:fs";
 import { basename } from "node:path";
-import { chainHolds, findOwner, isHookShell, isNonInteractiveClaude } from "../../src/awaiters/owner";
+import { chainHolds, findOwner, isHookShell, isNonInteractiveSession } from "../../src/awaiters/owner";
 import { type Exec, realExec } from "../../src/exec";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
 import { execStub, psCall } from "../fakes/exec";
@@ -102,7 +102,7 @@ describe("the owner walk on real processes under COLUMNS=80", () => {
   });
 });
 
-describe("isNonInteractiveClaude", () => {
+describe("isNonInteractiveSession", () => {
   test.each([
     [{ CLAUDE_CODE_ENTRYPOINT: "sdk-cli" }, undefined, true],
     [{ CLAUDE_CODE_ENTRYPOINT: "sdk-ts" }, "claude", true],
@@ -112,5 +112,5 @@ describe("isNonInteractiveClaude", () => {
     [{ CLAUDECODE: "1" }, "node /x/cli.js -p hi", true],
     [{}, "node /x/pi -p hi", false],
     [{}, "claude --permission-mode plan", false],
-  ] as const)("%o %s -> %p", (env, command, want) => expect(isNonInteractiveClaude(env, command)).toBe(want));
+  ] as const)("%o %s -> %p", (env, command, want) => expect(isNonInteractiveSession(env, command)).toBe(want));
 });

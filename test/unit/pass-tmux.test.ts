@@ -9,7 +9,7 @@ import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/sentinel/evidence";
 import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
-import { ABANDONED_REASON } from "../../src/soldiers/leftovers";
+import { ABANDONED_REASON } from "../../src/backends/leftovers";
 import { runPass } from "../../src/sentinel/pass";
 import { writeSoldierState } from "../../src/soldiers/states";
 import type { ProjectPaths } from "../../src/state/paths";

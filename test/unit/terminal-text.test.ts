@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { herdrArgv } from "../../src/backends/herdr";
 import { createTmuxClient } from "../../src/backends/tmux";
-import { codexQueueArgv } from "../../src/commanders/codex";
+import { codexQueueArgv } from "../../src/harnesses/codex";
 import type { Exec } from "../../src/exec";
 import { controlCount, controlNote, terminalText } from "../../src/terminal-text";
 

@@ -4,16 +4,17 @@
  * for the agent to leave that dialog, `agent read` for the screen and transcripts, and the tab
  * (or pane) closed on strike. Behaviour is what the commands did before the seam.
  */
-import { type HerdrOps, type PromptOutcome, closePane, closeTab, isGone, promptAgent, readVisible } from "../backends/herdr-ops";
-import { type AgentInfo, herdrCode } from "../backends/herdr-types";
-import { herdrSighting } from "../backends/soldiers";
+import { type HerdrOps, closePane, closeTab, herdrOps, isGone, promptAgent, readVisible } from "./herdr-ops";
+import type { PromptOutcome } from "./types";
+import { type AgentInfo, herdrCode } from "./herdr-types";
+import { herdrSighting } from "./soldiers";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import { COUNTS, scaled } from "../time";
-import { herdrOps, launchSoldier, settleAfterPrompt } from "./launch";
+import { launchSoldier, settleAfterPrompt } from "./herdr-launch";
 import { closeUnrecordedTabs } from "./leftovers";
-import { soldierTarget } from "./quick-settle";
+import { soldierTarget } from "../soldiers/quick-settle";
 import type { SoldierTerminal } from "./terminal";
 
 /**

@@ -9,12 +9,14 @@
  */
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { agentName, fallbackName, trustOptionDigit } from "../backends/herdr-ops";
-import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "../backends/tmux";
+import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
+import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
+import { TRUST_RE } from "./types";
 import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { printable } from "../printable";
 import { redact } from "../redact";
 import { composeOutput } from "../sentinel/notes";
@@ -24,14 +26,14 @@ import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
-import { type HookedLaunch, shellQuote, stateHooks } from "./hooks";
-import { harnessArgs, herdrOps } from "./launch";
-import type { LaunchResult, Relaunch } from "./launch";
-import { dispatchText } from "./prompt-text";
-import { guardedSave, settleSeen } from "./quick-settle";
-import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
-import { deliverUnderIntent, readSoldierState, warnTo } from "./states";
-import { tmuxSurvey } from "../backends/soldiers";
+import { type HookedLaunch, shellQuote, stateHooks } from "../soldiers/hooks";
+import { harnessArgs } from "../soldiers/launch";
+import type { LaunchResult, Relaunch } from "../soldiers/launch";
+import { dispatchText } from "../soldiers/prompt-text";
+import { guardedSave, settleSeen } from "../soldiers/quick-settle";
+import { SOLDIER_ENV_FILE, soldierExecArgv } from "../soldiers/soldier-exec";
+import { deliverUnderIntent, readSoldierState, warnTo } from "../soldiers/states";
+import { tmuxSurvey } from "./soldiers";
 import { loadTask } from "../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
@@ -50,7 +52,7 @@ export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
 export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): HookedLaunch & { files: Files } {
   const dir = hooksDir(paths, task.id);
   const wrapper = deps.self.length > 1 ? { path: join(dir, "vx"), content: `#!/bin/sh\nexec ${deps.self.map(shellQuote).join(" ")} "$@"\n`, mode: 0o700 } : undefined;
-  const hooks = stateHooks(task.harness ?? "claude", { vx: wrapper?.path ?? deps.self[0] ?? "vx", taskId: task.id, hooksDir: dir });
+  const hooks = stateHooks(task.harness ?? DEFAULT_HARNESS, { vx: wrapper?.path ?? deps.self[0] ?? "vx", taskId: task.id, hooksDir: dir });
   return wrapper ? { ...hooks, files: [...hooks.files, wrapper] } : hooks;
 }
 
@@ -74,20 +76,6 @@ export function inheritedEnv(env: Deps["env"]): Record<string, string> {
 export function hooksDir(paths: ProjectPaths, taskId: string): string {
   return join(paths.stateDir, "hooks", taskId);
 }
-
-const TRUST_RE = /trust this folder/i;
-// What each harness shows once it takes input. Pi has no fixed text, so for Pi a screen that stops
-// changing (and is not a dialog) counts instead; never for the others, whose start-up shows still
-// screens before a folder-trust dialog, where a pasted prompt is lost. Codex draws its composer
-// ("Ask Codex to do anything") while still loading, seconds before that dialog; the session's
-// "permissions:" header line comes only once it takes input.
-const READY: Partial<Record<NonNullable<Task["harness"]>, RegExp>> = {
-  claude: /^\s*❯\s*$|\? for shortcuts/m,
-  codex: /^\s*permissions: |context left/m,
-  // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
-  // key hint is drawn with the input box.
-  opencode: /Ask anything|\btab agents\b/,
-};
 
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
@@ -162,8 +150,11 @@ async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | un
   return lastWords(history) || lastWords(alive ?? "");
 }
 
-async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullable<Task["harness"]>): Promise<Readiness> {
+// A harness whose `ready` is "still" (no fixed text) counts a screen that stops changing; never the
+// others, whose start-up shows still screens before a folder-trust dialog, where a pasted prompt is lost.
+async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: HarnessName): Promise<Readiness> {
   const { clock, env } = ctx.deps;
+  const ready = harnessOf(harness).ready;
   const deadline = clock.now() + scaled("tmuxReady", env);
   let last: string | undefined;
   // The screen the last key was pressed on, and how many polls have shown it since.
@@ -188,7 +179,7 @@ async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: NonNullab
         await ctx.tmux.sendKeys(session, [key]);
         keyed = { screen, polls: 0 };
       }
-    } else if (READY[harness] ? READY[harness].test(screen) : screen.trim() !== "" && screen === last) {
+    } else if (ready === "still" ? screen.trim() !== "" && screen === last : ready.test(screen)) {
       return { kind: "ready" };
     }
     last = screen;
@@ -214,7 +205,7 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
 /** Launches the soldier of a `pending` tmux task whose camp is leased. */
 export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, tmux, hooks } = ctx;
-  const harness = pending.harness ?? "claude";
+  const harness = pending.harness ?? DEFAULT_HARNESS;
   let name: string;
   const envFile = join(hooksDir(paths, pending.id), SOLDIER_ENV_FILE);
   let ids: { sessionId: string; paneId: string };
@@ -224,7 +215,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
   }
   // Saved before the session exists: if this command dies right after creating it, the session can
-  // be found again (its server and name) and told to be this task's (`soldiers/leftovers.ts`).
+  // be found again (its server and name) and told to be this task's (`backends/leftovers.ts`).
   const intent = await guardedSave(paths, pending.id, pending, {
     backend: "tmux",
     tmux_target: name,
@@ -245,7 +236,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [harness, ...(relaunch?.args ?? []), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, [harnessOf(harness).exe, ...(relaunch?.args ?? []), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,
@@ -316,7 +307,7 @@ export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux">,
   try {
     const soldier = tmuxSurvey(ctx.tmux, await ctx.tmux.listPanes()).find(task, ctx.paths);
     if (!soldier) return current();
-    const settlement = await settleSeen({ ops: herdrOps(ctx.deps), exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
+    const settlement = await settleSeen({ clock, env, exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
     if (settlement.status === "running") return current();
     return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
   } catch {

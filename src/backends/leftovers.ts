@@ -8,18 +8,18 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { type HerdrOps, closeTab } from "../backends/herdr-ops";
-import { backendOf } from "../backends/soldiers";
-import type { TmuxClient } from "../backends/tmux";
+import { type HerdrOps, closeTab } from "./herdr-ops";
+import { type BackendName, backendOf } from "./names";
+import type { TmuxClient } from "./tmux";
 import { errorMessage } from "../errors";
 import { composeOutput } from "../sentinel/notes";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isTaskBusy } from "../state/tasks";
 import { isoTime } from "../time";
-import { hooksDir } from "./launch-tmux";
-import { guardedSave } from "./quick-settle";
-import { SOLDIER_ENV_FILE } from "./soldier-exec";
+import { hooksDir } from "./tmux-launch";
+import { guardedSave } from "../soldiers/quick-settle";
+import { SOLDIER_ENV_FILE } from "../soldiers/soldier-exec";
 import { identify } from "./tmux-soldier";
 
 /** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */
@@ -61,6 +61,14 @@ export async function killLeftSession(tmux: TmuxClient, task: Task): Promise<str
   return (await tmux.killSession(who.sessionId)) ? [`${task.tmux_target ?? who.sessionId}`] : [];
 }
 
+type LeftCtx = { ops: HerdrOps; tmux?: (socket?: string) => TmuxClient };
+
+/** What each backend's launch may leave unrecorded: herdr tabs, a tmux session. */
+const CLOSE_LEFT = {
+  herdr: (ctx, task) => closeUnrecordedTabs(ctx.ops, task),
+  tmux: async (ctx, task) => (ctx.tmux ? killLeftSession(ctx.tmux(task.tmux_socket), task) : []),
+} satisfies Record<BackendName, (ctx: LeftCtx, task: Task) => Promise<string[]>>;
+
 /**
  * Settles an abandoned launch as T3 on behalf of its dead command: its leftover tab closed (its
  * tmux session killed and its environment file removed), the task `failed` with its lease kept (so `vx strike` returns the camp).
@@ -74,8 +82,7 @@ export async function failAbandonedLaunch(
   let closed: string[] = [];
   let error: string | undefined;
   try {
-    if (backendOf(task) !== "tmux") closed = await closeUnrecordedTabs(ctx.ops, task);
-    else if (ctx.tmux) closed = await killLeftSession(ctx.tmux(task.tmux_socket), task);
+    closed = await CLOSE_LEFT[backendOf(task)](ctx, task);
   } catch (err) {
     error = errorMessage(err);
   }

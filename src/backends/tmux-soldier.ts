@@ -8,7 +8,7 @@
  * the session: the harness may have cd'd out of the camp, and it must still die with its strike.
  */
 import { sep } from "node:path";
-import { type TmuxClient, createTmuxClient } from "../backends/tmux";
+import { type TmuxClient, createTmuxClient } from "./tmux";
 import type { Exec } from "../exec";
 import { realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";

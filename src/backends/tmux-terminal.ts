@@ -1,5 +1,5 @@
 /**
- * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `launch-tmux.ts`; a
+ * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `tmux-launch.ts`; a
  * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
  * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
  * reported state; close is `kill-session` (of a session verified as the task's, wherever its
@@ -7,14 +7,14 @@
  * own server and ids, and a paste, key or kill only to a pane verified as the task's
  * (`tmux-soldier.ts`).
  */
-import type { PromptOutcome } from "../backends/herdr-ops";
-import { type Sighting, tmuxSurvey } from "../backends/soldiers";
+import type { PromptOutcome } from "./herdr-ops";
+import { type Sighting, tmuxSurvey } from "./soldiers";
 import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
-import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./launch-tmux";
-import { deliverUnderIntent, warnTo } from "./states";
+import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./tmux-launch";
+import { deliverUnderIntent, warnTo } from "../soldiers/states";
 import type { SoldierTerminal } from "./terminal";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 

@@ -1,0 +1,82 @@
+/** Claude Code: as a soldier (HRD-04, TMX-05) and as a commander (its Stop hook runs the await). */
+import { join } from "node:path";
+import { UsageError } from "../errors";
+import { type ReportState, reportCommand } from "./hook-shell";
+import type { Harness, HookedLaunch } from "./types";
+
+const MODELS = ["haiku", "sonnet", "opus", "fable"];
+const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
+
+// Claude Code runs each hook through `/bin/sh -c` and waits for it, so the reports land in turn
+// order. PermissionRequest fires as a permission dialog opens and is a decision hook: vx report
+// prints nothing and exits 0, leaving the decision to the dialog (it never exits 2, which would
+// block). The Notification for the same dialog comes about 6 s later (TMX-05 names it; older
+// versions have no PermissionRequest). PostToolUse is the first event after an answered dialog:
+// it puts the soldier back to working, as the reopen pass (SEN-20) needs.
+function stateHooks(vx: string, hooksDir: string): HookedLaunch {
+  const hooks = (state: ReportState) => [{ type: "command", command: reportCommand(vx, state), timeout: 10 }];
+  const settings = {
+    hooks: {
+      UserPromptSubmit: [{ hooks: hooks("working") }],
+      PermissionRequest: [{ hooks: hooks("blocked") }],
+      Notification: [{ matcher: "permission_prompt", hooks: hooks("blocked") }],
+      PostToolUse: [{ hooks: hooks("working") }],
+      Stop: [{ hooks: hooks("idle") }],
+      StopFailure: [{ hooks: hooks("idle") }],
+    },
+  };
+  const path = join(hooksDir, "claude-settings.json");
+  return { args: ["--settings", path], env: {}, files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n` }] };
+}
+
+/**
+ * AWT-01: a non-interactive Claude Code session (print mode, SDK) runs async hooks synchronously,
+ * so an await would hang it, and it has no idle session to wake.
+ */
+function nonInteractive(env: Record<string, string | undefined>, ownerCommand?: string): boolean {
+  const entry = env.CLAUDE_CODE_ENTRYPOINT;
+  if (entry && entry !== "cli") return true;
+  if (ownerCommand === undefined) return false;
+  const words = ownerCommand.trim().split(/\s+/);
+  const first = words[0] ?? "";
+  const claude = env.CLAUDECODE === "1" || first.slice(first.lastIndexOf("/") + 1) === "claude";
+  return claude && words.slice(1).some((w) => w === "-p" || w === "--print" || w.startsWith("--print="));
+}
+
+export const claude: Harness = {
+  name: "claude",
+  label: "Claude Code",
+  exe: "claude",
+  soldierArgs(model, effort) {
+    const m = model ? ["--model", model] : [];
+    // Suggestions off: a suggested completion in the input box was mistaken for soldier output.
+    return ["--dangerously-skip-permissions", "--prompt-suggestions", "false", ...m, ...(effort ? ["--effort", effort] : [])];
+  },
+  stateHooks: ({ vx, hooksDir }) => stateHooks(vx, hooksDir),
+  ready: /^\s*❯\s*$|\? for shortcuts/m,
+  checkModelEffort(model, effort) {
+    if (model !== undefined && !MODELS.includes(model)) {
+      throw new UsageError(`unknown model "${model}" (expected one of ${MODELS.join(", ")})`, "dispatch");
+    }
+    if (effort !== undefined && !EFFORTS.includes(effort)) {
+      throw new UsageError(`unknown effort "${effort}" (expected one of ${EFFORTS.join(", ")})`, "dispatch");
+    }
+  },
+  // Claude Code run as root refuses --dangerously-skip-permissions unless IS_SANDBOX=1: said
+  // before a camp is leased, instead of as a dead pane later.
+  launchRefusal(env) {
+    if (process.getuid?.() !== 0 || env.IS_SANDBOX === "1") return undefined;
+    return "Claude Code refuses --dangerously-skip-permissions when run as root unless IS_SANDBOX=1 is set - set IS_SANDBOX=1 if this machine is a sandbox, or run vx as another user";
+  },
+  // A camp is its own worktree, so "the last conversation in this directory" is the soldier's own.
+  continueArgs: async () => ["--continue"],
+  commander: {
+    // The project's Stop hook (written for every commander, `scaffold/hook.ts`) runs the await.
+    wake: { kind: "hook" },
+    installed: () => false,
+    plan: () => undefined,
+    fileChecks: () => [],
+    liveChecks: async () => [],
+    nonInteractive,
+  },
+};

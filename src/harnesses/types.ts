@@ -1,0 +1,91 @@
+/**
+ * What vx knows about one harness (HRN-01): every capability is a required member, so a harness
+ * module that leaves one out does not compile.
+ */
+import type { Check } from "../doctor/report";
+import type { Exec } from "../exec";
+import type { Commander } from "../state/schemas";
+import type { HarnessName } from "./names";
+
+/** The extra harness args, env and files (all outside the camp) that make it run `vx report`. */
+export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+
+/** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
+export type HookPlace = { vx: string; hooksDir: string };
+
+/** What a harness may consult to find a soldier's conversation: its camp, and the caller's exec and environment (the soldier's too). */
+export type ContinueCtx = { camp: string; exec: Exec; env: Record<string, string | undefined> };
+
+/** One wake handed to a commander by the sentinel itself. */
+export type Delivery = { ok: true } | { ok: false; error: string };
+
+/**
+ * How a commander hears a wake. `hook`: its own hook runs `vx sentinel await` (the sentinel only
+ * writes the queue). `idle-prompt`: no async hook, so the sentinel types the wake into its herdr
+ * pane, only while it is idle (CMDR-08). `queue`: the sentinel hands it to the harness's own queue
+ * command (CMDR-09), falling back to the idle prompt after a spell of failures.
+ */
+export type Wake =
+  | { kind: "hook" }
+  | { kind: "idle-prompt" }
+  | { kind: "queue"; send(run: { exec: Exec; env: Record<string, string | undefined>; cwd?: string; timeoutMs: number }, entry: Commander, text: string): Promise<Delivery> };
+
+/** What `vx init` / `vx upgrade --scaffold-only` let a commander plan (the plan's own helpers). */
+export type CommanderPlan = {
+  top: string;
+  /** True on `vx upgrade --scaffold-only`. */
+  refresh: boolean;
+  /** A wake template vx owns: refreshed only while unedited. */
+  wakeFile(path: string, content: string, why: string): void;
+  /** A JSON file merged by `merge` (a problem, not a write, when it is invalid). */
+  json(path: string, merge: (x: unknown) => { next: unknown }, why: string): void;
+  note(text: string): void;
+  exists(path: string): boolean;
+};
+
+export type CommanderSide = {
+  readonly wake: Wake;
+  /** True when the project holds this commander's wake files, looked after even when another harness commands. */
+  installed(top: string): boolean;
+  /** What init writes for it (called when it is the chosen commander or `installed`). */
+  plan(p: CommanderPlan): void;
+  /** Doctor's lines on its wake files (called when it is the chosen commander or `installed`). */
+  fileChecks(top: string, cwd: string): Check[];
+  /** Doctor's lines that run programs, only for the project's commander (Codex's sandbox). */
+  liveChecks(run: { env: Record<string, string | undefined>; exec: Exec; top: string; root: string }): Promise<Check[]>;
+  /**
+   * AWT-01: the session that owns an await cannot be woken (print mode): the await exits at once.
+   * `ownerCommand` is the owner's command line when known.
+   */
+  nonInteractive(env: Record<string, string | undefined>, ownerCommand?: string): boolean;
+};
+
+export interface Harness {
+  readonly name: HarnessName;
+  /** As people know it (doctor's lines). */
+  readonly label: string;
+  /** Its executable on PATH (doctor; the tmux launch runs it, herdr's `agent start` is given `name`). */
+  readonly exe: string;
+  /** HRD-04: the soldier's own arguments, with model and effort only when set. */
+  soldierArgs(model?: string, effort?: string): string[];
+  /** TMX-05: the state hooks configured from outside the camp (without vx's own VX_* variables). */
+  stateHooks(place: HookPlace): HookedLaunch;
+  /**
+   * What its screen shows once it takes input on tmux; `still` when it has no fixed text and a
+   * screen that stops changing (and is no dialog) counts instead.
+   */
+  readonly ready: RegExp | "still";
+  /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
+  checkModelEffort(model: string | undefined, effort: string | undefined): void;
+  /** A refusal before a camp is leased (the harness would die in its pane), else undefined. */
+  launchRefusal(env: Record<string, string | undefined>): string | undefined;
+  /**
+   * CMD-RESUME-01 (`vx resume`): the arguments, put before its soldier arguments, that make it
+   * continue the soldier's own last conversation in `ctx.camp`; undefined when there is none to
+   * continue (it then starts afresh in the camp with the original prompt). Throws a VxError, saying
+   * what, when a lookup fails; nothing has changed by then.
+   */
+  continueArgs(ctx: ContinueCtx): Promise<string[] | undefined>;
+  /** As a commander: its wake path, what init writes, what doctor checks. */
+  readonly commander: CommanderSide;
+}
