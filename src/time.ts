@@ -33,6 +33,8 @@ export const DURATIONS = {
   paneBusyStep: 500,
   promptStalledStep: 500,
   tmuxReady: 30 * S,
+  /** CMD-RESUME-01: the limit on asking a harness which session is its soldier's (`opencode session list`). */
+  sessionLookup: 30 * S,
   doctorProbe: 5 * S,
   /** CMDR-07: the Pi and OpenCode wake scripts send a held wake again this often while idle. */
   wakeRetry: 5 * S,

@@ -17,7 +17,7 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, loadTask } from "../state/tasks";
 import { isoTime, scaled } from "../time";
-import { type LaunchResult, harnessArgs } from "../soldiers/launch";
+import { type LaunchResult, type Relaunch, harnessArgs } from "../soldiers/launch";
 import { dispatchText } from "../soldiers/prompt-text";
 import { guardedSave, quickSettle } from "../soldiers/quick-settle";
 
@@ -54,7 +54,7 @@ function changedUnderUs(task: Task): LaunchResult {
 }
 
 /** Launches the soldier of a `pending` task whose camp is leased; never throws for herdr failures. */
-export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<LaunchResult> {
+export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, ops } = ctx;
   const now = () => isoTime(deps.clock.now());
   const candidate = agentName(pending.prompt, pending.id);
@@ -94,7 +94,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
       name: candidate,
       kind: harness,
       pane: tab.paneId,
-      args: harnessArgs(harness, task.model, task.effort),
+      args: [...(relaunch?.args ?? []), ...harnessArgs(harness, task.model, task.effort)],
       taskId: task.id,
     });
   } catch (err) {
@@ -108,7 +108,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task): Promise<Laun
   if (!step.written) return changedUnderUs(step.task);
   task = step.task;
 
-  const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   let outcome: PromptOutcome;
   try {
     outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });

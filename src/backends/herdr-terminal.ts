@@ -46,9 +46,9 @@ export function herdrTerminal(deps: Deps, paths: ProjectPaths, workspace?: strin
   return {
     name: "herdr",
     pane: "herdr pane",
-    launch(pending) {
+    launch(pending, relaunch) {
       if (!workspace) throw new Error("a herdr launch needs the caller's workspace");
-      return launchSoldier({ deps, paths, ops, workspace }, pending);
+      return launchSoldier({ deps, paths, ops, workspace }, pending, relaunch);
     },
     prompt: (task, text) => promptAgent(ops, soldierTarget(task), text, { waitTimeoutMs: scaled("quickSettle", deps.env) }),
     async press(task, key) {

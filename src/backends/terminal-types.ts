@@ -5,14 +5,17 @@
 import type { BackendName, Sighting } from "./soldiers";
 import type { PromptOutcome } from "./types";
 import type { Task } from "../state/schemas";
-import type { LaunchResult } from "../soldiers/launch";
+import type { LaunchResult, Relaunch } from "../soldiers/launch";
 
 export interface SoldierTerminal {
   readonly name: BackendName;
   /** How notes and refusals name the soldier's pane: "herdr pane", "tmux pane". */
   readonly pane: string;
-  /** CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never throws for backend failures. */
-  launch(pending: Task): Promise<LaunchResult>;
+  /**
+   * CMD-DISPATCH-03 from "create the pane" on, for a `pending` task with its camp leased. Never
+   * throws for backend failures. A `relaunch` (CMD-RESUME-01) skips camp setup: the camp is set up.
+   */
+  launch(pending: Task, relaunch?: Relaunch): Promise<LaunchResult>;
   /** A text prompt (the follow-up suffix already added). */
   prompt(task: Task, text: string): Promise<PromptOutcome>;
   /** An option's key for the dialog on the soldier's screen. */

@@ -27,5 +27,8 @@ const TERMINALS = { herdr: herdrTerminal, tmux: (deps, paths) => tmuxTerminal(de
  */
 export function soldierTerminal(deps: Deps, paths: ProjectPaths, task: Pick<Task, "backend">, workspace?: string): SoldierTerminal {
   const terminal = TERMINALS[backendOf(task)](deps, paths, workspace);
-  return { ...terminal, launch: (pending) => launchAfterSetup(deps, paths, pending, terminal.launch) };
+  return {
+    ...terminal,
+    launch: (pending, relaunch) => (relaunch ? terminal.launch(pending, relaunch) : launchAfterSetup(deps, paths, pending, (t) => terminal.launch(t))),
+  };
 }

@@ -28,7 +28,7 @@ import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "../soldiers/hooks";
 import { harnessArgs } from "../soldiers/launch";
-import type { LaunchResult } from "../soldiers/launch";
+import type { LaunchResult, Relaunch } from "../soldiers/launch";
 import { dispatchText } from "../soldiers/prompt-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import { SOLDIER_ENV_FILE, soldierExecArgv } from "../soldiers/soldier-exec";
@@ -203,7 +203,7 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
 }
 
 /** Launches the soldier of a `pending` tmux task whose camp is leased. */
-export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Promise<LaunchResult> {
+export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? DEFAULT_HARNESS;
   let name: string;
@@ -236,7 +236,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [...harnessOf(harness).program(deps.self), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, [...harnessOf(harness).program(deps.self), ...(relaunch?.args ?? []), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,
@@ -280,7 +280,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;
-  const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
     await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(paneId, text), warnTo(deps.stderr));
   } catch (err) {

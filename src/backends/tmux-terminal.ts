@@ -42,7 +42,8 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
   return {
     name: "tmux",
     pane: "tmux pane",
-    launch: (pending) => launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending) }, pending),
+    launch: (pending, relaunch) =>
+      launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending) }, pending, relaunch),
     prompt: (task, text) => deliver(task, (pane) => tmuxOfTask(task).paste(pane, text), false),
     press: (task, key) => deliver(task, (pane) => tmuxOfTask(task).sendKeys(pane, [key]), true),
     screen: async (task) => {

@@ -24,7 +24,8 @@ import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
 import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
-import { addAmendment, restorePatch, withAmendment } from "./prompt";
+import { restorePatch } from "./prompt";
+import { addAmendment, withAmendment } from "../soldiers/amendments";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
 export const PANE_GONE_NOTE =

@@ -4,9 +4,8 @@
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
 import { DEFAULT_BACKEND } from "../backends/names";
-import { BACKEND_TRAITS } from "../backends/traits";
 import { acquireCamp, releaseLease } from "../camps/pool";
-import { currentBranch, hasCommit, runGit } from "../camps/git";
+import { currentBranch, hasCommit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -16,17 +15,15 @@ import { assertPromptSize } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { which } from "../exec";
 import { type Project, openProject } from "../project";
-import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
 import { ensureSentinel } from "../sentinel/ensure";
-import { sentinelState } from "../sentinel/singleton";
 import { newTaskId } from "../state/ids";
 import { profileChoice } from "../state/models";
-import { rootPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, LISTED_HARNESSES, SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
+import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
 import { soldierTerminal } from "../backends/terminal";
 import { isoTime } from "../time";
 
@@ -72,41 +69,6 @@ export function checkModelEffort(harness: Harness, model: string | undefined, ef
 }
 
 const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
-
-/** CMD-DISPATCH-02 for the backend: throws when it cannot take a soldier from here; the herdr workspace when it is herdr. */
-export function checkBackend(deps: Deps, backend: Backend): string | undefined {
-  return BACKEND_TRAITS[backend].check(deps.env);
-}
-
-/** A harness that would die in its pane, or cannot run on `backend`, said so here, before a camp is leased. */
-export function checkLaunchRefusal(deps: Deps, harness: Harness, backend: Backend): void {
-  const refusal = harnessOf(harness).launchRefusal(deps.env, backend);
-  if (refusal) throw new VxError(refusal);
-}
-
-/**
- * Issue 15 item 8: inside a sandbox such as Codex's default one, dispatch fails half-way (git
- * cannot write the camp's branch under a read-only `.git`, herdr and tmux are out of reach with the
- * network off) and a sentinel it starts dies with the command. Said in one line before anything is
- * written: what is read-only, the network, or that no sentinel runs and one started here would not
- * outlive this command.
- */
-export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
-  const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
-  const reasons: string[] = [];
-  if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
-  // The project's state dir is named only when the root above it is writable.
-  const stateDir = [project.root, project.paths.stateDir].find((dir) => canCreateIn(dir) === false);
-  if (stateDir) reasons.push(`${stateDir} is read-only here`);
-  // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
-  if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
-  const namespace = foreignPidNamespace();
-  if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
-  if (reasons.length === 0) return;
-  const writable = gitDir ? [gitDir, project.root] : undefined;
-  throw new VxError(sandboxRefusal(what, reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
-}
 
 /** `vx dispatch`. */
 export const dispatchCommand = defineVxCommand({

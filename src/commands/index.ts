@@ -12,6 +12,7 @@ import { modelsCommand } from "./models";
 import { promptCommand } from "./prompt";
 import { redispatchCommand } from "./redispatch";
 import { reportCommand } from "./report";
+import { resumeCommand } from "./resume";
 import { sentinelCommand } from "./sentinel";
 import { statusCommand } from "./status";
 import { strikeCommand } from "./strike";
@@ -35,6 +36,7 @@ export const COMMANDS: VxCommand[] = [
   reportCommand,
   forumCommand,
   completionCommand(() => COMMANDS),
+  resumeCommand,
   modelsCommand,
   demoCommand,
 ];

@@ -17,34 +17,13 @@ import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { addAmendment, withAmendment } from "../soldiers/amendments";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { soldierTerminal } from "../backends/terminal";
 import { traitsOf } from "../backends/traits";
-
-const AMENDMENT_MAX_CHARS = 2000;
-const AMENDMENTS_KEPT = 20;
-
-/** TSK-06: trimmed, capped at 2000 characters (then ` [truncated]`). */
-export function amendmentText(text: string): string {
-  const chars = Array.from(text.trim());
-  return chars.length > AMENDMENT_MAX_CHARS ? `${chars.slice(0, AMENDMENT_MAX_CHARS).join("")} [truncated]` : chars.join("");
-}
-
-/** The amendments with one more appended; only the newest 20 are kept. */
-export function withAmendment(list: Amendment[] | undefined, text: string, source: Amendment["source"], at: string): Amendment[] {
-  return [...(list ?? []), { text: amendmentText(text), at, source }].slice(-AMENDMENTS_KEPT);
-}
-
-/**
- * Appends an amendment whatever the task's status is now: the text did reach the soldier, even
- * if the sentinel settled the task meanwhile. Returns the task as saved.
- */
-export async function addAmendment(paths: ProjectPaths, id: string, patch: (cur: Task) => Partial<Task>): Promise<Task> {
-  return (await updateTask(paths, id, (cur) => ({ ...cur, ...patch(cur) }) as Task)) as Task;
-}
 
 /** CMD-PROMPT-01: why this task cannot be prompted, or undefined when it can. */
 export function promptRefusal(paths: ProjectPaths, task: Task): string | undefined {

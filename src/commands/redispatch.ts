@@ -27,7 +27,8 @@ import { soldierTerminal } from "../backends/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
-import { checkBackend, checkLaunchRefusal, checkModelEffort, checkSandbox } from "./dispatch";
+import { checkModelEffort } from "./dispatch";
+import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
 
 function warn(deps: Deps, text: string): void {
   deps.stderr.write(`vx: warning: ${text}\n`);

@@ -28,7 +28,19 @@ export function shortPrompt(prompt: string): string {
   return chars.length > 60 ? `${chars.slice(0, 60).join("")}...` : flat;
 }
 
-export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = []): string {
+/**
+ * CMD-RESUME-03: the closing line naming the interrupted tasks whose camp is still leased (after a
+ * reboot, every soldier that was running), or undefined when there are none. Without a readable
+ * pool every interrupted task with a camp path counts.
+ */
+export function resumableLine(tasks: readonly Task[], leased: ReadonlySet<string> | undefined): string | undefined {
+  const ids = tasks.filter((t) => t.status === "interrupted" && t.camp_path && (leased ? leased.has(t.id) : true)).map((t) => t.id);
+  if (ids.length === 0) return undefined;
+  if (ids.length === 1) return `1 interrupted task can be resumed in its camp, its work kept: vx resume ${ids[0]}`;
+  return `${ids.length} interrupted tasks can be resumed in their camps, their work kept: vx resume <task-id> (${ids.join(", ")})`;
+}
+
+export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
   for (const { value: t } of sortTasks(tasks)) {
@@ -39,6 +51,7 @@ export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLand
     const l = landing.find((x) => x.id === t.id);
     if (l) out.push(landingLine(l));
   }
+  if (resumable) out.push(resumable);
   // Everything here came from task files: never let it drive the terminal.
   return `${out.map(printable).join("\n")}\n`;
 }
@@ -47,13 +60,7 @@ export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLand
  * TSK-11: the landing picture of the missions in flight with commits. A pool that cannot be read
  * (doctor reports it) widens the search to every mission with a camp rather than failing status.
  */
-async function landingOf(deps: Deps, paths: ProjectPaths, tasks: Loaded<Task>[]): Promise<MissionLanding[]> {
-  let leased: Set<string> | undefined;
-  try {
-    leased = leasedTasks(paths);
-  } catch {
-    leased = undefined;
-  }
+async function landingOf(deps: Deps, paths: ProjectPaths, tasks: Loaded<Task>[], leased: Set<string> | undefined): Promise<MissionLanding[]> {
   const missions = missionsInFlight(sortTasks(tasks).map((t) => t.value), leased);
   if (missions.length === 0) return [];
   try {
@@ -61,6 +68,15 @@ async function landingOf(deps: Deps, paths: ProjectPaths, tasks: Loaded<Task>[])
   } catch {
     // A forecast git could not give (git itself missing) must not cost the troop's listing.
     return [];
+  }
+}
+
+/** The tasks holding a camp lease; undefined when the pool cannot be read (doctor reports it). */
+function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
+  try {
+    return leasedTasks(paths);
+  } catch {
+    return undefined;
   }
 }
 
@@ -76,9 +92,11 @@ export const statusCommand = defineVxCommand({
     if (args._.length > 0) throw new UsageError(`unknown status flag "${args._[0]}"`, "status");
     const project = await openProject(deps);
     const tasks = listTasks(project.paths);
-    const landing = await landingOf(deps, project.paths, tasks);
+    const leased = leasedOrUnknown(project.paths);
+    const landing = await landingOf(deps, project.paths, tasks, leased);
     if (!args.json) {
-      deps.stdout.write(statusLines(tasks, landing));
+      const ordered = sortTasks(tasks).map((t) => t.value);
+      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased)));
       return EXIT.ok;
     }
     const doc = {

@@ -82,7 +82,8 @@ export const claude: Harness = {
     if (process.getuid?.() !== 0 || env.IS_SANDBOX === "1") return undefined;
     return "Claude Code refuses --dangerously-skip-permissions when run as root unless IS_SANDBOX=1 is set - set IS_SANDBOX=1 if this machine is a sandbox, or run vx as another user";
   },
-  continueArgs: ["--continue"],
+  // A camp is its own worktree, so "the last conversation in this directory" is the soldier's own.
+  continueArgs: async () => ["--continue"],
   commander: {
     // The project's Stop hook (written for every commander, `scaffold/hook.ts`) runs the await.
     wake: { kind: "hook" },

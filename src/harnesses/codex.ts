@@ -67,8 +67,9 @@ export const codex: Harness = {
   ready: /^\s*permissions: |context left/m,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
-  // `codex resume --last` picks the newest session recorded for this working directory.
-  continueArgs: ["resume", "--last"],
+  // A subcommand, so first. `codex resume --last` picks the newest session recorded for this
+  // working directory, the camp (`--all` would widen it).
+  continueArgs: async () => ["resume", "--last"],
   commander: {
     wake: {
       kind: "queue",

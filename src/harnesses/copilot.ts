@@ -184,7 +184,9 @@ export const copilot: Harness = {
     }
   },
   launchRefusal: () => undefined,
-  continueArgs: [COPILOT.continueFlag],
+  // Seen to resume the last session; that it picks the camp's own (not another camp's newer one)
+  // is not yet proven by the compat suite, as it is for the four others.
+  continueArgs: async () => [COPILOT.continueFlag],
   commander: {
     // No asynchronous hook: a wake that arrives while Copilot sits idle is typed into its pane
     // (only while idle, so never into a person's draft); one pending at a turn's end is taken by

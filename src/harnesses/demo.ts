@@ -38,7 +38,7 @@ export const demo: Harness = {
     return undefined;
   },
   // It keeps no conversation: started again in its camp, it simply takes the next prompt.
-  continueArgs: [],
+  continueArgs: async () => undefined,
   // Not a commander (COMMANDER_NAMES leaves it out, so no config or registry entry names it as
   // one); the interface asks every harness for this side, so it is inert.
   commander: {

@@ -6,11 +6,14 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Check } from "../doctor/report";
-import { UsageError } from "../errors";
+import { UsageError, VxError } from "../errors";
+import { EXEC_TIMED_OUT, which } from "../exec";
 import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, hasOpencodePlugin, mergeOpencodeConfig } from "../scaffold/opencode-plugin";
 import { readTextIfExists } from "../state/files";
+import { realpathOr } from "../state/paths";
+import { scaled } from "../time";
 import { opencodePlugin } from "./state-hook-templates";
-import type { Harness } from "./types";
+import type { ContinueCtx, Harness } from "./types";
 import { wakeFileCheck } from "./wake-check";
 
 function configCheck(top: string): Check {
@@ -23,6 +26,29 @@ function configCheck(top: string): Check {
     return { status: "warn", name, detail: `opencode.json has invalid JSON; ${fix}` };
   }
   return { status: "warn", name, detail: fix };
+}
+
+type Session = { id?: unknown; updated?: unknown; directory?: unknown };
+
+/** The newest OpenCode session whose directory is the camp, from `opencode session list`. */
+async function campSession(ctx: ContinueCtx): Promise<string | undefined> {
+  const exe = which("opencode", ctx.env.PATH);
+  if (!exe) throw new VxError("opencode not found in PATH, needed to find this soldier's session");
+  const r = await ctx.exec.run([exe, "session", "list", "--format", "json"], { cwd: ctx.camp, env: ctx.env, timeoutMs: scaled("sessionLookup", ctx.env) });
+  const why = r.code === EXEC_TIMED_OUT ? "it did not answer in time" : (r.stderr.trim().split("\n").at(-1) ?? `exit ${r.code}`);
+  if (r.code !== 0) throw new VxError(`could not list OpenCode's sessions to find this soldier's ('opencode session list': ${why})`);
+  // No sessions at all prints nothing.
+  let list: Session[];
+  try {
+    list = r.stdout.trim() === "" ? [] : (JSON.parse(r.stdout) as Session[]);
+    if (!Array.isArray(list)) throw new Error("not a list");
+  } catch {
+    throw new VxError("could not read OpenCode's session list ('opencode session list --format json' printed something else)");
+  }
+  const camp = realpathOr(ctx.camp);
+  const mine = list.filter((s) => typeof s.id === "string" && typeof s.directory === "string" && realpathOr(s.directory) === camp);
+  mine.sort((a, b) => Number(b.updated ?? 0) - Number(a.updated ?? 0));
+  return mine[0]?.id as string | undefined;
 }
 
 export const opencode: Harness = {
@@ -43,12 +69,19 @@ export const opencode: Harness = {
       files: [{ path, content: opencodePlugin(vx) }],
     };
   },
-  ready: /Ask anything/,
+  // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
+  // key hint is drawn with the input box.
+  ready: /Ask anything|\btab agents\b/,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");
   },
   launchRefusal: () => undefined,
-  continueArgs: ["--continue"],
+  // OpenCode's `--continue` takes the newest session of the whole repository (every camp shares its
+  // project), so the camp's own session is looked up and named (docs/real-clients.md).
+  continueArgs: async (ctx) => {
+    const id = await campSession(ctx);
+    return id ? ["--session", id] : undefined;
+  },
   commander: {
     // Typing into the pane can join an unsent draft, so only while it is idle.
     wake: { kind: "idle-prompt" },

@@ -22,7 +22,8 @@ export const pi: Harness = {
   ready: "still",
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
-  continueArgs: ["--continue"],
+  // A camp is its own worktree, so "the last session in this directory" is the soldier's own.
+  continueArgs: async () => ["--continue"],
   commander: {
     wake: { kind: "hook" },
     installed: (top) => readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined,

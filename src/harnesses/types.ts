@@ -14,6 +14,9 @@ export type HookedLaunch = { args: string[]; env: Record<string, string>; files:
 /** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
 export type HookPlace = { vx: string; hooksDir: string };
 
+/** What a harness may consult to find a soldier's conversation: its camp, and the caller's exec and environment (the soldier's too). */
+export type ContinueCtx = { camp: string; exec: Exec; env: Record<string, string | undefined> };
+
 /** One wake handed to a commander by the sentinel itself. */
 export type Delivery = { ok: true } | { ok: false; error: string };
 
@@ -105,8 +108,13 @@ export interface Harness {
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */
   launchRefusal(env: Record<string, string | undefined>, backend: BackendName): string | undefined;
-  /** `vx resume`: the harness's own "continue the last conversation in this directory" arguments. */
-  readonly continueArgs: readonly string[];
+  /**
+   * CMD-RESUME-01 (`vx resume`): the arguments, put before its soldier arguments, that make it
+   * continue the soldier's own last conversation in `ctx.camp`; undefined when there is none to
+   * continue (it then starts afresh in the camp with the original prompt). Throws a VxError, saying
+   * what, when a lookup fails; nothing has changed by then.
+   */
+  continueArgs(ctx: ContinueCtx): Promise<string[] | undefined>;
   /** As a commander: its wake path, what init writes, what doctor checks. */
   readonly commander: CommanderSide;
 }

@@ -29,6 +29,8 @@ Rules:
 - Dispatch soldiers only with \`vx dispatch\`, never with your harness's own sub-agent or task tool.
 - Load the \`vexillum\` skill before dispatching, landing, striking or handling a wake.
 - Land, strike with \`--discard\` or redispatch only with the general's approval, unless told otherwise.
+- An \`interrupted\` soldier whose camp holds work: \`vx resume <task-id>\` (it keeps the work), not
+  \`vx redispatch\` (it discards it).
 - Several missions to land: land first the one that overlaps the fewest others (\`vx status\` shows
   each mission's overlaps); after each landing, prompt every mission it names as diverged to rebase,
   all in the same turn.
@@ -69,6 +71,8 @@ Reglas:
 - Cargá la skill \`vexillum\` antes de despachar, hacer land, hacer strike o atender un wake.
 - Hacé land, strike con \`--discard\` o redispatch solo con la aprobación del general, salvo que te
   haya dicho otra cosa.
+- Un soldier \`interrupted\` cuyo camp tiene trabajo: \`vx resume <task-id>\` (conserva el trabajo),
+  no \`vx redispatch\` (lo descarta).
 - Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras
   (\`vx status\` muestra los overlaps de cada mission); después de cada land, mandá un \`vx prompt\`
   de rebase a cada mission que nombre como diverged, todas en el mismo turno.
@@ -91,7 +95,7 @@ export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
   // Before the landing-order rule (issue 19).
   "30521cb0": "en",
   f38888c2: "es",
-  // Before the forum review rule (issue 18).
+  // Before the forum review and resume rules (issues 18 and 17, which shipped together).
   "51ed6073": "en",
   d7b98be6: "es",
 };

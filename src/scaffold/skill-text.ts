@@ -64,6 +64,10 @@ the task is \`failed\`; the reason is on stderr.
 - Answer a \`blocked\` soldier: \`vx decide <task-id> <answer...>\`. For a multiple-choice question give
   the option's number or its exact text. Clear a question raised by mistake:
   \`vx decide <task-id> --dismiss\`.
+- Bring back an \`interrupted\` soldier (or an \`unconfirmed\` one whose pane is gone) where it
+  stopped: \`vx resume <task-id> [<text...>]\`. It relaunches the same harness in the same camp with
+  its own "continue" flag, so its conversation, commits and uncommitted changes are all kept. Prefer it
+  whenever the camp holds work; after a reboot \`vx status\` names the tasks it can resume.
 - Re-run an \`interrupted\` soldier from its original prompt: \`vx redispatch <task-id>\`. It discards
   the old camp, commits included, so ask the general first.
 
@@ -158,10 +162,12 @@ the general, then either \`vx prompt <task-id> <text...>\` to have it finish or 
 commits are complete, or strike it.
 
 **interrupted**: vx lost the soldier's pane (closed, herdr or tmux restarted, or struck while
-working). Whatever it committed is still in its camp. The general chooses: land the commits if they are
-complete, strike the camp, or \`vx redispatch <task-id>\`, which re-runs the original prompt with the
-same kind, harness, model and effort in a fresh camp. Redispatch is destructive: the old camp is reset
-and its branch deleted, commits included. Ask before running it.
+working, or the machine restarted). Whatever it did, committed or not, is still in its camp. When the
+camp holds work, \`vx resume <task-id>\` is the way on: the same harness continues its own conversation
+in the same camp, keeping every commit and uncommitted change. Otherwise the general chooses: land the
+commits if they are complete, strike the camp, or \`vx redispatch <task-id>\`, which re-runs the
+original prompt with the same kind, harness, model and effort in a fresh camp.
+Redispatch is destructive: the old camp is reset and its branch deleted, commits included. Ask before running it.
 
 **failed**: vx could not start or prompt the soldier. Read the reason (\`output\` in
 \`vx status --json\`), run \`vx doctor\`, fix the cause, strike the camp with \`vx strike <task-id>\` and

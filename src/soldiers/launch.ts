@@ -12,6 +12,12 @@ export function harnessArgs(harness: HarnessName, model?: string, effort?: strin
   return harnessOf(harness).soldierArgs(model, effort);
 }
 
+/**
+ * A relaunch by `vx resume` (CMD-RESUME-01): arguments put before the harness's own (its continue
+ * flag) and the text submitted instead of the dispatch text.
+ */
+export type Relaunch = { args: string[]; text: string };
+
 /** The task as saved at the end, and why it failed when it did. */
 export type LaunchResult = { task: Task; error?: string };
 

@@ -45,7 +45,7 @@ export const DECISION_KEYS = ["question", "options", "asked_at", "answer", "answ
 export const AmendmentSchema = v.object({
   text: v.string(),
   at: Time,
-  source: v.picklist(["vx prompt", "vx decide"]),
+  source: v.picklist(["vx prompt", "vx decide", "vx resume"]),
 });
 
 export const TaskSchema = v.object({
@@ -83,6 +83,7 @@ export const TaskSchema = v.object({
   commander_project: OptString,
   commander_pane: OptString,
   redispatches: v.optional(Int),
+  resumes: v.optional(Int),
 });
 export type Task = v.InferOutput<typeof TaskSchema>;
 export type Decision = v.InferOutput<typeof DecisionSchema>;

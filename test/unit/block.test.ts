@@ -72,10 +72,24 @@ describe("renderBlock", () => {
     es: "- Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras\n  (`vx status` muestra los overlaps de cada mission); después de cada land, mandá un `vx prompt`\n  de rebase a cada mission que nombre como diverged, todas en el mismo turno.\n",
   } as const;
 
+  // Issue 17: resume over redispatch when the camp holds work (CMD-RESUME-03).
+  const RESUME_RULE = {
+    en: "- An `interrupted` soldier whose camp holds work: `vx resume <task-id>` (it keeps the work), not\n  `vx redispatch` (it discards it).\n",
+    es: "- Un soldier `interrupted` cuyo camp tiene trabajo: `vx resume <task-id>` (conserva el trabajo),\n  no `vx redispatch` (lo descarta).\n",
+  } as const;
+
+  test.each(["en", "es"] as const)("%s: teaches resume over redispatch, and the block before it reads as stale in its language", (lang) => {
+    const block = renderBlock(lang);
+    expect(block).toContain(RESUME_RULE[lang]);
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "");
+    expect(bodyHash(before)).toBe(lang === "en" ? "51ed6073" : "d7b98be6");
+    expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
+  });
+
   test.each(["en", "es"] as const)("%s: teaches the landing order, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(LANDING_RULE[lang]);
-    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(LANDING_RULE[lang], "");
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "").replace(LANDING_RULE[lang], "");
     expect(bodyHash(before)).toBe(lang === "en" ? "30521cb0" : "f38888c2");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });
@@ -89,7 +103,7 @@ describe("renderBlock", () => {
   test.each(["en", "es"] as const)("%s: teaches forum reviews, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(FORUM_RULE[lang]);
-    const before = bodyOf(block).replace(FORUM_RULE[lang], "");
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "");
     expect(bodyHash(before)).toBe(lang === "en" ? "51ed6073" : "d7b98be6");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });

@@ -1,5 +1,6 @@
 // The GitHub Copilot CLI findings kept as data (src/harnesses/copilot.ts), against screens copied
 // from the real CLI 1.0.102 in an 80-column tmux pane (the compat smoke test runs the real thing).
+import { realExec } from "../../src/exec";
 import { describe, expect, test } from "bun:test";
 import { HARNESSES } from "../../src/harnesses";
 import { COPILOT, COPILOT_SCREEN, COPILOT_WAKE_HOOK, copilot, copilotHooksJson, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
@@ -68,11 +69,11 @@ describe("the copilot harness module (HRN-02)", () => {
     expect(copilot.soldierArgs("m", "low")).toEqual(["--allow-all", "--model", "m", "--reasoning-effort", "low"]);
   });
 
-  test("as a commander: typed wakes while idle, and the agentStop hook drains the queue", () => {
+  test("as a commander: typed wakes while idle, and the agentStop hook drains the queue", async () => {
     expect(copilot.commander.wake.kind).toBe("idle-prompt");
     const hook = JSON.parse(COPILOT_WAKE_HOOK);
     expect(hook.hooks.agentStop[0].bash).toContain("sentinel drain");
-    expect(copilot.continueArgs).toEqual(["--continue"]);
+    expect(await copilot.continueArgs({ camp: "/nowhere", exec: realExec, env: {} })).toEqual(["--continue"]);
   });
 });
 

@@ -36,6 +36,7 @@ describe("command registry", () => {
     ["report", "Record a soldier's harness state from inside its camp (for harness hooks)"],
     ["forum", "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)"],
     ["completion", "Print a shell completion script (bash, zsh or fish)"],
+    ["resume", "Resume an interrupted soldier in its camp, keeping its work"],
     ["models", "List the model profiles a dispatch can use"],
     ["demo", "Watch vx run a whole mission loop with scripted soldiers, no harness or API key needed"],
   ];

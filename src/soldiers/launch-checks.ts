@@ -1,0 +1,52 @@
+/**
+ * The checks a launch makes before anything is written, shared by dispatch, redispatch and resume:
+ * the backend can take a soldier from here (CMD-DISPATCH-02), the harness would not die in its
+ * pane, and no sandbox would break the launch half-way (issue 15 item 8).
+ */
+import { BACKEND_TRAITS } from "../backends/traits";
+import { runGit } from "../camps/git";
+import type { Deps } from "../deps";
+import { VxError } from "../errors";
+import { type HarnessName, harnessOf } from "../harnesses";
+import type { Project } from "../project";
+import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
+import { sentinelState } from "../sentinel/singleton";
+import { rootPaths } from "../state/paths";
+import type { Task } from "../state/schemas";
+
+type Backend = NonNullable<Task["backend"]>;
+
+/** CMD-DISPATCH-02 for the backend: throws when it cannot take a soldier from here; the herdr workspace when it is herdr. */
+export function checkBackend(deps: Deps, backend: Backend): string | undefined {
+  return BACKEND_TRAITS[backend].check(deps.env);
+}
+
+/** A harness that would die in its pane, or cannot run on `backend`, said so here, before a camp is leased. */
+export function checkLaunchRefusal(deps: Deps, harness: HarnessName, backend: Backend): void {
+  const refusal = harnessOf(harness).launchRefusal(deps.env, backend);
+  if (refusal) throw new VxError(refusal);
+}
+
+/**
+ * Issue 15 item 8: inside a sandbox such as Codex's default one, dispatch fails half-way (git
+ * cannot write the camp's branch under a read-only `.git`, herdr and tmux are out of reach with the
+ * network off) and a sentinel it starts dies with the command. Said in one line before anything is
+ * written: what is read-only, the network, or that no sentinel runs and one started here would not
+ * outlive this command.
+ */
+export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
+  const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
+  const reasons: string[] = [];
+  if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
+  // The project's state dir is named only when the root above it is writable.
+  const stateDir = [project.root, project.paths.stateDir].find((dir) => canCreateIn(dir) === false);
+  if (stateDir) reasons.push(`${stateDir} is read-only here`);
+  // Codex sets this whenever its sandbox has the network off, AF_UNIX sockets included.
+  if (deps.env.CODEX_SANDBOX_NETWORK_DISABLED === "1") reasons.push("its network is off, so herdr and tmux cannot be reached");
+  const namespace = foreignPidNamespace();
+  if (namespace && !sentinelState(rootPaths(project.root)).running) reasons.push(`a sentinel started here would die with this command: ${namespace}`);
+  if (reasons.length === 0) return;
+  const writable = gitDir ? [gitDir, project.root] : undefined;
+  throw new VxError(sandboxRefusal(what, reasons.join("; "), deps.env, { inNamespace: namespace !== undefined, writable }));
+}
