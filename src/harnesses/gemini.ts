@@ -35,9 +35,13 @@ export function soldierArgs(model?: string): string[] {
   return ["--skip-trust", "--approval-mode", "yolo", ...(model ? ["--model", model] : [])];
 }
 
-/** The input box of an idle session (ready for a prompt). */
+/**
+ * The input box. It stays on screen during a turn (prompts typed then are queued), so idle is
+ * READY_RE without BUSY_RE. A prompt submitted before the session finished initialising (its
+ * SessionStart hook fires then) was seen left in the box: check that the turn started.
+ */
 export const READY_RE = /Type your message or @path\/to\/file/;
-/** A turn running (a spinner line); the seconds count up. */
+/** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
 export const BUSY_RE = /\(esc to cancel, \d+s\)/;
 /** The folder-trust dialog of a new folder (never shown with `--skip-trust`); Enter picks "1. Trust folder". */
 export const TRUST_RE = /Do you trust the files in this folder\?/;
@@ -46,6 +50,16 @@ export const TRUST_KEY = "Enter";
 export const DECISION_RE = /Apply this change\?|Allow execution of|● 1\. Allow once/;
 /** The authentication dialog shown when `security.auth.selectedType` is unset (first run). */
 export const AUTH_DIALOG_RE = /How would you like to authenticate for this project\?/;
+
+/**
+ * As a commander: no async hook can wake an idle session (a waiting hook holds the CLI), so the
+ * wake is the sentinel's typed delivery (CMDR-08); BeforeAgent/AfterAgent hooks tell busy from
+ * idle. `vx init --commander gemini` would write the guidance to GEMINI.md (the default context
+ * file) and, if hooks are wanted, `.gemini/settings.json`, whose hooks run only in a trusted
+ * folder, after a non-blocking "project-level hooks have been detected" warning. Skills are
+ * read from `.gemini/skills/` or `.agents/skills/`.
+ */
+export const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile: ".gemini/settings.json", skillsDirs: [".gemini/skills", ".agents/skills"] } as const;
 
 type State = "working" | "idle" | "blocked";
 
