@@ -54,7 +54,8 @@ export const AUTH_DIALOG_RE = /How would you like to authenticate for this proje
 /**
  * As a commander: no async hook can wake an idle session (a waiting hook holds the CLI), so the
  * wake is the sentinel's typed delivery (CMDR-08); BeforeAgent/AfterAgent hooks tell busy from
- * idle. `vx init --commander gemini` would write the guidance to GEMINI.md (the default context
+ * idle; text submitted during a turn is queued by the CLI (`Queued (press ↑ to edit):`) and runs
+ * as the next turn. `vx init --commander gemini` would write the guidance to GEMINI.md (the default context
  * file) and, if hooks are wanted, `.gemini/settings.json`, whose hooks run only in a trusted
  * folder, after a non-blocking "project-level hooks have been detected" warning. Skills are
  * read from `.gemini/skills/` or `.agents/skills/`.
