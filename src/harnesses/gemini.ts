@@ -37,8 +37,9 @@ export function soldierArgs(model?: string): string[] {
 
 /**
  * The input box. It stays on screen during a turn (prompts typed then are queued), so idle is
- * READY_RE without BUSY_RE. A prompt submitted before the session finished initialising (its
- * SessionStart hook fires then) was seen left in the box: check that the turn started.
+ * READY_RE without BUSY_RE. The box shows before the session has initialised; a prompt submitted
+ * as initialisation ended (the SessionStart hook fires then) was seen left in the box: wait for
+ * SessionStart, and check that the turn started.
  */
 export const READY_RE = /Type your message or @path\/to\/file/;
 /** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
@@ -65,12 +66,14 @@ export const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile
 type State = "working" | "idle" | "blocked";
 
 /**
- * The hook events vx needs: BeforeAgent after a prompt is submitted (working), Notification with
+ * The hook events vx needs: SessionStart once the session finished initialising (idle: ready for
+ * a prompt; an Enter pressed as initialisation ends was seen dropped), BeforeAgent after a prompt is submitted (working), Notification with
  * `notification_type: "ToolPermission"` as a tool's confirmation opens (blocked), AfterTool once a
  * tool ran (working again), AfterAgent when the turn's last answer is in (idle). Hooks run
  * synchronously through `sh -c` with the hook's `env` added; `timeout` is in milliseconds.
  */
 export const STATE_EVENTS: readonly [event: string, state: State][] = [
+  ["SessionStart", "idle"],
   ["BeforeAgent", "working"],
   ["Notification", "blocked"],
   ["AfterTool", "working"],

@@ -81,15 +81,41 @@ async function startGemini(name: string, args: string[]) {
   const env = writeSoldierHome(s.home, { vx: vx.path, taskId, hooksDir: join(s.home, "hooks d'ir", taskId) });
   tmux.start(name, ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), exe, ...args], camp);
   await screenShows(name, READY_RE);
+  // The input box shows before the session is initialised; SessionStart says it is.
+  await waitFor(() => vx.calls().some((c) => c.event === "SessionStart"), 60_000, "the SessionStart hook");
   return { camp, taskId, vx };
 }
 
-/** Pastes the prompt as one message, submits it once it shows, and returns the request it made. */
+/**
+ * Pastes the prompt as one message, submits it once it shows, and returns the request it made.
+ * An Enter soon after the paste was seen lost once the session had initialised (the prompt stays
+ * in the input box), so Enter goes again every 5 s while the prompt still sits there and no
+ * request came; how many were needed is printed.
+ */
 async function submit(pane: string, prompt: string): Promise<LoggedRequest> {
   tmux.paste(pane, prompt);
   await screenShows(pane, new RegExp(prompt));
   tmux.keys(pane, "Enter");
-  return waitFor(() => models.turns().find((r) => r.lastUser.includes(prompt)), 90_000, `the model request for "${prompt}"`);
+  let enters = 1;
+  let pressed = Date.now();
+  // The box starts with `>`, or `*` in YOLO mode.
+  const inBox = new RegExp(`^ [>*] ${prompt}\\s*$`, "m");
+  try {
+    const req = await waitFor(() => {
+      const found = models.turns().find((r) => r.lastUser.includes(prompt));
+      if (found) return found;
+      if (Date.now() - pressed >= 5000 && inBox.test(tmux.screen(pane))) {
+        tmux.keys(pane, "Enter");
+        enters++;
+        pressed = Date.now();
+      }
+      return undefined;
+    }, 90_000, `the model request for "${prompt}"`);
+    console.log(`compat: gemini "${prompt}" was submitted after ${enters} Enter(s)`);
+    return req;
+  } catch (err) {
+    throw new Error(`${(err as Error).message} (${enters} Enters)\n--- screen ---\n${tmux.screen(pane)}`);
+  }
 }
 
 const campStatus = (camp: string) => git(camp, "status", "--porcelain", "--untracked-files=all", "--ignored");
@@ -117,6 +143,7 @@ describe(`Gemini CLI in a ${COLUMNS}-column tmux pane against the mock Gemini AP
       expect(models.turns().some(isFunctionResult)).toBe(true);
       const calls = g.vx.calls();
       expect(calls.map((c) => `${c.event} ${c.args}`)).toEqual([
+        "SessionStart report idle",
         "BeforeAgent report working",
         "Notification report blocked",
         "AfterTool report working",
@@ -144,6 +171,7 @@ describe(`Gemini CLI in a ${COLUMNS}-column tmux pane against the mock Gemini AP
       await waitFor(() => g.vx.calls().some((c) => c.event === "AfterAgent"), 60_000, `the AfterAgent hook in ${JSON.stringify(g.vx.calls())}`);
       expect(readFileSync(join(g.camp, "shell.txt"), "utf8")).toBe("ran\n");
       expect(g.vx.calls().map((c) => `${c.event} ${c.args}`)).toEqual([
+        "SessionStart report idle",
         "BeforeAgent report working",
         "AfterTool report working",
         "AfterAgent report idle",

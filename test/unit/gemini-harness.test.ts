@@ -19,7 +19,7 @@ describe("Gemini CLI soldier home", () => {
       name: "vx-report-idle", type: "command", command: `'/opt/vx bin'\\''dir/vx' report idle`, timeout: 10_000,
       env: { VX_TASK_ID: base.taskId, VX_HARNESS: "gemini" },
     });
-    expect(Object.keys(settings.hooks).sort()).toEqual(["AfterAgent", "AfterTool", "BeforeAgent", "Notification"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual(["AfterAgent", "AfterTool", "BeforeAgent", "Notification", "SessionStart"]);
   });
 
   test("every other entry of the user's .gemini is linked, settings.json never", () => {
