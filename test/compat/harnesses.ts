@@ -8,12 +8,15 @@ import { userInfo } from "node:os";
 import { join } from "node:path";
 
 export type HarnessName = "claude" | "pi" | "opencode" | "codex";
+/** Pinned and installable; Gemini CLI joins HarnessName once vx can launch it (issue 16 item 2). */
+export type CompatHarness = HarnessName | "gemini";
 
-export const PINNED: Record<HarnessName, { pkg: string; version: string }> = {
+export const PINNED: Record<CompatHarness, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332" },
   pi: { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1" },
   opencode: { pkg: "opencode-ai", version: "1.18.33" },
   codex: { pkg: "@openai/codex", version: "0.171.0" },
+  gemini: { pkg: "@google/gemini-cli", version: "0.61.0" },
 };
 
 /** The test preload points HOME at a temp dir; the cache belongs to the real user. */
@@ -21,10 +24,10 @@ export function cacheDir(): string {
   return process.env.VXCOMPAT_CACHE || join(userInfo().homedir, ".cache", "vx-compat");
 }
 
-const installs = new Map<HarnessName, Promise<string>>();
+const installs = new Map<CompatHarness, Promise<string>>();
 
 /** The harness's executable, installing the pinned version first when the cache lacks it. */
-export function harness(name: HarnessName): Promise<string> {
+export function harness(name: CompatHarness): Promise<string> {
   let p = installs.get(name);
   if (!p) {
     p = install(name);
@@ -33,7 +36,7 @@ export function harness(name: HarnessName): Promise<string> {
   return p;
 }
 
-async function install(name: HarnessName): Promise<string> {
+async function install(name: CompatHarness): Promise<string> {
   const { pkg, version } = PINNED[name];
   const dir = join(cacheDir(), `${name}-${version}`);
   const bin = join(dir, "node_modules", ".bin", name);

@@ -1,0 +1,126 @@
+/**
+ * Gemini CLI (`@google/gemini-cli`), as observed on 0.61.0 (issue 16 item 2, HRN-02): what a
+ * harness module needs, as data and pure functions, to be fitted to the harness interface.
+ * docs/real-clients.md ("Gemini CLI 0.61.0") says which of it was seen and which only read.
+ *
+ * State hooks: Gemini CLI reads hooks from settings files only (no flag names one). The system
+ * settings files (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH) are skipped
+ * unless the file and every parent directory are owned by root and not group- or world-writable,
+ * and the workspace's `.gemini/settings.json` is inside the camp. What remains is the user
+ * settings file under GEMINI_CLI_HOME (Gemini CLI's own stand-in for the home directory): a
+ * soldier gets a private one under its hooks dir holding the user's settings plus vx's hooks,
+ * and links to everything else in the user's `~/.gemini` (credentials, sessions, trust).
+ */
+import { join } from "node:path";
+
+export const GEMINI = {
+  name: "gemini",
+  binary: "gemini",
+  pkg: "@google/gemini-cli",
+  testedVersion: "0.61.0",
+  /** Prints the bare version, e.g. `0.61.0`, on stdout. */
+  versionArgs: ["--version"],
+  /** `--resume latest` reopens the newest session of the current directory (sessions are per project). */
+  continueArgs: ["--resume", "latest"],
+  /** No effort flag: thinking depends on the model's settings (`modelConfigs`), so vx refuses `--effort`. */
+  effort: undefined,
+} as const;
+
+/**
+ * HRD-04 for Gemini CLI: `--skip-trust` trusts the camp for this session only (no folder-trust
+ * dialog, nothing recorded), `--approval-mode yolo` runs every tool without asking, as the other
+ * harnesses' bypass flags do. `-m` names the model; without it the CLI's "Auto" router picks one.
+ */
+export function soldierArgs(model?: string): string[] {
+  return ["--skip-trust", "--approval-mode", "yolo", ...(model ? ["--model", model] : [])];
+}
+
+/**
+ * The input box. It stays on screen during a turn (prompts typed then are queued), so idle is
+ * READY_RE without BUSY_RE. The box shows before the session has initialised; a prompt submitted
+ * as initialisation ended (the SessionStart hook fires then) was seen left in the box: wait for
+ * SessionStart, and check that the turn started.
+ */
+export const READY_RE = /Type your message or @path\/to\/file/;
+/** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
+export const BUSY_RE = /\(esc to cancel, \d+s\)/;
+/** The folder-trust dialog of a new folder (never shown with `--skip-trust`); Enter picks "1. Trust folder". */
+export const TRUST_RE = /Do you trust the files in this folder\?/;
+export const TRUST_KEY = "Enter";
+/** A tool waiting for a decision: `Apply this change?` for edits, `Allow execution of` for shell commands. */
+export const DECISION_RE = /Apply this change\?|Allow execution of|● 1\. Allow once/;
+/** The authentication dialog shown when `security.auth.selectedType` is unset (first run). */
+export const AUTH_DIALOG_RE = /How would you like to authenticate for this project\?/;
+
+/**
+ * As a commander: no async hook can wake an idle session (a waiting hook holds the CLI), so the
+ * wake is the sentinel's typed delivery (CMDR-08); BeforeAgent/AfterAgent hooks tell busy from
+ * idle; text submitted during a turn is queued by the CLI (`Queued (press ↑ to edit):`) and runs
+ * as the next turn. `vx init --commander gemini` would write the guidance to GEMINI.md (the default context
+ * file) and, if hooks are wanted, `.gemini/settings.json`, whose hooks run only in a trusted
+ * folder, after a non-blocking "project-level hooks have been detected" warning. Skills are
+ * read from `.gemini/skills/` or `.agents/skills/`.
+ */
+export const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile: ".gemini/settings.json", skillsDirs: [".gemini/skills", ".agents/skills"] } as const;
+
+type State = "working" | "idle" | "blocked";
+
+/**
+ * The hook events vx needs: SessionStart once the session finished initialising (idle: ready for
+ * a prompt; an Enter pressed as initialisation ends was seen dropped), BeforeAgent after a prompt is submitted (working), Notification with
+ * `notification_type: "ToolPermission"` as a tool's confirmation opens (blocked), AfterTool once a
+ * tool ran (working again), AfterAgent when the turn's last answer is in (idle). Hooks run
+ * synchronously through `sh -c` with the hook's `env` added; `timeout` is in milliseconds.
+ */
+export const STATE_EVENTS: readonly [event: string, state: State][] = [
+  ["SessionStart", "idle"],
+  ["BeforeAgent", "working"],
+  ["Notification", "blocked"],
+  ["AfterTool", "working"],
+  ["AfterAgent", "idle"],
+];
+
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The `hooks` block of a settings file that makes Gemini CLI run `vx report <state>`. */
+export function stateHooksSettings(vx: string, env: Record<string, string>): Record<string, unknown[]> {
+  const hooks: Record<string, unknown[]> = {};
+  for (const [event, state] of STATE_EVENTS) {
+    const command = `${quote(vx)} report ${state}`;
+    hooks[event] = [{ hooks: [{ name: `vx-report-${state}`, type: "command", command, timeout: 10_000, env }] }];
+  }
+  return hooks;
+}
+
+/**
+ * A soldier's private Gemini CLI home under `hooksDir` (GEMINI_CLI_HOME): `.gemini/settings.json`
+ * is the user's settings with vx's hooks appended per event, and every other entry of the user's
+ * `.gemini` is linked (its credentials, sessions and trust stay the user's). The caller reads the
+ * user's settings and directory listing and writes the files and links.
+ */
+export function soldierHome(opts: {
+  vx: string;
+  taskId: string;
+  hooksDir: string;
+  userGeminiDir: string;
+  userSettings?: Record<string, unknown>;
+  userEntries?: string[];
+}): { env: Record<string, string>; files: { path: string; content: string }[]; links: { path: string; target: string }[] } {
+  const home = join(opts.hooksDir, "gemini-home");
+  const dir = join(home, ".gemini");
+  const env = { VX_TASK_ID: opts.taskId, VX_HARNESS: GEMINI.name };
+  const settings = { ...(opts.userSettings ?? {}) };
+  const mine = stateHooksSettings(opts.vx, env);
+  const theirs = (settings.hooks ?? {}) as Record<string, unknown[]>;
+  settings.hooks = Object.fromEntries(
+    [...new Set([...Object.keys(theirs), ...Object.keys(mine)])].map((e) => [e, [...(theirs[e] ?? []), ...(mine[e] ?? [])]]),
+  );
+  const links = (opts.userEntries ?? [])
+    .filter((n) => n !== "settings.json")
+    .map((n) => ({ path: join(dir, n), target: join(opts.userGeminiDir, n) }));
+  return {
+    env: { ...env, GEMINI_CLI_HOME: home },
+    files: [{ path: join(dir, "settings.json"), content: `${JSON.stringify(settings, null, 2)}\n` }],
+    links,
+  };
+}
