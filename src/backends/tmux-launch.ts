@@ -7,7 +7,7 @@
  * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
  * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
@@ -230,6 +230,10 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
     for (const f of hooks.files) {
       writeStateFile(paths.root, f.path, f.content);
       if (f.mode) chmodSync(f.path, f.mode);
+    }
+    for (const l of hooks.links ?? []) {
+      rmSync(l.path, { force: true });
+      symlinkSync(l.target, l.path);
     }
     writeStateFile(paths.root, envFile, JSON.stringify(inheritedEnv(deps.env)));
     ids = await tmux.newSession({

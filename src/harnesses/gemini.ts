@@ -1,7 +1,8 @@
 /**
- * Gemini CLI (`@google/gemini-cli`), as observed on 0.61.0 (issue 16 item 2, HRN-02): what a
- * harness module needs, as data and pure functions, to be fitted to the harness interface.
- * docs/real-clients.md ("Gemini CLI 0.61.0") says which of it was seen and which only read.
+ * Gemini CLI (`@google/gemini-cli`), as observed on 0.61.0 (HRN-02): as a soldier (its private
+ * GEMINI_CLI_HOME's hooks report states) and as a commander (no async hook, so the sentinel types
+ * wakes into its idle pane, CMDR-08). docs/real-clients.md ("Gemini CLI 0.61.0") says which of it
+ * was seen and which only read.
  *
  * State hooks: Gemini CLI reads hooks from settings files only (no flag names one). The system
  * settings files (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH) are skipped
@@ -11,7 +12,15 @@
  * soldier gets a private one under its hooks dir holding the user's settings plus vx's hooks,
  * and links to everything else in the user's `~/.gemini` (credentials, sessions, trust).
  */
+import { lstatSync, readFileSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
+import type { Check } from "../doctor/report";
+import { UsageError } from "../errors";
+import { SettingsShapeError } from "../scaffold/hook";
+import { readTextIfExists } from "../state/files";
+import { shellQuote } from "./hook-shell";
+import type { Harness, HookedLaunch } from "./types";
 
 export const GEMINI = {
   name: "gemini",
@@ -80,14 +89,13 @@ export const STATE_EVENTS: readonly [event: string, state: State][] = [
   ["AfterAgent", "idle"],
 ];
 
-const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
 /** The `hooks` block of a settings file that makes Gemini CLI run `vx report <state>`. */
-export function stateHooksSettings(vx: string, env: Record<string, string>): Record<string, unknown[]> {
+export function stateHooksSettings(vx: string): Record<string, unknown[]> {
   const hooks: Record<string, unknown[]> = {};
   for (const [event, state] of STATE_EVENTS) {
-    const command = `${quote(vx)} report ${state}`;
-    hooks[event] = [{ hooks: [{ name: `vx-report-${state}`, type: "command", command, timeout: 10_000, env }] }];
+    // Notification fires for other things too; only a tool's confirmation is a decision.
+    const matcher = event === "Notification" ? { matcher: "ToolPermission" } : {};
+    hooks[event] = [{ ...matcher, hooks: [{ name: `vx-report-${state}`, type: "command", command: `${shellQuote(vx)} report ${state}`, timeout: 10_000 }] }];
   }
   return hooks;
 }
@@ -96,21 +104,20 @@ export function stateHooksSettings(vx: string, env: Record<string, string>): Rec
  * A soldier's private Gemini CLI home under `hooksDir` (GEMINI_CLI_HOME): `.gemini/settings.json`
  * is the user's settings with vx's hooks appended per event, and every other entry of the user's
  * `.gemini` is linked (its credentials, sessions and trust stay the user's). The caller reads the
- * user's settings and directory listing and writes the files and links.
+ * user's settings and directory listing and writes the files and links. VX_TASK_ID comes from the
+ * pane's environment, which hooks inherit.
  */
 export function soldierHome(opts: {
   vx: string;
-  taskId: string;
   hooksDir: string;
   userGeminiDir: string;
   userSettings?: Record<string, unknown>;
   userEntries?: string[];
-}): { env: Record<string, string>; files: { path: string; content: string }[]; links: { path: string; target: string }[] } {
+}): Required<HookedLaunch> {
   const home = join(opts.hooksDir, "gemini-home");
   const dir = join(home, ".gemini");
-  const env = { VX_TASK_ID: opts.taskId, VX_HARNESS: GEMINI.name };
   const settings = { ...(opts.userSettings ?? {}) };
-  const mine = stateHooksSettings(opts.vx, env);
+  const mine = stateHooksSettings(opts.vx);
   const theirs = (settings.hooks ?? {}) as Record<string, unknown[]>;
   settings.hooks = Object.fromEntries(
     [...new Set([...Object.keys(theirs), ...Object.keys(mine)])].map((e) => [e, [...(theirs[e] ?? []), ...(mine[e] ?? [])]]),
@@ -119,8 +126,94 @@ export function soldierHome(opts: {
     .filter((n) => n !== "settings.json")
     .map((n) => ({ path: join(dir, n), target: join(opts.userGeminiDir, n) }));
   return {
-    env: { ...env, GEMINI_CLI_HOME: home },
+    args: [],
+    env: { GEMINI_CLI_HOME: home },
     files: [{ path: join(dir, "settings.json"), content: `${JSON.stringify(settings, null, 2)}\n` }],
     links,
   };
 }
+
+/** The user's `.gemini` (under their GEMINI_CLI_HOME when set, as the CLI reads it). */
+function userGeminiDir(): string {
+  return join(process.env.GEMINI_CLI_HOME || process.env.HOME || homedir(), ".gemini");
+}
+
+/** The user's settings (an unreadable or invalid file is left out: the soldier then has vx's hooks only) and entries. */
+function readUser(dir: string): { userSettings?: Record<string, unknown>; userEntries: string[] } {
+  let userEntries: string[] = [];
+  try {
+    if (lstatSync(dir).isDirectory()) userEntries = readdirSync(dir);
+  } catch {
+    return { userEntries };
+  }
+  try {
+    const parsed = JSON.parse(readFileSync(join(dir, "settings.json"), "utf8")) as unknown;
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return { userSettings: parsed as Record<string, unknown>, userEntries };
+  } catch {}
+  return { userEntries };
+}
+
+/** AWT-01: `-p`/`--prompt` is headless, with no session to wake. */
+function nonInteractive(_env: Record<string, string | undefined>, ownerCommand?: string): boolean {
+  if (ownerCommand === undefined) return false;
+  const words = ownerCommand.trim().split(/\s+/);
+  const first = words[0] ?? "";
+  if (!/(^|\/)gemini$/.test(first) && !words.some((w) => /(^|\/)gemini$/.test(w))) return false;
+  return words.some((w) => w === "-p" || w === "--prompt" || w.startsWith("--prompt="));
+}
+
+// The commander block lives in AGENTS.md or CLAUDE.md (SCF-03); Gemini CLI reads GEMINI.md unless
+// `context.fileName` in its settings names others, so init names them there (a file that does not
+// exist is skipped by the CLI).
+const CONTEXT_FILES = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
+const SETTINGS_PATH = COMMANDER.settingsFile;
+
+/** `.gemini/settings.json` with the commander block's files in `context.fileName`. */
+export function mergeGeminiSettings(x: unknown): { next: Record<string, unknown>; changed: boolean } {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) throw new SettingsShapeError(`${SETTINGS_PATH} must hold a JSON object at the top level`, "");
+  const next = JSON.parse(JSON.stringify(x)) as Record<string, unknown>;
+  const context = next.context ?? {};
+  if (typeof context !== "object" || context === null || Array.isArray(context)) throw new SettingsShapeError('"context" must be an object', "context");
+  const ctx = context as Record<string, unknown>;
+  const names = ctx.fileName === undefined ? [] : typeof ctx.fileName === "string" ? [ctx.fileName] : ctx.fileName;
+  if (!Array.isArray(names)) throw new SettingsShapeError('"context.fileName" must be a string or a list of names', "context.fileName");
+  const missing = CONTEXT_FILES.filter((n) => !names.includes(n));
+  if (missing.length === 0) return { next, changed: false };
+  next.context = { ...ctx, fileName: [...names, ...missing] };
+  return { next, changed: true };
+}
+
+function contextCheck(top: string): Check {
+  const name = "Gemini CLI reads the commander block";
+  const fix = `add ${CONTEXT_FILES.map((n) => `"${n}"`).join(", ")} to "context.fileName" in ${SETTINGS_PATH} (vx init does it), or Gemini CLI reads only GEMINI.md`;
+  const text = readTextIfExists(join(top, SETTINGS_PATH));
+  if (text === undefined) return { status: "warn", name, detail: fix };
+  try {
+    if (!mergeGeminiSettings(JSON.parse(text)).changed) return { status: "ok", name, detail: `listed in ${SETTINGS_PATH}` };
+  } catch {
+    return { status: "warn", name, detail: `${SETTINGS_PATH} is not a valid settings object; ${fix}` };
+  }
+  return { status: "warn", name, detail: fix };
+}
+
+export const gemini: Harness = {
+  name: "gemini",
+  label: "Gemini CLI",
+  exe: GEMINI.binary,
+  soldierArgs: (model) => soldierArgs(model),
+  stateHooks: ({ vx, hooksDir }) => soldierHome({ vx, hooksDir, userGeminiDir: userGeminiDir(), ...readUser(userGeminiDir()) }),
+  ready: READY_RE,
+  checkModelEffort(_model, effort) {
+    if (effort !== undefined) throw new UsageError("--effort is not supported for harness gemini", "dispatch");
+  },
+  launchRefusal: () => undefined,
+  continueArgs: GEMINI.continueArgs,
+  commander: {
+    wake: { kind: "idle-prompt" },
+    installed: () => false,
+    plan: (p) => p.json(SETTINGS_PATH, mergeGeminiSettings, "Gemini CLI reads the commander block from AGENTS.md or CLAUDE.md"),
+    fileChecks: (top) => [contextCheck(top)],
+    liveChecks: async () => [],
+    nonInteractive,
+  },
+};

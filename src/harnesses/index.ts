@@ -5,12 +5,13 @@
  */
 import { claude } from "./claude";
 import { codex } from "./codex";
+import { gemini } from "./gemini";
 import { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName } from "./names";
 import { opencode } from "./opencode";
 import { pi } from "./pi";
 import type { Harness } from "./types";
 
-export const HARNESSES = { claude, codex, pi, opencode } as const satisfies Record<HarnessName, Harness>;
+export const HARNESSES = { claude, codex, pi, opencode, gemini } as const satisfies Record<HarnessName, Harness>;
 
 export { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName };
 

@@ -7,8 +7,17 @@ import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
 import type { HarnessName } from "./names";
 
-/** The extra harness args, env and files (all outside the camp) that make it run `vx report`. */
-export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+/**
+ * The extra harness args, env and files (all outside the camp) that make it run `vx report`;
+ * `links`: symbolic links made beside the files (Gemini CLI's private home shares the user's
+ * credentials and sessions through them).
+ */
+export type HookedLaunch = {
+  args: string[];
+  env: Record<string, string>;
+  files: { path: string; content: string }[];
+  links?: { path: string; target: string }[];
+};
 
 /** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
 export type HookPlace = { vx: string; hooksDir: string };

@@ -35,11 +35,11 @@ export function seedGemini(home: string): void {
 export function writeSoldierHome(home: string, opts: { vx: string; taskId: string; hooksDir: string }): Record<string, string> {
   const userGeminiDir = join(home, ".gemini");
   const userSettings = JSON.parse(readFileSync(join(userGeminiDir, "settings.json"), "utf8")) as Record<string, unknown>;
-  const launch = soldierHome({ ...opts, userGeminiDir, userSettings, userEntries: readdirSync(userGeminiDir) });
+  const launch = soldierHome({ vx: opts.vx, hooksDir: opts.hooksDir, userGeminiDir, userSettings, userEntries: readdirSync(userGeminiDir) });
   for (const f of launch.files) {
     mkdirSync(dirname(f.path), { recursive: true });
     writeFileSync(f.path, f.content);
   }
   for (const l of launch.links) symlinkSync(l.target, l.path);
-  return launch.env;
+  return { ...launch.env, VX_TASK_ID: opts.taskId, VX_HARNESS: "gemini" };
 }

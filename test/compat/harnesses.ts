@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { userInfo } from "node:os";
 import { join } from "node:path";
 
-export type HarnessName = "claude" | "pi" | "opencode" | "codex";
-/** Pinned and installable; Gemini CLI joins HarnessName once vx can launch it (issue 16 item 2). */
-export type CompatHarness = HarnessName | "gemini";
+export type HarnessName = "claude" | "pi" | "opencode" | "codex" | "gemini";
+/** Pinned and installable. */
+export type CompatHarness = HarnessName;
 
 export const PINNED: Record<CompatHarness, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332" },
