@@ -286,11 +286,34 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task): Prom
   task = restamp.task;
   const text = dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
-    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(paneId, text), warnTo(deps.stderr));
+    await deliverUnderIntent(paths, task.id, intentAt, harness, () => pasteAndSubmit(deps, tmux, paneId, text, harness), warnTo(deps.stderr));
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, sessionId);
   }
   return { task: await probe(ctx, task) };
+}
+
+/**
+ * One paste plus Enter. A harness that can drop that Enter (its `unsent`) gets Enter again while
+ * its input box still holds the text, checked after a quiet spell (a screen drawn late is not
+ * taken for a sent prompt: two empty checks end it), until the readiness wait runs out.
+ */
+export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: TmuxClient, pane: string, text: string, harness: HarnessName | undefined): Promise<void> {
+  await tmux.paste(pane, text);
+  const unsent = harnessOf(harness).unsent;
+  if (!unsent) return;
+  const { clock, env } = deps;
+  const deadline = clock.now() + scaled("tmuxReady", env);
+  let empty = 0;
+  while (empty < 2 && clock.now() < deadline) {
+    await clock.sleep(scaled("trustPoll", env) * 2 * RESEND_POLLS);
+    const screen = await tmux.capture(pane).catch(() => "");
+    if (!unsent.test(screen)) empty++;
+    else {
+      empty = 0;
+      await tmux.sendKeys(pane, ["Enter"]);
+    }
+  }
 }
 
 /**

@@ -51,6 +51,12 @@ export function soldierArgs(model?: string): string[] {
  * SessionStart, and check that the turn started.
  */
 export const READY_RE = /Type your message or @path\/to\/file/;
+/**
+ * The input box holding text (`[Pasted Text: 9 lines]` or the text itself) rather than its
+ * placeholder: a pasted prompt whose Enter was dropped (an Enter within 40 ms of a paste is a
+ * newline, and one pressed as the session finishes initialising was seen lost). `*` in YOLO mode.
+ */
+export const UNSENT_RE = /^ [>*] +(?!Type your message or @path\/to\/file)\S/m;
 /** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
 export const BUSY_RE = /\(esc to cancel, \d+s\)/;
 /** The folder-trust dialog of a new folder (never shown with `--skip-trust`); Enter picks "1. Trust folder". */
@@ -203,6 +209,7 @@ export const gemini: Harness = {
   soldierArgs: (model) => soldierArgs(model),
   stateHooks: ({ vx, hooksDir }) => soldierHome({ vx, hooksDir, userGeminiDir: userGeminiDir(), ...readUser(userGeminiDir()) }),
   ready: READY_RE,
+  unsent: UNSENT_RE,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness gemini", "dispatch");
   },

@@ -43,6 +43,7 @@ export const opencode: Harness = {
     };
   },
   ready: /Ask anything/,
+  unsent: undefined,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");
   },

@@ -19,6 +19,7 @@ export const pi: Harness = {
   },
   // Pi has no fixed text once it takes input, and shows no folder-trust dialog.
   ready: "still",
+  unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
   continueArgs: ["--continue"],

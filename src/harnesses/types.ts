@@ -81,6 +81,11 @@ export interface Harness {
    * screen that stops changing (and is no dialog) counts instead.
    */
   readonly ready: RegExp | "still";
+  /**
+   * A submitted prompt still sitting in its input box (the harness dropped the Enter): a tmux
+   * paste presses Enter again while the screen shows it. Undefined when Enter is never lost.
+   */
+  readonly unsent: RegExp | undefined;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane), else undefined. */
