@@ -99,7 +99,9 @@ export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env"
   w.models.respond((r) => {
     if (!conversationOf(r)) return undefined;
     const body = JSON.stringify(r.body);
-    const m = missions.find((x) => body.includes(x.tag));
+    // "(tag)" as the prompt ends: Gemini CLI's first request lists the camp's files, where an
+    // earlier mission's landed work file (work-<tag>.txt) names another tag.
+    const m = missions.find((x) => body.includes(`(${x.tag})`));
     if (!m) return undefined;
     const reply = m.script(r);
     m.replies.push({ at: Date.now(), reply });
