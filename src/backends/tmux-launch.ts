@@ -7,7 +7,7 @@
  * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
  * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
@@ -231,6 +231,10 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
       writeStateFile(paths.root, f.path, f.content);
       if (f.mode) chmodSync(f.path, f.mode);
     }
+    for (const l of hooks.links ?? []) {
+      rmSync(l.path, { force: true });
+      symlinkSync(l.target, l.path);
+    }
     writeStateFile(paths.root, envFile, JSON.stringify(inheritedEnv(deps.env)));
     ids = await tmux.newSession({
       name,
@@ -282,11 +286,34 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   task = restamp.task;
   const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
   try {
-    await deliverUnderIntent(paths, task.id, intentAt, harness, () => tmux.paste(paneId, text), warnTo(deps.stderr));
+    await deliverUnderIntent(paths, task.id, intentAt, harness, () => pasteAndSubmit(deps, tmux, paneId, text, harness), warnTo(deps.stderr));
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`, sessionId);
   }
   return { task: await probe(ctx, task) };
+}
+
+/**
+ * One paste plus Enter. A harness that can drop that Enter (its `unsent`) gets Enter again while
+ * its input box still holds the text, checked after a quiet spell (a screen drawn late is not
+ * taken for a sent prompt: two empty checks end it), until the readiness wait runs out.
+ */
+export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: TmuxClient, pane: string, text: string, harness: HarnessName | undefined): Promise<void> {
+  await tmux.paste(pane, text);
+  const unsent = harnessOf(harness).unsent;
+  if (!unsent) return;
+  const { clock, env } = deps;
+  const deadline = clock.now() + scaled("tmuxReady", env);
+  let empty = 0;
+  while (empty < 2 && clock.now() < deadline) {
+    await clock.sleep(scaled("trustPoll", env) * 2 * RESEND_POLLS);
+    const screen = await tmux.capture(pane).catch(() => "");
+    if (!unsent.test(screen)) empty++;
+    else {
+      empty = 0;
+      await tmux.sendKeys(pane, ["Enter"]);
+    }
+  }
 }
 
 /**

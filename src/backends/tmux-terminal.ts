@@ -13,7 +13,7 @@ import type { Deps } from "../deps";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
-import { launchTmuxOf, launchTmuxSoldier, probe, soldierHooks } from "./tmux-launch";
+import { launchTmuxOf, launchTmuxSoldier, pasteAndSubmit, probe, soldierHooks } from "./tmux-launch";
 import { deliverUnderIntent, warnTo } from "../soldiers/states";
 import type { SoldierTerminal } from "./terminal-types";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
@@ -44,7 +44,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     pane: "tmux pane",
     launch: (pending, relaunch) =>
       launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending) }, pending, relaunch),
-    prompt: (task, text) => deliver(task, (pane) => tmuxOfTask(task).paste(pane, text), false),
+    prompt: (task, text) => deliver(task, (pane) => pasteAndSubmit(deps, tmuxOfTask(task), pane, text, task.harness), false),
     press: (task, key) => deliver(task, (pane) => tmuxOfTask(task).sendKeys(pane, [key]), true),
     screen: async (task) => {
       const pane = paneOf(task);

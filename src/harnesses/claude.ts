@@ -68,6 +68,7 @@ export const claude: Harness = {
   },
   stateHooks: ({ vx, hooksDir }) => stateHooks(vx, hooksDir),
   ready: /^\s*❯\s*$|\? for shortcuts/m,
+  unsent: undefined,
   checkModelEffort(model, effort) {
     if (model !== undefined && !MODELS.includes(model)) {
       throw new UsageError(`unknown model "${model}" (expected one of ${MODELS.join(", ")})`, "dispatch");

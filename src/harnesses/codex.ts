@@ -65,6 +65,7 @@ export const codex: Harness = {
   // Codex draws its composer ("Ask Codex to do anything") while still loading, seconds before its
   // folder-trust dialog; the session's "permissions:" header line comes only once it takes input.
   ready: /^\s*permissions: |context left/m,
+  unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
   // A subcommand, so first. `codex resume --last` picks the newest session recorded for this

@@ -31,6 +31,7 @@ export const demo: Harness = {
   // The soldier runs `<vx> report <state>` itself, as a harness runs its hooks.
   stateHooks: ({ vx }) => ({ args: [], env: { [DEMO_REPORT_ENV]: vx }, files: [] }),
   ready: /^demo ›/m,
+  unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal(env, backend) {
     if (backend !== "tmux") return "the demo harness runs only on the tmux backend - use --backend tmux (or just run: vx demo)";

@@ -4,7 +4,7 @@
  * harness module; the registry is typed against this list, so a name here without its module does
  * not compile.
  */
-export const LISTED_HARNESS_NAMES = ["claude", "codex", "pi", "opencode", "copilot"] as const;
+export const LISTED_HARNESS_NAMES = ["claude", "codex", "pi", "opencode", "gemini", "copilot"] as const;
 export type ListedHarnessName = (typeof LISTED_HARNESS_NAMES)[number];
 /**
  * Every harness a task may run: the listed ones (what help, completions, `vx init`, config and
@@ -18,4 +18,4 @@ export type HarnessName = (typeof HARNESS_NAMES)[number];
 export const DEFAULT_HARNESS: ListedHarnessName = "claude";
 
 /** The same names in the order `vx init` offers them as the commander. */
-export const COMMANDER_NAMES = ["claude", "pi", "opencode", "codex", "copilot"] as const satisfies readonly ListedHarnessName[];
+export const COMMANDER_NAMES = ["claude", "pi", "opencode", "codex", "gemini", "copilot"] as const satisfies readonly ListedHarnessName[];

@@ -72,6 +72,7 @@ export const opencode: Harness = {
   // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
   // key hint is drawn with the input box.
   ready: /Ask anything|\btab agents\b/,
+  unsent: undefined,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");
   },

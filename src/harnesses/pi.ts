@@ -20,6 +20,7 @@ export const pi: Harness = {
   },
   // Pi has no fixed text once it takes input, and shows no folder-trust dialog.
   ready: "still",
+  unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
   // A camp is its own worktree, so "the last session in this directory" is the soldier's own.

@@ -8,8 +8,17 @@ import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
 import type { HarnessName } from "./names";
 
-/** The extra harness args, env and files (all outside the camp) that make it run `vx report`. */
-export type HookedLaunch = { args: string[]; env: Record<string, string>; files: { path: string; content: string }[] };
+/**
+ * The extra harness args, env and files (all outside the camp) that make it run `vx report`;
+ * `links`: symbolic links made beside the files (Gemini CLI's private home shares the user's
+ * credentials and sessions through them).
+ */
+export type HookedLaunch = {
+  args: string[];
+  env: Record<string, string>;
+  files: { path: string; content: string }[];
+  links?: { path: string; target: string }[];
+};
 
 /** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
 export type HookPlace = { vx: string; hooksDir: string };
@@ -104,6 +113,11 @@ export interface Harness {
    * screen that stops changing (and is no dialog) counts instead.
    */
   readonly ready: RegExp | "still";
+  /**
+   * A submitted prompt still sitting in its input box (the harness dropped the Enter): a tmux
+   * paste presses Enter again while the screen shows it. Undefined when Enter is never lost.
+   */
+  readonly unsent: RegExp | undefined;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */

@@ -7,13 +7,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { userInfo } from "node:os";
 import { join } from "node:path";
 
-export type HarnessName = "claude" | "pi" | "opencode" | "codex" | "copilot";
+export type HarnessName = "claude" | "pi" | "opencode" | "codex" | "gemini" | "copilot";
+/** Pinned and installable. */
+export type CompatHarness = HarnessName;
 
-export const PINNED: Record<HarnessName, { pkg: string; version: string }> = {
+export const PINNED: Record<CompatHarness, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: "2.1.332" },
   pi: { pkg: "@mariozechner/pi-coding-agent", version: "0.73.1" },
   opencode: { pkg: "opencode-ai", version: "1.18.33" },
   codex: { pkg: "@openai/codex", version: "0.171.0" },
+  gemini: { pkg: "@google/gemini-cli", version: "0.61.0" },
   copilot: { pkg: "@github/copilot", version: "1.0.102" },
 };
 
@@ -22,10 +25,10 @@ export function cacheDir(): string {
   return process.env.VXCOMPAT_CACHE || join(userInfo().homedir, ".cache", "vx-compat");
 }
 
-const installs = new Map<HarnessName, Promise<string>>();
+const installs = new Map<CompatHarness, Promise<string>>();
 
 /** The harness's executable, installing the pinned version first when the cache lacks it. */
-export function harness(name: HarnessName): Promise<string> {
+export function harness(name: CompatHarness): Promise<string> {
   let p = installs.get(name);
   if (!p) {
     p = install(name);
@@ -34,7 +37,7 @@ export function harness(name: HarnessName): Promise<string> {
   return p;
 }
 
-async function install(name: HarnessName): Promise<string> {
+async function install(name: CompatHarness): Promise<string> {
   const { pkg, version } = PINNED[name];
   const dir = join(cacheDir(), `${name}-${version}`);
   const bin = join(dir, "node_modules", ".bin", name);

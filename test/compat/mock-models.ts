@@ -6,7 +6,7 @@
  * whose last user message holds the wake's text.
  */
 
-export type Protocol = "anthropic" | "chat" | "responses";
+export type Protocol = "anthropic" | "chat" | "responses" | "gemini";
 
 export type Reply = {
   text?: string;

@@ -4,6 +4,7 @@
  * `stateHooks` gives (its files under a hooks dir outside the camp, a vx path holding a space and
  * a quote), and the trail of `states/<id>.json` as the test watches it.
  */
+import { isFunctionResult } from "./mock-gemini";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { acquireCamp } from "../../src/camps/pool";
@@ -111,6 +112,7 @@ export async function submit(w: World, s: Soldier, prompt: string, mine: (r: Log
 export function isToolResult(r: LoggedRequest): boolean {
   const body = (r.body ?? {}) as { messages?: { role?: string; content?: unknown }[]; input?: { type?: string }[] };
   if (r.protocol === "responses") return body.input?.at(-1)?.type === "function_call_output";
+  if (r.protocol === "gemini") return isFunctionResult(r);
   const last = body.messages?.at(-1);
   if (r.protocol === "chat") return last?.role === "tool";
   return Array.isArray(last?.content) && (last.content as { type?: string }[]).some((c) => c.type === "tool_result");

@@ -65,6 +65,8 @@ export function shellCall(harness: HarnessName, command: string): NonNullable<Re
       return { name: "bash", input: { command, description: "do the work" } };
     case "copilot":
       return { name: "bash", input: { command, description: "do the work" } };
+    case "gemini":
+      return { name: "run_shell_command", input: { command, description: "do the work" } };
   }
 }
 
@@ -99,7 +101,9 @@ export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env"
   w.models.respond((r) => {
     if (!conversationOf(r)) return undefined;
     const body = JSON.stringify(r.body);
-    const m = missions.find((x) => body.includes(x.tag));
+    // "(tag)" as the prompt ends: Gemini CLI's first request lists the camp's files, where an
+    // earlier mission's landed work file (work-<tag>.txt) names another tag.
+    const m = missions.find((x) => body.includes(`(${x.tag})`));
     if (!m) return undefined;
     const reply = m.script(r);
     m.replies.push({ at: Date.now(), reply });
@@ -144,13 +148,25 @@ export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env"
       const pid = Number(tmuxd("display-message", "-p", "-t", `=${session}:`, "#{pane_pid}").out.trim());
       const ps = Bun.spawnSync(["ps", "-o", "args=", "-p", String(pid)], { stdout: "pipe" }).stdout.toString();
       if (!(pid > 0) || !ps.includes(harness)) throw new Error(`session ${session}'s pane process ${pid} is not ${harness}: ${ps.trim()}`);
-      process.kill(pid, "SIGTERM");
+      // Gemini CLI's first process ignores SIGTERM and SIGHUP; its child (the CLI itself) ends both.
+      const child = harness === "gemini" ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
+      process.kill(child?.pid ?? pid, child ? "SIGHUP" : "SIGTERM");
     },
     async closeFleet() {
       sampler.stop();
       // Held shell commands end, wherever their harness left them.
       for (const m of missions) writeFileSync(join(gates, m.tag), "");
+      // A Gemini CLI outlives its pane (docs/real-clients.md): its processes are ended here.
+      const panes = tmuxd("list-panes", "-a", "-F", "#{pane_pid}").out.split("\n").map(Number).filter((n) => n > 0);
+      const leftovers = harness === "gemini" ? panes.flatMap((p) => [p, ...childrenOf(p).map((c) => c.pid)]) : [];
       tmuxd("kill-server");
+      for (const pid of leftovers) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Gone already.
+        }
+      }
       await w.close();
     },
   });
@@ -184,6 +200,12 @@ function campSampler(paths: ReturnType<typeof projectPaths>) {
     }
   }, 300);
   return { dirt, stopped, stop: () => clearInterval(timer) };
+}
+
+/** The direct children of `pid`, with their command lines (read with a fixed, terminal-free width). */
+function childrenOf(pid: number): { pid: number; args: string }[] {
+  const out = Bun.spawnSync(["ps", "-ww", "-o", "pid=,args=", "--ppid", String(pid)], { stdout: "pipe" }).stdout.toString();
+  return out.split("\n").map((l) => /^\s*(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), args: m[2]! }));
 }
 
 /** The file a mission's shell command writes and commits. */

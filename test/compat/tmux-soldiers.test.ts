@@ -1,5 +1,5 @@
 // Real soldiers on the tmux backend (issue 10): `vx dispatch --backend tmux` starts Claude Code,
-// Codex, Pi and OpenCode in fresh camps against the mock model, and the auto-started sentinel
+// Codex, Pi, OpenCode and Gemini CLI in fresh camps against the mock model, and the auto-started sentinel
 // settles them from their state hooks and panes. Per harness: a mission that commits from the
 // harness's shell tool and ends with text settles done with that text and a wake; a needs-decision
 // line settles blocked; OpenCode's permission dialog settles blocked; the harness killed mid-turn
@@ -16,6 +16,7 @@ import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
 import { git, vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
+import { geminiEnv, seedGemini } from "./gemini-setup";
 import type { HarnessName } from "./harnesses";
 import { seedOpencode } from "./opencode-setup";
 import { PI_ENV, seedPi } from "./pi-setup";
@@ -68,6 +69,10 @@ const SPECS: Spec[] = [
     warm: { ready: /Ask anything/, env: warmPlugin },
     permission: /Permission required/,
   },
+  // HRD-04's --skip-trust: no folder-trust dialog to answer. The user picked API-key authentication.
+  // Its input box took 44 s to show on a loaded machine (load average 23 on 2 CPUs): Gemini CLI
+  // runs at 3 (a 90 s readiness wait, a 45 s probe, a 30 s not-found window).
+  { harness: "gemini", setup: { env: { VX_TIME_SCALE: "3" }, prepare: (x) => (seedGemini(x.home), geminiEnv(x.models.url)) } },
 ];
 
 const ms = (t: number) => `${Math.round(t)} ms`;

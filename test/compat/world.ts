@@ -9,6 +9,7 @@ import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor } from "../helpers";
 import { type HarnessName, harness } from "./harnesses";
+import { startMockGemini } from "./mock-gemini";
 import { type LoggedRequest, type MockModels, startMockModels } from "./mock-models";
 import { type Tmux, startTmux } from "./tmux";
 
@@ -41,7 +42,8 @@ export type WorldOptions = {
 export async function world(opts: WorldOptions): Promise<World> {
   const exe = await harness(opts.harness);
   const s = sandbox();
-  const models = startMockModels();
+  // Gemini CLI speaks only the Gemini API.
+  const models = opts.harness === "gemini" ? startMockGemini() : startMockModels();
   const herdr = installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
   const vxPath = join(s.bin, "vx");
   symlinkSync(VX_BIN, vxPath);

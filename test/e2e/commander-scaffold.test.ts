@@ -11,7 +11,7 @@ const read = (p: string) => readFileSync(p, "utf8");
 
 function withTools(s: ReturnType<typeof sandbox>) {
   Object.assign(s.env, installFakeHerdr(s.bin));
-  for (const exe of ["claude", "pi", "opencode", "codex"]) writeExecutable(join(s.bin, exe), "#!/bin/sh\nexit 0\n");
+  for (const exe of ["claude", "pi", "opencode", "codex", "gemini"]) writeExecutable(join(s.bin, exe), "#!/bin/sh\nexit 0\n");
   return s;
 }
 
@@ -47,6 +47,38 @@ describe("vx init --commander opencode", () => {
     expect(r.stderr).toContain('opencode.jsonc: add "./.vexillum/opencode-wake.ts" to its "plugin" list yourself');
     const doctor = await vx(["doctor"], { cwd: s.project, env: s.env });
     expect(doctor.stdout).toContain('[warn] OpenCode loads the wake plugin - add "./.vexillum/opencode-wake.ts" to the "plugin" list of opencode.json');
+  });
+});
+
+describe("vx init --commander gemini", () => {
+  test("names the commander block's files in .gemini/settings.json, keeping the user's keys; doctor checks it", async () => {
+    using s = withTools(sandbox());
+    mkdirSync(join(s.project, ".gemini"));
+    writeFileSync(join(s.project, ".gemini/settings.json"), `${JSON.stringify({ ui: { theme: "x" }, context: { fileName: "NOTES.md" } }, null, 2)}\n`);
+    const r = await vx(["init", "--yes", "--commander", "gemini"], { cwd: s.project, env: s.env });
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+    expect(JSON.parse(read(join(s.project, ".vexillum/config.json"))).commander).toBe("gemini");
+    expect(JSON.parse(read(join(s.project, ".gemini/settings.json")))).toEqual({ ui: { theme: "x" }, context: { fileName: ["NOTES.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"] } });
+    const again = await vx(["init", "--yes", "--commander", "gemini"], { cwd: s.project, env: s.env });
+    expect(again.stderr).toContain("nothing to change, every file is current");
+    const doctor = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(doctor.stdout).toContain("[ok] Gemini CLI reads the commander block - listed in .gemini/settings.json\n");
+    writeFileSync(join(s.project, ".gemini/settings.json"), "{}\n");
+    const edited = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(edited.stdout).toContain('[warn] Gemini CLI reads the commander block - add "AGENTS.md", "CLAUDE.md", "GEMINI.md" to "context.fileName" in .gemini/settings.json');
+    rmSync(join(s.bin, "gemini"));
+    const without = await vx(["doctor"], { cwd: s.project, env: s.env });
+    expect(without.stdout).toContain("[missing] Gemini CLI - gemini not found in PATH (required, this project's commander harness)\n");
+    expect(without.code).toBe(1);
+  });
+
+  test("an invalid .gemini/settings.json is left untouched and said", async () => {
+    using s = withTools(sandbox());
+    mkdirSync(join(s.project, ".gemini"));
+    writeFileSync(join(s.project, ".gemini/settings.json"), "[]\n");
+    const r = await vx(["init", "--yes", "--commander", "gemini"], { cwd: s.project, env: s.env });
+    expect(r.stderr).toContain(".gemini/settings.json: .gemini/settings.json must hold a JSON object at the top level, leaving it untouched");
+    expect(read(join(s.project, ".gemini/settings.json"))).toBe("[]\n");
   });
 });
 

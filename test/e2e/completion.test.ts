@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { COMMANDS } from "../../src/commands";
 import { subcommandsOf } from "../../src/completion/spec";
+import { COMMANDER_NAMES, LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { REPO, type Sandbox, VX_BIN, sandbox, vx } from "../helpers";
 
 const ZSH = Bun.which("zsh");
@@ -81,7 +82,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       const complete = completers[shell](s);
       expect(await complete("vx dispatch --k")).toEqual(["--kind"]);
       expect(sorted(await complete("vx dispatch --kind "))).toEqual(["mission", "scout"]);
-      expect(sorted(await complete("vx dispatch --harness "))).toEqual(["claude", "codex", "copilot", "opencode", "pi"]);
+      expect(sorted(await complete("vx dispatch --harness "))).toEqual(sorted([...LISTED_HARNESS_NAMES]));
       expect(sorted(await complete("vx init --no"))).toEqual(["--no-skills", "--notify"]);
       expect(await complete("vx forum inbox --a")).toEqual(["--ack"]);
       // A prompt word that is another command's name does not switch to that command's flags.
@@ -95,8 +96,8 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       using s = shellSandbox(shell);
       const complete = completers[shell](s);
       const got = await complete("vx init --commander=");
-      expect(sorted(got.map((w) => w.replace(/^--commander=/, "")))).toEqual(["claude", "codex", "copilot", "opencode", "pi"]);
-      expect(sorted((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, "")))).toEqual(["codex", "copilot"]);
+      expect(sorted(got.map((w) => w.replace(/^--commander=/, "")))).toEqual(sorted([...COMMANDER_NAMES]));
+      expect(sorted((await complete("vx init --commander=co")).map((w) => w.replace(/^--commander=/, "")))).toEqual(sorted(COMMANDER_NAMES.filter((n) => n.startsWith("co"))));
     });
   });
 }

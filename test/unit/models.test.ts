@@ -1,5 +1,6 @@
 // Model profiles (CMD-MODELS-01): validation of one file, the merge of two, and which harness,
 // model and effort a dispatch ends up with (profile, default, flags field by field).
+import { LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +45,7 @@ describe("reading one models.json", () => {
     ["profiles as an array", '{"profiles":[]}', "invalid profiles: expected an object"],
     ["a profile that is not an object", '{"profiles":{"a":1}}', "invalid profiles.a: expected an object"],
     ["a misspelt field", '{"profiles":{"a":{"modle":"opus"}}}', "invalid profiles.a.modle: unknown field (known: harness, model, effort, when)"],
-    ["an unknown harness", '{"profiles":{"a":{"harness":"gemini"}}}', "invalid profiles.a.harness: expected one of claude, codex, pi, opencode"],
+    ["an unknown harness", '{"profiles":{"a":{"harness":"aider"}}}', `invalid profiles.a.harness: expected one of ${LISTED_HARNESS_NAMES.join(", ")}`],
     ["an empty model", '{"profiles":{"a":{"model":""}}}', "invalid profiles.a.model: must not be empty"],
     ["a numeric effort", '{"profiles":{"a":{"effort":3}}}', "invalid profiles.a.effort: expected a string"],
     ["a default that is not a string", '{"profiles":{},"default":1}', "invalid default: expected a string"],
