@@ -70,6 +70,12 @@ export const GUARDS = {
   sentinelStart: 3 * S,
   /** How long a forum command waits for the server it started to answer. */
   forumStart: 10 * S,
+  /** The forum's server-sent events: a comment this often keeps proxies and the page's stream open. */
+  forumHeartbeat: 15 * S,
+  /** The board's diff stat per task is reused this long (one git call per task, not per refresh)... */
+  boardDiffFresh: 10 * S,
+  /** ...and dropped from the cache after this long unused. */
+  boardDiffForget: 60 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
   /** `vx upgrade`: a download that receives nothing for this long is given up. */

@@ -49,12 +49,12 @@ async function diffStat(exec: Exec, project: string, task: Task, cache: DiffCach
   const key = `${task.id}:${task.updated_at}`;
   const hit = cache.get(key);
   // A soldier commits without saving its task: look again now and then, not at every change.
-  if (hit && now - hit.at < 10_000) return hit.stat;
+  if (hit && now - hit.at < GUARDS.boardDiffFresh) return hit.stat;
   const res = await exec.run(["git", "diff", "--shortstat", `${task.camp_base}...${task.camp_branch}`, "--"], { cwd: project, timeoutMs: GUARDS.gitQuery });
   const stat = res.code === 0 ? res.stdout.trim() || "no changes" : undefined;
   cache.set(key, { at: now, stat });
   // One entry per task save: drop the old ones now and then so a long-lived server does not grow.
-  if (cache.size > 2000) for (const [k, v] of cache) if (now - v.at > 60_000) cache.delete(k);
+  if (cache.size > 2000) for (const [k, v] of cache) if (now - v.at > GUARDS.boardDiffForget) cache.delete(k);
   return stat;
 }
 

@@ -9,7 +9,6 @@ import { closeSync, writeSync } from "node:fs";
 import { selfExecutable } from "../deps";
 import type { Deps } from "../deps";
 import { EXIT, VxError, errorMessage } from "../errors";
-import { loadConfig } from "../project";
 import { foreignPidNamespace } from "../sandbox";
 import { buildOf, changeReason } from "../sentinel/build";
 import { createLog } from "../sentinel/log";
@@ -18,9 +17,9 @@ import { type HeldLock, tryLockExclusive } from "../state/lock";
 import { stateRoot } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
 import { type ForumServer, ForumServerSchema } from "../state/schemas";
-import { isoTime, scaled } from "../time";
+import { GUARDS, isoTime, scaled } from "../time";
 import { VERSION } from "../version";
-import { createNotifier, realAfter, realSpawnNotifier } from "../wakes/notify";
+import { realNotifier } from "../wakes/notify";
 import { createHub, createWatch } from "./events";
 import { type ForumPaths, forumPaths } from "./paths";
 import { createHandler } from "./routes";
@@ -89,15 +88,8 @@ export async function runServer(deps: Deps): Promise<number> {
   const binary = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
   const token = tokenOf(fp);
   let lastSeen = deps.clock.now();
-  const hub = createHub(15_000);
-  const notifier = createNotifier({
-    spawn: realSpawnNotifier,
-    after: realAfter,
-    log,
-    env: deps.env,
-    limitMs: scaled("notifyLimit", deps.env),
-    setting: (dir) => loadConfig(dir)?.notify,
-  });
+  const hub = createHub(GUARDS.forumHeartbeat);
+  const notifier = realNotifier(deps.env, log);
   const gate = { port: 0, token };
   const handler = createHandler(
     {

@@ -16,8 +16,7 @@ import { statSync } from "node:fs";
 import { ensureStateDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
-import { loadConfig } from "../project";
-import { type Notifier, createNotifier, realAfter, realSpawnNotifier } from "../wakes/notify";
+import { type Notifier, realNotifier } from "../wakes/notify";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog, errorText } from "./log";
@@ -161,7 +160,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     signal,
   };
   const watch = changeWatch(deps.clock, log);
-  const notifier = sentinelNotifier(deps, log);
+  const notifier = realNotifier(deps.env, log);
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
@@ -204,14 +203,3 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   }
 }
 
-/** WAK-14's notifier with the real process spawn, timer and config reads. */
-function sentinelNotifier(deps: Deps, log: Log): Notifier {
-  return createNotifier({
-    spawn: realSpawnNotifier,
-    after: realAfter,
-    log,
-    env: deps.env,
-    limitMs: scaled("notifyLimit", deps.env),
-    setting: (dir) => loadConfig(dir)?.notify,
-  });
-}

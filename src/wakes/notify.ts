@@ -8,11 +8,12 @@
  */
 import { existsSync } from "node:fs";
 import { UsageError } from "../errors";
+import { loadConfig } from "../project";
 import { printable } from "../printable";
 import type { Log } from "../sentinel/log";
 import { errorText, foreign } from "../sentinel/log";
 import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
-import { GUARDS, nominalSeconds } from "../time";
+import { GUARDS, nominalSeconds, scaled } from "../time";
 import { forumSection, reasonText } from "./reason";
 
 /** The statuses worth a ping: the soldier finished or needs the general. */
@@ -231,4 +232,16 @@ export function createNotifier(d: NotifierDeps): Notifier {
       for (const child of running.keys()) child.kill();
     },
   };
+}
+
+/** WAK-14's notifier with the real process spawn, timer and config reads: the sentinel's and the forum server's. */
+export function realNotifier(env: Record<string, string | undefined>, log: Log): Notifier {
+  return createNotifier({
+    spawn: realSpawnNotifier,
+    after: realAfter,
+    log,
+    env,
+    limitMs: scaled("notifyLimit", env),
+    setting: (dir) => loadConfig(dir)?.notify,
+  });
 }
