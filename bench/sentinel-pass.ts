@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
 import { realExec } from "../src/exec";
-import { NOMINAL_WINDOWS } from "../src/sentinel/decide";
+import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { SENTINEL_RUNTIME_ENV } from "../src/sentinel/ensure";
 import { newMemory, runPass } from "../src/sentinel/pass";
 import { projectPaths } from "../src/state/paths";

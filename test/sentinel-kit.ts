@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
 import { realExec } from "../src/exec";
 import { type PassCtx, newMemory } from "../src/sentinel/pass";
-import { NOMINAL_WINDOWS } from "../src/sentinel/decide";
+import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { type ProjectPaths, projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import type { Task } from "../src/state/schemas";

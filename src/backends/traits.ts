@@ -5,7 +5,7 @@
  */
 import { VxError } from "../errors";
 import { which } from "../exec";
-import { NOTE_AGENT_GONE, NOTE_TMUX_GONE } from "../sentinel/notes";
+import { NOTE_AGENT_GONE, NOTE_TMUX_GONE } from "../lifecycle/notes";
 import type { Task } from "../state/schemas";
 import { type BackendName, backendOf } from "./names";
 

@@ -13,7 +13,7 @@ import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { type Project, openProject } from "../project";
-import { composeOutput } from "../sentinel/notes";
+import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { Decision, Task } from "../state/schemas";

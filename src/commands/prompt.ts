@@ -11,7 +11,7 @@ import { noteCommander } from "../commanders/resolve";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import type { Deps } from "../deps";
 import { type Project, openProject } from "../project";
-import { composeOutput } from "../sentinel/notes";
+import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { ProjectPaths } from "../state/paths";

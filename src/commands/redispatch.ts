@@ -14,7 +14,7 @@ import { UsageError, VxError, errorMessage } from "../errors";
 import { DEFAULT_HARNESS } from "../harnesses/names";
 import { printable } from "../printable";
 import { type Project, openProject } from "../project";
-import { pausePath, reportPath } from "../sentinel/observe";
+import { pausePath, reportPath } from "../lifecycle/observe";
 import { ensureSentinel } from "../sentinel/ensure";
 import { exists, removeFile } from "../state/files";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";

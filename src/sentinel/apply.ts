@@ -12,7 +12,7 @@ import { SETTLE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 import type { WrittenWake } from "../wakes/notify";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
-import type { Action, Patch } from "./decide";
+import type { Action, Patch } from "../lifecycle/decide";
 import type { Log } from "./log";
 
 export type ApplyCtx = {

@@ -23,9 +23,9 @@ import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import type { WrittenWake } from "../wakes/notify";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
-import { type Windows, decide } from "./decide";
+import { type Windows, decide } from "../lifecycle/decide";
 import { type Log, errorText, foreign } from "./log";
-import { observe, stabilize } from "./observe";
+import { observe, stabilize } from "../lifecycle/observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
 import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
 

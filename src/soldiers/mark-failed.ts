@@ -3,7 +3,7 @@
  * guarded save that records it. Dispatch's launchers, the leftover sweep and camp setup all fail a
  * task this way, so the note reads the same whoever wrote it.
  */
-import { composeOutput } from "../sentinel/notes";
+import { composeOutput } from "../lifecycle/notes";
 import { guardedSave } from "../state/guarded";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";

@@ -4,7 +4,7 @@
  * `prompt` never includes any of this.
  */
 import { VxError } from "../errors";
-import { TRAILER } from "../sentinel/evidence";
+import { TRAILER } from "../lifecycle/evidence";
 import type { Task } from "../state/schemas";
 
 /** The line that introduces each block. */

@@ -9,8 +9,8 @@ import { type HerdrOps, readTranscript, readVisible } from "../backends/herdr-op
 import type { PromptOutcome, Sighting, Timing } from "../backends/types";
 import { isIdleStatus } from "../backends/herdr-types";
 import type { Exec } from "../exec";
-import { type Observation, type Windows, decide } from "../sentinel/decide";
-import { agentTarget, completion, stabilize } from "../sentinel/observe";
+import { type Observation, type Windows, decide } from "../lifecycle/decide";
+import { agentTarget, completion, stabilize } from "../lifecycle/observe";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { SETTLE_CLEARS } from "../state/tasks";

@@ -9,7 +9,7 @@ import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import type { Project } from "../project";
-import { composeOutput } from "../sentinel/notes";
+import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { exists } from "../state/files";
 import { ensureProjectRecord } from "../state/project-record";
@@ -24,7 +24,7 @@ import { addAmendment, withAmendment } from "./amendments";
 import type { LaunchResult, Relaunch } from "./launch";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "./launch-checks";
 import { dispatchText, followUpText } from "./prompt-text";
-import { pausePath, reportPath } from "../sentinel/observe";
+import { pausePath, reportPath } from "../lifecycle/observe";
 import { guardedSave } from "./quick-settle";
 
 /** What the soldier is told when the general gives no text. */

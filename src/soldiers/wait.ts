@@ -13,7 +13,7 @@ import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";
 import { redact } from "../redact";
 import { ensureSentinel } from "../sentinel/ensure";
-import { reportPath } from "../sentinel/observe";
+import { reportPath } from "../lifecycle/observe";
 import { assertTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { NOTE_TMUX_GONE } from "../../src/sentinel/notes";
+import { NOTE_TMUX_GONE } from "../../src/lifecycle/notes";
 import { git, vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";

@@ -3,8 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { pausePath, reportPath } from "../../src/sentinel/observe";
-import { TRAILER } from "../../src/sentinel/evidence";
+import { pausePath, reportPath } from "../../src/lifecycle/observe";
+import { TRAILER } from "../../src/lifecycle/evidence";
 import { dispatchText } from "../../src/soldiers/prompt-text";
 import { activeWaits, agentArgv, appendPaneText, paneText, recordedPrompts, setAgentStatus } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";

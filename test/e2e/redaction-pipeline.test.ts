@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { TRAILER } from "../../src/sentinel/evidence";
+import { TRAILER } from "../../src/lifecycle/evidence";
 import { setPaneText } from "../fakes/herdr-control";
 import { SECRET_BLOCKS, SECRET_CASES } from "../fixtures/secret-corpus";
 import { git, waitFor, VX_BIN } from "../helpers";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readPool } from "../../src/camps/pool";
-import { pausePath, reportPath } from "../../src/sentinel/observe";
+import { pausePath, reportPath } from "../../src/lifecycle/observe";
 import { readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
 import { field, seedTask, stillRunningLines, taskIdOf } from "./soldier-field";

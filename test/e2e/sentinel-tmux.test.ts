@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { writeSoldierState } from "../../src/soldiers/states";
 import { loadTask } from "../../src/state/tasks";
 import { git, waitFor, writeExecutable } from "../helpers";
-import { TRAILER } from "../../src/sentinel/evidence";
+import { TRAILER } from "../../src/lifecycle/evidence";
 import { field, seedTask } from "./soldier-field";
 
 describe("sentinel with tmux soldiers", () => {

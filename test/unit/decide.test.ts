@@ -1,8 +1,8 @@
 // The sentinel's pure decision (SEN-07..19) driven with a fake clock: every window, hold and note.
 import { describe, expect, test } from "bun:test";
-import { type Action, NOMINAL_WINDOWS, type Observation, decide } from "../../src/sentinel/decide";
-import { TRAILER } from "../../src/sentinel/evidence";
-import * as notes from "../../src/sentinel/notes";
+import { type Action, NOMINAL_WINDOWS, type Observation, decide } from "../../src/lifecycle/decide";
+import { TRAILER } from "../../src/lifecycle/evidence";
+import * as notes from "../../src/lifecycle/notes";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
 

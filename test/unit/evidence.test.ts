@@ -8,7 +8,7 @@ import {
   finalTurnWindow,
   needsDecision,
   turnInProgress,
-} from "../../src/sentinel/evidence";
+} from "../../src/lifecycle/evidence";
 
 const SPINNER: Evidence = { kind: "spinner", text: "a spinner line with a timer" };
 const TOOL: Evidence = { kind: "tool", text: 'a "Running..." tool line' };

@@ -71,6 +71,9 @@ const FORBIDDEN: [from: RegExp, to: RegExp][] = [
   [/^commanders\//, /^doctor\//],
   [/^commanders\//, /^sentinel\/pass\.ts$/],
   [/^commands\/(?!index\.ts$)/, /^commands\/index\.ts$/],
+  // The shared lifecycle rules live in lifecycle/: soldiers/ only starts the sentinel or asks whether it runs.
+  [/^soldiers\//, /^sentinel\/(?!ensure\.ts$|singleton\.ts$)/],
+  [/^lifecycle\//, /^(sentinel|soldiers|commands)\//],
 ];
 
 describe("import graph of src/", () => {
@@ -81,7 +84,7 @@ describe("import graph of src/", () => {
     expect(pending.filter((c) => !found.includes(c))).toEqual([]);
   });
 
-  test("no import from commanders/ into doctor/ or the sentinel pass, none from a command into the registry", async () => {
+  test("no edge the layering forbids: commanders/ into doctor/ or the pass, a command into the registry, soldiers/ or lifecycle/ into the sentinel", async () => {
     const bad: string[] = [];
     for (const [file, deps] of await importGraph()) {
       const from = relative(SRC, file);

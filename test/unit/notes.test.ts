@@ -1,6 +1,6 @@
 // The `[vexillum]` notes, compared with the specification's own words (not with our constants).
 import { expect, test } from "bun:test";
-import * as notes from "../../src/sentinel/notes";
+import * as notes from "../../src/lifecycle/notes";
 
 test.each([
   [notes.NOTE_AGENT_GONE, "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp."],

@@ -1,6 +1,6 @@
 // The submitted texts of CMD-DISPATCH-05, exactly.
 import { describe, expect, test } from "bun:test";
-import { TRAILER, finalTurnWindow, needsDecision } from "../../src/sentinel/evidence";
+import { TRAILER, finalTurnWindow, needsDecision } from "../../src/lifecycle/evidence";
 import { DECISION_BLOCK, FOLLOW_UP_BLOCK, dispatchText, followUpText, pauseBlock, reportBlock } from "../../src/soldiers/prompt-text";
 
 const PAUSE = "/home/u/.vexillum/projects/app-1234abcd/pauses/vx-fix-it.md";

@@ -8,7 +8,7 @@ import { registerAwaiter, reapAwaiters } from "../../src/awaiters/registry";
 import type { Exec } from "../../src/exec";
 import { applySettle } from "../../src/sentinel/apply";
 import { buildOf, changeReason } from "../../src/sentinel/build";
-import { stabilize } from "../../src/sentinel/observe";
+import { stabilize } from "../../src/lifecycle/observe";
 import { runPass } from "../../src/sentinel/pass";
 import { loadTask } from "../../src/state/tasks";
 import { execStub, psCall } from "../fakes/exec";
