@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { pausePath, reportPath } from "../../src/lifecycle/observe";
 import { TRAILER } from "../../src/lifecycle/evidence";
 import { dispatchText } from "../../src/soldiers/prompt-text";
@@ -28,7 +29,7 @@ describe("vx dispatch: bad input", () => {
 
   test.each([
     [["--kind", "raid"], 'unknown kind "raid", expected mission or scout'],
-    [["--harness", "gemini"], 'unknown harness "gemini", expected one of claude, codex, pi, opencode'],
+    [["--harness", "aider"], `unknown harness "aider", expected one of ${LISTED_HARNESS_NAMES.join(", ")}`],
     [["--backend", "screen"], 'unknown backend "screen", expected herdr or tmux'],
     [["--model", "gpt"], 'unknown model "gpt" (expected one of haiku, sonnet, opus, fable)'],
     [["--effort", "huge"], 'unknown effort "huge" (expected one of low, medium, high, xhigh, max)'],

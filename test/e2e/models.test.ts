@@ -1,5 +1,6 @@
 // Model profiles end to end (CMD-MODELS-01): `vx models`, `--profile` on dispatch and redispatch,
 // the default profile, and doctor's models.json line, with the compiled vx and the fake herdr.
+import { LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,10 +76,10 @@ describe("vx models", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toStartWith(`vx: ${globalFile(f)}: invalid JSON`);
-    writeModels(f, GLOBAL, { profiles: { deep: { harness: "gemini" } } });
+    writeModels(f, GLOBAL, { profiles: { deep: { harness: "aider" } } });
     r = await f.run(["models", "--json"]);
     expect(r.stderr).toBe(
-      `vx: ${projectFile(f)}: invalid profiles.deep.harness: expected one of claude, codex, pi, opencode - vx leaves it as it is; repair it or move it aside\n`,
+      `vx: ${projectFile(f)}: invalid profiles.deep.harness: expected one of ${LISTED_HARNESS_NAMES.join(", ")} - vx leaves it as it is; repair it or move it aside\n`,
     );
   });
 });
