@@ -13,6 +13,8 @@ import { pathToFileURL } from "node:url";
 import { vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
+import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
+import { geminiEnv, seedGemini } from "./gemini-setup";
 import type { HarnessName } from "./harnesses";
 import { seedOpencode } from "./opencode-setup";
 import { PI_ENV, seedPi } from "./pi-setup";
@@ -35,6 +37,14 @@ const SPECS: Spec[] = [
   // (tmux-soldiers.test.ts); on a machine loaded 10 times over it did not draw within 90 s, so it
   // runs at 6 (a 180 s readiness wait).
   { harness: "opencode", setup: { env: { VX_TIME_SCALE: "6" }, prepare: (x) => seedOpencode(x.home, x.models.url) }, warm: true },
+  // Both start slowly (tmux-soldiers.test.ts, copilot-tmux.test.ts): Gemini CLI at 3 (a 90 s
+  // readiness wait), Copilot at 1.5 (45 s). Gemini CLI keeps its sessions under the soldier's own
+  // GEMINI_CLI_HOME, by project; Copilot's are all in the one COPILOT_HOME, the decoy's too.
+  { harness: "gemini", setup: { env: { VX_TIME_SCALE: "3" }, prepare: (x) => (seedGemini(x.home), geminiEnv(x.models.url)) } },
+  {
+    harness: "copilot",
+    setup: { env: { VX_TIME_SCALE: "1.5", COPILOT_MODEL }, prepare: (x) => (seedCopilot(x.home, []), copilotEnv(x.home, x.models.url)) },
+  },
 ];
 
 /** The pids of `root` and every process below it. */
