@@ -186,8 +186,8 @@ export const copilot: Harness = {
     }
   },
   launchRefusal: () => undefined,
-  // Seen to resume the last session; that it picks the camp's own (not another camp's newer one)
-  // is not yet proven by the compat suite, as it is for the four others.
+  // It picks the session whose working directory is the camp's, even when another camp of the
+  // same repository has a newer (ended) session in the same COPILOT_HOME (compat resume.test.ts).
   continueArgs: async () => [COPILOT.continueFlag],
   commander: {
     // No asynchronous hook: a wake that arrives while Copilot sits idle is typed into its pane

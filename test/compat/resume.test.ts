@@ -7,12 +7,14 @@
 // request for the resumed soldier carries "go on", the interrupted soldier's earlier prompt (its
 // conversation came back) and not the decoy's; the uncommitted file is still in the same camp.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
+import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
+import { geminiEnv, seedGemini } from "./gemini-setup";
 import type { HarnessName } from "./harnesses";
 import { seedOpencode } from "./opencode-setup";
 import { PI_ENV, seedPi } from "./pi-setup";
@@ -22,7 +24,29 @@ import { type Fleet, fleet, settles, shellCall, workFile } from "./tmux-fleet";
 const RESUMED = "go on";
 const PICKED_UP = "Picked up where I left off.";
 
-type Spec = { harness: HarnessName; setup: Parameters<typeof fleet>[1]; warm?: boolean; close?: (f: Fleet) => void };
+type Spec = {
+  harness: HarnessName;
+  setup: Parameters<typeof fleet>[1];
+  warm?: boolean;
+  close?: (f: Fleet) => void;
+  /**
+   * The decoy's harness is ended before the resume, so a continue that skips sessions still in use
+   * would take the decoy's (then the newest idle one) and show it.
+   */
+  endDecoy?: boolean;
+  /** The transcripts of the harness's sessions, where all camps share one store (newest last). */
+  transcripts?: (f: Fleet) => string[];
+};
+
+/** Copilot keeps every session under `$COPILOT_HOME/session-state/<id>/events.jsonl`, by last write. */
+function copilotTranscripts(f: Fleet): string[] {
+  const dir = join(f.env.COPILOT_HOME!, "session-state");
+  return readdirSync(dir)
+    .map((id) => join(dir, id, "events.jsonl"))
+    .filter((p) => existsSync(p))
+    .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+    .map((p) => readFileSync(p, "utf8"));
+}
 
 // Real time (a 30 s readiness wait): a loaded machine started Claude Code past tmux-fleet's 7.5 s.
 const REAL = { VX_TIME_SCALE: "1" };
@@ -35,6 +59,16 @@ const SPECS: Spec[] = [
   // (tmux-soldiers.test.ts); on a machine loaded 10 times over it did not draw within 90 s, so it
   // runs at 6 (a 180 s readiness wait).
   { harness: "opencode", setup: { env: { VX_TIME_SCALE: "6" }, prepare: (x) => seedOpencode(x.home, x.models.url) }, warm: true },
+  // Both start slowly (tmux-soldiers.test.ts, copilot-tmux.test.ts): Gemini CLI at 3 (a 90 s
+  // readiness wait), Copilot at 1.5 (45 s). Gemini CLI keeps its sessions under the soldier's own
+  // GEMINI_CLI_HOME, by project; Copilot's are all in the one COPILOT_HOME, the decoy's too.
+  { harness: "gemini", setup: { env: { VX_TIME_SCALE: "3" }, prepare: (x) => (seedGemini(x.home), geminiEnv(x.models.url)) } },
+  {
+    harness: "copilot",
+    setup: { env: { VX_TIME_SCALE: "1.5", COPILOT_MODEL }, prepare: (x) => (seedCopilot(x.home, []), copilotEnv(x.home, x.models.url)) },
+    endDecoy: true,
+    transcripts: copilotTranscripts,
+  },
 ];
 
 /** The pids of `root` and every process below it. */
@@ -119,6 +153,16 @@ for (const spec of SPECS) {
       const b = await f.dispatch(decoy);
       await waitFor(() => decoy.replies.length > 0, 60_000, "the decoy's reply");
       expect(b.camp).not.toBe(d.camp);
+      if (spec.endDecoy) {
+        f.killHarness(b.session);
+        await waitFor(() => !f.hasSession(b.session), 30_000, "the decoy's session to close with its harness");
+      }
+      if (spec.transcripts) {
+        // One store for every camp: the decoy's session is the newest, so a resume of "the last
+        // session" that ignored the camp would carry the decoy's conversation.
+        const all = spec.transcripts(f);
+        expect({ sessions: all.length, newestIsDecoy: all.at(-1)?.includes(decoy.prompt) }).toEqual({ sessions: 2, newestIsDecoy: true });
+      }
 
       const t0 = Date.now();
       const r = await vx(["resume", d.id, RESUMED], { cwd: f.project, env: f.env });
