@@ -3,7 +3,8 @@
 // from inside the page, and the live board; the screenshots the README shows are taken here.
 // Run with `bun run test:browser`; skipped, saying so, when no chromium is installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { stopSentinel } from "../await-kit";
@@ -19,7 +20,12 @@ function findChromium(): string | undefined {
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.error("test/browser: no chromium found (install Debian's chromium package, or set CHROMIUM_PATH): the browser tests are skipped");
 
-const IMG = join(REPO, "docs", "img");
+// The README's screenshots are rewritten only when asked (VX_UPDATE_SCREENSHOTS=1): a plain run
+// takes them into a temp dir it removes, so it leaves the checkout as it found it.
+const IMG = process.env.VX_UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-forum-shots-"));
+afterAll(() => {
+  if (IMG !== join(REPO, "docs", "img")) rmSync(IMG, { recursive: true, force: true });
+});
 const PLAN = `# Plan: the forum
 
 The general reviews what the commander shows, and answers in the browser.
