@@ -20,9 +20,9 @@ function findChromium(): string | undefined {
 const CHROMIUM = findChromium();
 if (!CHROMIUM) console.error("test/browser: no chromium found (install Debian's chromium package, or set CHROMIUM_PATH): the browser tests are skipped");
 
-// The README's screenshots are rewritten only when asked (VX_UPDATE_SCREENSHOTS=1): a plain run
+// The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1; not VX_*, which the preload clears): a plain run
 // takes them into a temp dir it removes, so it leaves the checkout as it found it.
-const IMG = process.env.VX_UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-forum-shots-"));
+const IMG = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-forum-shots-"));
 afterAll(() => {
   if (IMG !== join(REPO, "docs", "img")) rmSync(IMG, { recursive: true, force: true });
 });
