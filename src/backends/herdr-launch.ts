@@ -5,13 +5,13 @@
  * `updated_at` it was decided on, and a failure leaves the task `failed` with its lease kept, so
  * it can be struck.
  */
+import { markFailed } from "../soldiers/mark-failed";
 import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, startAgent } from "./herdr-ops";
 import { HerdrError } from "./herdr";
 import type { PromptOutcome } from "./types";
 import type { Deps } from "../deps";
 import { DEFAULT_HARNESS } from "../harnesses";
 import { errorMessage } from "../errors";
-import { composeOutput } from "../lifecycle/notes";
 import { pausePath, reportPath } from "../lifecycle/observe";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
@@ -39,13 +39,7 @@ function nameTried(err: unknown, candidate: string, id: string): string {
 }
 
 async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<Task> = {}): Promise<LaunchResult> {
-  const saved = await guardedSave(ctx.paths, task.id, task, {
-    ...extra,
-    ...EPISODE_CLEARS,
-    status: "failed",
-    updated_at: isoTime(ctx.deps.clock.now()),
-    output: composeOutput(undefined, task.output, [`[vexillum] ${reason} - marked failed.`]),
-  });
+  const saved = await markFailed(ctx.paths, task, reason, ctx.deps.clock.now(), { extra });
   return { task: saved.task, error: reason };
 }
 

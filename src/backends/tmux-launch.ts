@@ -7,6 +7,7 @@
  * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
  * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
+import { markFailed } from "../soldiers/mark-failed";
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
@@ -19,7 +20,6 @@ import { errorMessage } from "../errors";
 import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { printable } from "../printable";
 import { redact } from "../redact";
-import { composeOutput } from "../lifecycle/notes";
 import { pausePath, reportPath } from "../lifecycle/observe";
 import { writeStateFile } from "../state/files";
 import { type ProjectPaths, realpathOr } from "../state/paths";
@@ -82,12 +82,7 @@ export const NOT_READY = "the soldier's harness did not become ready in its tmux
 /** `kill`: the session this launch made (its id, from the command that made it). */
 async function fail(ctx: TmuxLaunchCtx, task: Task, reason: string, kill?: string): Promise<LaunchResult> {
   if (kill) await ctx.tmux.killSession(kill).catch(() => false);
-  const saved = await guardedSave(ctx.paths, task.id, task, {
-    ...EPISODE_CLEARS,
-    status: "failed",
-    updated_at: isoTime(ctx.deps.clock.now()),
-    output: composeOutput(undefined, task.output, [`[vexillum] ${reason} - marked failed.`]),
-  });
+  const saved = await markFailed(ctx.paths, task, reason, ctx.deps.clock.now());
   return { task: saved.task, error: reason };
 }
 
