@@ -70,6 +70,12 @@ export const GUARDS = {
   sentinelStart: 3 * S,
   /** How long a forum command waits for the server it started to answer. */
   forumStart: 10 * S,
+  /** `vx demo`: how long its scripted commander waits for one wake before calling the step failed. */
+  demoWake: 60 * S,
+  /** `vx demo`'s teardown: how long a verified sentinel gets after SIGTERM before SIGKILL. */
+  demoSentinelStop: 5 * S,
+  /** `vx forum`: one probe of whether the server on the recorded port answers. */
+  forumProbe: 2 * S,
   /** The forum's server-sent events: a comment this often keeps proxies and the page's stream open. */
   forumHeartbeat: 15 * S,
   /** The board's diff stat per task is reused this long (one git call per task, not per refresh)... */

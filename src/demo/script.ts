@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { EXIT, VxError } from "../errors";
+import { GUARDS } from "../time";
 import type { Narrator } from "./narrate";
 import { type Run, type World, commitAll, run } from "./world";
 
@@ -22,9 +23,6 @@ const ORDERS: Omit<Soldier, "id">[] = [
   { name: "charlie", kind: "mission", prompt: "Make the greeting welcome our users.\nwrite greeting.txt: Welcome, friends of the shop!" },
 ];
 const ANSWER = "Spanish.\nreport: The greeting should be in Spanish, as the general decided: ¡Hola, mundo!";
-
-/** How long the commander waits for any one wake before calling the demo failed. */
-const WAKE_LIMIT_MS = 60_000;
 
 export class DemoFailure extends VxError {}
 
@@ -92,7 +90,7 @@ async function awaitWake(c: Commander): Promise<Change[]> {
   const started = c.deps.clock.now();
   const proc = Bun.spawn([...c.deps.self, "sentinel", "await"], { cwd: c.world.project, env: c.world.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   c.awaiting = proc;
-  const timer = setTimeout(() => proc.kill("SIGTERM"), WAKE_LIMIT_MS);
+  const timer = setTimeout(() => proc.kill("SIGTERM"), GUARDS.demoWake);
   const [code, text] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   clearTimeout(timer);
   c.awaiting = undefined;

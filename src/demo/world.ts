@@ -126,7 +126,7 @@ export async function stopSentinel(deps: Deps, w: World): Promise<string | undef
     } catch {
       break; // gone already
     }
-    const until = deps.clock.now() + 5000;
+    const until = deps.clock.now() + GUARDS.demoSentinelStop;
     while (deps.clock.now() < until && ((await ours()) || sentinelState(paths).running)) await deps.clock.sleep(50);
   }
   return (await ours()) || sentinelState(paths).running ? `the sentinel (pid ${pid}) did not stop` : undefined;

@@ -20,7 +20,7 @@ import { readServerInfo } from "./server";
 /** Whether something answers HTTP on the port (any status: a 403 is an answer). */
 async function answers(port: number): Promise<boolean> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000), redirect: "manual" });
+    const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(GUARDS.forumProbe), redirect: "manual" });
     await res.arrayBuffer();
     return true;
   } catch {
