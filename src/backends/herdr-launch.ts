@@ -5,21 +5,21 @@
  * `updated_at` it was decided on, and a failure leaves the task `failed` with its lease kept, so
  * it can be struck.
  */
-import { markFailed } from "../soldiers/mark-failed";
-import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, startAgent } from "./herdr-ops";
+import { markFailed } from "../state/mark-failed";
+import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, readTranscript, readVisible, startAgent } from "./herdr-ops";
 import { HerdrError } from "./herdr";
+import { agentTarget } from "./herdr-types";
 import type { PromptOutcome } from "./types";
+import type { LaunchResult, LifecycleRules, Relaunch, Settlement } from "./terminal-types";
 import type { Deps } from "../deps";
-import { DEFAULT_HARNESS } from "../harnesses";
+import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
-import { pausePath, reportPath } from "../lifecycle/observe";
+import type { Exec } from "../exec";
+import { guardedSave } from "../state/guarded";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, loadTask } from "../state/tasks";
 import { isoTime, scaled } from "../time";
-import { type LaunchResult, type Relaunch, harnessArgs } from "../soldiers/launch";
-import { dispatchText } from "../soldiers/prompt-text";
-import { guardedSave, quickSettle } from "../soldiers/quick-settle";
 
 /**
  * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
@@ -29,7 +29,7 @@ export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: strin
   return { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) };
 }
 
-export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string };
+export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string; rules: LifecycleRules };
 
 // `agent start` failures carry the argv of the call that failed, so the name it used is known
 // even when the fallback name was switched to inside startAgent.
@@ -88,7 +88,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
       name: candidate,
       kind: harness,
       pane: tab.paneId,
-      args: [...(relaunch?.args ?? []), ...harnessArgs(harness, task.model, task.effort)],
+      args: [...(relaunch?.args ?? []), ...harnessOf(harness).soldierArgs(task.model, task.effort)],
       taskId: task.id,
     });
   } catch (err) {
@@ -102,7 +102,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   if (!step.written) return changedUnderUs(step.task);
   task = step.task;
 
-  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);
   let outcome: PromptOutcome;
   try {
     outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });
@@ -122,9 +122,9 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
  */
 export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task: Task, outcome: PromptOutcome): Promise<Task> {
   if (task.status !== "running") return task;
-  let settlement: Awaited<ReturnType<typeof quickSettle>>;
+  let settlement: Settlement;
   try {
-    settlement = await quickSettle({ ops: ctx.ops, exec: ctx.deps.exec, paths: ctx.paths }, task, outcome);
+    settlement = await quickSettle({ ops: ctx.ops, exec: ctx.deps.exec, paths: ctx.paths, judge: ctx.rules.judge }, task, outcome);
   } catch {
     return loadTask(ctx.paths, task.id)?.value ?? task;
   }
@@ -133,3 +133,19 @@ export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task:
   return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
 }
 
+
+export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; judge: LifecycleRules["judge"] };
+
+/**
+ * The quick-settle probe on herdr (CMD-DISPATCH-06): a prompt whose wait ended settled is judged
+ * from what the agent shows; `timeout` (and anything but a settled wait) stays running.
+ */
+export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
+  if (outcome.kind !== "settled") return { status: "running", fields: {} };
+  const target = task.herdr_agent_name || agentTarget(outcome.agent);
+  return ctx.judge({ clock: ctx.ops.clock, env: ctx.ops.env, exec: ctx.exec, paths: ctx.paths }, task, {
+    status: outcome.agent.agent_status,
+    read: () => readTranscript(ctx.ops, target),
+    readVisible: () => readVisible(ctx.ops, target),
+  });
+}

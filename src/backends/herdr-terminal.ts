@@ -14,8 +14,8 @@ import type { ProjectPaths } from "../state/paths";
 import { COUNTS, scaled } from "../time";
 import { launchSoldier, settleAfterPrompt } from "./herdr-launch";
 import { closeUnrecordedTabs } from "./leftovers";
-import { soldierTarget } from "../soldiers/quick-settle";
-import type { SoldierTerminal } from "./terminal-types";
+import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
+import type { Task } from "../state/schemas";
 
 /**
  * After an option's key, waits (within the probe window) for the agent to leave the dialog it
@@ -41,14 +41,19 @@ async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): 
   }
 }
 
-export function herdrTerminal(deps: Deps, paths: ProjectPaths, workspace?: string): SoldierTerminal {
+/** Where reads and keys for a task's soldier go: its agent name, else its pane. */
+export function soldierTarget(task: Task): string {
+  return task.herdr_agent_name || task.herdr_pane_id || "";
+}
+
+export function herdrTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRules, workspace?: string): SoldierTerminal {
   const ops = herdrOps(deps);
   return {
     name: "herdr",
     pane: "herdr pane",
     launch(pending, relaunch) {
       if (!workspace) throw new Error("a herdr launch needs the caller's workspace");
-      return launchSoldier({ deps, paths, ops, workspace }, pending, relaunch);
+      return launchSoldier({ deps, paths, ops, workspace, rules }, pending, relaunch);
     },
     prompt: (task, text) => promptAgent(ops, soldierTarget(task), text, { waitTimeoutMs: scaled("quickSettle", deps.env) }),
     async press(task, key) {
@@ -72,7 +77,7 @@ export function herdrTerminal(deps: Deps, paths: ProjectPaths, workspace?: strin
         throw err;
       }
     },
-    settle: (task, outcome) => settleAfterPrompt({ deps, paths, ops }, task, outcome),
+    settle: (task, outcome) => settleAfterPrompt({ deps, paths, ops, rules }, task, outcome),
     async close(task) {
       if (!task.herdr_tab_id && !task.herdr_pane_id) {
         // Never recorded a pane; a launch that died may still have left its tab.

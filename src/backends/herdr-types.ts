@@ -123,3 +123,8 @@ export function toServerStatus(raw: unknown): ServerStatus | undefined {
   if (socket !== undefined) out.socket = socket;
   return out;
 }
+
+/** The agent target for reads and keys: the live name, else its pane. */
+export function agentTarget(agent: AgentInfo): string {
+  return agent.name ?? agent.pane_id;
+}

@@ -3,9 +3,36 @@
  * from the registry that picks one (`terminal.ts`), so the implementations never import it back.
  */
 import type { BackendName, Sighting } from "./soldiers";
-import type { PromptOutcome } from "./types";
+import type { PromptOutcome, Timing } from "./types";
+import type { Exec } from "../exec";
+import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
-import type { LaunchResult, Relaunch } from "../soldiers/launch";
+
+/**
+ * A relaunch by `vx resume` (CMD-RESUME-01): arguments put before the harness's own (its continue
+ * flag) and the text submitted instead of the dispatch text.
+ */
+export type Relaunch = { args: string[]; text: string };
+
+/** The task as saved at the end of a launch, and why it failed when it did. */
+export type LaunchResult = { task: Task; error?: string };
+
+/** What judging a sighting needs: the caller's clock (passed in), exec and the project. */
+export type SettleCtx = Timing & { exec: Exec; paths: ProjectPaths };
+
+/** The quick-settle probe's verdict: the status to record and the fields to save with it (none for running). */
+export type Settlement = { status: "running" | "done" | "blocked"; fields: Partial<Task> };
+
+/**
+ * The lifecycle's rules a terminal applies but does not own (they sit above the registries, in
+ * `soldiers/terminal.ts`): the quick-settle probe's judgement of what a soldier shows
+ * (CMD-DISPATCH-06) and the text of its first prompt (CMD-DISPATCH-05), which names its report
+ * and pause files and so is made once the launch has named the soldier.
+ */
+export type LifecycleRules = {
+  judge(ctx: SettleCtx, task: Task, soldier: Sighting): Promise<Settlement>;
+  firstPrompt(paths: ProjectPaths, task: Task): string;
+};
 
 export interface SoldierTerminal {
   readonly name: BackendName;

@@ -7,7 +7,6 @@
  * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
  * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
  */
-import { markFailed } from "../soldiers/mark-failed";
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
@@ -20,25 +19,23 @@ import { errorMessage } from "../errors";
 import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { printable } from "../printable";
 import { redact } from "../redact";
-import { pausePath, reportPath } from "../lifecycle/observe";
 import { writeStateFile } from "../state/files";
+import { guardedSave } from "../state/guarded";
+import { markFailed } from "../state/mark-failed";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
-import { type HookedLaunch, shellQuote, stateHooks } from "../soldiers/hooks";
-import { harnessArgs } from "../soldiers/launch";
-import type { LaunchResult, Relaunch } from "../soldiers/launch";
-import { dispatchText } from "../soldiers/prompt-text";
-import { guardedSave, settleSeen } from "../soldiers/quick-settle";
-import { SOLDIER_ENV_FILE, soldierExecArgv } from "../soldiers/soldier-exec";
-import { deliverUnderIntent, readSoldierState, warnTo } from "../soldiers/states";
+import { type HookedLaunch, shellQuote, stateHooks } from "../harnesses/soldier-hooks";
+import type { LaunchResult, LifecycleRules, Relaunch } from "./terminal-types";
+import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
+import { deliverUnderIntent, readSoldierState, warnTo } from "../state/soldier-state";
 import { tmuxSurvey } from "./soldiers";
 import { loadTask } from "../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 
-export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files } };
+export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files }; rules: LifecycleRules };
 
 /** The client a launch of `task` uses: the server recorded on it, else the one a plain `tmux` here would use. */
 export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
@@ -235,7 +232,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
       name,
       cwd: pending.camp_path ?? "",
       env: hooks.env,
-      argv: soldierExecArgv(deps.self, envFile, [...harnessOf(harness).program(deps.self), ...(relaunch?.args ?? []), ...harnessArgs(harness, pending.model, pending.effort), ...hooks.args]),
+      argv: soldierExecArgv(deps.self, envFile, [...harnessOf(harness).program(deps.self), ...(relaunch?.args ?? []), ...harnessOf(harness).soldierArgs(pending.model, pending.effort), ...hooks.args]),
       // A harness that exits keeps its pane, so what it said can be told (and read in the session).
       keepDeadPane: true,
       tag: pending.id,
@@ -279,7 +276,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
   if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
   task = restamp.task;
-  const text = relaunch?.text ?? dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) });
+  const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);
   try {
     await deliverUnderIntent(paths, task.id, intentAt, harness, () => pasteAndSubmit(deps, tmux, paneId, text, harness), warnTo(deps.stderr));
   } catch (err) {
@@ -315,7 +312,7 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
  * CMD-DISPATCH-06 on tmux: wait up to the quick-settle time for the harness to report its turn
  * over, then settle what is certain. A soldier still working is left to the sentinel.
  */
-export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux">, task: Task): Promise<Task> {
+export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux" | "rules">, task: Task): Promise<Task> {
   const { clock, env } = ctx.deps;
   const deadline = clock.now() + scaled("quickSettle", env);
   const since = Date.parse(task.updated_at);
@@ -329,7 +326,7 @@ export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux">,
   try {
     const soldier = tmuxSurvey(ctx.tmux, await ctx.tmux.listPanes()).find(task, ctx.paths);
     if (!soldier) return current();
-    const settlement = await settleSeen({ clock, env, exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
+    const settlement = await ctx.rules.judge({ clock, env, exec: ctx.deps.exec, paths: ctx.paths }, task, soldier);
     if (settlement.status === "running") return current();
     return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
   } catch {

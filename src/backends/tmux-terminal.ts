@@ -14,11 +14,11 @@ import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isoTime } from "../time";
 import { launchTmuxOf, launchTmuxSoldier, pasteAndSubmit, probe, soldierHooks } from "./tmux-launch";
-import { deliverUnderIntent, warnTo } from "../soldiers/states";
-import type { SoldierTerminal } from "./terminal-types";
+import { deliverUnderIntent, warnTo } from "../state/soldier-state";
+import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
 import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
 
-export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
+export function tmuxTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRules): SoldierTerminal {
   const tmuxOfTask = (task: Task) => tmuxFor(deps.exec, deps.env, task);
   /** The soldier as the survey sees it, and only when its pane is verified as the task's. */
   const live = async (task: Task): Promise<{ soldier: Sighting; pane: string } | undefined> => {
@@ -43,7 +43,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
     name: "tmux",
     pane: "tmux pane",
     launch: (pending, relaunch) =>
-      launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending) }, pending, relaunch),
+      launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending), rules }, pending, relaunch),
     prompt: (task, text) => deliver(task, (pane) => pasteAndSubmit(deps, tmuxOfTask(task), pane, text, task.harness), false),
     press: (task, key) => deliver(task, (pane) => tmuxOfTask(task).sendKeys(pane, [key]), true),
     screen: async (task) => {
@@ -51,7 +51,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths): SoldierTerminal {
       return pane ? tmuxOfTask(task).capture(pane).catch(() => undefined) : undefined;
     },
     live: async (task) => (await live(task))?.soldier,
-    settle: (task) => probe({ deps, paths, tmux: tmuxOfTask(task) }, task),
+    settle: (task) => probe({ deps, paths, tmux: tmuxOfTask(task), rules }, task),
     async close(task) {
       const name = task.tmux_target ?? paneOf(task) ?? "";
       let left: Awaited<ReturnType<typeof killIfOurs>>;

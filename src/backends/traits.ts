@@ -5,9 +5,15 @@
  */
 import { VxError } from "../errors";
 import { which } from "../exec";
-import { NOTE_AGENT_GONE, NOTE_TMUX_GONE } from "../lifecycle/notes";
 import type { Task } from "../state/schemas";
 import { type BackendName, backendOf } from "./names";
+
+/** SEN-18 and TMX-06: the notes of a soldier whose pane disappeared, in its backend's words. */
+export const NOTE_AGENT_GONE =
+  "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
+
+export const NOTE_TMUX_GONE =
+  "[vexillum] this soldier's tmux pane disappeared (session closed, harness exited, or tmux restarted) - marked interrupted. Any work it already committed is still in its camp.";
 
 export type BackendTraits = {
   readonly name: BackendName;

@@ -11,7 +11,7 @@ import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
 import { loadConfig } from "../project";
 import { redact } from "../redact";
 import type { LaunchResult } from "../soldiers/launch";
-import { markFailed } from "../soldiers/mark-failed";
+import { markFailed } from "../state/mark-failed";
 import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";

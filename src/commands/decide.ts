@@ -23,7 +23,7 @@ import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
 import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
-import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
+import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
 import { restorePatch } from "./prompt";
 import { addAmendment, withAmendment } from "../soldiers/amendments";
 

@@ -10,7 +10,8 @@ import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { UsageError, VxError } from "../errors";
-import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
+import { DEFAULT_HARNESS } from "../harnesses";
+import { checkModelEffort } from "../harnesses/model-effort";
 import { assertPromptSize } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { which } from "../exec";
@@ -24,7 +25,7 @@ import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
-import { soldierTerminal } from "../backends/terminal";
+import { soldierTerminal } from "../soldiers/terminal";
 import { isoTime } from "../time";
 
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
@@ -56,19 +57,6 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
   };
 }
 
-/** Model and effort rules of CMD-DISPATCH-01 and HRD-04 for the effective harness. */
-export function checkModelEffort(harness: Harness, model: string | undefined, effort: string | undefined): void {
-  harnessOf(harness).checkModelEffort(model, effort);
-  // Other harnesses take any name, but herdr types the launch line into the pane's shell, and
-  // how it quotes arguments is not documented: only plain identifier characters get through.
-  for (const [flag, value] of [["model", model], ["effort", effort]] as const) {
-    if (value !== undefined && !SAFE_VALUE.test(value)) {
-      throw new UsageError(`invalid ${flag} "${value}": use only letters, digits and . _ : / @ + = -`, "dispatch");
-    }
-  }
-}
-
-const SAFE_VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/@+=-]*$/;
 
 /** `vx dispatch`. */
 export const dispatchCommand = defineVxCommand({

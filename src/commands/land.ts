@@ -9,9 +9,8 @@ import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, listTasks, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, listTasks, requireTask, sortTasks, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
-import { sortTasks } from "./status";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
 /** Statuses T12 moves to `done`; any other status is left exactly as it is. */

@@ -22,7 +22,7 @@ import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
-import { soldierTerminal } from "../backends/terminal";
+import { soldierTerminal } from "../soldiers/terminal";
 import { traitsOf } from "../backends/traits";
 
 /** CMD-PROMPT-01: why this task cannot be prompted, or undefined when it can. */

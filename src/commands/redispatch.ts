@@ -23,11 +23,11 @@ import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
-import { soldierTerminal } from "../backends/terminal";
+import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
-import { checkModelEffort } from "./dispatch";
+import { checkModelEffort } from "../harnesses/model-effort";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
 
 function warn(deps: Deps, text: string): void {

@@ -8,18 +8,9 @@ import { openProject } from "../project";
 import type { Loaded } from "../state/record";
 import { SCHEMA_VERSION, type Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
-import { listTasks } from "../state/tasks";
+import { listTasks, sortTasks } from "../state/tasks";
 import { printable } from "../printable";
 import { isoTime } from "../time";
-
-/** Most recently updated first; ties by id ascending. */
-export function sortTasks<T extends { value: Task }>(tasks: T[]): T[] {
-  return [...tasks].sort((a, b) => {
-    const byTime = Date.parse(b.value.updated_at) - Date.parse(a.value.updated_at);
-    if (byTime !== 0) return byTime;
-    return a.value.id < b.value.id ? -1 : a.value.id > b.value.id ? 1 : 0;
-  });
-}
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
 export function shortPrompt(prompt: string): string {

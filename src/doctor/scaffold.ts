@@ -1,6 +1,6 @@
 /** Doctor's project checks: the commander block, skill, models.json, commander wake files (DOC-08), Stop hook (DOC-09). */
 import { join } from "node:path";
-import { checkModelEffort } from "../commands/dispatch";
+import { checkModelEffort } from "../harnesses/model-effort";
 import { errorMessage } from "../errors";
 import { DEFAULT_HARNESS, commanderHarnesses } from "../harnesses";
 import { printable } from "../printable";

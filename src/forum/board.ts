@@ -10,13 +10,12 @@ import { liveAwaiters } from "../awaiters/registry";
 import { readCommanders } from "../commanders/check";
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
-import { sortTasks } from "../commands/status";
 import { readStateText } from "../state/files";
 import { type ProjectPaths, rootPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import type { Loaded } from "../state/record";
 import type { Task } from "../state/schemas";
-import { listTasks } from "../state/tasks";
+import { listTasks, sortTasks } from "../state/tasks";
 import { GUARDS } from "../time";
 import { listWakeNames } from "../wakes/queue";
 

@@ -1,10 +1,7 @@
 /** The exact `[vexillum]` notes the sentinel appends to a task's output (SEN-08/13/15/18, TMX-06). */
 
-export const NOTE_AGENT_GONE =
-  "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
-
-export const NOTE_TMUX_GONE =
-  "[vexillum] this soldier's tmux pane disappeared (session closed, harness exited, or tmux restarted) - marked interrupted. Any work it already committed is still in its camp.";
+// A soldier that disappeared is told in its backend's words, so those notes live with the backend.
+export { NOTE_AGENT_GONE, NOTE_TMUX_GONE } from "../backends/traits";
 
 export function noteStillRunning(evidence: string): string {
   return `[vexillum] this soldier's pane still showed work in progress (${evidence}) 30 minutes after its turn went idle - stopped waiting and marked unconfirmed, not done; its report may not exist. Check its camp/pane before assuming either way.`;
@@ -28,12 +25,5 @@ export function notePauseGone(pauseSeenAt: string): string {
 export const NOTE_PAUSE_STALE =
   "[vexillum] this soldier's declared pause is older than 30 minutes and no longer trusted, and its pane is idle with no completion signal (no report for a scout, no new commit for a mission) - marked unconfirmed, not done. Check its camp/pane before assuming either way.";
 
-/**
- * TSK-07: the transcript captured at the transition, then each note on its own line after a
- * blank line. An unreadable pane keeps the previous output.
- */
-export function composeOutput(transcript: string | undefined, previous: string | undefined, notes: string[]): string {
-  let out = (transcript ?? previous ?? "").replace(/\s+$/, "");
-  for (const n of notes) out = out ? `${out}\n\n${n}` : n;
-  return out;
-}
+// TSK-07's composition of the output with its notes is state/tasks.ts's (a failed launch writes one below this layer).
+export { composeOutput } from "../state/tasks";

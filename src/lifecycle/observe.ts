@@ -51,11 +51,6 @@ export async function completion(paths: ProjectPaths, task: Task, exec: Exec): P
   return { signal: (ahead ?? 0) > 0 };
 }
 
-/** The agent target for reads and keys: the live name, else its pane. */
-export function agentTarget(agent: AgentInfo): string {
-  return agent.name ?? agent.pane_id;
-}
-
 export type ObserveCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; now: number };
 
 /** Builds the observation for one running task from what the pass's survey saw (undefined = not found). */

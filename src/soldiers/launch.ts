@@ -1,25 +1,12 @@
 /**
- * What the launches of both backends share: the harness's own arguments (HRD-04), the result of a
- * launch and CMD-DISPATCH-04's report of it. The herdr launch is `backends/herdr-launch.ts`, the tmux
- * launch `backends/tmux-launch.ts`.
+ * CMD-DISPATCH-04's report of a launch. The launches themselves are the backends'
+ * (`backends/herdr-launch.ts`, `backends/tmux-launch.ts`); their result and a relaunch's arguments
+ * are declared with the terminal interface (`backends/terminal-types.ts`).
  */
+import type { LaunchResult } from "../backends/terminal-types";
 import type { Deps } from "../deps";
-import { type HarnessName, harnessOf } from "../harnesses";
-import type { Task } from "../state/schemas";
 
-/** HRD-04: the harness's own arguments, with model and effort only when set. */
-export function harnessArgs(harness: HarnessName, model?: string, effort?: string): string[] {
-  return harnessOf(harness).soldierArgs(model, effort);
-}
-
-/**
- * A relaunch by `vx resume` (CMD-RESUME-01): arguments put before the harness's own (its continue
- * flag) and the text submitted instead of the dispatch text.
- */
-export type Relaunch = { args: string[]; text: string };
-
-/** The task as saved at the end, and why it failed when it did. */
-export type LaunchResult = { task: Task; error?: string };
+export type { LaunchResult, Relaunch } from "../backends/terminal-types";
 
 /** CMD-DISPATCH-04's stdout, then the failure on stderr; returns the exit code. */
 export function reportLaunch(deps: Deps, result: LaunchResult): number {

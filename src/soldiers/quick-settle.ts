@@ -1,27 +1,22 @@
 /**
- * The quick-settle probe of dispatch, prompt and decide (CMD-DISPATCH-06): after a prompt's
- * bounded wait, settle what is already certain and leave everything else to the sentinel. It
- * reuses the sentinel's own decision with windows that never run out, so steps 6 and 7 of SEN-11
- * (pauses, the unconfirmed window) and the still-running limit can never fire here: a probe
- * never marks `unconfirmed` and never writes a wake (WAK-13).
+ * The quick-settle probe's judgement (CMD-DISPATCH-06), for dispatch, prompt and decide on either
+ * backend: after a prompt's bounded wait, settle what is already certain and leave everything else
+ * to the sentinel. It reuses the sentinel's own decision with windows that never run out, so steps
+ * 6 and 7 of SEN-11 (pauses, the unconfirmed window) and the still-running limit can never fire
+ * here: a probe never marks `unconfirmed` and never writes a wake (WAK-13). The terminals get it
+ * as `LifecycleRules.judge` (`soldiers/terminal.ts`); herdr's probe is `backends/herdr-launch.ts`'s
+ * `quickSettle`, tmux's that launch's `probe`.
  */
-import { type HerdrOps, readTranscript, readVisible } from "../backends/herdr-ops";
-import type { PromptOutcome, Sighting, Timing } from "../backends/types";
+import type { Sighting } from "../backends/types";
+import type { SettleCtx, Settlement } from "../backends/terminal-types";
 import { isIdleStatus } from "../backends/herdr-types";
-import type { Exec } from "../exec";
 import { type Observation, type Windows, decide } from "../lifecycle/decide";
-import { agentTarget, completion, stabilize } from "../lifecycle/observe";
-import type { ProjectPaths } from "../state/paths";
+import { completion, stabilize } from "../lifecycle/observe";
 import type { Task } from "../state/schemas";
 import { SETTLE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 
-/** What settling a sighting needs: the caller's clock (passed in), exec and the project. */
-export type SettleCtx = Timing & { exec: Exec; paths: ProjectPaths };
-export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths };
-
-/** The probe's verdict: the status to record and the fields to save with it (none for running). */
-export type Settlement = { status: "running" | "done" | "blocked"; fields: Partial<Task> };
+export type { SettleCtx, Settlement } from "../backends/terminal-types";
 
 const RUNNING: Settlement = { status: "running", fields: {} };
 
@@ -33,28 +28,12 @@ const PROBE_WINDOWS: Windows = {
   stillRunningLimit: Number.POSITIVE_INFINITY,
 };
 
-/** Where reads and keys for a task's soldier go: its agent name, else its pane. */
-export function soldierTarget(task: Task): string {
-  return task.herdr_agent_name || task.herdr_pane_id || "";
-}
-
 /**
- * Judges a running task from how its prompt ended. `timeout` (and anything but a settled wait)
- * stays running; a `blocked` agent settles blocked (SEN-10); an idle one goes through SEN-11
- * steps 1-5: a turn in progress or background work stays running, a needs-decision line settles
- * blocked with a prose decision and a completion signal settles done, both after stabilizing.
+ * Judges what the backend shows now: a `blocked` soldier settles blocked (SEN-10); an idle one
+ * goes through SEN-11 steps 1-5: a turn in progress or background work stays running, a
+ * needs-decision line settles blocked with a prose decision and a completion signal settles done,
+ * both after stabilizing.
  */
-export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
-  if (outcome.kind !== "settled") return RUNNING;
-  const target = task.herdr_agent_name || agentTarget(outcome.agent);
-  return settleSeen({ clock: ctx.ops.clock, env: ctx.ops.env, exec: ctx.exec, paths: ctx.paths }, task, {
-    status: outcome.agent.agent_status,
-    read: () => readTranscript(ctx.ops, target),
-    readVisible: () => readVisible(ctx.ops, target),
-  });
-}
-
-/** The probe's judgement of what the backend shows now (the tmux launch's probe starts here). */
 export async function settleSeen(ctx: SettleCtx, task: Task, soldier: Sighting): Promise<Settlement> {
   const { status, read } = soldier;
   let obs: Observation;

@@ -18,7 +18,7 @@ import { EPISODE_CLEARS, requireTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { launchIntent } from "../backends/herdr-launch";
 import { backendOf } from "../backends/soldiers";
-import { type SoldierTerminal, soldierTerminal } from "../backends/terminal";
+import { type SoldierTerminal, soldierTerminal } from "./terminal";
 import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { addAmendment, withAmendment } from "./amendments";
 import type { LaunchResult, Relaunch } from "./launch";

@@ -21,7 +21,7 @@ import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { hooksDir } from "../backends/tmux-launch";
 import { removeSoldierFiles, warnTo } from "./states";
-import { soldierTerminal } from "../backends/terminal";
+import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";
 
 /** A strike that did not happen (or stopped before its commit point); `reason` has no prefix. */

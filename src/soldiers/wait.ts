@@ -7,7 +7,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { createWaker } from "../awaiters/waker";
-import { soldierTerminal } from "../backends/terminal";
+import { soldierTerminal } from "./terminal";
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { openProject } from "../project";

@@ -184,3 +184,22 @@ export function isTaskBusy(paths: ProjectPaths, id: string): boolean {
 export function isLeaseAbandoned(paths: ProjectPaths, id: string): boolean {
   return !lexists(taskPath(paths, id)) && !isTaskBusy(paths, id);
 }
+
+/**
+ * TSK-07: the transcript captured at the transition, then each note on its own line after a
+ * blank line. An unreadable pane keeps the previous output.
+ */
+export function composeOutput(transcript: string | undefined, previous: string | undefined, notes: string[]): string {
+  let out = (transcript ?? previous ?? "").replace(/\s+$/, "");
+  for (const n of notes) out = out ? `${out}\n\n${n}` : n;
+  return out;
+}
+
+/** Most recently updated first; ties by id ascending. */
+export function sortTasks<T extends { value: Task }>(tasks: T[]): T[] {
+  return [...tasks].sort((a, b) => {
+    const byTime = Date.parse(b.value.updated_at) - Date.parse(a.value.updated_at);
+    if (byTime !== 0) return byTime;
+    return a.value.id < b.value.id ? -1 : a.value.id > b.value.id ? 1 : 0;
+  });
+}

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { harnessArgs } from "../../src/soldiers/launch";
+import { harnessOf } from "../../src/harnesses";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";
 import type { HarnessName } from "./harnesses";
@@ -113,7 +113,7 @@ describe("Claude Code soldier", () => {
   });
 
   test("with HRD-04's args a text turn reports working, then idle once it ends", async () => {
-    const s = launch(w, camps[0]!, "claude", harnessArgs("claude"));
+    const s = launch(w, camps[0]!, "claude", harnessOf("claude").soldierArgs());
     await screenShows(w, s.pane, /❯/, 90_000);
     expect(campStatus(s)).toBe("");
     await textTurn(w, s, "claude", "say hello soldier");
@@ -148,7 +148,7 @@ describe("Codex soldier", () => {
   });
 
   test("with HRD-04's args a text turn reports working, then idle once it ends, not when the title turn does", async () => {
-    const s = launch(w, camps[0]!, "codex", harnessArgs("codex"));
+    const s = launch(w, camps[0]!, "codex", harnessOf("codex").soldierArgs());
     await screenShows(w, s.pane, /Ask Codex to do anything/, 90_000);
     await textTurn(w, s, "codex", "say hello soldier");
     // The title turn ran and ended during the soldier's held turn.
@@ -182,7 +182,7 @@ describe("Pi soldier", () => {
 
   // Pi has no permission dialogs.
   test("with HRD-04's args a text turn reports working, then idle once it ends", async () => {
-    const s = launch(w, camp, "pi", harnessArgs("pi"));
+    const s = launch(w, camp, "pi", harnessOf("pi").soldierArgs());
     await screenShows(w, s.pane, /pi-state\.ts[\s\S]*mock-1/, 90_000);
     await textTurn(w, s, "pi", "say hello soldier");
   });
@@ -194,7 +194,7 @@ describe("OpenCode soldier", () => {
   beforeAll(async () => {
     w = await world({ harness: "opencode", commander: "opencode", prepare: (x) => seedOpencode(x.home, x.models.url) });
     commitInit(w);
-    s = launch(w, await leaseCamp(w, "opencode"), "opencode", harnessArgs("opencode"));
+    s = launch(w, await leaseCamp(w, "opencode"), "opencode", harnessOf("opencode").soldierArgs());
     // The first start installs OpenCode's own packages into its config dir (npm registry).
     await screenShows(w, s.pane, /Ask anything/, 180_000);
   });

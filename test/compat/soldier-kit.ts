@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "
 import { dirname, join } from "node:path";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
-import { type HookedLaunch, stateHooks } from "../../src/soldiers/hooks";
+import { type HookedLaunch, stateHooks } from "../../src/harnesses/soldier-hooks";
 import { readSoldierState } from "../../src/soldiers/states";
 import { newTaskId } from "../../src/state/ids";
 import { type ProjectPaths, projectPaths } from "../../src/state/paths";

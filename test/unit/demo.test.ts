@@ -5,7 +5,7 @@ import { wakeChanges } from "../../src/demo/script";
 import { demoEnv } from "../../src/demo/world";
 import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
 import { demo } from "../../src/harnesses/demo";
-import { stateHooks } from "../../src/soldiers/hooks";
+import { stateHooks } from "../../src/harnesses/soldier-hooks";
 import { dispatchText, followUpText } from "../../src/soldiers/prompt-text";
 
 describe("demo soldier script", () => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { HARNESSES } from "../../src/harnesses";
 import { mergeGeminiSettings, soldierArgs, soldierHome } from "../../src/harnesses/gemini";
 import { SettingsShapeError } from "../../src/scaffold/hook";
-import { stateHooks } from "../../src/soldiers/hooks";
+import { stateHooks } from "../../src/harnesses/soldier-hooks";
 
 describe("Gemini CLI soldier home", () => {
   const base = { vx: "/opt/vx bin'dir/vx", hooksDir: "/state/hooks/0123456789abcdef", userGeminiDir: "/home/u/.gemini" };

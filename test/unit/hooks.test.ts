@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VxError } from "../../src/errors";
-import { type HookedLaunch, shellQuote, stateHooks, tomlString } from "../../src/soldiers/hooks";
+import { type HookedLaunch, shellQuote, stateHooks, tomlString } from "../../src/harnesses/soldier-hooks";
 import { waitFor } from "../helpers";
 
 const ID = "0123456789abcdef";

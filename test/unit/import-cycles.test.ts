@@ -74,6 +74,22 @@ const FORBIDDEN: [from: RegExp, to: RegExp][] = [
   // The shared lifecycle rules live in lifecycle/: soldiers/ only starts the sentinel or asks whether it runs.
   [/^soldiers\//, /^sentinel\/(?!ensure\.ts$|singleton\.ts$)/],
   [/^lifecycle\//, /^(sentinel|soldiers|commands)\//],
+  // Backends are registries, below the lifecycle layer: what a launch shares with soldiers/ lives
+  // down here or in state/, and the lifecycle's rules (the probe's judgement, the first prompt's
+  // text) come in as arguments.
+  [/^backends\//, /^(soldiers|commands|sentinel|lifecycle)\//],
+  // Commands are the top layer: nothing below them borrows from one.
+  [/^(?!commands\/|main\.ts$|cli\.ts$)/, /^commands\//],
+];
+
+/**
+ * Forbidden edges still to remove, each in a file this change could not edit: an entry that no
+ * longer matches an edge fails the test, so it is removed with the edge.
+ */
+const PENDING_EDGES: string[] = [
+  // backends/soldiers.ts (the sentinel's survey) reads the hook-written soldier state through
+  // soldiers/states.ts's re-export; its import should name state/soldier-state.ts.
+  "backends/soldiers.ts -> soldiers/states.ts",
 ];
 
 describe("import graph of src/", () => {
@@ -84,7 +100,7 @@ describe("import graph of src/", () => {
     expect(pending.filter((c) => !found.includes(c))).toEqual([]);
   });
 
-  test("no edge the layering forbids: commanders/ into doctor/ or the pass, a command into the registry, soldiers/ or lifecycle/ into the sentinel", async () => {
+  test("no edge the layering forbids: commanders/ into doctor/ or the pass, a command into the registry, soldiers/ or lifecycle/ into the sentinel, backends/ into the lifecycle layer, anything below commands/ into one", async () => {
     const bad: string[] = [];
     for (const [file, deps] of await importGraph()) {
       const from = relative(SRC, file);
@@ -93,7 +109,8 @@ describe("import graph of src/", () => {
         if (FORBIDDEN.some(([f, t]) => f.test(from) && t.test(to))) bad.push(`${from} -> ${to}`);
       }
     }
-    expect(bad).toEqual([]);
+    expect(bad.filter((e) => !PENDING_EDGES.includes(e))).toEqual([]);
+    expect(PENDING_EDGES.filter((e) => !bad.includes(e))).toEqual([]);
   });
 
   test("the check sees a cycle when there is one", () => {

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { launchTmuxSoldier, trustKey } from "../../src/backends/tmux-launch";
+import { LIFECYCLE_RULES } from "../../src/soldiers/terminal";
 import { loadTask } from "../../src/state/tasks";
 import { fakeClock, testDeps } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";
@@ -99,7 +100,7 @@ async function launchThrough(
     if (next !== undefined) tmux.session(name)!.text = next;
   };
   const deps = testDeps({ cwd: dir, env: w.env, clock });
-  const result = await launchTmuxSoldier({ deps, paths, tmux, hooks: { args: [], env: {}, files: [] } }, task);
+  const result = await launchTmuxSoldier({ deps, paths, tmux, hooks: { args: [], env: {}, files: [] }, rules: LIFECYCLE_RULES }, task);
   const session = [...tmux.sessions.values()][0];
   return { result, keys: session?.keys ?? [], pasted: session?.pasted ?? [], saved: loadTask(paths, id)?.value };
 }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { scaffoldChecks } from "../../src/doctor/scaffold";
 import { renderBlock } from "../../src/scaffold/block";
 import { blockFacts, blockFileOf } from "../../src/scaffold/init-plan";
-import { failedNote, markFailed } from "../../src/soldiers/mark-failed";
+import { failedNote, markFailed } from "../../src/state/mark-failed";
 import { StateError } from "../../src/errors";
 import { leasedIds } from "../../src/state/leases";
 import { projectStateDirs, stateDirPaths } from "../../src/state/paths";

@@ -9,12 +9,16 @@ import { realExec } from "../../src/exec";
 import { SENSITIVE_LINE } from "../../src/redact";
 import { noteUnstable } from "../../src/lifecycle/notes";
 import { pausePath, reportPath } from "../../src/lifecycle/observe";
-import { type Settlement, guardedSave, quickSettle } from "../../src/soldiers/quick-settle";
+import { quickSettle as herdrQuickSettle } from "../../src/backends/herdr-launch";
+import { type Settlement, guardedSave, settleSeen } from "../../src/soldiers/quick-settle";
 import { type ProjectPaths, stateDirPaths } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
 import { createTask, loadTask } from "../../src/state/tasks";
 import { fakeClock } from "../deps";
+
+// The herdr probe with the judgement every terminal is given.
+const quickSettle = (ctx: { ops: HerdrOps; exec: typeof realExec; paths: ProjectPaths }, t: Task, o: PromptOutcome) => herdrQuickSettle({ ...ctx, judge: settleSeen }, t, o);
 
 const NOW = Date.parse("2026-11-30T12:00:00Z");
 const ECHO = "> survey auth\n  Use that line only when you truly need a decision; do not use it for an ordinary status update.\n";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SOLDIER_ENV_FILE, soldierExec, soldierExecArgv } from "../../src/soldiers/soldier-exec";
+import { SOLDIER_ENV_FILE, soldierExec, soldierExecArgv } from "../../src/backends/soldier-exec";
 
 function run(args: string[], env: Record<string, string> = {}) {
   const lines: string[] = [];

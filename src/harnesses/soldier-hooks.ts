@@ -6,13 +6,13 @@
  * in the environment (`VX_TASK_ID`), so the hooks work from any directory the model moves to.
  */
 import { VxError } from "../errors";
-import { harnessOf } from "../harnesses";
-import type { HarnessName } from "../harnesses/names";
-import type { HookedLaunch } from "../harnesses/types";
+import { harnessOf } from "./index";
+import type { HarnessName } from "./names";
+import type { HookedLaunch } from "./types";
 import { isTaskId } from "../state/ids";
 
-export type { HookedLaunch } from "../harnesses/types";
-export { shellQuote, tomlString } from "../harnesses/hook-shell";
+export type { HookedLaunch } from "./types";
+export { shellQuote, tomlString } from "./hook-shell";
 
 /**
  * The extra harness args, env and files (all files outside the camp, under `hooksDir`) that make

@@ -3,11 +3,10 @@
  * guarded save that records it. Dispatch's launchers, the leftover sweep and camp setup all fail a
  * task this way, so the note reads the same whoever wrote it.
  */
-import { composeOutput } from "../lifecycle/notes";
-import { guardedSave } from "../state/guarded";
-import type { ProjectPaths } from "../state/paths";
-import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS } from "../state/tasks";
+import { guardedSave } from "./guarded";
+import type { ProjectPaths } from "./paths";
+import type { Task } from "./schemas";
+import { EPISODE_CLEARS, composeOutput } from "./tasks";
 import { isoTime } from "../time";
 
 /** The note; `more` follows after a semicolon instead of the closing full stop. */
