@@ -69,7 +69,7 @@ export async function runReviewSub(deps: Deps, sub: (typeof REVIEW_SUBCOMMANDS)[
     case "end": {
       noExtra(rest.slice(1), sub);
       const { project, s } = await sessionOf(deps, rest[0], sub);
-      if (s.ended_at) throw new VxError(`the forum session for ${rest[0]} has already ended`);
+      if (s.ended_at) throw new VxError(`the forum session for ${rest[0]} has already ended - nothing to end; 'vx forum ${rest[0]}' opens it again`);
       await endSession(project.root, s, deps.clock.now());
       deps.stdout.write(`ended the forum session for ${printable(s.file)}\n`);
       return EXIT.ok;

@@ -56,9 +56,9 @@ export async function ensureServer(deps: Deps, root: string): Promise<ForumServe
     // Ours, or another that won the start: either way one current server answers.
     if (info && !changeReason(info.binary) && (await answers(info.port))) return info;
     if (!isAlive(pid) && !runningServer(root)) {
-      throw new VxError(`the forum server exited at once - see ${fp.log}`);
+      throw new VxError(`the forum server exited at once - its reason is at the end of ${fp.log}`);
     }
-    if (performance.now() >= deadline) throw new VxError(`the forum server did not answer within ${GUARDS.forumStart / 1000}s - see ${fp.log}`);
+    if (performance.now() >= deadline) throw new VxError(`the forum server did not answer within ${GUARDS.forumStart / 1000}s - see ${fp.log} for why, then run the command again`);
     await Bun.sleep(50);
   }
 }
@@ -98,13 +98,13 @@ export async function stopServer(deps: Deps, root: string): Promise<string> {
   const fp = forumPaths(root);
   if (!isLockHeld(fp.lock)) return "no forum server is running";
   const info = readServerInfo(fp);
-  if (!info) throw new VxError(`a forum server holds ${fp.lock} but ${fp.info} names none - stop it yourself`);
+  if (!info) throw new VxError(`a forum server holds ${fp.lock} but ${fp.info} names none - end that 'vx forum serve' process yourself (it holds the lock), then run 'vx forum stop' again`);
   if (!(await isOurServer(deps, info.pid, root))) {
-    throw new VxError(`pid ${info.pid} in ${fp.info} is not this state root's forum server - not signalling it; stop the server yourself`);
+    throw new VxError(`pid ${info.pid} in ${fp.info} is not this state root's forum server - not signalling it; end the 'vx forum serve' process that holds ${fp.lock} yourself`);
   }
   process.kill(info.pid, "SIGTERM");
   const deadline = performance.now() + GUARDS.forumStart;
   while (isLockHeld(fp.lock) && performance.now() < deadline) await Bun.sleep(50);
-  if (isLockHeld(fp.lock)) throw new VxError(`the forum server (pid ${info.pid}) did not stop within ${GUARDS.forumStart / 1000}s`);
+  if (isLockHeld(fp.lock)) throw new VxError(`the forum server (pid ${info.pid}) did not stop within ${GUARDS.forumStart / 1000}s - run 'vx forum stop' again, or end pid ${info.pid} yourself`);
   return `stopped the forum server (pid ${info.pid})`;
 }

@@ -56,7 +56,7 @@ async function takeLock(fp: ForumPaths, deps: Deps): Promise<HeldLock> {
     const info = readServerInfo(fp);
     const retiring = info ? changeReason(info.binary) !== undefined : true;
     if (!retiring || deps.clock.now() >= deadline) {
-      throw new VxError(`a forum server is already running (pid ${info?.pid ?? "unknown"}) for ${fp.root} - not starting a second one`);
+      throw new VxError(`a forum server is already running (pid ${info?.pid ?? "unknown"}) for ${fp.root} - not starting a second one; 'vx forum board' prints its URL, 'vx forum stop' stops it`);
     }
     await deps.clock.sleep(scaled("retireStep", deps.env));
   }
@@ -77,7 +77,7 @@ function listen(port: number, fetch: (req: Request) => Promise<Response>): Serve
 /** `vx forum serve`: runs until stopped, retired or idle; the exit code. */
 export async function runServer(deps: Deps): Promise<number> {
   const namespace = foreignPidNamespace();
-  if (namespace) throw new VxError(`the forum server cannot run inside a sandbox (${namespace}): it would die with the command that started it`);
+  if (namespace) throw new VxError(`the forum server cannot run inside a sandbox (${namespace}): it would die with the command that started it - run 'vx forum board' once from a terminal outside the sandbox`);
   const root = stateRoot(deps.env);
   const fp = forumPaths(root);
   ensureStateDir(root, fp.dir);
@@ -111,7 +111,7 @@ export async function runServer(deps: Deps): Promise<number> {
     server = listen(lastPort(fp), handler);
   } catch (err) {
     lock.release();
-    throw new VxError(`the forum server could not listen on 127.0.0.1: ${errorMessage(err)}`);
+    throw new VxError(`the forum server could not listen on 127.0.0.1 (${errorMessage(err)}) - check that the loopback interface is up and this user can open more sockets, then run 'vx forum board' again`);
   }
   gate.port = server.port ?? 0;
   writeStateFile(root, fp.lastPort, `${gate.port}\n`);

@@ -154,6 +154,9 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
 
     expect((await f.post(`/api/sessions/${s}/messages`, { text: "one more" })).status).toBe(201);
     expect(await f.run(["end", "plan.md"])).toMatchObject({ code: 0 });
+    const again = await f.run(["end", "plan.md"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toEndWith("vx: the forum session for plan.md has already ended - nothing to end; 'vx forum plan.md' opens it again\n");
     expect(JSON.parse(readFileSync(wakePath, "utf8"))).toMatchObject({ ended: true, count: 1 });
     const late = await f.post(`/api/sessions/${s}/messages`, { text: "too late" });
     expect(late.status).toBe(409);
@@ -221,7 +224,17 @@ describe("the server's life (FOR-05)", () => {
     const second = await f.run(["serve"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`a forum server is already running (pid ${pid})`);
+    expect(second.stderr).toEndWith(" - not starting a second one; 'vx forum board' prints its URL, 'vx forum stop' stops it\n");
     expect(alive(pid)).toBe(true);
+    // server.json naming a process that is not this root's forum server: never signalled, and the
+    // refusal says what to end instead.
+    const infoPath = join(f.root, "forum", "server.json");
+    const saved = readFileSync(infoPath, "utf8");
+    writeFileSync(infoPath, JSON.stringify({ ...JSON.parse(saved), pid: process.pid }));
+    const refused = await f.run(["stop"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toEndWith(`is not this state root's forum server - not signalling it; end the 'vx forum serve' process that holds ${join(f.root, "forum", "server.lock")} yourself\n`);
+    writeFileSync(infoPath, saved);
     // A second forum command reuses it.
     await f.open(["board"]);
     expect(f.info().pid).toBe(pid);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { followUpText } from "../../src/soldiers/prompt-text";
 import { RESUME_TEXT } from "../../src/soldiers/resume";
+import { taskPath } from "../../src/state/tasks";
 import { agentArgv, queueFailure, readState, recordedPrompts, removeAgent } from "../fakes/herdr-control";
 import { git, waitFor, writeExecutable } from "../helpers";
 import { field, seedTask, taskIdOf } from "./soldier-field";
@@ -144,6 +145,8 @@ if [ "$1" = session ]; then
   case "$(cat "$HOME/sessions-mode" 2>/dev/null)" in
     fail) echo "Error: database is locked" >&2; exit 1;;
     none) printf '[]\\n'; exit 0;;
+    # Another writer (the sentinel) changes the task while vx resume is between its check and its save.
+    race) t="$(cat "$HOME/race-task")"; sed 's/"status": "interrupted"/"status": "unconfirmed"/' "$t" > "$t.tmp" && mv "$t.tmp" "$t"; printf '[]\\n'; exit 0;;
   esac
   printf '[{"id":"ses_other","updated":300,"directory":"/elsewhere"},{"id":"ses_old","updated":100,"directory":"%s"},{"id":"ses_mine","updated":200,"directory":"%s"}]\\n' "$PWD" "$PWD"
   exit 0
@@ -170,6 +173,16 @@ describe("vx resume: OpenCode's session by the camp's directory", () => {
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
     expect(r.stderr).toEndWith("vx: could not list OpenCode's sessions to find this soldier's ('opencode session list': Error: database is locked)\n");
     expect(f.task(id)).toEqual(before);
+
+    // A task changed under the resume: nothing relaunched, and the error says what to do.
+    writeFileSync(join(f.home, "race-task"), taskPath(f.paths, id));
+    writeFileSync(join(f.home, "sessions-mode"), "race");
+    r = await f.run(["resume", id]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
+    expect(r.stderr).toEndWith(
+      `vx: task ${id} changed while it was being resumed (it is now unconfirmed) - nothing was relaunched; see 'vx status', then resume it again if it is still interrupted or unconfirmed\n`,
+    );
+    expect(f.task(id)).toEqual({ ...before, status: "unconfirmed" });
 
     writeFileSync(join(f.home, "sessions-mode"), "three");
     r = await f.run(["resume", id, "go on"]);
