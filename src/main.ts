@@ -8,6 +8,7 @@ import { findCommand, generalHelp } from "./commands";
 import { type Deps, realDeps } from "./deps";
 import { EXIT, SilentExit, UsageError, VxError, errorMessage } from "./errors";
 import { printable } from "./printable";
+import { NO_HOME } from "./state/paths";
 import { VERSION } from "./version";
 
 function usageOf(name: string | undefined): string {
@@ -61,7 +62,7 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
     if (!deps.env.HOME && first !== "completion") {
       // An await launched by a hook must never fail loudly (AWT-10); everything else says why.
       if (first === "sentinel" && rest[0] === "await") return EXIT.ok;
-      throw new VxError("HOME is not set");
+      throw new VxError(NO_HOME);
     }
     return await runVx(cmd, rest, deps);
   } catch (err) {

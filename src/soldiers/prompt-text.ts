@@ -56,5 +56,5 @@ export const MAX_PROMPT_BYTES = 100_000;
 /** Refuses a text over MAX_PROMPT_BYTES, naming what it is (`the prompt`, `the answer`). */
 export function assertPromptSize(text: string, what: string): void {
   const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_PROMPT_BYTES) throw new VxError(`${what} is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES})`);
+  if (bytes > MAX_PROMPT_BYTES) throw new VxError(`${what} is too long (${bytes} bytes, at most ${MAX_PROMPT_BYTES}) - write the long part to a file in the project and point the soldier at it`);
 }

@@ -17,7 +17,7 @@ import { reportPath } from "../lifecycle/observe";
 import { assertTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { loadTask } from "../state/tasks";
+import { loadTask, noTask } from "../state/tasks";
 import { COUNTS, scaled } from "../time";
 
 /** What one `vx wait` run needs, already validated. Durations in milliseconds. */
@@ -134,7 +134,7 @@ function openSink(deps: Deps, logFile: string | undefined): Sink {
 
 function mustLoad(paths: ProjectPaths, id: string): Task {
   const loaded = loadTask(paths, id);
-  if (!loaded) throw new VxError(`no task ${id} in this project`);
+  if (!loaded) throw noTask(id);
   return loaded.value;
 }
 

@@ -12,10 +12,13 @@ export type Env = Record<string, string | undefined>;
 /** Every variable `stateRoot` reads, for telling another process's state root from its environment. */
 export const STATE_ROOT_VARS = ["HOME"] as const;
 
+/** ENV-01's refusal when HOME is unset or empty. */
+export const NO_HOME = "HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again";
+
 /** `$HOME/.vexillum`; every command but help/version needs HOME (ENV-01). */
 export function stateRoot(env: Env): string {
   const home = env.HOME;
-  if (!home) throw new VxError("HOME is not set");
+  if (!home) throw new VxError(NO_HOME);
   return join(home, ".vexillum");
 }
 

@@ -56,10 +56,15 @@ export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefi
   return text === undefined ? undefined : parseTaskFile(path, text);
 }
 
-/** Loads a task the user named: a missing file is `no task <id> in this project`. */
+/** The refusal of a task id with no task file here (TSK-01, WAIT-05). */
+export function noTask(id: string): VxError {
+  return new VxError(`no task ${id} in this project - 'vx status' lists its tasks`);
+}
+
+/** Loads a task the user named: a missing file is `noTask`'s refusal. */
 export function requireTask(paths: ProjectPaths, id: string): Task {
   const loaded = loadTask(paths, id);
-  if (!loaded) throw new VxError(`no task ${id} in this project`);
+  if (!loaded) throw noTask(id);
   return loaded.value;
 }
 
@@ -136,7 +141,7 @@ export async function updateTask(
   ensureStateDir(paths.root, paths.tasksDir);
   return withLock(paths.tasksLock, () => {
     const loaded = loadTask(paths, id);
-    if (!loaded) throw new VxError(`no task ${id} in this project`);
+    if (!loaded) throw noTask(id);
     const next = fn(structuredClone(loaded.value));
     if (next === undefined) return undefined;
     writeTask(paths, next, loaded.raw);

@@ -51,9 +51,9 @@ describe("vx shell", () => {
     using s = sandbox();
     const { HOME: _, ...env } = s.env;
     const r = await vx(argv, { cwd: s.project, env });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HOME is not set\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again\n" });
     const empty = await vx(argv, { cwd: s.project, env: { ...env, HOME: "" } });
-    expect(empty.stderr).toBe("vx: HOME is not set\n");
+    expect(empty.stderr).toBe("vx: HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again\n");
   });
 
   test("HOME unset still allows --help and --version", async () => {

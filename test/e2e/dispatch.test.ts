@@ -55,9 +55,9 @@ describe("vx dispatch: bad input", () => {
   test("a prompt over 100000 bytes is refused with exit 1", async () => {
     await using f = await field();
     let r = await f.run(["dispatch", "x".repeat(100_001)]);
-    expect(r).toMatchObject({ code: 1, stdout: "", stderr: "vx: the prompt is too long (100001 bytes, at most 100000)\n" });
+    expect(r).toMatchObject({ code: 1, stdout: "", stderr: "vx: the prompt is too long (100001 bytes, at most 100000) - write the long part to a file in the project and point the soldier at it\n" });
     r = await f.run(["dispatch", "é".repeat(50_001)]);
-    expect(r.stderr).toBe("vx: the prompt is too long (100002 bytes, at most 100000)\n");
+    expect(r.stderr).toBe("vx: the prompt is too long (100002 bytes, at most 100000) - write the long part to a file in the project and point the soldier at it\n");
     expect((await f.run(["dispatch", "--harness", "codex", "y".repeat(100_001)])).code).toBe(1);
     nothingCreated(f);
   });
@@ -111,7 +111,7 @@ describe("vx dispatch: bad input", () => {
     mkdirSync(onlyGit);
     symlinkSync(Bun.which("git") as string, join(onlyGit, "git"));
     const r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then dispatch again\n" });
     nothingCreated(f);
   });
 });

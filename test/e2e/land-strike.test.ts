@@ -328,7 +328,7 @@ describe("task ids", () => {
       const bad = await w.run(cmd, "0123456789ABCDEF");
       expect(bad.code).toBe(64);
       expect(bad.stderr).toStartWith('vx: invalid task id "0123456789ABCDEF": expected 16 lowercase hex characters\n');
-      expect(await w.run(cmd, "ffffffffffffffff")).toEqual({ code: 1, stdout: "", stderr: "vx: no task ffffffffffffffff in this project\n" });
+      expect(await w.run(cmd, "ffffffffffffffff")).toEqual({ code: 1, stdout: "", stderr: "vx: no task ffffffffffffffff in this project - 'vx status' lists its tasks\n" });
       expect((await w.run(cmd)).code).toBe(64);
     });
 

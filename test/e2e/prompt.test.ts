@@ -60,7 +60,7 @@ describe("vx prompt: refusals", () => {
     expect(r.code).toBe(64);
     expect(r.stderr).toStartWith('vx: invalid task id "NOT-AN-ID": expected 16 lowercase hex characters\n');
     r = await f.run(["prompt", "0123456789abcdef", "hi"]);
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: no task 0123456789abcdef in this project\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: no task 0123456789abcdef in this project - 'vx status' lists its tasks\n" });
   });
 
   test("prompt and decide texts have dispatch's size cap, checked before anything is sent", async () => {
@@ -68,10 +68,10 @@ describe("vx prompt: refusals", () => {
     const { task } = await seedTask(f, { status: "done" });
     const before = JSON.stringify(f.task(task.id));
     let r = await f.run(["prompt", task.id, "x".repeat(100_001)]);
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the prompt is too long (100001 bytes, at most 100000)\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the prompt is too long (100001 bytes, at most 100000) - write the long part to a file in the project and point the soldier at it\n" });
     // Four words (one argument may not pass 128 KiB), joined with spaces as the answer.
     r = await f.run(["decide", task.id, ...Array(4).fill("y".repeat(50_000))]);
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the answer is too long (200003 bytes, at most 100000)\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: the answer is too long (200003 bytes, at most 100000) - write the long part to a file in the project and point the soldier at it\n" });
     expect(recordedPrompts(f.fh)).toEqual([]);
     expect(JSON.stringify(f.task(task.id))).toBe(before);
   });

@@ -42,6 +42,6 @@ describe("project command refusals", () => {
     await vx(["init", "--yes"], { cwd: s.project, env: s.env });
     const r = await vx(argv, { cwd: s.project, env: { ...s.env, HERDR_WORKSPACE_ID: "w1", VX_TIME_SCALE: "0.01" } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`vx: no task ${ID} in this project\n`);
+    expect(r.stderr).toBe(`vx: no task ${ID} in this project - 'vx status' lists its tasks\n`);
   });
 });

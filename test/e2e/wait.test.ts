@@ -134,7 +134,7 @@ describe("vx wait", () => {
   test("errors: no task (1), unopenable log file (1), bad flag (64)", async () => {
     using s = await initialized();
     expect(await vx(["wait", ID], { cwd: s.project, env: s.env })).toEqual({
-      code: 1, stdout: "", stderr: `vx: no task ${ID} in this project\n`,
+      code: 1, stdout: "", stderr: `vx: no task ${ID} in this project - 'vx status' lists its tasks\n`,
     });
     writeTask(s, task({ status: "done" }));
     const bad = join(s.home, "missing", "w.log");

@@ -37,8 +37,8 @@ describe("project key", () => {
 
 describe("state root and camp refusal", () => {
   test("HOME unset or empty is an error", () => {
-    expect(() => stateRoot({})).toThrow("HOME is not set");
-    expect(() => stateRoot({ HOME: "" })).toThrow("HOME is not set");
+    expect(() => stateRoot({})).toThrow("HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again");
+    expect(() => stateRoot({ HOME: "" })).toThrow("HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again");
     expect(stateRoot({ HOME: "/h" })).toBe("/h/.vexillum");
   });
   test("refuses under the state root, exact message", () => {

@@ -259,14 +259,14 @@ describe("log file and errors (WAIT-03, WAIT-05)", () => {
   test("no such task: exit 1", async () => {
     const d = deps(scriptedClock());
     expect(await main(["wait", ID], d)).toBe(1);
-    expect(d.text()).toEqual({ stdout: "", stderr: `vx: no task ${ID} in this project\n` });
+    expect(d.text()).toEqual({ stdout: "", stderr: `vx: no task ${ID} in this project - 'vx status' lists its tasks\n` });
   });
 
   test("a task file removed while waiting: exit 1", async () => {
     await createTask(paths, task());
     const d = deps(scriptedClock([() => rmSync(taskPath(paths, ID))]));
     expect(await main(["wait", ID], d)).toBe(1);
-    expect(d.text().stderr).toEndWith(`vx: no task ${ID} in this project\n`);
+    expect(d.text().stderr).toEndWith(`vx: no task ${ID} in this project - 'vx status' lists its tasks\n`);
   });
 });
 
