@@ -24,7 +24,7 @@ export async function locateProject(deps: Deps): Promise<{ root: string; top: st
   const root = stateRoot(deps.env);
   refuseInsideCamp(deps.cwd, root);
   const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
-  if (!top) throw new VxError("current directory is not a git repository");
+  if (!top) throw new VxError("current directory is not a git repository - run vx from inside your project's git checkout");
   refuseInsideCamp(top, root);
   return { root, top };
 }

@@ -33,17 +33,17 @@ type Session = { id?: unknown; updated?: unknown; directory?: unknown };
 /** The newest OpenCode session whose directory is the camp, from `opencode session list`. */
 async function campSession(ctx: ContinueCtx): Promise<string | undefined> {
   const exe = which("opencode", ctx.env.PATH);
-  if (!exe) throw new VxError("opencode not found in PATH, needed to find this soldier's session");
+  if (!exe) throw new VxError("opencode not found in PATH, needed to find this soldier's session - put OpenCode on PATH, then resume again");
   const r = await ctx.exec.run([exe, "session", "list", "--format", "json"], { cwd: ctx.camp, env: ctx.env, timeoutMs: scaled("sessionLookup", ctx.env) });
   const why = r.code === EXEC_TIMED_OUT ? "it did not answer in time" : (r.stderr.trim().split("\n").at(-1) ?? `exit ${r.code}`);
-  if (r.code !== 0) throw new VxError(`could not list OpenCode's sessions to find this soldier's ('opencode session list': ${why})`);
+  if (r.code !== 0) throw new VxError(`could not list OpenCode's sessions to find this soldier's ('opencode session list': ${why}) - run 'opencode session list' in the camp to see why, then resume again`);
   // No sessions at all prints nothing.
   let list: Session[];
   try {
     list = r.stdout.trim() === "" ? [] : (JSON.parse(r.stdout) as Session[]);
     if (!Array.isArray(list)) throw new Error("not a list");
   } catch {
-    throw new VxError("could not read OpenCode's session list ('opencode session list --format json' printed something else)");
+    throw new VxError("could not read OpenCode's session list ('opencode session list --format json' printed something else) - run it in the camp to see what, then resume again");
   }
   const camp = realpathOr(ctx.camp);
   const mine = list.filter((s) => typeof s.id === "string" && typeof s.directory === "string" && realpathOr(s.directory) === camp);

@@ -80,7 +80,7 @@ describe("vx dispatch: bad input", () => {
       `vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
     );
     r = await f.run(["dispatch", "fix it"], { cwd: dirname(f.project) });
-    expect(r.stderr).toBe("vx: current directory is not a git repository\n");
+    expect(r.stderr).toBe("vx: current directory is not a git repository - run vx from inside your project's git checkout\n");
     await using bare = await field({ init: false });
     r = await bare.run(["dispatch", "fix it"]);
     expect(r).toMatchObject({ code: 1, stderr: "vx: project not initialized, run 'vx init' first\n" });

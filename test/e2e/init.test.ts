@@ -153,7 +153,7 @@ describe("vx init", () => {
   test("outside a git repository", async () => {
     using s = sandbox({ git: false });
     const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: current directory is not a git repository\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: current directory is not a git repository - run vx from inside your project's git checkout\n" });
   });
 
   test("inside the state root (a camp) it refuses", async () => {
