@@ -10,7 +10,7 @@ import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, readTran
 import { HerdrError } from "./herdr";
 import { agentTarget } from "./herdr-types";
 import type { PromptOutcome } from "./types";
-import type { LaunchResult, LifecycleRules, Relaunch, Settlement } from "./terminal-types";
+import { type LaunchResult, type LifecycleRules, type Relaunch, type Settlement, changedUnderLaunch } from "./terminal-types";
 import type { Deps } from "../deps";
 import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
@@ -43,10 +43,6 @@ async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<T
   return { task: saved.task, error: reason };
 }
 
-function changedUnderUs(task: Task): LaunchResult {
-  return { task, error: `task ${task.id} changed while its soldier was being launched (it is now ${task.status})` };
-}
-
 /** Launches the soldier of a `pending` task whose camp is leased; never throws for herdr failures. */
 export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, ops } = ctx;
@@ -77,7 +73,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   }
   if (!step.written) {
     await closeTab(ops, tab.tabId).catch(() => undefined);
-    return changedUnderUs(step.task);
+    return changedUnderLaunch(step.task);
   }
   let task = step.task;
 
@@ -99,7 +95,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   // The settle grace (SEN-07) runs from the moment the prompt goes in, not from tab creation.
   // Marks a sentinel set while the harness was starting describe that start, not this run.
   step = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: now(), herdr_agent_name: name });
-  if (!step.written) return changedUnderUs(step.task);
+  if (!step.written) return changedUnderLaunch(step.task);
   task = step.task;
 
   const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);

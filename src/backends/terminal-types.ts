@@ -17,6 +17,11 @@ export type Relaunch = { args: string[]; text: string };
 /** The task as saved at the end of a launch, and why it failed when it did. */
 export type LaunchResult = { task: Task; error?: string };
 
+/** A launch that stopped because another writer (a strike, the sentinel) changed the task first. */
+export function changedUnderLaunch(task: Task): LaunchResult {
+  return { task, error: `task ${task.id} changed while its soldier was being launched (it is now ${task.status}) - the launch stopped there; 'vx status' shows the task as it is now` };
+}
+
 /** What judging a sighting needs: the caller's clock (passed in), exec and the project. */
 export type SettleCtx = Timing & { exec: Exec; paths: ProjectPaths };
 

@@ -27,7 +27,7 @@ import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "../harnesses/soldier-hooks";
-import type { LaunchResult, LifecycleRules, Relaunch } from "./terminal-types";
+import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "./terminal-types";
 import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
 import { deliverUnderIntent, readSoldierState, warnTo } from "../state/soldier-state";
 import { tmuxSurvey } from "./soldiers";
@@ -215,7 +215,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
     tmux_session_id: undefined,
     tmux_pane_id: undefined,
   });
-  if (!intent.written) return { task: intent.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${intent.task.status})` };
+  if (!intent.written) return changedUnderLaunch(intent.task);
   pending = intent.task;
   try {
     if (tmux.socket) ensureSocketDir(tmux.socket);
@@ -254,7 +254,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   if (!step.written) {
     await tmux.killSession(sessionId).catch(() => false);
     rmSync(envFile, { force: true });
-    return { task: step.task, error: `task ${pending.id} changed while its soldier was being launched (it is now ${step.task.status})` };
+    return changedUnderLaunch(step.task);
   }
   let task = step.task;
 
@@ -274,7 +274,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
 
   const intentAt = isoTime(deps.clock.now());
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
-  if (!restamp.written) return { task: restamp.task, error: `task ${task.id} changed while its soldier was being launched (it is now ${restamp.task.status})` };
+  if (!restamp.written) return changedUnderLaunch(restamp.task);
   task = restamp.task;
   const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);
   try {

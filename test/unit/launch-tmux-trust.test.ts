@@ -179,3 +179,29 @@ describe("the tmux launch and a folder-trust dialog", () => {
     expect(r.keys).toEqual([["Enter"], ["Enter"]]);
   });
 });
+
+describe("the tmux launch and a task changed under it", () => {
+  test("failed by another writer while its session was being made: the session is killed, nothing more saved, and the error says what to do", async () => {
+    using w = world();
+    const { dir, paths } = w.addProject();
+    const id = taskId();
+    const camp = await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
+    const task = w.writeTask(paths, {
+      id, status: "pending", backend: "tmux", harness: "codex", prompt: "fix it",
+      camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot,
+    });
+    const tmux = memoryTmux();
+    const { newSession } = tmux;
+    // Another writer changes the task between the launch's intent and its `running` save.
+    tmux.newSession = async (r) => {
+      const ids = await newSession(r);
+      w.writeTask(paths, { ...loadTask(paths, id)!.value, status: "failed" });
+      return ids;
+    };
+    const deps = testDeps({ cwd: dir, env: w.env, clock: fakeClock() });
+    const result = await launchTmuxSoldier({ deps, paths, tmux, hooks: { args: [], env: {}, files: [] }, rules: LIFECYCLE_RULES }, task);
+    expect(result.error).toBe(`task ${id} changed while its soldier was being launched (it is now failed) - the launch stopped there; 'vx status' shows the task as it is now`);
+    expect(tmux.sessions.size).toBe(0);
+    expect(loadTask(paths, id)?.value.status).toBe("failed");
+  });
+});
