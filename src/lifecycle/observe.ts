@@ -6,7 +6,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
-import type { AgentInfo } from "../backends/herdr-types";
 import type { Sighting, Timing } from "../backends/types";
 import { commitsAhead } from "../camps/git";
 import type { Exec } from "../exec";
