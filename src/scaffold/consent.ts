@@ -61,7 +61,7 @@ export async function applyPlan(deps: Deps, opts: { root: string; top: string; p
   deps.stderr.write(planText(opts.heading, plan));
   for (const d of plan.diffs) deps.stderr.write(d);
   if (!opts.yes) {
-    if (!deps.stdinIsTTY) throw new VxError("not running in a terminal, so nothing was changed.");
+    if (!deps.stdinIsTTY) throw new VxError("not running in a terminal, so nothing was changed - re-run with --yes to accept the plan above");
     if (!(await ask(deps, "Continue?"))) throw new VxError("nothing was changed.");
   }
   try {

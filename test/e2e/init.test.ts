@@ -28,7 +28,7 @@ describe("vx init", () => {
     const r = await vx(["init"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("create .claude/settings.json");
-    expect(r.stderr).toEndWith("vx: not running in a terminal, so nothing was changed.\n");
+    expect(r.stderr).toEndWith("vx: not running in a terminal, so nothing was changed - re-run with --yes to accept the plan above\n");
     expect(r.stdout).toBe("");
     expect(git(s.project, "status", "--porcelain")).toBe("");
     expect(existsSync(join(s.home, ".vexillum"))).toBe(false);

@@ -36,7 +36,7 @@ describe("vx upgrade --scaffold-only", () => {
     const refused = await up();
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`vx upgrade will refresh ${s.project}:\n  update .claude/settings.json (the sentinel Stop hook)\n  create .vexillum/models.json`);
-    expect(refused.stderr).toEndWith("vx: not running in a terminal, so nothing was changed.\n");
+    expect(refused.stderr).toEndWith("vx: not running in a terminal, so nothing was changed - re-run with --yes to accept the plan above\n");
     expect(existsSync(path(".vexillum/models.json"))).toBe(false);
     const r = await up("--yes");
     expect(r.code).toBe(0);
