@@ -22,6 +22,11 @@ async function run(): Promise<number> {
     const { demoSoldier } = await import("./demo/soldier");
     return demoSoldier();
   }
+  // The sentinel polls for days: it starts without the command table (sentinel/entry.ts).
+  if (argv.length === 1 && argv[0] === "sentinel") {
+    const { sentinelEntry } = await import("./sentinel/entry");
+    return sentinelEntry();
+  }
   const { main } = await import("./main");
   return main(argv);
 }

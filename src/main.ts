@@ -6,8 +6,9 @@ import { runCommand } from "citty";
 import { type VxCommand, checkFlags, commandHelp, wantsHelp } from "./command";
 import { findCommand, generalHelp } from "./commands";
 import { type Deps, realDeps } from "./deps";
-import { EXIT, SilentExit, UsageError, VxError, errorMessage } from "./errors";
+import { EXIT, VxError } from "./errors";
 import { printable } from "./printable";
+import { reportError } from "./report-error";
 import { NO_HOME } from "./state/paths";
 import { VERSION } from "./version";
 
@@ -18,19 +19,7 @@ function usageOf(name: string | undefined): string {
 
 /** Maps an error to its exit code, printing what the user needs on stderr. */
 export function report(err: unknown, deps: Deps): number {
-  if (err instanceof SilentExit) return err.exit;
-  if (err instanceof UsageError) {
-    deps.stderr.write(`vx: ${printable(err.message)}\n${usageOf(err.command)}`);
-    return err.exit;
-  }
-  if (err instanceof VxError) {
-    if (err.message) deps.stderr.write(`vx: ${printable(err.message)}\n`);
-    return err.exit;
-  }
-  const hint = deps.env.VX_DEBUG ? "" : " (run it again with VX_DEBUG=1 to see where)";
-  deps.stderr.write(`vx: unexpected error: ${printable(errorMessage(err))}${hint}\n`);
-  if (deps.env.VX_DEBUG && err instanceof Error && err.stack) deps.stderr.write(`${err.stack}\n`);
-  return EXIT.error;
+  return reportError(err, deps, usageOf);
 }
 
 async function runVx(cmd: VxCommand, rest: string[], deps: Deps): Promise<number> {

@@ -11,7 +11,8 @@ import { errorMessage } from "../errors";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
 import type { AgentInfo } from "./herdr-types";
-import { type TmuxClient, type TmuxPane, TmuxError } from "./tmux";
+import type { BackendName } from "./names";
+import { type TmuxClient, type TmuxPane, TmuxError, defaultSocket } from "./tmux";
 import type { Sighting, Survey, SoldierBackend } from "./types";
 
 export type { BackendName } from "./names";
@@ -20,6 +21,27 @@ export type { Sighting, SoldierBackend, Survey } from "./types";
 
 /** The herdr survey also hands its agent list on (hook-less commanders use it, CMDR-08/09). */
 export type HerdrSurvey = Survey & { agents: AgentInfo[] };
+
+/** What a pass hands each backend to build its survey: herdr's client, a tmux client per socket. */
+export type SurveyDeps = { ops: HerdrOps; tmuxClient: (socket?: string) => TmuxClient };
+
+type SurveyEntry = {
+  /**
+   * Its survey also lists the commanders' panes (`agents`), so a pass asks it whenever a hook-less
+   * commander has wakes waiting, even with no soldier of its own to judge (CMDR-08).
+   */
+  readonly listsCommanders: boolean;
+  backend(deps: SurveyDeps): SoldierBackend;
+};
+
+/** The survey side of the backend registry: exhaustive by type, so a backend without its survey does not compile. */
+export const SURVEYS = {
+  herdr: { listsCommanders: true, backend: (d) => herdrBackend(d.ops) },
+  tmux: { listsCommanders: false, backend: (d) => tmuxBackend(d.tmuxClient, defaultSocket(d.ops.env)) },
+} satisfies Record<BackendName, SurveyEntry>;
+
+/** The backends whose surveys list commanders. */
+export const COMMANDER_LISTING = (Object.keys(SURVEYS) as BackendName[]).filter((b) => SURVEYS[b].listsCommanders);
 
 export function herdrSighting(ops: HerdrOps, agent: AgentInfo): Sighting {
   const target = agent.name ?? agent.pane_id;

@@ -47,6 +47,8 @@ export interface Survey {
   unreachable?(task: Task): unknown;
   /** Per server asked (tmux: its socket), the error it gave, or undefined; for the pass's log. */
   servers?: Map<string, unknown>;
+  /** Every agent the backend lists, commanders included (herdr's `agent list`, CMDR-08/09). */
+  agents?: AgentInfo[];
 }
 
 export interface SoldierBackend {

@@ -165,7 +165,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   try {
     while (!signal.aborted) {
       // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
-      let seen: PassResult = { wakes: 0, herdrCalls: 0, dirs: [], written: [] };
+      let seen: PassResult = { wakes: 0, dirs: [], written: [] };
       try {
         seen = await runPass(ctx);
       } catch (err) {

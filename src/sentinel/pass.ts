@@ -1,14 +1,14 @@
 /**
  * One sentinel pass over every project vx has seen (SEN-04): finish crashed wake journals, load
- * tasks, ask herdr once for every agent (SEN-05), reopen soldiers working again (SEN-20), and
+ * tasks, ask each backend once about the soldiers it holds (SEN-05, TMX-04), reopen soldiers working again (SEN-20), and
  * decide and apply for each running task no lifecycle command is working on. An error in one
  * project ends that project's pass only.
  */
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import { traitsOf } from "../backends/traits";
-import { type BackendName, type Sighting, type SoldierBackend, type Survey, backendOf, herdrBackend, tmuxBackend } from "../backends/soldiers";
-import { type TmuxClient, createTmuxClient, defaultSocket } from "../backends/tmux";
+import { type BackendName, COMMANDER_LISTING, SURVEYS, type Sighting, type SoldierBackend, type Survey, backendOf } from "../backends/soldiers";
+import { type TmuxClient, createTmuxClient } from "../backends/tmux";
 import { errorMessage } from "../errors";
 import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
@@ -32,7 +32,7 @@ import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
 /** Log de-duplication only; every fact a decision needs is on disk (STA-01). */
-export type PassMemory = { herdrError?: string; corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
+export type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
 
 export type PassCtx = {
   root: string;
@@ -42,8 +42,8 @@ export type PassCtx = {
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
-  /** The tmux backend; a real one over `tmuxClient` when absent. */
-  tmux?: SoldierBackend;
+  /** Backends to survey instead of the registry's (tests); the registry's real one where absent. */
+  backends?: Partial<Record<BackendName, SoldierBackend>>;
   /** The tmux client of a server's socket (undefined: tmux's choice); a real one over `exec` when absent. */
   tmuxClient?: (socket?: string) => TmuxClient;
 };
@@ -66,11 +66,19 @@ export { stateDirs };
  * or changes, not every 5 s; `undefined` marks the step as working again.
  */
 export function reportTickError(ctx: Pick<PassCtx, "memory" | "log">, key: string, err: unknown | undefined): void {
-  if (err === undefined) {
+  logOnce(ctx, key, err === undefined ? undefined : `sentinel: tick error: ${key.split(" ")[0]}: ${errorText(err)}`);
+}
+
+/** A backend that could not be asked at all this pass (SEN-05, TMX-04): logged when its error first appears or changes. */
+function reportSurveyError(ctx: PassCtx, backend: BackendName, err: unknown | undefined): void {
+  logOnce(ctx, `survey ${backend}`, err === undefined ? undefined : `sentinel: ${backend} unavailable: ${errorText(err)}`);
+}
+
+function logOnce(ctx: Pick<PassCtx, "memory" | "log">, key: string, message: string | undefined): void {
+  if (message === undefined) {
     ctx.memory.errors.delete(key);
     return;
   }
-  const message = `sentinel: tick error: ${key.split(" ")[0]}: ${errorText(err)}`;
   if (ctx.memory.errors.get(key) === message) return;
   ctx.memory.errors.set(key, message);
   ctx.log(message);
@@ -106,9 +114,9 @@ function hooklessWaiting(paths: ProjectPaths): boolean {
  * What a pass did, and what it saw for the steps after it (the state dirs, the agent list, the
  * wakes it wrote, for the notifier).
  */
-export type PassResult = { wakes: number; herdrCalls: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[] };
+export type PassResult = { wakes: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[] };
 
-/** Runs one pass; returns how many wakes it recorded, its herdr status calls and the agents listed. */
+/** Runs one pass; returns how many wakes it recorded and the agents listed. */
 export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
   const dirs = stateDirs(ctx.root);
@@ -144,45 +152,34 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
-  const wanted = new Set<BackendName>();
-  const tmuxTasks: Task[] = [];
+  // Each backend is asked once, for the tasks this pass will judge (SEN-05, TMX-04).
+  const wanted = new Map<BackendName, Task[]>();
   for (const p of projects) {
     for (const t of p.tasks) {
       if (t.status !== "running" && !reopenable(p, t)) continue;
-      wanted.add(backendOf(t));
-      if (backendOf(t) === "tmux") tmuxTasks.push(t);
+      const name = backendOf(t);
+      const list = wanted.get(name) ?? [];
+      list.push(t);
+      wanted.set(name, list);
     }
   }
-  if (projects.some((p) => hooklessWaiting(p.paths))) wanted.add("herdr");
-  if (wanted.size === 0) return { wakes: 0, herdrCalls: 0, dirs, written: [] };
+  if (projects.some((p) => hooklessWaiting(p.paths))) for (const name of COMMANDER_LISTING) if (!wanted.has(name)) wanted.set(name, []);
+  if (wanted.size === 0) return { wakes: 0, dirs, written: [] };
 
   const surveys = new Map<BackendName, Survey>();
-  let agents: AgentInfo[] | undefined;
-  if (wanted.has("herdr")) {
+  const deps = { ops: ctx.ops, tmuxClient: tmuxClientOf(ctx) };
+  for (const [name, tasks] of wanted) {
     try {
-      const survey = await herdrBackend(ctx.ops).survey();
-      agents = survey.agents;
-      surveys.set("herdr", survey);
-      ctx.memory.herdrError = undefined;
+      const survey = await (ctx.backends?.[name] ?? SURVEYS[name].backend(deps)).survey(tasks);
+      surveys.set(name, survey);
+      reportSurveyError(ctx, name, undefined);
+      reportServerErrors(ctx, name, survey.servers);
     } catch (err) {
-      const msg = errorText(err);
-      if (msg !== ctx.memory.herdrError) ctx.log(`sentinel: herdr unavailable: ${msg}`);
-      ctx.memory.herdrError = msg;
+      reportSurveyError(ctx, name, err);
     }
   }
-  if (wanted.has("tmux")) {
-    // TMX-04: tmux missing skips the tmux tasks for this pass; no server means every session is gone.
-    try {
-      const survey = await (ctx.tmux ?? tmuxBackend(tmuxClientOf(ctx), defaultSocket(ctx.ops.env))).survey(tmuxTasks);
-      surveys.set("tmux", survey);
-      reportTickError(ctx, "tmux", undefined);
-      reportServerErrors(ctx, survey.servers);
-    } catch (err) {
-      reportTickError(ctx, "tmux", err);
-    }
-  }
-  const herdrCalls = wanted.has("herdr") ? 1 : 0;
-  if (surveys.size === 0) return { wakes: 0, herdrCalls, dirs, written: [] };
+  if (surveys.size === 0) return { wakes: 0, dirs, written: [] };
+  const agents = [...surveys.values()].find((s) => s.agents)?.agents;
 
   let wakes = 0;
   const written: WrittenWake[] = [];
@@ -196,24 +193,24 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, herdrCalls, agents, dirs, written };
+  return { wakes, agents, dirs, written };
 }
 
 /**
- * A tmux server that did not answer, logged once per socket and message (its tasks wait for the
- * next pass); one that answers again, or is no longer asked, is forgotten.
+ * A server of a backend that did not answer (a tmux socket), logged once per server and message
+ * (its tasks wait for the next pass); one that answers again, or is no longer asked, is forgotten.
  */
-function reportServerErrors(ctx: PassCtx, servers: Map<string, unknown> | undefined): void {
+function reportServerErrors(ctx: PassCtx, backend: BackendName, servers: Map<string, unknown> | undefined): void {
   if (!servers) return;
+  const prefix = `${backend} `;
   for (const key of ctx.memory.errors.keys()) {
-    if (key.startsWith(SERVER_KEY) && !servers.has(key.slice(SERVER_KEY.length))) ctx.memory.errors.delete(key);
+    if (key.startsWith(prefix) && !servers.has(key.slice(prefix.length))) ctx.memory.errors.delete(key);
   }
   for (const [socket, err] of servers) {
     const why = err === undefined ? undefined : new Error(`server ${socket} did not answer (its tasks wait for the next pass): ${errorMessage(err)}`);
-    reportTickError(ctx, SERVER_KEY + socket, why);
+    reportTickError(ctx, prefix + socket, why);
   }
 }
-const SERVER_KEY = "tmux ";
 
 /** Launches whose command died (kill -9 of dispatch): failed, with any tab or tmux session they left closed. */
 async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {

@@ -22,7 +22,7 @@ import { iso, taskId, world } from "../sentinel-kit";
 function tmuxWorld() {
   const w = world();
   const tmux = memoryTmux();
-  w.ctx.tmux = tmuxBackend(() => tmux);
+  w.ctx.backends = { tmux: tmuxBackend(() => tmux) };
   return Object.assign(w, { tmux });
 }
 
@@ -115,7 +115,7 @@ describe("sentinel pass: tmux soldiers", () => {
     await runPass(w.ctx);
     expect(loadTask(paths, t.id)?.value).toEqual(t);
     expect(loadTask(paths, h.id)?.value.status).toBe("interrupted");
-    expect(w.logs.filter((l) => l.includes("tmux not found in PATH"))).toEqual(["sentinel: tick error: tmux: tmux not found in PATH"]);
+    expect(w.logs.filter((l) => l.includes("tmux not found in PATH"))).toEqual(["sentinel: tmux unavailable: tmux not found in PATH"]);
   });
 
   test("one list-panes per server the judged tasks live on; each task is looked for on its own server only", async () => {
@@ -124,7 +124,7 @@ describe("sentinel pass: tmux soldiers", () => {
     const home = memoryTmux();
     const other = memoryTmux("/run/other.sock");
     const servers = new Map([[work.socket, work], [other.socket, other]]);
-    w.ctx.tmux = tmuxBackend((socket) => servers.get(socket) ?? home);
+    w.ctx.backends = { tmux: tmuxBackend((socket) => servers.get(socket) ?? home) };
     const { paths } = w.addProject();
     const [ia, ib, ic] = [taskId(), taskId(), taskId()];
     const there = work.add("vx-a", { tag: ia });
@@ -147,7 +147,7 @@ describe("sentinel pass: tmux soldiers", () => {
     const stuck = memoryTmux("/run/stuck.sock");
     const fine = memoryTmux("/run/fine.sock");
     const servers = new Map([[stuck.socket, stuck], [fine.socket, fine]]);
-    w.ctx.tmux = tmuxBackend((socket) => servers.get(socket)!);
+    w.ctx.backends = { tmux: tmuxBackend((socket) => servers.get(socket)!) };
     stuck.stuck = new TmuxError("failed", "tmux list-panes timed out", ["tmux", "list-panes"]);
     const { paths } = w.addProject();
     const [ia, ib] = [taskId(), taskId()];
@@ -174,7 +174,7 @@ describe("sentinel pass: tmux soldiers", () => {
     using w = world();
     const home = memoryTmux("/run/home.sock");
     // No socket is tmux's own choice: here the same default server.
-    w.ctx.tmux = tmuxBackend((socket) => (socket === undefined || socket === home.socket ? home : memoryTmux(socket)), home.socket);
+    w.ctx.backends = { tmux: tmuxBackend((socket) => (socket === undefined || socket === home.socket ? home : memoryTmux(socket)), home.socket) };
     const { paths } = w.addProject();
     const [ia, ib] = [taskId(), taskId()];
     const old = home.add("vx-old");
@@ -222,7 +222,7 @@ describe("sentinel pass: tmux soldiers", () => {
     const socket = defaultSocket(env);
     ensureSocketDir(socket);
     const tmux = createTmuxClient({ exec: realExec, env, socket });
-    w.ctx.tmux = tmuxBackend((s) => createTmuxClient({ exec: realExec, env, socket: s }));
+    w.ctx.backends = { tmux: tmuxBackend((s) => createTmuxClient({ exec: realExec, env, socket: s })) };
     try {
       const { paths } = w.addProject();
       const [a, b] = [taskId(), taskId()];

@@ -25,8 +25,6 @@ const HOMES = ["harnesses/", "backends/"];
 
 /** Files outside the homes that still name one, and why; each entry is a debt with its reason. */
 const ALLOWED: Record<string, string> = {
-  "sentinel/pass.ts":
-    "the pass's two survey blocks (herdr's agent list also serves hook-less commanders; tmux's is per server, with its own error log) are not yet one loop over the terminal registry",
   "scaffold/skill-text.ts":
     "the vexillum skill is prose for the commander, installed and hashed as written; its lines on harnesses and backends are edited by hand when one is added",
   // Not debts: `vx demo` is built on tmux and its own harness by design (CMD-DEMO-02: git and tmux

@@ -15,7 +15,7 @@ describe("the sentinel meets a corrupt soldier state", () => {
   test("logged once while it lasts; the replacing report is judged", async () => {
     using w = world();
     const tmux = memoryTmux();
-    w.ctx.tmux = tmuxBackend(() => tmux);
+    w.ctx.backends = { tmux: tmuxBackend(() => tmux) };
     const { paths } = w.addProject();
     tmux.add("vx-b", { text: "Do you want to make this edit?\n❯ 1. Yes\n  2. No\n" });
     const t = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-b" });
