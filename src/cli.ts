@@ -12,9 +12,9 @@ async function run(): Promise<number> {
     const { fastDrain } = await import("./fast-drain");
     if (await fastDrain(process.env, process.cwd())) return EXIT.ok;
   }
-  // A tmux soldier's pane starts here (soldiers/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
+  // A tmux soldier's pane starts here (backends/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
   if (argv[0] === "__soldier-exec") {
-    const { soldierExec } = await import("./soldiers/soldier-exec");
+    const { soldierExec } = await import("./backends/soldier-exec");
     return soldierExec(argv.slice(1));
   }
   // `vx demo`'s scripted soldier (harnesses/demo.ts), in its tmux pane.

@@ -6,7 +6,7 @@
  */
 import type { Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
-import { DELIVERING, readSoldierState } from "../soldiers/states";
+import { DELIVERING, readSoldierState } from "../state/soldier-state";
 import { errorMessage } from "../errors";
 import { COUNTS } from "../time";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./herdr-ops";
