@@ -156,7 +156,7 @@ describe("a harness run as a script (Gemini CLI: `node [flags] .../gemini`)", ()
       f.tmux("new-session", "-d", "-s", "gm", "--", "bash", "-c", `exec -a node bash --norc ${join(f.w.home, "gemini")}`);
       const [pane, pid] = f.tmux("display-message", "-p", "-t", "gm", "#{pane_id} #{pane_pid}").trim().split(" ");
       const env = { TMUX: `${f.socket},1,0`, TMUX_PANE: pane, GEMINI_CLI: "1" };
-      const want = { harness: "gemini", pane, socket: f.socket, pid: Number(pid) };
+      const want = { harness: "gemini" as const, pane: pane as string, socket: f.socket, pid: Number(pid) };
       expect(await waitFor(() => identifyTmuxCommander(env, Number(pid), realExec), 10_000, "the stand-in found")).toEqual(want);
     } finally {
       f.close();
