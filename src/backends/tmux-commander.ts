@@ -140,9 +140,10 @@ export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessNa
 
 /**
  * A harness that can lose the Enter after a paste (its `unsent`; Gemini CLI 0.61 was seen leaving
- * the typed wake in its input line) gets Enter again while its input line still starts with the
- * wake's first line, checked after a quiet spell; two checks without it (the turn started, or the
- * screen moved on) end this, as does the readiness wait. Only the wake's own text is ever sent.
+ * the typed wake in its input line) gets Enter again while it is idle and its input line still
+ * starts with the wake's first line, checked after a quiet spell; two checks without that (the turn
+ * started, or the screen moved on) end this, as does the readiness wait. Only the wake's own text
+ * is ever sent.
  */
 async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, text: string, clock: Clock, env: Env): Promise<void> {
   const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
@@ -151,8 +152,10 @@ async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, te
   let gone = 0;
   while (gone < 2 && clock.now() < deadline) {
     await clock.sleep(scaled("trustPoll", env) * 5);
-    const typed = inputLine(rule, await tmux.capture(pane).catch(() => ""));
-    if (!typed || !first.startsWith(typed)) gone++;
+    const screen = await tmux.capture(pane).catch(() => "");
+    const typed = inputLine(rule, screen);
+    // Busy: the wake was taken (its echo above an input box that a turn hides is no input line).
+    if (!typed || !first.startsWith(typed) || rule.busy.test(screen)) gone++;
     else {
       gone = 0;
       await tmux.sendKeys(pane, ["Enter"]);
