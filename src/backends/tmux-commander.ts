@@ -14,7 +14,9 @@ import { HARNESSES, type HarnessName } from "../harnesses";
 import type { Delivery, TmuxCommanderRule } from "../harnesses/types";
 import { inspectProcess } from "../procs";
 import type { Commander } from "../state/schemas";
-import { createTmuxClient } from "./tmux";
+import { terminalText } from "../terminal-text";
+import { type Clock, scaled } from "../time";
+import { type TmuxClient, createTmuxClient } from "./tmux";
 
 type Env = Record<string, string | undefined>;
 
@@ -29,9 +31,21 @@ export type TmuxCommander = { harness: HarnessName; pane: string; socket: string
 /** The depth of the search for the harness above vx (shells and wrappers in between). */
 const MAX_ANCESTORS = 8;
 
+const base = (word: string) => word.slice(word.lastIndexOf("/") + 1);
+
+/** Harnesses shipped as scripts run under one of these (Gemini CLI: `node [flags] .../gemini`). */
+const INTERPRETERS = /^(node|nodejs|bun)$/;
+
+/**
+ * The program a command line runs: the basename of its first word, or for an interpreter, of the
+ * script it runs (its first word after the interpreter's flags).
+ */
 function baseName(command: string): string {
-  const first = command.trim().split(/\s+/, 1)[0] ?? "";
-  return first.slice(first.lastIndexOf("/") + 1);
+  const words = command.trim().split(/\s+/);
+  const first = base(words[0] ?? "");
+  if (!INTERPRETERS.test(first)) return first;
+  const script = words.slice(1).find((w) => !w.startsWith("-"));
+  return script ? base(script) : first;
 }
 
 /**
@@ -73,18 +87,25 @@ export type ScreenState = { idle: boolean; inputEmpty: boolean };
 
 /**
  * Pure: whether the harness is idle (no busy text on screen) and its input line holds nothing the
- * person typed. The input line is the last line starting with the harness's prompt mark. A
+ * person typed. The input line is the last line starting with one of the harness's prompt marks. A
  * harness without plain-tmux rules reads as busy: it is never typed into.
  */
 export function screenState(harness: HarnessName, screen: string): ScreenState {
   const rule = HARNESSES[harness].commander.tmuxCommander;
   if (!rule) return { idle: false, inputEmpty: false };
-  const input = screen
-    .split("\n")
-    .map((l) => l.trim())
-    .findLast((l) => l.startsWith(rule.mark));
-  const typed = input?.slice(rule.mark.length).trim();
+  const typed = inputLine(rule, screen);
   return { idle: !rule.busy.test(screen), inputEmpty: typed !== undefined && rule.emptyInput.test(typed) };
+}
+
+/** The rest of the input line (the last line one of the marks starts), trimmed; undefined when none shows. */
+function inputLine(rule: TmuxCommanderRule, screen: string): string | undefined {
+  const marks = typeof rule.mark === "string" ? [rule.mark] : rule.mark;
+  let typed: string | undefined;
+  for (const line of screen.split("\n").map((l) => l.trim())) {
+    const mark = marks.find((m) => line.startsWith(m));
+    if (mark !== undefined) typed = line.slice(mark.length).trim();
+  }
+  return typed;
 }
 
 /** CMDR-10: the commander's tmux pane, read now; unreadable counts as busy, never typed into. */
@@ -102,15 +123,42 @@ export async function readCommanderScreen(exec: Exec, env: Env, harness: Harness
  * it is idle and its input line holds nothing a person typed; otherwise an error, and the caller
  * keeps the wake for the next pass.
  */
-export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string): Promise<Delivery> {
+export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string, clock: Clock): Promise<Delivery> {
   const screen = await readCommanderScreen(exec, env, harness, entry);
   if (!screen.idle || !screen.inputEmpty) {
     return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${screen.idle ? "holding unsent text in its input line" : "busy"}` };
   }
   try {
-    await createTmuxClient({ exec, env, socket: entry.tmux_socket }).paste(entry.tmux_pane as string, text);
+    const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
+    await tmux.paste(entry.tmux_pane as string, text);
+    if (HARNESSES[harness].unsent) await resubmit(tmux, entry.tmux_pane as string, harness, text, clock, env);
     return { ok: true };
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
+  }
+}
+
+/**
+ * A harness that can lose the Enter after a paste (its `unsent`; Gemini CLI 0.61 was seen leaving
+ * the typed wake in its input line) gets Enter again while it is idle and its input line still
+ * starts with the wake's first line, checked after a quiet spell; two checks without that (the turn
+ * started, or the screen moved on) end this, as does the readiness wait. Only the wake's own text
+ * is ever sent.
+ */
+async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, text: string, clock: Clock, env: Env): Promise<void> {
+  const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
+  const first = terminalText(text).trim().split("\n")[0]?.trim() ?? "";
+  const deadline = clock.now() + scaled("tmuxReady", env);
+  let gone = 0;
+  while (gone < 2 && clock.now() < deadline) {
+    await clock.sleep(scaled("trustPoll", env) * 5);
+    const screen = await tmux.capture(pane).catch(() => "");
+    const typed = inputLine(rule, screen);
+    // Busy: the wake was taken (its echo above an input box that a turn hides is no input line).
+    if (!typed || !first.startsWith(typed) || rule.busy.test(screen)) gone++;
+    else {
+      gone = 0;
+      await tmux.sendKeys(pane, ["Enter"]);
+    }
   }
 }

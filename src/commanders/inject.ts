@@ -172,7 +172,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
       ? await wake.send({ exec: ctx.exec, env: ctx.ops.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
       : t.agent
         ? await promptViaHerdr(ctx, t, text)
-        : await typeIntoCommander(ctx.exec, ctx.ops.env, t.harness, t.entry, text);
+        : await typeIntoCommander(ctx.exec, ctx.ops.env, t.harness, t.entry, text, ctx.ops.clock);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);

@@ -203,7 +203,18 @@ export const copilot: Harness = {
     nonInteractive: runsHooksSynchronously,
     // Its agentStop hook drains at every turn's end, so no await re-arms by a turn.
     rearmsByTurn: () => false,
-    // Not yet read in a plain tmux pane (its screen rules unproven there): never typed into.
-    tmuxCommander: undefined,
+    // Copilot CLI 1.0.102 in a plain tmux pane (CMDR-10), seen: its bash tool's commands get
+    // COPILOT_CLI=1 and COPILOT_LOADER_PID, the pid of its native `copilot` binary (under the npm
+    // package's node wrapper). Busy: the footer's `● Working esc esc edit prompt`. The input line
+    // is `❯ ` between two rules, blank when empty (no placeholder); past prompts show ` ❯ text`
+    // above it, so the input line is the last one.
+    tmuxCommander: {
+      marker: "COPILOT_CLI",
+      pidVar: "COPILOT_LOADER_PID",
+      program: /^copilot$/,
+      busy: COPILOT_SCREEN.busy,
+      mark: "❯",
+      emptyInput: /^$/,
+    },
   },
 };

@@ -227,7 +227,17 @@ export const gemini: Harness = {
     nonInteractive,
     // No await runs for it (idle-prompt), so none re-arms by a turn.
     rearmsByTurn: () => false,
-    // Not yet read in a plain tmux pane: never typed into there.
-    tmuxCommander: undefined,
+    // Gemini CLI 0.61 in a plain tmux pane (CMDR-10), seen: its shell tool's commands get
+    // GEMINI_CLI=1 and no pid of it; its own process is `node [--max-old-space-size=...] .../gemini`
+    // (it relaunches itself under node once), the shell's parent. Busy: `(esc to cancel, 6s)`. The
+    // input line starts `>` (`*` in YOLO mode) and shows a placeholder while empty; a person's
+    // draft replaces it. Past prompts show ` > text` above, so the input line is the last one.
+    tmuxCommander: {
+      marker: "GEMINI_CLI",
+      program: /^gemini$/,
+      busy: BUSY_RE,
+      mark: [">", "*"],
+      emptyInput: /^(?:Type your message or @path\/to\/file)?$/,
+    },
   },
 };

@@ -66,8 +66,8 @@ export type TmuxCommanderRule = {
   program: RegExp;
   /** On screen while a turn runs. */
   busy: RegExp;
-  /** What starts the input line. */
-  mark: string;
+  /** What starts the input line (one of these, where it changes with a mode). */
+  mark: string | readonly string[];
   /** The rest of that line when it holds nothing the person typed (a placeholder, or nothing). */
   emptyInput: RegExp;
 };

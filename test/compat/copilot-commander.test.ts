@@ -2,8 +2,8 @@
 // the wake hook `vx init --commander copilot` writes (`.github/hooks/vx.json`: agentStop runs `vx
 // sentinel drain`): a wake written while a turn runs reaches the model as the next prompt once the
 // turn ends, and `git status` shows nothing Copilot left in the project. A wake while Copilot sits
-// idle is the sentinel's typed delivery into its herdr pane (CMDR-08), which this suite's fake
-// herdr does not type into a real pane: not tested here.
+// idle is the sentinel's typed delivery into its pane (CMDR-08): this suite's fake herdr does not
+// type into a real pane, so that is proven in a plain tmux pane (copilot-commander-tmux.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { git } from "../helpers";
 import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";

@@ -28,7 +28,7 @@ export type World = Queue & {
 
 export type WorldOptions = {
   harness: HarnessName;
-  commander: "claude" | "pi" | "opencode" | "codex" | "copilot";
+  commander: "claude" | "pi" | "opencode" | "codex" | "copilot" | "gemini";
   env?: Record<string, string>;
   /** The width of the world's tmux panes (default: wide, WIDE_COLUMNS). */
   columns?: number;

@@ -2,6 +2,7 @@
 // from the real CLI 1.0.102 in an 80-column tmux pane (the compat smoke test runs the real thing).
 import { realExec } from "../../src/exec";
 import { describe, expect, test } from "bun:test";
+import { screenState } from "../../src/backends/tmux-commander";
 import { HARNESSES } from "../../src/harnesses";
 import { COPILOT, COPILOT_SCREEN, COPILOT_WAKE_HOOK, copilot, copilotHooksJson, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
 import { COMMANDER_NAMES, HARNESS_NAMES } from "../../src/harnesses/names";
@@ -85,5 +86,25 @@ describe("AWT-01 for a Copilot hook runner", () => {
     expect(copilot.commander.nonInteractive(env, "claude")).toBe(false);
     expect(copilot.commander.nonInteractive(env)).toBe(false);
     expect(copilot.commander.nonInteractive({}, "copilot")).toBe(false);
+  });
+});
+
+// CMDR-10: screens copied from the real CLI 1.0.102 as a commander in a 220-column tmux pane.
+describe("Copilot commander in a plain tmux pane (screenState)", () => {
+  const busy = [" ❯ slow one", " /tmp/p [⎇ main%]", RULE, "❯         ", RULE, " ● Working esc esc edit prompt"].join("\n");
+  const draft = [" ● slow answer", " /tmp/p [⎇ main%]", RULE, "❯ my draft text", RULE, " Interactive · Allow All · @ files · # issues"].join("\n");
+  const empty = [" ❯ slow one", " ● slow answer", " /tmp/p [⎇ main%]", RULE, "❯              ", RULE, " ← open sidebar · Interactive · Allow All · / commands · ? help"].join("\n");
+  test.each([
+    ["idle, empty input line (a past prompt above it)", empty, { idle: true, inputEmpty: true }],
+    ["idle, a person's draft", draft, { idle: true, inputEmpty: false }],
+    ["busy", busy, { idle: false, inputEmpty: true }],
+    ["loading, no footer yet", " Copilot v1.0.102", { idle: true, inputEmpty: false }],
+  ])("%s", (_name, screen, want) => {
+    expect(screenState("copilot", screen)).toEqual(want);
+  });
+
+  test("registered by COPILOT_CLI, with its own pid from COPILOT_LOADER_PID (the native copilot binary)", () => {
+    expect(copilot.commander.tmuxCommander).toMatchObject({ marker: "COPILOT_CLI", pidVar: "COPILOT_LOADER_PID" });
+    expect(copilot.commander.tmuxCommander?.program.test("copilot")).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { screenState } from "../../src/backends/tmux-commander";
 import { HARNESSES } from "../../src/harnesses";
 import { mergeGeminiSettings, soldierArgs, soldierHome } from "../../src/harnesses/gemini";
 import { SettingsShapeError } from "../../src/scaffold/hook";
@@ -89,5 +90,30 @@ describe("Gemini CLI as a harness (HRN-02)", () => {
     expect(mergeGeminiSettings({}).next).toEqual({ context: { fileName: ["AGENTS.md", "CLAUDE.md", "GEMINI.md"] } });
     expect(() => mergeGeminiSettings([])).toThrow(SettingsShapeError);
     expect(() => mergeGeminiSettings({ context: { fileName: 3 } })).toThrow(SettingsShapeError);
+  });
+});
+
+// CMDR-10: screens copied from the real CLI 0.61.0 as a commander in a 220-column tmux pane.
+describe("Gemini commander in a plain tmux pane (screenState)", () => {
+  const RULE = "─".repeat(80);
+  const FOOT = " workspace (/directory)        branch        sandbox";
+  const empty = (mark: string) => [" > hello gemini", "✦ hello person", RULE, " YOLO Ctrl+Y", ` ${mark}   Type your message or @path/to/file     `, FOOT].join("\n");
+  const busy = [" > slow one", " ⠦ Thinking... (esc to cancel, 6s)", RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", FOOT].join("\n");
+  const draft = ["✦ slow answer", RULE, " YOLO Ctrl+Y", " * my draft text        ", FOOT].join("\n");
+  const wakeLeft = ["✦ ok", RULE, " YOLO Ctrl+Y", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", FOOT].join("\n");
+  test.each([
+    ["idle, empty, YOLO mode (`*`)", empty("*"), { idle: true, inputEmpty: true }],
+    ["idle, empty, default mode (`>`), past prompts above", empty(">"), { idle: true, inputEmpty: true }],
+    ["idle, a person's draft", draft, { idle: true, inputEmpty: false }],
+    ["idle, a pasted wake left unsent", wakeLeft, { idle: true, inputEmpty: false }],
+    ["busy (the input box stays)", busy, { idle: false, inputEmpty: true }],
+  ])("%s", (_name, screen, want) => {
+    expect(screenState("gemini", screen)).toEqual(want);
+  });
+
+  test("registered by GEMINI_CLI; its program is its script (`node ... /bin/gemini`)", () => {
+    expect(HARNESSES.gemini.commander.tmuxCommander).toMatchObject({ marker: "GEMINI_CLI" });
+    expect(HARNESSES.gemini.commander.tmuxCommander?.pidVar).toBeUndefined();
+    expect(HARNESSES.gemini.commander.tmuxCommander?.program.test("gemini")).toBe(true);
   });
 });

@@ -147,6 +147,23 @@ describe("a hook-less commander in a plain tmux pane (CMDR-10)", () => {
   });
 });
 
+describe("a harness run as a script (Gemini CLI: `node [flags] .../gemini`)", () => {
+  test("registration names it by its script, after the interpreter's flags", async () => {
+    const f = await field();
+    try {
+      // A stand-in whose command line is `node --max-old-space-size=64 <dir>/gemini`, as Gemini CLI's.
+      writeFileSync(join(f.w.home, "gemini"), "sleep 600\n");
+      f.tmux("new-session", "-d", "-s", "gm", "--", "bash", "-c", `exec -a node bash --norc ${join(f.w.home, "gemini")}`);
+      const [pane, pid] = f.tmux("display-message", "-p", "-t", "gm", "#{pane_id} #{pane_pid}").trim().split(" ");
+      const env = { TMUX: `${f.socket},1,0`, TMUX_PANE: pane, GEMINI_CLI: "1" };
+      const want = { harness: "gemini" as const, pane: pane as string, socket: f.socket, pid: Number(pid) };
+      expect(await waitFor(() => identifyTmuxCommander(env, Number(pid), realExec), 10_000, "the stand-in found")).toEqual(want);
+    } finally {
+      f.close();
+    }
+  });
+});
+
 describe("screenState", () => {
   test.each([
     ["codex idle, empty", "• hello\n\n› Ask Codex to do anything\n\n  gpt · 100% left", { idle: true, inputEmpty: true }],

@@ -1,0 +1,63 @@
+// The real GitHub Copilot CLI 1.0.102 as commander (HRN-02, CMDR-10) in a plain tmux pane, no herdr,
+// against the mock model, with the sentinel running and the agentStop wake hook `vx init --commander
+// copilot` writes. A wake while Copilot sits idle has no hook to carry it: the sentinel types it
+// into the pane, only while the screen shows Copilot idle with an empty input line (the rules in
+// src/harnesses/copilot.ts). A vx dispatch run by Copilot records it from its tmux pane; an idle
+// wake reaches the model once; one during a turn waits for the turn's end (the agentStop drain or
+// the typing, whichever comes first, once); a person's unsent draft is never sent or overwritten.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { git, stopSentinels } from "../helpers";
+import { draftWaits, expect1, idleWake, registerFromPane, settled, startPlain, startSentinel } from "./commander-tmux-kit";
+import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
+import { type World, screenShows, wakeDuringBusyTurn, wakeOf, world } from "./world";
+
+let w: World;
+let sentinel: Bun.Subprocess | undefined;
+const PANE = "cp";
+
+beforeAll(async () => {
+  w = await world({
+    harness: "copilot",
+    commander: "copilot",
+    env: { COPILOT_MODEL },
+    // The project is trusted beforehand, as a user's own checkout would be: its repository hooks load.
+    prepare: (x) => (seedCopilot(x.home, [x.project]), copilotEnv(x.home, x.models.url)),
+  });
+  git(w.project, "add", "-A");
+  git(w.project, "commit", "-q", "-m", "vx init");
+  sentinel = await startSentinel(w);
+  // --allow-all: its shell tool runs vx without a permission dialog per command.
+  startPlain(w, PANE, [w.exe, "--allow-all"]);
+  // Keys typed while it is still loading are lost: the idle footer first.
+  await screenShows(w, PANE, /· (\/ commands|@ files)\b/, 120_000);
+});
+afterAll(async () => {
+  if (w) {
+    await stopSentinels(w.home, sentinel ? [sentinel.pid] : []);
+    await w.close();
+  }
+});
+
+describe("Copilot CLI commander in a plain tmux pane", () => {
+  test("a vx dispatch run by Copilot records it from its tmux pane, with its own pid", async () => {
+    const entry = await registerFromPane(w, PANE, "copilot");
+    console.log(`compat: copilot commander in plain tmux registered as ${JSON.stringify(entry)}`);
+    expect(entry.herdr_pane_id).toBeUndefined();
+    expect(entry.tmux_pane).toMatch(/^%\d+$/);
+    expect(entry.pid).toBeGreaterThan(1);
+  });
+
+  test("idle: a wake is typed once, reaches the model, and leaves the input line empty", async () => {
+    await idleWake(w, PANE, "copilot", "a1a1a1a1a1a1a1a1");
+  });
+
+  test("busy: a wake that arrives during a turn reaches the model after that turn, once", async () => {
+    await wakeDuringBusyTurn(w, PANE, "copilot", "b2b2b2b2b2b2b2b2");
+    await settled(w, PANE, "copilot", "Copilot idle after the wake's turn");
+    expect1(w, wakeOf("b2b2b2b2b2b2b2b2"));
+  });
+
+  test("a person's unsent draft is never sent or overwritten: the wake waits until it is cleared", async () => {
+    await draftWaits(w, PANE, "copilot", "c3c3c3c3c3c3c3c3", ["C-u"]);
+  });
+});
