@@ -17,7 +17,7 @@ import type { Task } from "../state/schemas";
 import { isTaskBusy } from "../state/tasks";
 import { hooksDir } from "./tmux-launch";
 import { markFailed } from "../state/mark-failed";
-import { SOLDIER_ENV_FILE } from "../backends/soldier-exec";
+import { SOLDIER_ENV_FILE } from "./soldier-exec";
 import { identify } from "./tmux-soldier";
 
 /** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */

@@ -14,9 +14,9 @@ import { HARNESSES, type HarnessName } from "../harnesses";
 import type { Delivery, TmuxCommanderRule } from "../harnesses/types";
 import { inspectProcess } from "../procs";
 import type { Commander } from "../state/schemas";
-import { terminalText } from "../terminal-text";
 import { type Clock, scaled } from "../time";
 import { type TmuxClient, createTmuxClient } from "./tmux";
+import { pasteLeftUnsent } from "./unsent";
 
 type Env = Record<string, string | undefined>;
 
@@ -109,56 +109,61 @@ function inputLine(rule: TmuxCommanderRule, screen: string): string | undefined 
 }
 
 /** CMDR-10: the commander's tmux pane, read now; unreadable counts as busy, never typed into. */
-export async function readCommanderScreen(exec: Exec, env: Env, harness: HarnessName, entry: Commander): Promise<ScreenState> {
+export async function readCommanderScreen(exec: Exec, env: Env, harness: HarnessName, entry: Commander): Promise<ScreenState & { screen?: string }> {
   try {
     const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
-    return screenState(harness, await tmux.capture(entry.tmux_pane as string));
+    const screen = await tmux.capture(entry.tmux_pane as string);
+    return { ...screenState(harness, screen), screen };
   } catch {
     return { idle: false, inputEmpty: false };
   }
 }
 
+/** Enters pressed again at most, and the checks between them (one every RESEND_POLLS polls). */
+const MAX_RESENDS = 3;
+const RESEND_POLLS = 5;
+
 /**
- * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter), only when
- * it is idle and its input line holds nothing a person typed; otherwise an error, and the caller
- * keeps the wake for the next pass.
+ * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter; for a
+ * harness that can lose that Enter, Enter again while `pasteLeftUnsent` says the wake still sits
+ * alone in the input box), only when it is idle and its input line holds nothing a person typed;
+ * otherwise an error, and the caller keeps the wake for the next pass. Once the paste went in,
+ * the wake counts as delivered: it is never typed twice.
  */
 export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string, clock: Clock): Promise<Delivery> {
-  const screen = await readCommanderScreen(exec, env, harness, entry);
-  if (!screen.idle || !screen.inputEmpty) {
-    return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${screen.idle ? "holding unsent text in its input line" : "busy"}` };
+  const state = await readCommanderScreen(exec, env, harness, entry);
+  if (!state.idle || !state.inputEmpty) {
+    return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${state.idle ? "holding unsent text in its input line" : "busy"}` };
   }
+  const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
   try {
-    const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
     await tmux.paste(entry.tmux_pane as string, text);
-    if (HARNESSES[harness].unsent) await resubmit(tmux, entry.tmux_pane as string, harness, text, clock, env);
-    return { ok: true };
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }
+  if (HARNESSES[harness].unsent) await resubmit(tmux, entry.tmux_pane as string, harness, state.screen ?? "", text, clock, env).catch(() => undefined);
+  return { ok: true };
 }
 
 /**
- * A harness that can lose the Enter after a paste (its `unsent`; Gemini CLI 0.61 was seen leaving
- * the typed wake in its input line) gets Enter again while it is idle and its input line still
- * starts with the wake's first line, checked after a quiet spell; two checks without that (the turn
- * started, or the screen moved on) end this, as does the readiness wait. Only the wake's own text
- * is ever sent.
+ * Enter again while the wake still sits alone in the idle commander's input box (judged against
+ * the screen read before the paste); two checks without that (the turn started, or the screen
+ * moved on) end this, as do MAX_RESENDS Enters or the readiness wait.
  */
-async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, text: string, clock: Clock, env: Env): Promise<void> {
+async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, before: string, text: string, clock: Clock, env: Env): Promise<void> {
   const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
-  const first = terminalText(text).trim().split("\n")[0]?.trim() ?? "";
   const deadline = clock.now() + scaled("tmuxReady", env);
-  let gone = 0;
-  while (gone < 2 && clock.now() < deadline) {
-    await clock.sleep(scaled("trustPoll", env) * 5);
+  let misses = 0;
+  let presses = 0;
+  while (misses < 2 && presses < MAX_RESENDS && clock.now() < deadline) {
+    await clock.sleep(scaled("trustPoll", env) * RESEND_POLLS);
     const screen = await tmux.capture(pane).catch(() => "");
-    const typed = inputLine(rule, screen);
-    // Busy: the wake was taken (its echo above an input box that a turn hides is no input line).
-    if (!typed || !first.startsWith(typed) || rule.busy.test(screen)) gone++;
-    else {
-      gone = 0;
-      await tmux.sendKeys(pane, ["Enter"]);
+    if (rule.busy.test(screen) || !pasteLeftUnsent(before, screen, text)) {
+      misses++;
+      continue;
     }
+    misses = 0;
+    presses++;
+    await tmux.sendKeys(pane, ["Enter"]);
   }
 }

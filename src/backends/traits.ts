@@ -66,7 +66,7 @@ export const BACKEND_TRAITS = {
     recorded: (task) => Boolean(task.tmux_target),
     // tmux needs only tmux on PATH, and works from any terminal.
     check(env) {
-      if (!which("tmux", env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then dispatch again");
+      if (!which("tmux", env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then run the command again");
       return undefined;
     },
     // AWT-01's exception: a tmux pane, in a project configured for the tmux backend.

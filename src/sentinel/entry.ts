@@ -1,7 +1,7 @@
 /**
  * `vx sentinel` with no subcommand, as `ensureSentinel` starts it: the loop without the command
  * table. It polls for days, so it loads what a pass uses and nothing else (no citty, no other
- * command, no forum or demo); `test/unit/import-cycles.test.ts` holds its import closure to that.
+ * command, no forum or demo); `test/unit/sentinel-closure.test.ts` holds its import closure to that.
  */
 import { type Deps, realDeps } from "../deps";
 import { VxError } from "../errors";

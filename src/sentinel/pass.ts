@@ -102,7 +102,7 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
 }
 
 /**
- * SEN-05: pending wakes and a registered hook-less commander (codex, opencode) also need the agent
+ * SEN-05: pending wakes and a registered hook-less commander (any `HOOKLESS` harness) also need the agent
  * list, for the injector (CMDR-08, CMDR-09). commanders.json is read only when the queue holds a wake; an unreadable one
  * counts as none here (the injector reports it).
  */

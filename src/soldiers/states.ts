@@ -10,7 +10,7 @@ import { readStateText } from "../state/files";
 import { readPool } from "../camps/pool";
 import { loadTask, taskPath } from "../state/tasks";
 
-// The sentinel's survey (backends/soldiers.ts) and the tests still read the state files from here.
+// vx report, strike and the tests read the state files through this re-export.
 export * from "../state/soldier-state";
 
 /** The state dir whose camps dir holds `dir`, and the slot it is in. */

@@ -111,7 +111,7 @@ describe("vx dispatch: bad input", () => {
     mkdirSync(onlyGit);
     symlinkSync(Bun.which("git") as string, join(onlyGit, "git"));
     const r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then dispatch again\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then run the command again\n" });
     nothingCreated(f);
   });
 });

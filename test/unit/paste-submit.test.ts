@@ -1,50 +1,87 @@
 // A tmux paste for a harness that can drop its Enter (Harness.unsent; Gemini CLI drops an Enter
 // within 40 ms of a paste, and one pressed as its session finishes initialising): Enter again
-// while the input box still holds the prompt, never for a harness whose Enter is never lost.
+// only while the prompt still sits alone in the input box, judged against the screen before the
+// paste (pasteLeftUnsent); never for a harness whose Enter is never lost, never into a dialog.
 import { describe, expect, test } from "bun:test";
 import { pasteAndSubmit } from "../../src/backends/tmux-launch";
+import { pasteLeftUnsent } from "../../src/backends/unsent";
 import { fakeClock } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";
 
-const BOX = (line: string) => `────\n YOLO Ctrl+Y\n${line}\n workspace (/directory)\n`;
-const EMPTY = BOX(" *   Type your message or @path/to/file");
-const HELD = BOX(" * [Pasted Text: 9 lines]");
+const RULE = "─".repeat(60);
+const screen = (...box: string[]) => ["✦ earlier answer", RULE, " YOLO Ctrl+Y", ...box, " workspace (/directory)"].join("\n");
+const EMPTY = screen(" *   Type your message or @path/to/file");
+const HELD = screen(" * [Pasted Text: 9 lines]");
+const WAKE = "A vexillum soldier's status changed:\n  - mission a1: running -> done";
+const WAKE_LEFT = screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done");
+// The prompt was taken: its echo, the answer, a new empty box.
+const SENT = ["✦ earlier answer", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", "✦ on it", RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", " workspace (/directory)"].join("\n");
+// A permission dialog replaced the box, the prompt's echo above it.
+const DIALOG = ["✦ earlier answer", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", " Allow execution of: 'git push'?", " ● 1. Allow once", "   2. No", " workspace (/directory)"].join("\n");
+
+describe("pasteLeftUnsent", () => {
+  test.each([
+    ["the text itself left in the box", WAKE_LEFT, true],
+    ["Gemini's collapsed paste left in the box", HELD, true],
+    ["the prompt taken (echo, answer, new empty box)", SENT, false],
+    ["a dialog with the prompt's echo above it", DIALOG, false],
+    ["a person's keys after the pasted text", screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done and more"), false],
+    ["nothing drawn yet", EMPTY, false],
+    ["something else in the box", screen(" * git push --force"), false],
+  ])("%s", (_name, after, want) => {
+    expect(pasteLeftUnsent(EMPTY, after, WAKE)).toBe(want);
+  });
+
+  test("a screen read before the paste that was not the empty box: never", () => {
+    expect(pasteLeftUnsent("", WAKE_LEFT, WAKE)).toBe(false);
+  });
+});
+
+function pasteShows(after: string) {
+  const tmux = memoryTmux();
+  const s = tmux.add("soldier", { text: EMPTY });
+  const paste = tmux.paste.bind(tmux);
+  tmux.paste = async (session, text) => {
+    await paste(session, text);
+    s.text = after;
+  };
+  return { tmux, s };
+}
 
 describe("pasteAndSubmit", () => {
-  test("Gemini CLI: the prompt left in the box gets Enter again until the box is empty", async () => {
-    const tmux = memoryTmux();
-    const s = tmux.add("soldier", { text: HELD });
+  test("Gemini CLI: the prompt left in the box gets Enter again until it is taken", async () => {
+    const { tmux, s } = pasteShows(HELD);
     const real = tmux.sendKeys.bind(tmux);
     // The second Enter is the one taken.
     tmux.sendKeys = async (session, keys) => {
       await real(session, keys);
-      if (s.keys.length === 2) s.text = EMPTY;
+      if (s.keys.length === 2) s.text = SENT;
     };
     await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", "do the work", "gemini");
     expect(s.pasted).toEqual(["do the work"]);
     expect(s.keys).toEqual([["Enter"], ["Enter"]]);
   });
 
-  test("Gemini CLI: a box emptied by the paste's own Enter gets no second one", async () => {
-    const tmux = memoryTmux();
-    const s = tmux.add("soldier", { text: EMPTY });
+  test("Gemini CLI: a prompt taken by the paste's own Enter gets no second one", async () => {
+    const { tmux, s } = pasteShows(SENT);
     await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", "do the work", "gemini");
     expect(s.keys).toEqual([]);
   });
 
-  test("a box that never empties is given up at the readiness wait", async () => {
-    const tmux = memoryTmux();
-    const s = tmux.add("soldier", { text: HELD });
-    const clock = fakeClock();
-    const t0 = clock.now();
-    await pasteAndSubmit({ clock, env: {} }, tmux, "soldier", "do the work", "gemini");
-    expect(clock.now() - t0).toBeGreaterThanOrEqual(30_000);
-    expect(s.keys.length).toBeGreaterThan(1);
+  test("Gemini CLI: a dialog showing under the prompt's echo gets no Enter (it would pick an option)", async () => {
+    const { tmux, s } = pasteShows(DIALOG);
+    await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", WAKE, "gemini");
+    expect(s.keys).toEqual([]);
+  });
+
+  test("a box that never empties gets at most three Enters", async () => {
+    const { tmux, s } = pasteShows(HELD);
+    await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", "do the work", "gemini");
+    expect(s.keys).toEqual([["Enter"], ["Enter"], ["Enter"]]);
   });
 
   test("Claude Code: one paste, nothing more, whatever the screen shows", async () => {
-    const tmux = memoryTmux();
-    const s = tmux.add("soldier", { text: HELD });
+    const { tmux, s } = pasteShows(HELD);
     await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", "do the work", "claude");
     expect(s.pasted).toEqual(["do the work"]);
     expect(s.keys).toEqual([]);
