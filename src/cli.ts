@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 /** Entry point: the only place the process exits. */
+import { routeOf } from "./entry-route";
 import { EXIT } from "./exit-codes";
 
 // Exit explicitly: a finished command must not linger on an open stdin reader or timer.
@@ -7,23 +8,24 @@ import { EXIT } from "./exit-codes";
 const argv = process.argv.slice(2);
 
 async function run(): Promise<number> {
+  const route = routeOf(argv);
   // The Stop hook runs drain on every turn: answer "nothing pending" without loading all of vx.
-  if (argv.length === 2 && argv[0] === "sentinel" && argv[1] === "drain") {
+  if (route === "drain") {
     const { fastDrain } = await import("./fast-drain");
     if (await fastDrain(process.env, process.cwd())) return EXIT.ok;
   }
   // A tmux soldier's pane starts here (backends/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
-  if (argv[0] === "__soldier-exec") {
+  if (route === "soldier-exec") {
     const { soldierExec } = await import("./backends/soldier-exec");
     return soldierExec(argv.slice(1));
   }
   // `vx demo`'s scripted soldier (harnesses/demo.ts), in its tmux pane.
-  if (argv[0] === "__demo-soldier") {
+  if (route === "demo-soldier") {
     const { demoSoldier } = await import("./demo/soldier");
     return demoSoldier();
   }
   // The sentinel polls for days: it starts without the command table (sentinel/entry.ts).
-  if (argv.length === 1 && argv[0] === "sentinel") {
+  if (route === "sentinel") {
     const { sentinelEntry } = await import("./sentinel/entry");
     return sentinelEntry();
   }

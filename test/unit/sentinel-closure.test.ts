@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { routeOf } from "../../src/entry-route";
 
 const SRC = resolve(import.meta.dir, "../../src");
 const ts = new Bun.Transpiler({ loader: "ts" });
@@ -50,10 +51,12 @@ describe("the sentinel's entry", () => {
     expect(packages).toContain("citty");
   });
 
-  test("cli.ts starts a bare `vx sentinel` through the entry, not through main", () => {
+  test("a bare `vx sentinel` goes through the entry; its subcommands, help and other commands through main", () => {
+    expect(routeOf(["sentinel"])).toBe("sentinel");
+    for (const argv of [["sentinel", "await"], ["sentinel", "--help"], ["sentinel", "-h"], ["sentinel", "bogus"], ["status"], []]) expect(routeOf(argv)).toBe("main");
+    expect(routeOf(["sentinel", "drain"])).toBe("drain");
     const cli = readFileSync(join(SRC, "cli.ts"), "utf8");
-    const entryAt = cli.indexOf('import("./sentinel/entry")');
-    expect(entryAt).toBeGreaterThan(-1);
-    expect(entryAt).toBeLessThan(cli.indexOf('import("./main")'));
+    expect(cli).toContain('route === "sentinel"');
+    expect(cli).toContain('import("./sentinel/entry")');
   });
 });
