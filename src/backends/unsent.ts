@@ -3,36 +3,49 @@
  * 40 ms of a paste into a newline, and was seen dropping one). Enter is pressed again only when
  * this says so, because an Enter in the wrong place is a keystroke nobody meant: it sends a
  * person's draft or picks a dialog's option. So it is judged against the screen read just before
- * the paste: the screen may have changed only where the input box is (the lines above and below
- * it the same), and that changed part must hold exactly the pasted text (the mark and the box's
- * drawing aside) or the harness's collapsed `[Pasted Text: N lines]`. A turn that started, an
- * echo of an earlier prompt, a dialog, a person's extra keys: each changes more, or other text,
- * and gets no Enter.
+ * the paste, row by row (blank rows aside): what went is at most a few rows (the empty box, and a
+ * hint a typed box hides: Gemini CLI's `? for shortcuts`), and what came holds exactly the pasted
+ * text (the mark and the box's drawing aside) or the harness's collapsed `[Pasted Text: N lines]`.
+ * A turn that started, an echo of an earlier prompt above a dialog, a person's extra keys: each
+ * brings other text, and gets no Enter.
  */
 import { terminalText } from "../terminal-text";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
 const DRAWING = /[\s\u2500-\u257f>*❯│]/g;
+/** Rows of the empty box and its hints that may go; more gone than that is a redraw, never the box. */
+const MAX_BOX_ROWS = 3;
 const COLLAPSED = /^\[PastedText:\d+(?:lines?|chars?)\]$/;
 
-const rows = (screen: string) => {
-  const lines = screen.split("\n").map((l) => l.trimEnd());
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  return lines;
-};
+/** The screen's non-blank rows, trimmed. */
+const rows = (screen: string) => screen.split("\n").map((l) => l.trim()).filter((l) => l !== "");
 const squeeze = (text: string) => text.replace(DRAWING, "");
+
+/** The rows only `a` has and the rows only `b` has, by a longest common subsequence. */
+function rowDiff(a: string[], b: string[]): { gone: string[]; added: string[] } {
+  const n = a.length;
+  const m = b.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const gone: string[] = [];
+  const added: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) added.push(b[j++]!);
+    else gone.push(a[i++]!);
+  }
+  return { gone, added };
+}
 
 /** Pure: the screen after a paste shows the pasted text still sitting alone in the input box. */
 export function pasteLeftUnsent(before: string, after: string, text: string): boolean {
-  const a = rows(before);
-  const b = rows(after);
-  let top = 0;
-  while (top < a.length && top < b.length && a[top] === b[top]) top++;
-  let bottom = 0;
-  while (bottom < a.length - top && bottom < b.length - top && a[a.length - 1 - bottom] === b[b.length - 1 - bottom]) bottom++;
-  // What was there before is the empty box: one line at most (its mark and placeholder).
-  if (a.length - bottom - top > 1) return false;
-  const now = squeeze(b.slice(top, b.length - bottom).join(""));
+  const { gone, added } = rowDiff(rows(before), rows(after));
+  if (gone.length > MAX_BOX_ROWS) return false;
+  const now = squeeze(added.join(""));
   if (now === "") return false;
   return now === squeeze(terminalText(text)) || COLLAPSED.test(now);
 }

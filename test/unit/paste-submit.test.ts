@@ -9,8 +9,9 @@ import { fakeClock } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";
 
 const RULE = "─".repeat(60);
-const screen = (...box: string[]) => ["✦ earlier answer", RULE, " YOLO Ctrl+Y", ...box, " workspace (/directory)"].join("\n");
-const EMPTY = screen(" *   Type your message or @path/to/file");
+const screen = (...box: string[]) => ["✦ earlier answer", "", RULE, " YOLO Ctrl+Y", ...box, " workspace (/directory)"].join("\n");
+// Gemini CLI 0.61's empty box has a hint above its rule that a typed box hides (seen on the real CLI).
+const EMPTY = screen(" *   Type your message or @path/to/file").replace("\n\n", `\n${" ".repeat(40)}? for shortcuts\n`);
 const HELD = screen(" * [Pasted Text: 9 lines]");
 const WAKE = "A vexillum soldier's status changed:\n  - mission a1: running -> done";
 const WAKE_LEFT = screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done");
@@ -27,6 +28,7 @@ describe("pasteLeftUnsent", () => {
     ["a dialog with the prompt's echo above it", DIALOG, false],
     ["a person's keys after the pasted text", screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done and more"), false],
     ["nothing drawn yet", EMPTY, false],
+    ["a redraw of more than the box (the rule and mode line gone too)", ["✦ earlier answer", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", " workspace (/directory)"].join("\n"), false],
     ["something else in the box", screen(" * git push --force"), false],
   ])("%s", (_name, after, want) => {
     expect(pasteLeftUnsent(EMPTY, after, WAKE)).toBe(want);
