@@ -2,7 +2,7 @@
 // outside a browser: the access rules, review sessions, and a server killed with SIGKILL while
 // messages arrive.
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Forum, forum, jsonOf, writePlan } from "../forum-kit";
 import { VX_BIN, alive, vx, waitFor, writeExecutable } from "../helpers";
@@ -234,6 +234,13 @@ describe("the server's life (FOR-05)", () => {
     const refused = await f.run(["stop"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toEndWith(`is not this state root's forum server - not signalling it; end the 'vx forum serve' process that holds ${join(f.root, "forum", "server.lock")} yourself\n`);
+    // server.json gone while the server holds its lock: nothing signalled, and the refusal says how
+    // to find the holder.
+    rmSync(infoPath);
+    const nameless = await f.run(["stop"]);
+    expect(nameless.code).toBe(1);
+    expect(nameless.stderr).toBe(`vx: a forum server holds ${join(f.root, "forum", "server.lock")} but ${infoPath} names none - end that 'vx forum serve' process yourself ('fuser ${join(f.root, "forum", "server.lock")}' names its pid), then run 'vx forum stop' again\n`);
+    expect(alive(pid)).toBe(true);
     writeFileSync(infoPath, saved);
     // A second forum command reuses it.
     await f.open(["board"]);
