@@ -2,15 +2,15 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../src/state/paths";
-import { type Sandbox, alive, sandbox, stopSentinels, vx } from "./helpers";
+import { type Sandbox, alive, sandbox, stopSentinels } from "./helpers";
+import { initProject } from "./init-project";
 
 export type Queue = Sandbox & { stateDir: string; wakes: string; root: string };
 
 export async function queue(env: Record<string, string> = {}): Promise<Queue> {
   const s = sandbox();
   Object.assign(s.env, { HERDR_WORKSPACE_ID: "w1", VX_TIME_SCALE: "0.01" }, env);
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   const root = join(s.home, ".vexillum");
   const stateDir = join(root, "projects", projectKey(s.project));
   return Object.assign(s, { stateDir, wakes: join(stateDir, "wakes"), root });

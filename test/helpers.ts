@@ -2,7 +2,7 @@
  * Shared test fixtures: throwaway homes and real git repositories, running the compiled vx as a
  * user would, and waiting on conditions (never on fixed sleeps).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { projectKey } from "../src/state/paths";
@@ -29,19 +29,34 @@ export type Sandbox = {
   [Symbol.dispose](): void;
 };
 
+let templateRepo: string | undefined;
+
+/**
+ * A real git repository with one commit on `main`, made once per test process (inside the run's
+ * temp dir, which the preload removes) and copied for each sandbox: four git processes per test
+ * were a large share of the suite's CPU time.
+ */
+function gitTemplate(): string {
+  if (templateRepo && existsSync(join(templateRepo, ".git"))) return templateRepo;
+  const dir = join(realpathSync(mkdtempSync(join(tmpdir(), "vx-template-"))), "project");
+  mkdirSync(dir);
+  git(dir, "init", "-q", "-b", "main");
+  writeFileSync(join(dir, "README.md"), "# demo\n");
+  git(dir, "add", "README.md");
+  git(dir, "commit", "-q", "-m", "initial");
+  templateRepo = dir;
+  return dir;
+}
+
 /** A temp HOME, a real git repo with one commit, and a bin dir; removed on dispose. */
 export function sandbox(opts: { git?: boolean } = {}): Sandbox {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-sbx-")));
   const home = join(base, "home");
   const project = join(base, "project");
   const bin = join(base, "bin");
-  for (const d of [home, project, bin]) mkdirSync(d, { recursive: true });
-  if (opts.git !== false) {
-    git(project, "init", "-q", "-b", "main");
-    writeFileSync(join(project, "README.md"), "# demo\n");
-    git(project, "add", "README.md");
-    git(project, "commit", "-q", "-m", "initial");
-  }
+  for (const d of [home, bin]) mkdirSync(d, { recursive: true });
+  if (opts.git === false) mkdirSync(project);
+  else cpSync(gitTemplate(), project, { recursive: true, preserveTimestamps: true });
   const env: Record<string, string> = {
     HOME: home,
     // Built, never inherited: only the bin dir and the real tools tests need (see tool-path.ts).

@@ -1,7 +1,8 @@
 // `vx completion bash|zsh|fish` (DIST-04): scripts generated from the command registry, run in the
 // real shells. bash is always there; zsh and fish only where installed (else a structural check).
-import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMANDS } from "../../src/commands";
 import { subcommandsOf } from "../../src/completion/spec";
@@ -12,6 +13,10 @@ const ZSH = Bun.which("zsh");
 const FISH = Bun.which("fish");
 
 type Shell = "bash" | "zsh" | "fish";
+
+// compinit's dump, shared by this file's zsh runs: the first writes it, the others load it.
+const compdumpDir = mkdtempSync(join(tmpdir(), "vx-zcompdump-"));
+afterAll(() => rmSync(compdumpDir, { recursive: true, force: true }));
 
 /** What the shell offers on Tab at the end of `line` (`vx ...`), in a sandbox with `src/` in its cwd. */
 type Complete = (line: string) => Promise<string[]>;
@@ -35,7 +40,7 @@ const completers: Record<Shell, (s: Sandbox) => Complete> = {
   zsh: (s) => async (line) => {
     const file = join(s.home, "vx.zsh");
     writeFileSync(file, (await vx(["completion", "zsh"], { cwd: s.project, env: s.env })).stdout);
-    const out = await run(["zsh", "-f", join(REPO, "test", "fixtures", "zsh-complete.zsh"), file, line], s);
+    const out = await run(["zsh", "-f", join(REPO, "test", "fixtures", "zsh-complete.zsh"), file, line, join(compdumpDir, "zcompdump")], s);
     return out.split("\n").filter(Boolean);
   },
   fish: (s) => async (line) => {

@@ -15,6 +15,7 @@ import type { Task } from "../../src/state/schemas";
 import { createTask, loadTask } from "../../src/state/tasks";
 import { type AgentStatus, type FakeHerdrEnv, addAgent, createTab, createWorkspace, installFakeHerdr } from "../fakes/herdr-control";
 import { type RunResult, type Sandbox, sandbox, stopSentinels, vx } from "../helpers";
+import { initProject } from "../init-project";
 
 export type Field = Sandbox & {
   fh: FakeHerdrEnv;
@@ -49,10 +50,7 @@ export async function field(opts: { scale?: string; init?: boolean } = {}): Prom
     for (const m of r.stderr.matchAll(STARTED_RE)) started.add(Number(m[1]));
     return r;
   };
-  if (opts.init !== false) {
-    const r = await run(["init", "--yes"]);
-    if (r.code !== 0) throw new Error(`vx init failed: ${r.stderr}`);
-  }
+  if (opts.init !== false) await initProject(s.project, env);
   const paths = projectPaths(join(s.home, ".vexillum"), s.project);
   return Object.assign(s, {
     fh,

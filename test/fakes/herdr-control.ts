@@ -1,7 +1,8 @@
 // Test-side control of the fake herdr. Every function reads or edits the
 // same state file the fake executable uses, under the same lock, so a test can
 // play the part of the agents (status, output, exits) and of the server.
-import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { sandboxPath } from "../tool-path";
 import { agentInfo } from "./herdr-info.ts";
@@ -57,7 +58,24 @@ export interface AgentInfo {
 }
 
 
-const EXECUTABLE = join(import.meta.dir, "herdr.ts");
+const SOURCE = join(import.meta.dir, "herdr.ts");
+
+/**
+ * The fake as one bundled script, built from SOURCE once per test process's temp dir: every vx
+ * call to herdr (a sentinel polls it several times a second) starts a fresh bun, and loading the
+ * bundle costs about a fifth less CPU than transpiling the eight modules each time.
+ */
+function executable(): string {
+  const out = join(tmpdir(), "vx-fake-herdr", "herdr.js");
+  if (existsSync(out)) return out;
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = `${out}.${process.pid}.tmp`;
+  const res = Bun.spawnSync([process.execPath, "build", SOURCE, "--target=bun", "--outfile", tmp], { stdout: "pipe", stderr: "pipe" });
+  if (res.exitCode !== 0) throw new Error(`bundling the fake herdr failed: ${res.stderr.toString()}`);
+  chmodSync(tmp, 0o755);
+  renameSync(tmp, out);
+  return out;
+}
 
 function edit<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
   return withState(typeof ref === "string" ? ref : ref.FAKE_HERDR_STATE, fn);
@@ -101,7 +119,7 @@ export function installFakeHerdr(binDir: string, opts: InstallOptions = {}): Fak
   mkdirSync(dir, { recursive: true });
   const link = join(binDir, "herdr");
   if (existsSync(link) || lstatSyncSafe(link)) unlinkSync(link);
-  symlinkSync(EXECUTABLE, link);
+  symlinkSync(executable(), link);
   const env: FakeHerdrEnv = {
     FAKE_HERDR_STATE: join(dir, "herdr-state.json"),
     FAKE_HERDR_LOG: join(dir, "herdr-calls.jsonl"),

@@ -1,0 +1,13 @@
+/**
+ * `vx init --yes` as a fixture's setup, run in-process: the same files and output as the compiled
+ * binary's, without starting a 110 MB process for every test. Tests of init itself run the binary.
+ */
+import { main } from "../src/main";
+import { realClock } from "../src/time";
+import { testDeps } from "./deps";
+
+export async function initProject(cwd: string, env: Record<string, string>): Promise<void> {
+  const d = testDeps({ cwd, env, clock: realClock });
+  const code = await main(["init", "--yes"], d);
+  if (code !== 0) throw new Error(`vx init failed (exit ${code}): ${d.text().stderr}`);
+}
