@@ -3,18 +3,16 @@
  * 40 ms of a paste into a newline, and was seen dropping one). Enter is pressed again only when
  * this says so, because an Enter in the wrong place is a keystroke nobody meant: it sends a
  * person's draft or picks a dialog's option. So it is judged against the screen read just before
- * the paste, row by row (blank rows aside): what went is at most a few rows (the empty box, and a
- * hint a typed box hides: Gemini CLI's `? for shortcuts`), and what came holds exactly the pasted
- * text (the mark and the box's drawing aside) or the harness's collapsed `[Pasted Text: N lines]`.
- * A turn that started, an echo of an earlier prompt above a dialog, a person's extra keys: each
- * brings other text, and gets no Enter.
+ * the paste, row by row (blank rows aside): what came since must be exactly the pasted text (the
+ * mark and the box's drawing aside) or the harness's collapsed `[Pasted Text: N lines]`, and
+ * nothing else; what went (the empty box, hints and tips a typed box hides: Gemini CLI's `? for
+ * shortcuts`) says nothing. A turn that started, an echo of an earlier prompt above a dialog, a
+ * person's extra keys: each brings other text, and gets no Enter.
  */
 import { terminalText } from "../terminal-text";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
 const DRAWING = /[\s\u2500-\u257f>*❯│]/g;
-/** Rows of the empty box and its hints that may go; more gone than that is a redraw, never the box. */
-const MAX_BOX_ROWS = 3;
 const COLLAPSED = /^\[PastedText:\d+(?:lines?|chars?)\]$/;
 
 /** The screen's non-blank rows, trimmed. */
@@ -43,8 +41,8 @@ function rowDiff(a: string[], b: string[]): { gone: string[]; added: string[] } 
 
 /** Pure: the screen after a paste shows the pasted text still sitting alone in the input box. */
 export function pasteLeftUnsent(before: string, after: string, text: string): boolean {
-  const { gone, added } = rowDiff(rows(before), rows(after));
-  if (gone.length > MAX_BOX_ROWS) return false;
+  // What went (the empty box, hints and tips a typed box hides) says nothing; what came must be the text alone.
+  const { added } = rowDiff(rows(before), rows(after));
   const now = squeeze(added.join(""));
   if (now === "") return false;
   return now === squeeze(terminalText(text)) || COLLAPSED.test(now);

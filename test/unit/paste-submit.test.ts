@@ -28,10 +28,14 @@ describe("pasteLeftUnsent", () => {
     ["a dialog with the prompt's echo above it", DIALOG, false],
     ["a person's keys after the pasted text", screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done and more"), false],
     ["nothing drawn yet", EMPTY, false],
-    ["a redraw of more than the box (the rule and mode line gone too)", ["✦ earlier answer", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", " workspace (/directory)"].join("\n"), false],
+    ["a redraw that brings other text", ["✦ earlier answer", " Select a theme", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", " workspace (/directory)"].join("\n"), false],
     ["something else in the box", screen(" * git push --force"), false],
   ])("%s", (_name, after, want) => {
     expect(pasteLeftUnsent(EMPTY, after, WAKE)).toBe(want);
+  });
+
+  test("start-up tips gone with the placeholder (a soldier's first prompt): still the text alone", () => {
+    expect(pasteLeftUnsent(`Tips for getting started:\n1. Ask questions\n2. Be specific\n${EMPTY}`, HELD, WAKE)).toBe(true);
   });
 
   test("a screen read before the paste that was not the empty box: never", () => {
