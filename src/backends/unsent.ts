@@ -2,12 +2,13 @@
  * Whether a paste's Enter was lost (a harness's `unsent`: Gemini CLI 0.61 turns an Enter within
  * 40 ms of a paste into a newline, and was seen dropping one). Enter is pressed again only when
  * this says so, because an Enter in the wrong place is a keystroke nobody meant: it sends a
- * person's draft or picks a dialog's option. So it is judged against the screen read just before
- * the paste, row by row (blank rows aside): what came since must be exactly the pasted text (the
- * mark and the box's drawing aside) or the harness's collapsed `[Pasted Text: N lines]`, and
- * nothing else; what went (the empty box, hints and tips a typed box hides: Gemini CLI's `? for
- * shortcuts`) says nothing. A turn that started, an echo of an earlier prompt above a dialog, a
- * person's extra keys: each brings other text, and gets no Enter.
+ * person's draft or picks a dialog's option. So the box is found (the last row that starts with a
+ * prompt mark, and the rows below it while they spell the pasted text) and it must hold exactly
+ * the pasted text (the mark and the box's drawing aside) or the harness's collapsed `[Pasted Text:
+ * N lines]`; and it must sit where the screen read just before the paste had its frame: the row
+ * above it was on that screen, and so was the row below it (or one starting the same: a footer
+ * gains columns). An echo of the prompt under history and above a dialog or a turn's spinner, a
+ * new empty box, a person's extra keys: none of these gets an Enter.
  */
 import { terminalText } from "../terminal-text";
 
@@ -19,31 +20,46 @@ const COLLAPSED = /^\[PastedText:\d+(?:lines?|chars?)\]$/;
 const rows = (screen: string) => screen.split("\n").map((l) => l.trim()).filter((l) => l !== "");
 const squeeze = (text: string) => text.replace(DRAWING, "");
 
-/** The rows only `a` has and the rows only `b` has, by a longest common subsequence. */
-function rowDiff(a: string[], b: string[]): { gone: string[]; added: string[] } {
-  const n = a.length;
-  const m = b.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
-  const gone: string[] = [];
-  const added: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      i++;
-      j++;
-    } else if (j < m && (i === n || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) added.push(b[j++]!);
-    else gone.push(a[i++]!);
+/** An input box's first row: a prompt mark, then a space. */
+const MARK_ROW = /^[>*❯]\s/;
+/** Rows are taken for the same when their first characters (drawing aside) agree: a footer gains columns as it learns more. */
+const SAME_START = 16;
+
+/**
+ * The rows of the input box holding the paste: from the last row that starts with a prompt mark,
+ * down while they still spell the start of the pasted text. Undefined when that is not the text
+ * alone (the box's placeholder, a person's extra keys, other text).
+ */
+function boxHolds(after: string[], want: string): { from: number; to: number } | undefined {
+  let from = -1;
+  for (let i = after.length - 1; i >= 0; i--) {
+    if (MARK_ROW.test(after[i]!)) {
+      from = i;
+      break;
+    }
   }
-  return { gone, added };
+  if (from < 0) return undefined;
+  if (COLLAPSED.test(squeeze(after[from]!))) return { from, to: from + 1 };
+  let held = "";
+  for (let i = from; i < after.length; i++) {
+    held += squeeze(after[i]!);
+    if (held === want) return { from, to: i + 1 };
+    if (!want.startsWith(held)) return undefined;
+  }
+  return undefined;
 }
 
 /** Pure: the screen after a paste shows the pasted text still sitting alone in the input box. */
 export function pasteLeftUnsent(before: string, after: string, text: string): boolean {
-  // What went (the empty box, hints and tips a typed box hides) says nothing; what came must be the text alone.
-  const { added } = rowDiff(rows(before), rows(after));
-  const now = squeeze(added.join(""));
-  if (now === "") return false;
-  return now === squeeze(terminalText(text)) || COLLAPSED.test(now);
+  const a = rows(before);
+  const b = rows(after);
+  const box = boxHolds(b, squeeze(terminalText(text)));
+  if (!box) return false;
+  // The box sits where the screen had its frame: the row above and the row below were there before
+  // (an echo of the prompt sits under history, above a dialog or a turn's spinner: never the box).
+  const starts = new Set(a.map((r) => squeeze(r).slice(0, SAME_START)));
+  const was = (row: string | undefined) => row !== undefined && starts.has(squeeze(row).slice(0, SAME_START));
+  const above = b[box.from - 1];
+  const below = b[box.to];
+  return above !== undefined && a.includes(above) && (below === undefined || was(below));
 }
