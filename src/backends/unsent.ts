@@ -26,25 +26,20 @@ const MARK_ROW = /^[>*❯]\s/;
 const SAME_START = 16;
 
 /**
- * The rows of the input box holding the paste: from the last row that starts with a prompt mark,
- * down while they still spell the start of the pasted text. Undefined when that is not the text
- * alone (the box's placeholder, a person's extra keys, other text).
+ * The rows holding the paste: the lowest row that starts with a prompt mark and, with the rows
+ * below it, spells the pasted text exactly (the box, or an echo of it: the caller tells them apart).
+ * A marked row inside the text (a `* ` bullet) spells only its tail, so the search goes on above it.
+ * Undefined when no row does (the box's placeholder, a person's extra keys, other text).
  */
 function boxHolds(after: string[], want: string): { from: number; to: number } | undefined {
-  let from = -1;
-  for (let i = after.length - 1; i >= 0; i--) {
-    if (MARK_ROW.test(after[i]!)) {
-      from = i;
-      break;
+  for (let from = after.length - 1; from >= 0; from--) {
+    if (!MARK_ROW.test(after[from]!)) continue;
+    if (COLLAPSED.test(squeeze(after[from]!))) return { from, to: from + 1 };
+    let held = "";
+    for (let i = from; i < after.length && want.startsWith(held); i++) {
+      held += squeeze(after[i]!);
+      if (held === want) return { from, to: i + 1 };
     }
-  }
-  if (from < 0) return undefined;
-  if (COLLAPSED.test(squeeze(after[from]!))) return { from, to: from + 1 };
-  let held = "";
-  for (let i = from; i < after.length; i++) {
-    held += squeeze(after[i]!);
-    if (held === want) return { from, to: i + 1 };
-    if (!want.startsWith(held)) return undefined;
   }
   return undefined;
 }

@@ -38,6 +38,18 @@ describe("pasteLeftUnsent", () => {
     expect(pasteLeftUnsent(`Tips for getting started:\n1. Ask questions\n2. Be specific\n${EMPTY}`, HELD, WAKE)).toBe(true);
   });
 
+  test("a text with a `* ` bullet: its box is still found (the bullet row is not the box's first)", () => {
+    const text = "fix these:\n* the parser\n* the printer";
+    expect(pasteLeftUnsent(EMPTY, screen(" * fix these:", "   * the parser", "   * the printer"), text)).toBe(true);
+  });
+
+  test("the same text sent before, now sent again and a dialog under it: no Enter", () => {
+    const old = ["✦ earlier answer", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", "✦ seen"];
+    const before = [...old, RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", " workspace (/directory)"].join("\n");
+    const after = [...old, " > A vexillum soldier's status changed:", "   - mission a1: running -> done", " Allow execution of: 'git push'?", " ● 1. Allow once", " workspace (/directory)"].join("\n");
+    expect(pasteLeftUnsent(before, after, WAKE)).toBe(false);
+  });
+
   test("a screen read before the paste that was not the empty box: never", () => {
     expect(pasteLeftUnsent("", WAKE_LEFT, WAKE)).toBe(false);
   });
