@@ -26,20 +26,21 @@ const MARK_ROW = /^[>*❯]\s/;
 const SAME_START = 16;
 
 /**
- * The rows holding the paste: the lowest row that starts with a prompt mark and, with the rows
- * below it, spells the pasted text exactly (the box, or an echo of it: the caller tells them apart).
- * A marked row inside the text (a `* ` bullet) spells only its tail, so the search goes on above it.
- * Undefined when no row does (the box's placeholder, a person's extra keys, other text).
+ * The rows holding the paste: the lowest row that starts with a prompt mark (the input box is the
+ * last thing a harness draws above its footer) and the rows below it, when they spell the pasted
+ * text exactly. Only that row: an echo higher up, framed by history rows that repeat ("✦ ok"),
+ * could pass for the box while a person types a draft below it. Undefined otherwise (the box's
+ * placeholder, a draft, extra keys; a text with a `* ` bullet line, whose Enter then stays lost).
  */
 function boxHolds(after: string[], want: string): { from: number; to: number } | undefined {
-  for (let from = after.length - 1; from >= 0; from--) {
-    if (!MARK_ROW.test(after[from]!)) continue;
-    if (COLLAPSED.test(squeeze(after[from]!))) return { from, to: from + 1 };
-    let held = "";
-    for (let i = from; i < after.length && want.startsWith(held); i++) {
-      held += squeeze(after[i]!);
-      if (held === want) return { from, to: i + 1 };
-    }
+  let from = after.length - 1;
+  while (from >= 0 && !MARK_ROW.test(after[from]!)) from--;
+  if (from < 0) return undefined;
+  if (COLLAPSED.test(squeeze(after[from]!))) return { from, to: from + 1 };
+  let held = "";
+  for (let i = from; i < after.length && want.startsWith(held); i++) {
+    held += squeeze(after[i]!);
+    if (held === want) return { from, to: i + 1 };
   }
   return undefined;
 }

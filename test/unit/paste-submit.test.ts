@@ -38,9 +38,15 @@ describe("pasteLeftUnsent", () => {
     expect(pasteLeftUnsent(`Tips for getting started:\n1. Ask questions\n2. Be specific\n${EMPTY}`, HELD, WAKE)).toBe(true);
   });
 
-  test("a text with a `* ` bullet: its box is still found (the bullet row is not the box's first)", () => {
+  test("a text with a `* ` bullet line: not recognised, so no Enter (the safe way to be wrong)", () => {
     const text = "fix these:\n* the parser\n* the printer";
-    expect(pasteLeftUnsent(EMPTY, screen(" * fix these:", "   * the parser", "   * the printer"), text)).toBe(true);
+    expect(pasteLeftUnsent(EMPTY, screen(" * fix these:", "   * the parser", "   * the printer"), text)).toBe(false);
+  });
+
+  test("the wake taken, a person typing a draft below its echo (history rows repeat): no Enter", () => {
+    const before = ["✦ ok", " > a slow question", "✦ ok", RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", " workspace (/directory)"].join("\n");
+    const after = ["✦ ok", " > a slow question", "✦ ok", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", "✦ ok", RULE, " YOLO Ctrl+Y", " * half a thought", " workspace (/directory)"].join("\n");
+    expect(pasteLeftUnsent(before, after, WAKE)).toBe(false);
   });
 
   test("the same text sent before, now sent again and a dialog under it: no Enter", () => {
