@@ -6,25 +6,17 @@
 // wake reaches the model once; one during a turn waits for the turn's end (the agentStop drain or
 // the typing, whichever comes first, once); a person's unsent draft is never sent or overwritten.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { git, stopSentinels } from "../helpers";
+import { stopSentinels } from "../helpers";
 import { draftWaits, expect1, idleWake, registerFromPane, settled, startPlain, startSentinel } from "./commander-tmux-kit";
-import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
-import { type World, screenShows, wakeDuringBusyTurn, wakeOf, world } from "./world";
+import { copilotCommanderWorld } from "./copilot-setup";
+import { type World, screenShows, wakeDuringBusyTurn, wakeOf } from "./world";
 
 let w: World;
 let sentinel: Bun.Subprocess | undefined;
 const PANE = "cp";
 
 beforeAll(async () => {
-  w = await world({
-    harness: "copilot",
-    commander: "copilot",
-    env: { COPILOT_MODEL },
-    // The project is trusted beforehand, as a user's own checkout would be: its repository hooks load.
-    prepare: (x) => (seedCopilot(x.home, [x.project]), copilotEnv(x.home, x.models.url)),
-  });
-  git(w.project, "add", "-A");
-  git(w.project, "commit", "-q", "-m", "vx init");
+  w = await copilotCommanderWorld();
   sentinel = await startSentinel(w);
   // --allow-all: its shell tool runs vx without a permission dialog per command.
   startPlain(w, PANE, [w.exe, "--allow-all"]);

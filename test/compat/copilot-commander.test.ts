@@ -6,22 +6,14 @@
 // type into a real pane, so that is proven in a plain tmux pane (copilot-commander-tmux.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { git } from "../helpers";
-import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
-import { type World, say, screenShows, wakeDuringBusyTurn, world } from "./world";
+import { copilotCommanderWorld } from "./copilot-setup";
+import { type World, say, screenShows, wakeDuringBusyTurn } from "./world";
 
 let w: World;
 const PANE = "cp";
 
 beforeAll(async () => {
-  w = await world({
-    harness: "copilot",
-    commander: "copilot",
-    env: { COPILOT_MODEL },
-    // The project is trusted beforehand, as a user's own checkout would be: its repository hooks load.
-    prepare: (x) => (seedCopilot(x.home, [x.project]), copilotEnv(x.home, x.models.url)),
-  });
-  git(w.project, "add", "-A");
-  git(w.project, "commit", "-q", "-m", "vx init");
+  w = await copilotCommanderWorld();
   w.tmux.start(PANE, [w.exe], w.project);
   // Keys typed while it is still loading are lost: the idle footer first.
   await screenShows(w, PANE, /· (\/ commands|@ files)\b/, 120_000);

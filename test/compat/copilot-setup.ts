@@ -6,7 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { git } from "../helpers";
 import { PINNED, cacheDir } from "./harnesses";
+import { type World, world } from "./world";
 
 export const COPILOT_MODEL = "mock-1";
 
@@ -32,4 +34,20 @@ export function seedCopilot(home: string, trusted: string[]): void {
   writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
   const settings = { banner: "never", showTipsOnStartup: false, autoUpdate: false, updateTerminalTitle: false };
   writeFileSync(join(dir, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/**
+ * A world with Copilot CLI as soldier and commander, its project committed after `vx init`: the
+ * project is trusted beforehand, as a user's own checkout would be, so its repository hooks load.
+ */
+export async function copilotCommanderWorld(): Promise<World> {
+  const w = await world({
+    harness: "copilot",
+    commander: "copilot",
+    env: { COPILOT_MODEL },
+    prepare: (x) => (seedCopilot(x.home, [x.project]), copilotEnv(x.home, x.models.url)),
+  });
+  git(w.project, "add", "-A");
+  git(w.project, "commit", "-q", "-m", "vx init");
+  return w;
 }
