@@ -4,6 +4,7 @@
  * world's server carries that world's HOME and model settings. Closing it stops every pane's
  * process, and the pids seen are checked afterwards.
  */
+import { rmSync } from "node:fs";
 
 export type Tmux = {
   socket: string;
@@ -67,7 +68,10 @@ export function startTmux(env: Record<string, string>, columns = WIDE_COLUMNS): 
       return run(["has-session", "-t", name]).code === 0;
     },
     close() {
+      // A killed server can leave its socket file behind in the machine's tmux dir: removed too.
+      const path = run(["display-message", "-p", "#{socket_path}"]).out.trim();
       run(["kill-server"]);
+      if (path.includes(socket)) rmSync(path, { force: true });
       for (const pid of pids) {
         try {
           process.kill(pid, "SIGKILL");

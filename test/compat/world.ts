@@ -3,7 +3,7 @@
  * herdr (herdr itself cannot be installed here) and vx on PATH, the mock model server, and a
  * private tmux server whose panes see exactly this world's environment.
  */
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
@@ -47,8 +47,14 @@ export async function world(opts: WorldOptions): Promise<World> {
   const herdr = installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
   const vxPath = join(s.bin, "vx");
   symlinkSync(VX_BIN, vxPath);
+  // Gemini CLI makes a gemini-shell-* dir per shell call in the temp dir: inside the sandbox, which
+  // is removed with the world, not in the machine's /tmp. (Only Gemini's worlds so far: the other
+  // harnesses' runs under a private TMPDIR are not proven yet.)
+  const tmp = join(s.home, "..", "tmp");
+  mkdirSync(tmp);
   Object.assign(s.env, {
     ...herdr,
+    ...(opts.harness === "gemini" ? { TMPDIR: tmp } : {}),
     PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     HERDR_WORKSPACE_ID: "w1",
     HERDR_PANE_ID: "w1:p1",
