@@ -5,7 +5,7 @@
  * body, `:countTokens` with a count; every request logged. Replies come from a responder, then a
  * queue, then a short text, like `mock-models.ts`; a tool call is one `functionCall` part.
  */
-import type { LoggedRequest, MockModels, Reply, Responder } from "./mock-models";
+import { type LoggedRequest, type MockModels, type Reply, type Responder, requestBody } from "./mock-models";
 
 const DEFAULT_TEXT = "ok";
 
@@ -91,13 +91,7 @@ export function startMockGemini(): MockModels {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      const raw = req.method === "POST" ? await req.text() : "";
-      let body: unknown = raw;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        // Logged as text.
-      }
+      const body = await requestBody(req);
       const method = methodOf(url.pathname);
       const isTurn = method !== undefined && (method[1] === "streamGenerateContent" || method[1] === "generateContent");
       const logged: LoggedRequest = { at: Date.now(), protocol: isTurn ? "gemini" : "other", method: req.method, path: url.pathname, body, lastUser: lastUserOf(body) };

@@ -169,6 +169,17 @@ function answer(protocol: Protocol, reply: Reply, body: Record<string, unknown>)
   return responses(reply, model);
 }
 
+/** A POST's body as JSON, or as text when it is not JSON (logged either way); undefined for a GET. */
+export async function requestBody(req: Request): Promise<unknown> {
+  const text = req.method === "POST" ? await req.text() : "";
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function startMockModels(): MockModels {
   const requests: LoggedRequest[] = [];
   const queue: Reply[] = [];
@@ -179,13 +190,7 @@ export function startMockModels(): MockModels {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      const text = req.method === "POST" ? await req.text() : "";
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        // Logged as text.
-      }
+      const body = await requestBody(req);
       const protocol = protocolOf(url.pathname);
       const logged: LoggedRequest = { at: Date.now(), protocol, method: req.method, path: url.pathname, body, lastUser: lastUserText(protocol, body) };
       requests.push(logged);
