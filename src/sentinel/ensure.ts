@@ -11,7 +11,7 @@ import { foreignPidNamespace } from "../sandbox";
 import { ensureDir, openStateAppend, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { GUARDS, scaled } from "../time";
-import { readSentinelInfo, sentinelState } from "./singleton";
+import { readSentinelInfo, readSentinelPid, sentinelState } from "./singleton";
 
 function startedWithin(marker: string, since: number): boolean {
   try {
@@ -77,6 +77,23 @@ function awaitStart(paths: ReturnType<typeof rootPaths>, pid: number): "running"
   }
 }
 
+/**
+ * After our sentinel is gone, whether another one holds the lock (it lost the start: nothing to
+ * say). Our own can still hold it for a moment: its main thread reads as a zombie while its other
+ * threads, which share its open files, are still exiting. So the lock must stay held under a pid
+ * that is not ours, or past the start guard.
+ */
+function anotherHolds(paths: ReturnType<typeof rootPaths>, pid: number): boolean {
+  const deadline = performance.now() + GUARDS.sentinelStart;
+  for (;;) {
+    if (!sentinelState(paths).running) return false;
+    const holder = readSentinelPid(paths);
+    if (holder !== undefined && holder !== pid && isAlive(holder)) return true;
+    if (performance.now() >= deadline) return true;
+    Bun.sleepSync(20);
+  }
+}
+
 export type EnsureResult = { started?: number; error?: string };
 
 export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean } = {}): EnsureResult {
@@ -107,7 +124,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     // holder. One that exited at once lost the start to another (nothing to say) or failed.
     const outcome = awaitStart(paths, pid);
     if (outcome === "gone") {
-      if (sentinelState(paths).running) return {};
+      if (anotherHolds(paths, pid)) return {};
       throw new Error(`it exited at once (see ${paths.sentinelLog})`);
     }
     deps.stderr.write(`vx: auto-started sentinel (pid ${pid}), logging to ${paths.sentinelLog}\n`);

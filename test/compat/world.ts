@@ -47,14 +47,14 @@ export async function world(opts: WorldOptions): Promise<World> {
   const herdr = installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
   const vxPath = join(s.bin, "vx");
   symlinkSync(VX_BIN, vxPath);
-  // Gemini CLI makes a gemini-shell-* dir per shell call in the temp dir: inside the sandbox, which
-  // is removed with the world, not in the machine's /tmp. (Only Gemini's worlds so far: the other
-  // harnesses' runs under a private TMPDIR are not proven yet.)
+  // Harnesses leave files in the temp dir (Gemini CLI a gemini-shell-* dir per shell call,
+  // OpenCode's runtime its native library, Claude Code and Codex their own dirs): a TMPDIR inside
+  // the sandbox is removed with the world, not left in the machine's /tmp.
   const tmp = join(s.home, "..", "tmp");
   mkdirSync(tmp);
   Object.assign(s.env, {
     ...herdr,
-    ...(opts.harness === "gemini" ? { TMPDIR: tmp } : {}),
+    TMPDIR: tmp,
     PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     HERDR_WORKSPACE_ID: "w1",
     HERDR_PANE_ID: "w1:p1",
@@ -99,9 +99,13 @@ export async function world(opts: WorldOptions): Promise<World> {
       // Awaits end with their owner; wait for that rather than signalling them.
       await waitFor(() => w.awaits().length === 0, 15_000, "every await to end with its harness").catch(() => {});
       await stopSentinels(s.home);
-      // Anything still running from this world's own temp dir (a harness daemon, say) is ours.
+      // A harness told to quit by its pane closing may still be saving its session into HOME
+      // (Copilot CLI wrote ~/.copilot after the sandbox was gone): wait for every process this
+      // world's environment started to end before removing it.
+      await waitFor(() => homeProcesses(s.home).length === 0, 15_000, "the world's processes to end").catch(() => {});
+      // Anything still running from this world's HOME or its own temp dir (a harness daemon, say) is ours.
       const base = dirname(s.home);
-      for (const pid of processesRunning(base, true)) {
+      for (const pid of new Set([...homeProcesses(s.home), ...processesRunning(base, true)])) {
         try {
           process.kill(pid, "SIGKILL");
         } catch {
@@ -112,6 +116,23 @@ export async function world(opts: WorldOptions): Promise<World> {
     },
   });
   return w;
+}
+
+/** Pids whose environment has this HOME: everything a world's panes and hooks started. */
+export function homeProcesses(home: string): number[] {
+  const needle = Buffer.from(`\0HOME=${home}\0`);
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
+      if (env.includes(needle) && alive(pid)) pids.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return pids;
 }
 
 /**
@@ -144,12 +165,25 @@ export async function screenShows(w: World, name: string, re: RegExp, timeoutMs 
 /** The line of a wake's reason text that names the task (see taskWithWake). */
 export const wakeOf = (id: string) => `mission ${id}: running -> done`;
 
-/** Types a user turn into the pane, submits it once it shows, and waits for the model to get it. */
+/**
+ * Types a user turn into the pane, submits it once it shows, and waits for the model to get it.
+ * Like a person, it presses Enter again when no request came and the text still shows: a real
+ * Gemini CLI under load once kept a typed turn in its input box after its Enter (CI), and the
+ * turn never went. An Enter on an input already sent is empty, which every harness ignores.
+ */
 export async function say(w: World, pane: string, text: string): Promise<void> {
   w.tmux.type(pane, text);
   await screenShows(w, pane, new RegExp(text));
   w.tmux.keys(pane, "Enter");
-  await requestWith(w, text, 0, 90_000);
+  const deadline = Date.now() + 90_000;
+  for (let presses = 1; ; presses++) {
+    const got = await requestWith(w, text, 0, 15_000).catch(() => undefined);
+    if (got) return;
+    if (Date.now() > deadline || presses >= 4 || !w.tmux.screen(pane).includes(text)) break;
+    console.log(`compat: ${pane}: no request ${presses * 15} s after Enter with the text still shown; Enter again`);
+    w.tmux.keys(pane, "Enter");
+  }
+  await requestWith(w, text, 0, 30_000);
 }
 
 /**
