@@ -72,3 +72,20 @@ export class SilentExit extends VxError {
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/**
+ * Thrown when a harness's settings file parses but has a shape vx cannot merge into without
+ * guessing (Claude Code's settings.json root not an object, `hooks.Stop` not an array; the same for
+ * Pi's, OpenCode's and Gemini CLI's). vx never repairs such a file silently (the user may be
+ * mid-edit); the caller reports it and leaves the file untouched, like invalid JSON (HOOK-06).
+ */
+export class SettingsShapeError extends Error {
+  constructor(
+    message: string,
+    /** JSON path of the offending value, e.g. `hooks.Stop`. */
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "SettingsShapeError";
+  }
+}

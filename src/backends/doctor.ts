@@ -3,7 +3,7 @@
  * the project's backend, optional otherwise), herdr's version and server, tmux's version; and tmux
  * soldiers still running in a camp the pool took back.
  */
-import type { Check } from "../doctor/report";
+import type { Check } from "../check";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { which } from "../exec";

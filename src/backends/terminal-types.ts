@@ -37,6 +37,8 @@ export type Settlement = { status: "running" | "done" | "blocked"; fields: Parti
 export type LifecycleRules = {
   judge(ctx: SettleCtx, task: Task, soldier: Sighting): Promise<Settlement>;
   firstPrompt(paths: ProjectPaths, task: Task): string;
+  /** The branch `task`'s camp is on and the one it must be on (the isolation gate, TMX-03). */
+  campBranches(exec: Exec, task: Task): Promise<{ actual: string; expected: string }>;
 };
 
 export interface SoldierTerminal {

@@ -13,8 +13,6 @@ import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
 import { pasteLeftUnsent } from "./unsent";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
 import { TRUST_RE } from "./types";
-import { currentBranch } from "../camps/git";
-import { campBranch } from "../camps/pool";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
@@ -189,8 +187,7 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
   const info = await ctx.tmux.paneInfo(pane);
   const cwd = info ? realpathOr(info.path) : "";
   const camp = realpathOr(task.camp_path ?? "");
-  const branch = (await currentBranch(camp, ctx.deps.exec).catch(() => undefined)) ?? "";
-  const expected = campBranch(task.id);
+  const { actual: branch, expected } = await ctx.rules.campBranches(ctx.deps.exec, task);
   if (cwd === camp && branch === expected) return undefined;
   return `isolation gate failed: cwd=${cwd} branch=${branch} expected_cwd=${camp} expected_branch=${expected}`;
 }

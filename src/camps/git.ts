@@ -4,7 +4,7 @@
  * from searching parent directories, so a camp whose worktree is gone can never be mistaken for
  * whatever repository happens to enclose it (a reset there would destroy someone else's work).
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { VxError } from "../errors";
 import { EXEC_TIMED_OUT, type Exec, type ExecResult } from "../exec";
 import { realpathOr } from "../state/paths";
@@ -244,6 +244,12 @@ export async function addWorktree(projectDir: string, path: string, branch: stri
  * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
  * repository; `none`, not the top level of any worktree (a plain or broken directory).
  */
+/** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */
+export async function gitCommonDir(top: string, exec: Exec): Promise<string> {
+  const res = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : join(top, ".git");
+}
+
 export type WorktreeKind = "linked" | "main" | "other" | "none";
 
 export async function worktreeKind(dir: string, projectDir: string, exec: Exec): Promise<WorktreeKind> {

@@ -3,6 +3,7 @@ import { herdrOps } from "../backends/herdr-ops";
 import type { AgentInfo } from "../backends/herdr-types";
 import { liveCommanders, liveTmuxCommanders, readCommanders } from "../commanders/check";
 import { commandersCheck } from "../doctor/commanders";
+import { gitCommonDir } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { campSetupChecks } from "../doctor/camp-setup";
 import { campChecks } from "../doctor/camps";
@@ -10,7 +11,8 @@ import { forumCheck } from "../doctor/forum";
 import { notifyCheck } from "../doctor/notify";
 import { hookProbeCheck } from "../doctor/probe";
 import { recordChecks } from "../doctor/records";
-import { type Check, renderReport } from "../doctor/report";
+import type { Check } from "../check";
+import { renderReport } from "../doctor/report";
 import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
 import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
 import { shadowCheck, stateRootCheck } from "../doctor/state";
@@ -58,7 +60,7 @@ export const doctorCommand = defineVxCommand({
     checks.push(shadowCheck(deps));
     if (top && config) {
       checks.push(...scaffoldChecks(top, config, realpathOr(deps.cwd), root));
-      if (config.commander) checks.push(...(await HARNESSES[config.commander].commander.liveChecks({ env: deps.env, exec: deps.exec, top, root })));
+      if (config.commander) checks.push(...(await HARNESSES[config.commander].commander.liveChecks({ env: deps.env, top, root, gitDir: () => gitCommonDir(top, deps.exec) })));
       const hook = hookCheck(top);
       checks.push(hook.check);
       if (hook.command) checks.push(await hookProbeCheck(deps, hook.command, deps.env.HOME ?? ""));

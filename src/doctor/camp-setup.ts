@@ -7,7 +7,7 @@ import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { which } from "../exec";
 import type { ProjectConfig } from "../state/schemas";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 async function includeCheck(deps: Deps, top: string): Promise<Check | undefined> {
   if (!lstatSync(join(top, INCLUDE_FILE), { throwIfNoEntry: false })) return undefined;

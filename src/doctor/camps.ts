@@ -12,7 +12,7 @@ import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import type { Pool, Task } from "../state/schemas";
 import { isLeaseAbandoned, isTaskBusy, listTasks } from "../state/tasks";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 function list(xs: string[]): string {
   return xs.length <= 3 ? xs.join(", ") : `${xs.slice(0, 3).join(", ")} and ${xs.length - 3} more`;

@@ -4,7 +4,7 @@ import { type LiveCommander, liveCommanders, readCommanders } from "../commander
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Commanders } from "../state/schemas";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const NAME = "commanders";
 

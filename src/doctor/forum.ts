@@ -5,7 +5,7 @@
  */
 import { runningServer } from "../forum/client";
 import { changeReason } from "../sentinel/build";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 export function forumCheck(root: string): Check {
   let info: ReturnType<typeof runningServer>;

@@ -6,7 +6,7 @@ import { printable } from "../printable";
 import { redact } from "../redact";
 import type { ProjectConfig } from "../state/schemas";
 import { parseNotify } from "../wakes/notify";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const NAME = "notify";
 

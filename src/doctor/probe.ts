@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { scaled } from "../time";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const NAME = "sentinel Stop hook finds vx";
 const NOT_FOUND = "vx: not found, so the sentinel Stop hook cannot wake the commander";

@@ -10,7 +10,7 @@ import { errorMessage } from "../errors";
 import { readStateText } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import { parseTaskFile, taskFileNames } from "../state/tasks";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const TASK_EFFECT = "until this file is fixed, vx status fails and the sentinel does not watch this task";
 const POOL_EFFECT = "until this file is fixed, vx dispatch, redispatch, land and strike cannot lease or release a camp";

@@ -1,16 +1,7 @@
 /** Doctor's line format and summary (DOC-02, DOC-03). There is no `[fail]`. */
 
+import type { Check } from "../check";
 import { EXIT } from "../exit-codes";
-
-export type CheckStatus = "ok" | "warn" | "missing";
-
-export type Check = {
-  status: CheckStatus;
-  name: string;
-  detail?: string;
-  /** A missing required check makes the environment not ready (exit 1). */
-  required?: boolean;
-};
 
 export function checkLine(c: Check): string {
   return `[${c.status}] ${c.name}${c.detail ? ` - ${c.detail}` : ""}`;

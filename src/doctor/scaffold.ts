@@ -12,7 +12,7 @@ import { SKILL_FILES, skillHash } from "../scaffold/skill";
 import { readTextIfExists, sameFile } from "../state/files";
 import { type ModelsFile, globalModelsPath, mergeModels, projectModelsPath, readModelsFile } from "../state/models";
 import type { ProjectConfig } from "../state/schemas";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 function blockChecks(top: string, config: ProjectConfig): Check[] {
   const facts = blockFacts(top);

@@ -10,7 +10,7 @@ import { sentinelState } from "../sentinel/singleton";
 import type { ProjectPaths } from "../state/paths";
 import { rootPaths } from "../state/paths";
 import { VERSION } from "../version";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 /** Pids of `vx sentinel` loops of this user and, where the kernel tells, this HOME. */
 async function sentinelPids(deps: Deps): Promise<number[]> {

@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import type { Deps } from "../deps";
 import { which } from "../exec";
 import { realpathOr } from "../state/paths";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const NAME = "~/.vexillum/";
 

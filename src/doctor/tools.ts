@@ -6,7 +6,7 @@ import { backendToolChecks } from "../backends/doctor";
 import { DEFAULT_BACKEND } from "../backends/names";
 import type { ProjectConfig } from "../state/schemas";
 import { parseTimeScale } from "../time";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 /** git, herdr (+ version and server), tmux and the four harnesses, in DOC-04 order. */
 export async function toolChecks(deps: Deps, config: ProjectConfig | undefined): Promise<Check[]> {

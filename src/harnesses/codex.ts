@@ -2,7 +2,7 @@
  * Codex: as a soldier (its lifecycle hooks given with -c) and as a commander, woken through
  * `codex queue` (CMDR-09).
  */
-import { codexSandboxCheck } from "../doctor/codex";
+import { codexSandboxCheck } from "./codex-sandbox";
 import { errorMessage } from "../errors";
 import { EXEC_NOT_FOUND, EXEC_TIMED_OUT, type ExecResult } from "../exec";
 import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
@@ -99,7 +99,7 @@ export const codex: Harness = {
         detail: "woken by the sentinel with 'codex queue' into the Codex session that last ran vx dispatch, prompt or decide in a herdr pane",
       },
     ],
-    liveChecks: async ({ env, exec, top, root }) => [await codexSandboxCheck(env, exec, top, root)],
+    liveChecks: async ({ env, root, gitDir }) => [codexSandboxCheck(env, await gitDir(), root)],
     nonInteractive: () => false,
     // No await: woken by `codex queue` or typing.
     rearmsByTurn: () => false,

@@ -15,9 +15,9 @@
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { Check } from "../doctor/report";
+import type { Check } from "../check";
 import { UsageError } from "../errors";
-import { SettingsShapeError } from "../scaffold/hook";
+import { SettingsShapeError } from "../errors";
 import { readTextIfExists } from "../state/files";
 import { shellQuote } from "./hook-shell";
 import type { Harness, HookedLaunch } from "./types";

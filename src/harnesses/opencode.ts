@@ -5,10 +5,10 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Check } from "../doctor/report";
+import type { Check } from "../check";
 import { UsageError, VxError } from "../errors";
 import { EXEC_TIMED_OUT, which } from "../exec";
-import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, hasOpencodePlugin, mergeOpencodeConfig } from "../scaffold/opencode-plugin";
+import { OPENCODE_CONFIG_PATH, OPENCODE_PLUGIN, OPENCODE_PLUGIN_ENTRY, OPENCODE_PLUGIN_PATH, hasOpencodePlugin, mergeOpencodeConfig } from "./opencode-plugin";
 import { readTextIfExists } from "../state/files";
 import { realpathOr } from "../state/paths";
 import { scaled } from "../time";

@@ -1,9 +1,8 @@
 /** Pi: as a soldier (its `-e` extension reports states) and as a commander (its wake extension, CMDR-07). */
 import { join } from "node:path";
 import { readTextIfExists } from "../state/files";
-import { PI_EXTENSION_PATH, PI_SETTINGS_PATH } from "../scaffold/install";
-import { mergePiSettings } from "../scaffold/pi";
-import { PI_EXTENSION } from "../scaffold/pi-extension";
+import { PI_EXTENSION } from "./pi-extension";
+import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, mergePiSettings } from "./pi-settings";
 import { piExtension } from "./state-hook-templates";
 import type { Harness } from "./types";
 import { wakeFileCheck } from "./wake-check";

@@ -3,7 +3,7 @@
  * module that leaves one out does not compile.
  */
 import type { BackendName } from "../backends/names";
-import type { Check } from "../doctor/report";
+import type { Check } from "../check";
 import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
 import type { HarnessName } from "./names";
@@ -81,7 +81,7 @@ export type CommanderSide = {
   /** Doctor's lines on its wake files (called when it is the chosen commander or `installed`). */
   fileChecks(top: string, cwd: string): Check[];
   /** Doctor's lines that run programs, only for the project's commander (Codex's sandbox). */
-  liveChecks(run: { env: Record<string, string | undefined>; exec: Exec; top: string; root: string }): Promise<Check[]>;
+  liveChecks(run: { env: Record<string, string | undefined>; top: string; root: string; gitDir: () => Promise<string> }): Promise<Check[]>;
   /**
    * AWT-01: the session that owns an await cannot be woken (print mode): the await exits at once.
    * `ownerCommand` is the owner's command line when known.

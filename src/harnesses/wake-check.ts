@@ -1,6 +1,6 @@
 /** Doctor's line for a commander wake template vx wrote (DOC-08's Pi line, and its twins). */
 import { join } from "node:path";
-import type { Check } from "../doctor/report";
+import type { Check } from "../check";
 import { readTextIfExists } from "../state/files";
 
 /** Current, missing or edited by hand. */

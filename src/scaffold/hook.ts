@@ -6,6 +6,7 @@
  * order of keys must survive so that a rewrite produces a minimal diff.
  */
 
+import { SettingsShapeError } from "../errors";
 import { COUNTS } from "../time";
 
 /**
@@ -24,23 +25,6 @@ export type HookEntry = { type: "command"; command: string; asyncRewake: true; t
  */
 export function hookEntry(): HookEntry {
   return { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: COUNTS.hookTimeoutSeconds };
-}
-
-/**
- * Thrown when settings.json parses but has a shape vx cannot merge into without guessing: the
- * root is not an object, or `hooks` / `hooks.Stop` exist with a type Claude Code itself would
- * reject. vx never repairs such a file silently (the user may be mid-edit); the caller reports it
- * and leaves the file untouched, like invalid JSON (HOOK-06).
- */
-export class SettingsShapeError extends Error {
-  constructor(
-    message: string,
-    /** JSON path of the offending value, e.g. `hooks.Stop`. */
-    readonly path: string,
-  ) {
-    super(message);
-    this.name = "SettingsShapeError";
-  }
 }
 
 // A runner word: `vx` or `vexillum`, bare or at the end of a path, optionally quoted, followed by

@@ -13,7 +13,8 @@ import { mergeForSave, renderState } from "../state/record";
 import { type ProjectConfig, ProjectConfigSchema, keysOf } from "../state/schemas";
 import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, blockText, bodyHash, detectLang, hasClaudeImport, renderBlock, repairBlock, upsertBlock } from "./block";
 import { lineDiff } from "./diff";
-import { SettingsShapeError, mergeStopHook, renderJson } from "./hook";
+import { SettingsShapeError } from "../errors";
+import { mergeStopHook, renderJson } from "./hook";
 import { type PlannedFile, SETTINGS_PATH, planFile, readSkillFiles, skillPlan, skillWritable } from "./install";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "./skill";
 

@@ -7,8 +7,6 @@ import { join, relative } from "node:path";
 import { readTextIfExists } from "../state/files";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "./skill";
 
-export const PI_EXTENSION_PATH = ".pi/extensions/vexillum-wake.ts";
-export const PI_SETTINGS_PATH = ".pi/settings.json";
 export const SETTINGS_PATH = ".claude/settings.json";
 
 export type FileAction = "create" | "update" | "unchanged";

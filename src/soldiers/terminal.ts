@@ -6,10 +6,12 @@
  */
 import { backendTerminal } from "../backends/terminal";
 import type { LifecycleRules, SoldierTerminal } from "../backends/terminal-types";
+import { currentBranch } from "../camps/git";
+import { campBranch } from "../camps/pool";
 import { launchAfterSetup } from "../camps/setup";
 import type { Deps } from "../deps";
 import { pausePath, reportPath } from "../lifecycle/observe";
-import type { ProjectPaths } from "../state/paths";
+import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { dispatchText } from "./prompt-text";
 import { settleSeen } from "./quick-settle";
@@ -20,6 +22,10 @@ export type { SoldierTerminal } from "../backends/terminal-types";
 export const LIFECYCLE_RULES: LifecycleRules = {
   judge: settleSeen,
   firstPrompt: (paths, task) => dispatchText({ prompt: task.prompt, kind: task.kind, reportPath: reportPath(paths, task), pauseFile: pausePath(paths, task) }),
+  campBranches: async (exec, task) => ({
+    actual: (await currentBranch(realpathOr(task.camp_path ?? ""), exec).catch(() => undefined)) ?? "",
+    expected: campBranch(task.id),
+  }),
 };
 
 /** The terminal of `task`'s backend; `workspace` is the herdr workspace a launch creates its tab in. */

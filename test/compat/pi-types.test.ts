@@ -5,7 +5,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { PI_EXTENSION } from "../../src/scaffold/pi-extension";
+import { PI_EXTENSION } from "../../src/harnesses/pi-extension";
 import { REPO } from "../helpers";
 import { harness } from "./harnesses";
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OPENCODE_PLUGIN } from "../../src/scaffold/opencode-plugin";
+import { OPENCODE_PLUGIN } from "../../src/harnesses/opencode-plugin";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { git, sandbox, vx, writeExecutable } from "../helpers";
 

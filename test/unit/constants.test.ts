@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { hookEntry } from "../../src/scaffold/hook";
-import { OPENCODE_PLUGIN } from "../../src/scaffold/opencode-plugin";
-import { PI_EXTENSION } from "../../src/scaffold/pi-extension";
+import { OPENCODE_PLUGIN } from "../../src/harnesses/opencode-plugin";
+import { PI_EXTENSION } from "../../src/harnesses/pi-extension";
 import { opencodePlugin, piExtension } from "../../src/harnesses/state-hook-templates";
 import { COUNTS, DURATIONS, GUARDS } from "../../src/time";
 
@@ -31,9 +31,12 @@ describe("one source per constant", () => {
 
   test("the wake and state-hook templates render their timings from the time table", async () => {
     const files = await sources();
-    for (const rel of ["scaffold/pi-extension.ts", "scaffold/opencode-plugin.ts", "scaffold/wake-common.ts", "soldiers/hooks/templates.ts"]) {
+    for (const rel of ["harnesses/pi-extension.ts", "harnesses/opencode-plugin.ts", "harnesses/wake-common.ts", "harnesses/state-hook-templates.ts"]) {
+      const text = files.get(rel);
+      // A moved file must move here too: a missing one would pass unread.
+      expect({ rel, found: text !== undefined }).toEqual({ rel, found: true });
       // A number of milliseconds typed into template text is a copy that can drift from time.ts.
-      expect({ rel, literal: files.get(rel)?.match(/\bscaled\(\d|\}, \d[\d_]*\);|\b\d+_000\b/)?.[0] }).toEqual({ rel, literal: undefined });
+      expect({ rel, literal: text?.match(/\bscaled\(\d|\}, \d[\d_]*\);|\b\d+_000\b/)?.[0] }).toEqual({ rel, literal: undefined });
     }
     for (const text of [PI_EXTENSION, OPENCODE_PLUGIN]) {
       expect(text).toContain(`const retryMs = scaled(${DURATIONS.wakeRetry});`);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { screenState } from "../../src/backends/tmux-commander";
 import { HARNESSES } from "../../src/harnesses";
 import { mergeGeminiSettings, soldierArgs, soldierHome } from "../../src/harnesses/gemini";
-import { SettingsShapeError } from "../../src/scaffold/hook";
+import { SettingsShapeError } from "../../src/errors";
 import { stateHooks } from "../../src/harnesses/soldier-hooks";
 
 describe("Gemini CLI soldier home", () => {

@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SettingsShapeError } from "../../src/errors";
 import {
   HOOK_COMMAND,
-  SettingsShapeError,
   hookEntry,
   hookState,
   isVexillumHandler,

@@ -78,6 +78,10 @@ const FORBIDDEN: [from: RegExp, to: RegExp][] = [
   // down here or in state/, and the lifecycle's rules (the probe's judgement, the first prompt's
   // text) come in as arguments.
   [/^backends\//, /^(soldiers|commands|sentinel|lifecycle)\//],
+  // The registries sit below everything that is not a seam or state: a harness's or a terminal's
+  // doctor line is a `check.ts` Check, its installed texts live in its own home, and what it needs
+  // from the project (the git dir, the camp's branch) comes in as an argument.
+  [/^(backends|harnesses)\//, /^(doctor|scaffold|camps|commanders|wakes|awaiters|forum|demo)\//],
   // Commands are the top layer: nothing below them borrows from one.
   [/^(?!commands\/|main\.ts$|cli\.ts$)/, /^commands\//],
 ];

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { OPENCODE_PLUGIN } from "../../src/scaffold/opencode-plugin";
+import { OPENCODE_PLUGIN } from "../../src/harnesses/opencode-plugin";
 import { waitFor } from "../helpers";
 import { FAKE_WAKE, type WakeKit, wakeKit } from "../wake-kit";
 

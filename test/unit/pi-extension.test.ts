@@ -2,7 +2,7 @@
 // Pi 0.73.1 emits (observed in the compat suite): a wake counts only once its turn was answered.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { PI_EXTENSION } from "../../src/scaffold/pi-extension";
+import { PI_EXTENSION } from "../../src/harnesses/pi-extension";
 import { waitFor } from "../helpers";
 import { FAKE_WAKE, FAKE_WAKE_2, type WakeKit, wakeKit } from "../wake-kit";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { SettingsShapeError } from "../../src/scaffold/hook";
-import { PI_SKILLS_ENTRY, mergePiSettings } from "../../src/scaffold/pi";
+import { SettingsShapeError } from "../../src/errors";
+import { PI_SKILLS_ENTRY, mergePiSettings } from "../../src/harnesses/pi-settings";
 import { SKILL_DIR, SKILL_FILES, skillHash } from "../../src/scaffold/skill";
 
 const ALL = Object.values(SKILL_FILES).join("\n");

@@ -7,12 +7,10 @@
  * the sentinel started outside Codex.
  */
 import { join } from "node:path";
-import { runGit } from "../camps/git";
 import { errorMessage } from "../errors";
-import type { Exec } from "../exec";
 import { CODEX_SANDBOX_WHY, codexSandboxAdvice, foreignPidNamespace, underCodex } from "../sandbox";
 import { readTextIfExists } from "../state/files";
-import type { Check } from "./report";
+import type { Check } from "../check";
 
 const NAME = "Codex sandbox";
 
@@ -31,10 +29,9 @@ export function sandboxSettingsOf(toml: string): SandboxSettings {
   return { mode: typeof doc.sandbox_mode === "string" ? doc.sandbox_mode : undefined, writableRoots: roots, network: ww.network_access === true };
 }
 
-export async function codexSandboxCheck(env: Record<string, string | undefined>, exec: Exec, top: string, root: string): Promise<Check> {
+/** Doctor's line; `gitDir` is the repository's common git dir, which the sandbox must let vx write. */
+export function codexSandboxCheck(env: Record<string, string | undefined>, gitDir: string, root: string): Check {
   const path = codexConfigPath(env);
-  const common = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  const gitDir = common.code === 0 ? common.stdout.trim() : join(top, ".git");
   const advice = codexSandboxAdvice(env, { config: path, writable: [gitDir, root] });
   const namespace = underCodex(env) ? foreignPidNamespace() : undefined;
   if (namespace) {

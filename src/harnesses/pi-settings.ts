@@ -3,7 +3,10 @@
  * pi-extension.ts.
  */
 
-import { SettingsShapeError } from "./hook";
+import { SettingsShapeError } from "../errors";
+
+export const PI_EXTENSION_PATH = ".pi/extensions/vexillum-wake.ts";
+export const PI_SETTINGS_PATH = ".pi/settings.json";
 
 /** The skills entry `.pi/settings.json` needs; Pi resolves it relative to `.pi/`. */
 export const PI_SKILLS_ENTRY = "../.claude/skills";

@@ -8,7 +8,7 @@
  * running turn lands after its next tool step, or is dropped by an interrupt. Observed against
  * OpenCode 1.18.33 (the compat suite runs it).
  */
-import { SettingsShapeError } from "./hook";
+import { SettingsShapeError } from "../errors";
 import { EXIT } from "../exit-codes";
 import { DURATIONS } from "../time";
 import { WAKE_HELPERS, WAKE_IMPORTS } from "./wake-common";
