@@ -239,17 +239,17 @@ export async function addWorktree(projectDir: string, path: string, branch: stri
   await gitOk(exec, projectDir, ["worktree", "add", "--quiet", flag, branch, path, base], GIT_WRITE_TIMEOUT_MS);
 }
 
-/**
- * What `dir` is to the repository at `projectDir`: `linked`, a linked worktree of it (what a camp
- * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
- * repository; `none`, not the top level of any worktree (a plain or broken directory).
- */
 /** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */
 export async function gitCommonDir(top: string, exec: Exec): Promise<string> {
   const res = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
   return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : join(top, ".git");
 }
 
+/**
+ * What `dir` is to the repository at `projectDir`: `linked`, a linked worktree of it (what a camp
+ * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
+ * repository; `none`, not the top level of any worktree (a plain or broken directory).
+ */
 export type WorktreeKind = "linked" | "main" | "other" | "none";
 
 export async function worktreeKind(dir: string, projectDir: string, exec: Exec): Promise<WorktreeKind> {
