@@ -16,7 +16,7 @@ import { inspectProcess } from "../procs";
 import type { Commander } from "../state/schemas";
 import { type Clock, scaled } from "../time";
 import { type TmuxClient, createTmuxClient } from "./tmux";
-import { pasteLeftUnsent } from "./unsent";
+import { enterWhileUnsent } from "./unsent";
 
 type Env = Record<string, string | undefined>;
 
@@ -119,8 +119,7 @@ export async function readCommanderScreen(exec: Exec, env: Env, harness: Harness
   }
 }
 
-/** Enters pressed again at most, and the checks between them (one every RESEND_POLLS polls). */
-const MAX_RESENDS = 3;
+/** The looks at the screen after a paste, one every RESEND_POLLS polls. */
 const RESEND_POLLS = 5;
 
 /**
@@ -147,23 +146,21 @@ export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessNa
 
 /**
  * Enter again while the wake still sits alone in the idle commander's input box (judged against
- * the screen read before the paste); two checks without that (the turn started, or the screen
- * moved on) end this, as do MAX_RESENDS Enters or the readiness wait.
+ * the screen read before the paste), as `enterWhileUnsent` watches, until the readiness wait runs out.
  */
 async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, before: string, text: string, clock: Clock, env: Env): Promise<void> {
   const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
-  const deadline = clock.now() + scaled("tmuxReady", env);
-  let misses = 0;
-  let presses = 0;
-  while (misses < 2 && presses < MAX_RESENDS && clock.now() < deadline) {
-    await clock.sleep(scaled("trustPoll", env) * RESEND_POLLS);
-    const screen = await tmux.capture(pane).catch(() => "");
-    if (rule.busy.test(screen) || !pasteLeftUnsent(before, screen, text)) {
-      misses++;
-      continue;
-    }
-    misses = 0;
-    presses++;
-    await tmux.sendKeys(pane, ["Enter"]);
-  }
+  const unsent = HARNESSES[harness].unsent as RegExp;
+  await enterWhileUnsent(
+    {
+      capture: () => tmux.capture(pane),
+      enter: () => tmux.sendKeys(pane, ["Enter"]),
+      clock,
+      pollMs: scaled("trustPoll", env) * RESEND_POLLS,
+      deadline: clock.now() + scaled("tmuxReady", env),
+      holds: (screen) => unsent.test(screen) && !rule.busy.test(screen),
+    },
+    before,
+    text,
+  );
 }

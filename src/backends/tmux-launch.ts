@@ -10,7 +10,7 @@
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
-import { pasteLeftUnsent } from "./unsent";
+import { enterWhileUnsent } from "./unsent";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
 import { TRUST_RE } from "./types";
 import type { Deps } from "../deps";
@@ -285,10 +285,9 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
 
 /**
  * One paste plus Enter. A harness that can drop that Enter (its `unsent`) gets Enter again while
- * the prompt still sits alone in its input box (`pasteLeftUnsent`, against the screen read just
- * before the paste, so an echo of the prompt above a dialog is never taken for it), checked after
- * a quiet spell (a screen drawn late is not taken for a sent prompt: two misses end it), at most
- * MAX_RESENDS times and until the readiness wait runs out.
+ * the prompt still sits alone in its input box (`enterWhileUnsent`, against the screen read just
+ * before the paste, so an echo of the prompt above a dialog is never taken for it), until the
+ * readiness wait runs out.
  */
 export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: TmuxClient, pane: string, text: string, harness: HarnessName | undefined): Promise<void> {
   const unsent = harnessOf(harness).unsent;
@@ -296,24 +295,19 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
   await tmux.paste(pane, text);
   if (!unsent) return;
   const { clock, env } = deps;
-  const deadline = clock.now() + scaled("tmuxReady", env);
-  let misses = 0;
-  let presses = 0;
-  while (misses < 2 && presses < MAX_RESENDS && clock.now() < deadline) {
-    await clock.sleep(scaled("trustPoll", env) * 2 * RESEND_POLLS);
-    const screen = await tmux.capture(pane).catch(() => "");
-    if (!unsent.test(screen) || !pasteLeftUnsent(before, screen, text)) {
-      misses++;
-      continue;
-    }
-    misses = 0;
-    presses++;
-    await tmux.sendKeys(pane, ["Enter"]);
-  }
+  await enterWhileUnsent(
+    {
+      capture: () => tmux.capture(pane),
+      enter: () => tmux.sendKeys(pane, ["Enter"]),
+      clock,
+      pollMs: scaled("trustPoll", env) * 2 * RESEND_POLLS,
+      deadline: clock.now() + scaled("tmuxReady", env),
+      holds: (screen) => unsent.test(screen),
+    },
+    before,
+    text,
+  );
 }
-
-/** Enters pressed again at most after a paste whose Enter was lost. */
-const MAX_RESENDS = 3;
 
 /**
  * CMD-DISPATCH-06 on tmux: wait up to the quick-settle time for the harness to report its turn

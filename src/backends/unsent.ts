@@ -11,6 +11,7 @@
  * new empty box, a person's extra keys: none of these gets an Enter.
  */
 import { terminalText } from "../terminal-text";
+import type { Clock } from "../time";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
 const DRAWING = /[\s\u2500-\u257f>*❯│]/g;
@@ -58,4 +59,47 @@ export function pasteLeftUnsent(before: string, after: string, text: string): bo
   const above = b[box.from - 1];
   const below = b[box.to];
   return above !== undefined && a.includes(above) && (below === undefined || was(below));
+}
+
+/** Enters pressed again at most after a paste whose Enter was lost. */
+export const MAX_RESENDS = 3;
+
+/** What watching a paste needs: the pane's screen, an Enter into it, and the harness's own signs. */
+export type PasteWatch = {
+  capture(): Promise<string>;
+  enter(): Promise<void>;
+  clock: Clock;
+  /** Between two looks at the screen. */
+  pollMs: number;
+  /** The clock time the watch ends by. */
+  deadline: number;
+  /** The harness's own sign that its box holds text, and for a commander that no turn runs. */
+  holds(screen: string): boolean;
+};
+
+/**
+ * After a paste and its Enter: Enter again while the pasted text still sits alone in the input box
+ * (`pasteLeftUnsent`, against `before`, the screen read just before the paste), at most
+ * MAX_RESENDS times. Two looks that find the screen moved on without it (the turn started, a
+ * dialog) end the watch. A screen still exactly as it was before is the paste not drawn yet, not a
+ * miss: a loaded machine's Gemini CLI drew a wake more than two looks late, then kept it unsent
+ * (CI). Returns the Enters pressed.
+ */
+export async function enterWhileUnsent(w: PasteWatch, before: string, text: string): Promise<number> {
+  const undrawn = squeeze(before);
+  let misses = 0;
+  let presses = 0;
+  while (misses < 2 && presses < MAX_RESENDS && w.clock.now() < w.deadline) {
+    await w.clock.sleep(w.pollMs);
+    const screen = await w.capture().catch(() => undefined);
+    if (screen !== undefined && presses === 0 && squeeze(screen) === undrawn) continue;
+    if (screen === undefined || !w.holds(screen) || !pasteLeftUnsent(before, screen, text)) {
+      misses++;
+      continue;
+    }
+    misses = 0;
+    presses++;
+    await w.enter();
+  }
+  return presses;
 }

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { screenState } from "../../src/backends/tmux-commander";
 import { taskWithWake } from "../await-kit";
-import { VX_BIN, waitFor } from "../helpers";
+import { VX_BIN, vx, waitFor } from "../helpers";
 import type { LoggedRequest } from "./mock-models";
 import { isToolResult } from "./soldier-kit";
 import { shellCall } from "./tmux-fleet";
@@ -74,6 +74,13 @@ export async function registerFromPane(w: World, pane: string, h: Hookless): Pro
       throw new Error(`${(err as Error).message}\n--- tool results ---\n${results.join("\n")}\n--- screen ---\n${w.tmux.screen(pane)}`);
     });
     await waitFor(() => w.models.turns().some((r) => isToolResult(r)), 120_000, "the tool's result");
+    // The demo soldier would settle (unconfirmed: no commit) whenever a loaded machine gets to
+    // it and wake the commander in the middle of a later test: the general strikes it now.
+    const ids = readdirSync(join(w.stateDir, "tasks")).filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5));
+    for (const id of ids) {
+      const r = await vx(["strike", id, "--discard"], { cwd: w.project, env: w.env });
+      if (r.code !== 0) throw new Error(`vx strike ${id} --discard: ${r.stderr}`);
+    }
     return entry;
   } finally {
     w.models.respond(undefined);

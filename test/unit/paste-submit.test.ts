@@ -4,7 +4,7 @@
 // paste (pasteLeftUnsent); never for a harness whose Enter is never lost, never into a dialog.
 import { describe, expect, test } from "bun:test";
 import { pasteAndSubmit } from "../../src/backends/tmux-launch";
-import { pasteLeftUnsent } from "../../src/backends/unsent";
+import { MAX_RESENDS, enterWhileUnsent, pasteLeftUnsent } from "../../src/backends/unsent";
 import { fakeClock } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";
 
@@ -109,5 +109,59 @@ describe("pasteAndSubmit", () => {
     await pasteAndSubmit({ clock: fakeClock(), env: {} }, tmux, "soldier", "do the work", "claude");
     expect(s.pasted).toEqual(["do the work"]);
     expect(s.keys).toEqual([]);
+  });
+});
+
+/** A watch over a scripted run of screens (the last one stays); records the Enters. */
+function scripted(screens: string[], holds = (_: string) => true) {
+  const clock = fakeClock();
+  const seen: string[] = [];
+  let enters = 0;
+  let next = 0;
+  const watch = {
+    capture: async () => {
+      const screen = screens[Math.min(next++, screens.length - 1)] as string;
+      seen.push(screen);
+      return screen;
+    },
+    enter: async () => {
+      enters++;
+    },
+    clock,
+    pollMs: 1000,
+    deadline: clock.now() + 30_000,
+    holds,
+  };
+  return { watch, enters: () => enters, looks: () => seen.length };
+}
+
+describe("enterWhileUnsent", () => {
+  test("a paste drawn late (the screen as it was for several looks) still gets its Enter once it shows", async () => {
+    const w = scripted([EMPTY, EMPTY, EMPTY, EMPTY, WAKE_LEFT, SENT]);
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(1);
+    expect(w.enters()).toBe(1);
+  });
+
+  test("a paste never drawn: no Enter, and the watch ends by its deadline", async () => {
+    const w = scripted([EMPTY]);
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(0);
+    expect(w.looks()).toBeLessThanOrEqual(31);
+  });
+
+  test("the turn started (a commander reads busy): a miss, never an Enter, however the box reads", async () => {
+    const w = scripted([WAKE_LEFT], () => false);
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(0);
+    expect(w.looks()).toBe(2);
+  });
+
+  test("a box that keeps the wake gets MAX_RESENDS Enters, no more", async () => {
+    const w = scripted([WAKE_LEFT]);
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(MAX_RESENDS);
+  });
+
+  test("once an Enter was pressed, a screen back to how it was before is a miss (the wake was taken and cleared)", async () => {
+    const w = scripted([WAKE_LEFT, EMPTY]);
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(1);
+    expect(w.looks()).toBe(3);
   });
 });
