@@ -48,8 +48,9 @@ export async function world(opts: WorldOptions): Promise<World> {
   const vxPath = join(s.bin, "vx");
   symlinkSync(VX_BIN, vxPath);
   // Harnesses leave files in the temp dir (Gemini CLI a gemini-shell-* dir per shell call,
-  // OpenCode's runtime its native library, Claude Code and Codex their own dirs): a TMPDIR inside
-  // the sandbox is removed with the world, not left in the machine's /tmp.
+  // OpenCode's runtime its native library, Claude Code its claude-<uid> dir): a TMPDIR inside the
+  // sandbox is removed with the world, not left in the machine's /tmp. Codex 0.171 still puts its
+  // daemon's socket in /tmp/codex-daemon-<uid> whatever TMPDIR says.
   const tmp = join(s.home, "..", "tmp");
   mkdirSync(tmp);
   Object.assign(s.env, {
