@@ -166,6 +166,9 @@ export async function screenShows(w: World, name: string, re: RegExp, timeoutMs 
 /** The line of a wake's reason text that names the task (see taskWithWake). */
 export const wakeOf = (id: string) => `mission ${id}: running -> done`;
 
+/** How long a person takes between seeing their text typed and pressing Enter, at the quickest. */
+const PERSON_PACE_MS = 150;
+
 /**
  * Types a user turn into the pane, submits it once it shows, and waits for the model to get it.
  * Like a person, it presses Enter again when no request came and the text still shows: a real
@@ -175,6 +178,9 @@ export const wakeOf = (id: string) => `mission ${id}: running -> done`;
 export async function say(w: World, pane: string, text: string): Promise<void> {
   w.tmux.type(pane, text);
   await screenShows(w, pane, new RegExp(text));
+  // A person's pace, not a wait for anything: the screen is polled every 20 ms, and Gemini CLI takes
+  // an Enter within 40 ms of a burst of typed characters for part of a paste (a newline).
+  await Bun.sleep(PERSON_PACE_MS);
   w.tmux.keys(pane, "Enter");
   const deadline = Date.now() + 90_000;
   for (let presses = 1; ; presses++) {
