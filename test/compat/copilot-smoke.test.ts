@@ -13,6 +13,7 @@ import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
 import { harness } from "./harnesses";
 import { type MockCopilot, createFile, isToolTurn, startMockCopilot, toolsOffered } from "./mock-copilot";
 import { type Tmux, startTmux } from "./tmux";
+import { privateTmp } from "./world";
 import { processesRunning } from "./world";
 
 const COLUMNS = 80;
@@ -44,6 +45,8 @@ beforeAll(async () => {
     PATH: `${s.bin}:${dirname(exe)}:/usr/local/bin:/usr/bin:/bin`,
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
+    // What Copilot CLI puts in the temp dir goes with the sandbox, not into /tmp.
+    TMPDIR: privateTmp(s.home),
   };
   tmux = startTmux(env, COLUMNS);
 }, 600_000);

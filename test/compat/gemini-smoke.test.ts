@@ -14,6 +14,7 @@ import { harness } from "./harnesses";
 import type { LoggedRequest, MockModels } from "./mock-models";
 import { isFunctionResult, startMockGemini } from "./mock-gemini";
 import { type Tmux, startTmux } from "./tmux";
+import { privateTmp } from "./world";
 
 const COLUMNS = 100;
 let s: Sandbox;
@@ -30,6 +31,8 @@ beforeAll(async () => {
     PATH: `${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
+    // Its node-compile-cache and gemini-shell-* dirs go with the sandbox, not into /tmp.
+    TMPDIR: privateTmp(s.home),
   });
   tmux = startTmux(s.env, COLUMNS);
 });

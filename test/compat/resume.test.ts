@@ -171,7 +171,10 @@ for (const spec of SPECS) {
       expect(r.stdout).toContain(`tmux: session=${t.tmux_target} cwd=${d.camp} branch=vexillum/${d.id} gate=ok`);
       expect(t).toMatchObject({ camp_path: d.camp, resumes: 1 });
       // Whichever conversation the harness continued: what it carries is printed, then checked.
-      const req = await waitFor(() => f.models.turns().find((x) => x.at >= t0 && x.lastUser.includes(RESUMED)), 90_000, "the resumed soldier's request");
+      const req = await waitFor(() => f.models.turns().find((x) => x.at >= t0 && x.lastUser.includes(RESUMED)), 90_000, "the resumed soldier's request").catch((err) => {
+        // The pane says why (a prompt left in its box, a dialog, a harness still starting).
+        throw new Error(`${(err as Error).message}\n--- screen ---\n${f.screen(t.tmux_target as string, 60)}`);
+      });
       const body = JSON.stringify(req.body);
       const history = {
         earlierPrompt: body.includes(alpha.prompt),

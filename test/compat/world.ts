@@ -51,11 +51,9 @@ export async function world(opts: WorldOptions): Promise<World> {
   // OpenCode's runtime its native library, Claude Code its claude-<uid> dir): a TMPDIR inside the
   // sandbox is removed with the world, not left in the machine's /tmp. Codex 0.171 still puts its
   // daemon's socket in /tmp/codex-daemon-<uid> whatever TMPDIR says.
-  const tmp = join(s.home, "..", "tmp");
-  mkdirSync(tmp);
   Object.assign(s.env, {
     ...herdr,
-    TMPDIR: tmp,
+    TMPDIR: privateTmp(s.home),
     PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
     HERDR_WORKSPACE_ID: "w1",
     HERDR_PANE_ID: "w1:p1",
@@ -117,6 +115,13 @@ export async function world(opts: WorldOptions): Promise<World> {
     },
   });
   return w;
+}
+
+/** A temp dir inside the sandbox whose HOME is `home`, for a harness's TMPDIR (removed with it). */
+export function privateTmp(home: string): string {
+  const tmp = join(home, "..", "tmp");
+  mkdirSync(tmp, { recursive: true });
+  return tmp;
 }
 
 /** Pids whose environment has this HOME: everything a world's panes and hooks started. */
