@@ -202,7 +202,7 @@ function envFrom(entries: string[]): Env {
 }
 
 /** Linux: `/proc/<pid>/environ`, NUL-separated; unreadable for another user's process. */
-function procEnviron(pid: number): Env | undefined {
+export function procEnviron(pid: number): Env | undefined {
   try {
     return envFrom(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0"));
   } catch {

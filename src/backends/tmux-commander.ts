@@ -151,16 +151,6 @@ export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessNa
 async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, before: string, text: string, clock: Clock, env: Env): Promise<void> {
   const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
   const unsent = HARNESSES[harness].unsent as RegExp;
-  await enterWhileUnsent(
-    {
-      capture: () => tmux.capture(pane),
-      enter: () => tmux.sendKeys(pane, ["Enter"]),
-      clock,
-      pollMs: scaled("trustPoll", env) * RESEND_POLLS,
-      deadline: clock.now() + scaled("tmuxReady", env),
-      holds: (screen) => unsent.test(screen) && !rule.busy.test(screen),
-    },
-    before,
-    text,
-  );
+  const pollMs = scaled("trustPoll", env) * RESEND_POLLS;
+  await enterWhileUnsent({ tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) && !rule.busy.test(screen) }, before, text);
 }

@@ -295,18 +295,8 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
   await tmux.paste(pane, text);
   if (!unsent) return;
   const { clock, env } = deps;
-  await enterWhileUnsent(
-    {
-      capture: () => tmux.capture(pane),
-      enter: () => tmux.sendKeys(pane, ["Enter"]),
-      clock,
-      pollMs: scaled("trustPoll", env) * 2 * RESEND_POLLS,
-      deadline: clock.now() + scaled("tmuxReady", env),
-      holds: (screen) => unsent.test(screen),
-    },
-    before,
-    text,
-  );
+  const pollMs = scaled("trustPoll", env) * 2 * RESEND_POLLS;
+  await enterWhileUnsent({ tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
 }
 
 /**

@@ -11,7 +11,8 @@
  * new empty box, a person's extra keys: none of these gets an Enter.
  */
 import { terminalText } from "../terminal-text";
-import type { Clock } from "../time";
+import { type Clock, scaled } from "../time";
+import type { TmuxClient } from "./tmux";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
 const DRAWING = /[\s\u2500-\u257f>*❯│]/g;
@@ -64,15 +65,14 @@ export function pasteLeftUnsent(before: string, after: string, text: string): bo
 /** Enters pressed again at most after a paste whose Enter was lost. */
 export const MAX_RESENDS = 3;
 
-/** What watching a paste needs: the pane's screen, an Enter into it, and the harness's own signs. */
+/** What watching a paste needs: the pane, the clock, how often to look, and the harness's own signs. */
 export type PasteWatch = {
-  capture(): Promise<string>;
-  enter(): Promise<void>;
+  tmux: Pick<TmuxClient, "capture" | "sendKeys">;
+  pane: string;
   clock: Clock;
+  env: Record<string, string | undefined>;
   /** Between two looks at the screen. */
   pollMs: number;
-  /** The clock time the watch ends by. */
-  deadline: number;
   /** The harness's own sign that its box holds text, and for a commander that no turn runs. */
   holds(screen: string): boolean;
 };
@@ -80,18 +80,19 @@ export type PasteWatch = {
 /**
  * After a paste and its Enter: Enter again while the pasted text still sits alone in the input box
  * (`pasteLeftUnsent`, against `before`, the screen read just before the paste), at most
- * MAX_RESENDS times. Two looks that find the screen moved on without it (the turn started, a
- * dialog) end the watch. A screen still exactly as it was before is the paste not drawn yet, not a
- * miss: a loaded machine's Gemini CLI drew a wake more than two looks late, then kept it unsent
- * (CI). Returns the Enters pressed.
+ * MAX_RESENDS times and until the readiness wait runs out. Two looks that find the screen moved on
+ * without it (the turn started, a dialog) end the watch. A screen still exactly as it was before is
+ * the paste not drawn yet, not a miss: a loaded machine's Gemini CLI drew a wake more than two
+ * looks late, then kept it unsent (CI). Returns the Enters pressed.
  */
 export async function enterWhileUnsent(w: PasteWatch, before: string, text: string): Promise<number> {
+  const deadline = w.clock.now() + scaled("tmuxReady", w.env);
   const undrawn = squeeze(before);
   let misses = 0;
   let presses = 0;
-  while (misses < 2 && presses < MAX_RESENDS && w.clock.now() < w.deadline) {
+  while (misses < 2 && presses < MAX_RESENDS && w.clock.now() < deadline) {
     await w.clock.sleep(w.pollMs);
-    const screen = await w.capture().catch(() => undefined);
+    const screen = await w.tmux.capture(w.pane).catch(() => undefined);
     if (screen !== undefined && presses === 0 && squeeze(screen) === undrawn) continue;
     if (screen === undefined || !w.holds(screen) || !pasteLeftUnsent(before, screen, text)) {
       misses++;
@@ -99,7 +100,7 @@ export async function enterWhileUnsent(w: PasteWatch, before: string, text: stri
     }
     misses = 0;
     presses++;
-    await w.enter();
+    await w.tmux.sendKeys(w.pane, ["Enter"]);
   }
   return presses;
 }

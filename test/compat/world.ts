@@ -5,6 +5,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { procEnviron } from "../../src/procs";
 import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor } from "../helpers";
@@ -126,19 +127,9 @@ export function privateTmp(home: string): string {
 
 /** Pids whose environment has this HOME: everything a world's panes and hooks started. */
 export function homeProcesses(home: string): number[] {
-  const needle = Buffer.from(`\0HOME=${home}\0`);
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    try {
-      const env = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${pid}/environ`)]);
-      if (env.includes(needle) && alive(pid)) pids.push(pid);
-    } catch {
-      // Gone, or not ours to read.
-    }
-  }
-  return pids;
+  return readdirSync("/proc")
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid !== process.pid && procEnviron(pid)?.HOME === home && alive(pid));
 }
 
 /**

@@ -115,24 +115,16 @@ describe("pasteAndSubmit", () => {
 /** A watch over a scripted run of screens (the last one stays); records the Enters. */
 function scripted(screens: string[], holds = (_: string) => true) {
   const clock = fakeClock();
-  const seen: string[] = [];
+  let looks = 0;
   let enters = 0;
-  let next = 0;
-  const watch = {
-    capture: async () => {
-      const screen = screens[Math.min(next++, screens.length - 1)] as string;
-      seen.push(screen);
-      return screen;
-    },
-    enter: async () => {
+  const tmux = {
+    capture: async () => screens[Math.min(looks++, screens.length - 1)] as string,
+    sendKeys: async () => {
       enters++;
     },
-    clock,
-    pollMs: 1000,
-    deadline: clock.now() + 30_000,
-    holds,
   };
-  return { watch, enters: () => enters, looks: () => seen.length };
+  // The readiness wait unscaled (30 s), looked at every second.
+  return { watch: { tmux, pane: "p", clock, env: {}, pollMs: 1000, holds }, enters: () => enters, looks: () => looks };
 }
 
 describe("enterWhileUnsent", () => {
