@@ -117,7 +117,9 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
   const socket = join(home, ".config", "herdr", "herdr.sock");
   const path = sandboxPath(binDir);
   const serverEnv: Record<string, string> = {
-    HOME: home, PATH: path, TERM: "xterm-256color", LANG: "C.UTF-8", TMPDIR: tmpdir(), ...opts.env,
+    HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", TMPDIR: tmpdir(), ...opts.env,
+    // herdr first whatever PATH the caller gives: its panes' programs call it back.
+    PATH: `${binDir}:${opts.env?.PATH ?? path}`,
   };
   const cliEnv = { HOME: home, PATH: path, HERDR_SOCKET_PATH: socket, TMPDIR: tmpdir() };
   let pid = 0;
@@ -136,7 +138,7 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
   };
   const launch = async () => {
     // setsid: detached from the test's process group, as `herdr server` runs under a person's login.
-    const proc = Bun.spawn(["setsid", "herdr", "server"], {
+    const proc = Bun.spawn(["setsid", join(binDir, "herdr"), "server"], {
       env: serverEnv, cwd: home, stdin: "ignore", stdout: "ignore", stderr: "ignore",
     });
     pid = proc.pid;

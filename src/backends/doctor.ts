@@ -8,7 +8,7 @@ import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { which } from "../exec";
 import { GUARDS } from "../time";
-import { parseHerdrVersion } from "./herdr-version";
+import { herdrVersionNote, parseHerdrVersion } from "./herdr-version";
 import type { Exec } from "../exec";
 import type { Pool, Task } from "../state/schemas";
 import { type BackendName, backendOf } from "./names";
@@ -24,13 +24,9 @@ async function herdrChecks(deps: Deps, herdr: string): Promise<Check[]> {
     const why = ver.code === 0 ? `unexpected output ${JSON.stringify(ver.stdout.trim())}` : ver.stderr.trim() || `exit ${ver.code}`;
     out.push({ status: "warn", name: "herdr version", detail: `could not determine herdr version: ${why}` });
   } else if (!parsed.supported) {
-    out.push({
-      status: "warn",
-      name: "herdr version",
-      detail: `${parsed.version} is outside 0.8.2-0.9.x - vx's herdr integration was verified against 0.9.x, this version may behave differently`,
-    });
+    out.push({ status: "warn", name: "herdr version", detail: herdrVersionNote(parsed) });
   } else {
-    out.push({ status: "ok", name: "herdr version", detail: parsed.version });
+    out.push({ status: "ok", name: "herdr version", detail: herdrVersionNote(parsed) });
   }
   const st = await deps.exec.run([herdr, "status", "server", "--json"], { env: deps.env, timeoutMs: GUARDS.toolProbe });
   try {
