@@ -7,7 +7,7 @@
  * against a `herdr` that answers `agent list` from a file (the baseline: herdr's own time left out).
  * Usage: bun run build && bun bench/herdr-pass.ts [sizes=20,200]
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
 import { realExec } from "../src/exec";
@@ -21,11 +21,13 @@ import { benchWorld, fakeHerdrList, median } from "./lib";
 
 const sizes = (process.argv[2] ?? "20,200").split(",").map(Number);
 // A stand-in Claude Code: herdr detects the agent by the foreground program's name (so the script
-// keeps running as itself; an `exec cat` would be taken for `cat`) and waits for it to look ready;
-// once the bench makes GO, its title gets a braille spinner, which herdr's claude manifest reads as
-// `working` (its osc_title rule), so the tasks stay running through every pass.
+// keeps running as itself; an `exec cat` would be taken for `cat`) and waits for it to look ready.
+// Each blocks opening the GO fifo (no polling: 200 sleeping loops would load the machine); the
+// bench opens and closes it once, which releases them all, and each sets a title with a braille
+// spinner, which herdr's claude manifest reads as `working` (its osc_title rule), so the tasks stay
+// running through every pass.
 const standIn = (go: string) =>
-  `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\nwhile [ ! -e ${go} ]; do sleep 0.2; done\nprintf '\\033]0;\\342\\240\\202 bench\\007'\nwhile read -r line; do :; done\n`;
+  `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\n: < ${go}\nprintf '\\033]0;\\342\\240\\202 bench\\007'\nwhile read -r line; do :; done\n`;
 
 async function measure(n: number): Promise<void> {
   const w = benchWorld();
@@ -33,6 +35,7 @@ async function measure(n: number): Promise<void> {
   const agentBin = join(w.base, "agent-bin");
   mkdirSync(agentBin);
   const go = join(w.base, "go");
+  Bun.spawnSync(["mkfifo", go]);
   writeFileSync(join(agentBin, "claude"), standIn(go), { mode: 0o755 });
   const h = await startRealHerdr({ env: { PATH: `${agentBin}:${process.env.PATH}` } });
   try {
@@ -52,7 +55,8 @@ async function measure(n: number): Promise<void> {
       });
       await Promise.all(batch);
     }
-    writeFileSync(go, "");
+    // Opening the fifo for writing lets every reader's open through; closing it gives them EOF.
+    closeSync(openSync(go, "w"));
     const end = Date.now() + 60_000;
     const working = () => h.json<{ agents: { agent_status: string }[] }>(["agent", "list"]).agents.filter((a) => a.agent_status === "working").length;
     while (working() < n && Date.now() < end) await Bun.sleep(200);
