@@ -16,6 +16,8 @@ export type Forum = Queue & {
   req(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
+  /** `await using f = await forum()`: the server stopped and the sandbox removed at the end. */
+  [Symbol.asyncDispose](): Promise<void>;
 };
 
 export async function forum(env: Record<string, string> = {}): Promise<Forum> {
@@ -60,6 +62,10 @@ export async function forum(env: Record<string, string> = {}): Promise<Forum> {
       await run(["stop"]);
       await waitFor(() => !alive(pid), 10_000, "the forum server to stop");
     },
+    async [Symbol.asyncDispose]() {
+      await f.stop();
+      q[Symbol.dispose]();
+    },
   });
   return f;
 }
@@ -69,6 +75,12 @@ export function writePlan(f: Forum, text = "# The plan\n\n1. Build the **forum**
   const path = join(f.project, name);
   writeFileSync(path, text);
   return path;
+}
+
+/** Writes the plan and opens its review session: the session's key. */
+export async function openPlan(f: Forum): Promise<string> {
+  writePlan(f);
+  return (await f.open(["plan.md"])).pathname.split("/")[2] as string;
 }
 
 /** A response's JSON body, typed loosely for assertions. */

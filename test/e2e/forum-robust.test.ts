@@ -1,22 +1,15 @@
 // The forum server under faults (FOR-01, FOR-05, STA-05): malformed requests, a flood of
 // connections that never authenticate, kill -9 at exact points of a message's writes (strace's
 // fault injection: a real SIGKILL at one system call), and corrupt files of its own state.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Forum, forum, jsonOf, killAt, rawExchange, serveBehind, writePlan } from "../forum-kit";
+import { type Forum, forum, jsonOf, killAt, openPlan, rawExchange, serveBehind, writePlan } from "../forum-kit";
 import { alive, waitFor } from "../helpers";
 
 // strace is Linux's and not installed everywhere: without it the kill -9 tests are skipped, saying so.
 const STRACE = Bun.which("strace");
 if (!STRACE) console.error("test/e2e/forum-robust: no strace found (install Debian's strace package): the kill -9 tests are skipped");
-
-let current: Forum | undefined;
-afterEach(async () => {
-  if (current) await current.stop();
-  current?.[Symbol.dispose]();
-  current = undefined;
-});
 
 const sessionOf = (url: URL) => url.pathname.split("/")[2] as string;
 const log = (f: Forum) => readFileSync(join(f.root, "forum", "server.log"), "utf8");
@@ -28,10 +21,8 @@ function inbox(f: Forum, session: string): string[] {
 
 describe.skipIf(!STRACE)("a message's writes and kill -9 (FOR-01)", () => {
   test("killed between the inbox message and the forum wake: the next server rings the wake (review page and board)", async () => {
-    current = await forum();
-    const f = current;
-    writePlan(f);
-    const s = sessionOf(await f.open(["plan.md"]));
+    await using f = await forum();
+    const s = await openPlan(f);
     const wakes = join(f.stateDir, "wakes", "forum");
     for (const [session, send] of [
       [s, () => f.post(`/api/sessions/${s}/messages`, { text: "Shorten step 2" })],
@@ -60,10 +51,8 @@ describe.skipIf(!STRACE)("a message's writes and kill -9 (FOR-01)", () => {
 
 describe.skipIf(!STRACE)("temporary files a kill left (STA-05)", () => {
   test("kill -9 between a write and its rename leaves a temporary; the next server removes vx's old ones and nothing else", async () => {
-    current = await forum();
-    const f = current;
-    writePlan(f);
-    const s = sessionOf(await f.open(["plan.md"]));
+    await using f = await forum();
+    const s = await openPlan(f);
     const dir = join(f.root, "forums", s);
     await f.stop();
     // The server's renames: `last-port` and `server.json` as it starts, then the message's transcript.
@@ -112,8 +101,7 @@ describe.skipIf(!STRACE)("temporary files a kill left (STA-05)", () => {
 
 describe("bad requests and connections that never authenticate (FOR-05)", () => {
   test("a malformed Host is a short 400 that shows no source or path, its connection closed, logged once however many come", async () => {
-    current = await forum();
-    const f = current;
+    await using f = await forum();
     await f.open(["board"]);
     const { pid, port } = f.info();
     const before = log(f).length;
@@ -135,10 +123,8 @@ describe("bad requests and connections that never authenticate (FOR-05)", () => 
   test(
     "a flood past the server's descriptor limit: refused requests are closed with their answer, unfinished ones once idle; the server neither retires nor stops serving",
     async () => {
-      current = await forum();
-      const f = current;
-      writePlan(f);
-      const s = sessionOf(await f.open(["plan.md"]));
+      await using f = await forum();
+      const s = await openPlan(f);
       const { pid, port } = f.info();
       // The general's page is let in: its event stream outlives the idle limit.
       let events = "";
@@ -181,8 +167,7 @@ describe("bad requests and connections that never authenticate (FOR-05)", () => 
 
 describe("corrupt forum state (FOR-05)", () => {
   test("a token that is a FIFO, then a directory, and a last-port FIFO are refused and left; the server runs on a token of its own; a server.json it cannot write stops it cleanly", async () => {
-    current = await forum();
-    const f = current;
+    await using f = await forum();
     const dir = join(f.root, "forum");
     const token = join(dir, "token");
     const lastPort = join(dir, "last-port");
@@ -217,8 +202,7 @@ describe("corrupt forum state (FOR-05)", () => {
   }, 180_000);
 
   test("a corrupt session.json is refused by name, logged once; the other sessions are listed and take messages", async () => {
-    current = await forum();
-    const f = current;
+    await using f = await forum();
     writePlan(f);
     writePlan(f, "# other\n", "other.md");
     const bad = sessionOf(await f.open(["plan.md"]));
