@@ -1,9 +1,9 @@
 /**
  * Review sessions on disk (FOR-07, FOR-08): `forums/<session>/session.json` and its transcript, and
  * a message from the general: its transcript line first, then its delivery (deliver.ts: inbox
- * message and forum wake, in FOR-01's journal order). The transcript is rewritten whole (temp + rename)
- * under the session's lock, so a reader never sees half a line and a kill at any point leaves the
- * transcript as it was before or after the line.
+ * message and forum wake, in FOR-01's journal order). The transcript is rewritten whole (temp +
+ * rename) under the session's lock, so a reader never sees half a line and a kill at any point
+ * leaves the transcript as it was before or after the line.
  */
 import { readdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
