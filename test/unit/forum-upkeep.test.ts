@@ -17,7 +17,7 @@ const NOW = Date.parse("2026-12-01T12:00:00Z");
 
 function world() {
   const root = join(tmp(), ".vexillum");
-  const paths = projectPaths(root, "/work/project");
+  const paths = projectPaths(root, "/srv/demo");
   const msg = (uid: string) => ({ uid, session: "plan.md-0123abcd", file: "plan.md", text: `text of ${uid}`, received_at: "2026-12-01T11:00:00Z" });
   const pending = (uid: string, body?: string) => {
     const path = join(paths.forumWakesDir, `.plan.md-0123abcd.${uid}.pending`);
