@@ -53,6 +53,15 @@ export const DURATIONS = {
   forumIdle: 8 * 60 * MIN,
   /** FOR-08/09: how often the forum server looks at transcripts, artifacts and state for changes. */
   forumWatch: 250,
+  /**
+   * FOR-05: a connection that sends nothing for this long is closed (one whose request was let in
+   * is exempt), so a client that never finishes its request holds a descriptor only this long.
+   */
+  forumConnectionIdle: 10 * S,
+  /** FOR-05: how often a running forum server sweeps abandoned temporary files (and at start). */
+  forumSweep: 60 * MIN,
+  /** STA-05: a writer's temporary file this old was abandoned by a killed writer (a write takes ms). */
+  tempAbandoned: 10 * MIN,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;

@@ -1,8 +1,9 @@
 /** Helpers for forum tests: an initialized project, the server it starts, and requests to it. */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Subprocess } from "bun";
 import { type Queue, queue } from "./await-kit";
-import { alive, vx, waitFor } from "./helpers";
+import { VX_BIN, alive, vx, waitFor } from "./helpers";
 
 export type Forum = Queue & {
   run(args: string[]): ReturnType<typeof vx>;
@@ -15,6 +16,8 @@ export type Forum = Queue & {
   req(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
+  /** `await using f = await forum()`: the server stopped and the sandbox removed at the end. */
+  [Symbol.asyncDispose](): Promise<void>;
 };
 
 export async function forum(env: Record<string, string> = {}): Promise<Forum> {
@@ -59,6 +62,10 @@ export async function forum(env: Record<string, string> = {}): Promise<Forum> {
       await run(["stop"]);
       await waitFor(() => !alive(pid), 10_000, "the forum server to stop");
     },
+    async [Symbol.asyncDispose]() {
+      await f.stop();
+      q[Symbol.dispose]();
+    },
   });
   return f;
 }
@@ -70,7 +77,78 @@ export function writePlan(f: Forum, text = "# The plan\n\n1. Build the **forum**
   return path;
 }
 
+/** Writes the plan and opens its review session: the session's key. */
+export async function openPlan(f: Forum): Promise<string> {
+  writePlan(f);
+  return (await f.open(["plan.md"])).pathname.split("/")[2] as string;
+}
+
 /** A response's JSON body, typed loosely for assertions. */
 export async function jsonOf(res: Response): Promise<any> {
   return res.json();
+}
+
+/**
+ * Starts `vx forum serve` itself behind `prefix` (strace's fault injection, prlimit) and waits
+ * until it is the server of this state root: its pid in `server.json`, answering on its port.
+ */
+export async function serveBehind(f: Forum, prefix: string[]): Promise<{ proc: Subprocess; pid: number }> {
+  const before = existsSync(join(f.root, "forum", "server.json")) ? f.info().pid : undefined;
+  const proc = Bun.spawn([...prefix, VX_BIN, "forum", "serve"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  const pid = await waitFor(
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`vx forum serve behind ${prefix[0]} exited ${proc.exitCode}`);
+      if (!existsSync(join(f.root, "forum", "server.json"))) return undefined;
+      const info = f.info();
+      if (info.pid === before || !alive(info.pid)) return undefined;
+      return (await fetch(`http://127.0.0.1:${info.port}/`).catch(() => undefined)) ? info.pid : undefined;
+    },
+    30_000,
+    `the forum server behind ${prefix[0]}`,
+  );
+  return { proc, pid };
+}
+
+/**
+ * strace's fault injection: the traced process is killed with SIGKILL (a real kill -9, at an exact
+ * point) at its first of `syscalls` on `path`, or (no path) at its `nth` of them. strace's `-P`
+ * matches only the first path of a rename, so a rename is reached by its number instead.
+ */
+export function killAt(path: string | undefined, syscalls: string[], nth = 1): string[] {
+  const strace = Bun.which("strace");
+  if (!strace) throw new Error("strace is not installed (Debian's package strace): these kill -9 tests need it");
+  const set = syscalls.join(",");
+  return [strace, "-f", "-qq", "-o", "/dev/null", ...(path ? ["-P", path] : []), "-e", `trace=${set}`, "-e", `inject=${set}:signal=KILL:when=${nth}`];
+}
+
+/**
+ * One raw HTTP/1.1 exchange (fetch cannot send a malformed Host, nor stop mid-request): all that
+ * came back, and whether the server closed the connection before `waitMs` (then the test does).
+ */
+export function rawExchange(port: number, text: string, waitMs = 20_000): Promise<{ text: string; closedByServer: boolean }> {
+  const chunks: Buffer[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let ours = false;
+  return new Promise((resolve, reject) => {
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        open: (s) => {
+          s.write(text);
+          timer = setTimeout(() => {
+            ours = true;
+            s.end();
+          }, waitMs);
+        },
+        data: (_s, d) => void chunks.push(Buffer.from(d)),
+        close: () => {
+          clearTimeout(timer);
+          resolve({ text: Buffer.concat(chunks).toString("utf8"), closedByServer: !ours });
+        },
+        error: (_s, e) => reject(e),
+        connectError: (_s, e) => reject(e),
+      },
+    }).catch(reject);
+  });
 }

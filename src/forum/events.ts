@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { rootPaths, stateDirPaths } from "../state/paths";
 import { fileStamp } from "./artifact";
 import { sessionPaths } from "./paths";
-import { allSessions } from "./sessions";
+import { scanSessions } from "./sessions";
 
 export type Hub = {
   /** A new stream for one page; it is dropped from the hub when the page goes. */
@@ -98,13 +98,8 @@ export function boardSignature(root: string): string {
 /** What a session page follows: its transcript and record, and its artifact. */
 export function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
   const out = new Map<string, { talk: string; artifact: string }>();
-  let sessions: ReturnType<typeof allSessions> = [];
-  try {
-    sessions = allSessions(root);
-  } catch {
-    return out;
-  }
-  for (const s of sessions) {
+  // A refused session (a corrupt record) has no stamp: once repaired it shows up as changed.
+  for (const s of scanSessions(root).sessions) {
     const p = sessionPaths(root, s.session);
     out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(join(s.project_path, s.file)) });
   }

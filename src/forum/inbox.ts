@@ -87,12 +87,19 @@ export function unreadUids(paths: ProjectPaths, session: string): string[] {
   return sessionMessages(paths, session).filter((m) => isUnread(m.value)).map((m) => m.value.uid);
 }
 
+/** Message `uid` of `session`, read or not; undefined when absent (a corrupt one throws, naming it). */
+export function readMessage(paths: ProjectPaths, session: string, uid: string): InboxMessage | undefined {
+  const path = join(paths.forumInboxDir, session, `${uid}.json`);
+  const text = readStateText(path);
+  return text === undefined ? undefined : parseMessage(path, session, text);
+}
+
 /** Whether message `uid` of `session` is on disk, read or not. */
 export function hasMessage(paths: ProjectPaths, session: string, uid: string): boolean {
   return readStateText(join(paths.forumInboxDir, session, `${uid}.json`)) !== undefined;
 }
 
-/** FOR-01: writes one new message file atomically (the writer rings the wake after this). */
+/** FOR-01: writes one new message file atomically (`deliverMessage` puts it between its journal and wake). */
 export function writeMessage(paths: ProjectPaths, msg: ForumMessage): void {
   if (!isSafeBaseName(msg.session) || !isSafeBaseName(msg.uid)) throw new StateError(paths.forumInboxDir, `invalid message name ${msg.session}/${msg.uid}`);
   writeStateFile(paths.root, join(paths.forumInboxDir, msg.session, `${msg.uid}.json`), renderState(mergeForSave(msg, MESSAGE_KEYS, undefined)));

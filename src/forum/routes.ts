@@ -9,15 +9,15 @@ import { errorMessage } from "../errors";
 import { projectPaths } from "../state/paths";
 import { isoTime } from "../time";
 import type { ForumWake } from "../state/schemas";
-import { writeForumWake } from "../wakes/queue";
 import { type Gate, PAGE_HEADERS, admit, artifactKey, changeProblem, hostAllowed, sameSecret } from "./access";
 import { serveProjectFile } from "./artifact";
 import { type DiffCache, boardData, knownProjects } from "./board";
 import type { Hub } from "./events";
-import { unreadCount, writeMessage } from "./inbox";
+import { deliverMessage } from "./deliver";
 import { ASSETS } from "./pages";
 import { isSessionKey } from "./paths";
-import { allSessions, isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, summarize } from "./sessions";
+import { isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
+import { noteRefused } from "./upkeep";
 
 export type RouteCtx = {
   root: string;
@@ -25,12 +25,17 @@ export type RouteCtx = {
   hub: Hub;
   exec: Exec;
   now(): number;
-  /** A request arrived: the idle clock starts again. */
+  /** A request was let in: the idle clock starts again. */
   touch(): void;
   /** A forum wake was written: the notifier pings the general's other devices (WAK-14). */
   rang(project: string, wake: ForumWake): void;
   log(line: string): void;
+  /** Logs `line` the first time `kind` is seen: a flood of one bad request writes one line. */
+  logOnce(kind: string, line: string): void;
 };
+
+/** The part of Bun's server a route needs: a request let in is exempt from the idle limit. */
+export type ServerControl = { timeout(req: Request, seconds: number): void };
 
 /** The board's box writes to this inbox session (FOR-09). */
 export const BOARD_SESSION = "general";
@@ -105,9 +110,8 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
     const now = ctx.now();
     const uid = newUid(now);
     const project = projectPaths(ctx.root, paths.project);
-    writeMessage(project, { uid, session: BOARD_SESSION, file: "board", text: body.text as string, received_at: isoTime(now) });
-    const wake = writeForumWake(project, { session: BOARD_SESSION, file: "board", count: unreadCount(project, BOARD_SESSION), ended: false, detectedAt: now });
-    ctx.rang(paths.project, wake);
+    const wake = deliverMessage(project, { uid, session: BOARD_SESSION, file: "board", text: body.text as string, received_at: isoTime(now) }, false, now);
+    if (wake) ctx.rang(paths.project, wake);
     return json(201, { uid });
   } catch (err) {
     ctx.log(`forum: board message not written: ${errorMessage(err)}`);
@@ -120,18 +124,40 @@ function artifact(ctx: RouteCtx, url: URL, headers: Headers): Response {
   if (!hostAllowed(headers.get("host"), ctx.gate.port)) return new Response("misdirected request\n", { status: 421 });
   const [, , name = "", key = "", ...rest] = url.pathname.split("/");
   if (!isSessionKey(name) || !sameSecret(key, artifactKey(ctx.gate.token, name))) return new Response("forbidden\n", { status: 403 });
+  ctx.touch();
   const s = loadSession(ctx.root, name);
   if (!s) return new Response("no such session\n", { status: 404 });
   return serveProjectFile(s.project_path, rest.join("/"));
 }
 
+/** The request's URL; undefined when its Host makes none (`a:b:c`, empty): a 400, logged once. */
+function urlOf(ctx: RouteCtx, req: Request): URL | undefined {
+  try {
+    return new URL(req.url);
+  } catch {
+    const host = JSON.stringify((req.headers.get("host") ?? "").slice(0, 100));
+    ctx.logOnce("malformed-host", `forum: refused a request with a malformed Host header (${host}) - further ones are refused without a log line`);
+    return undefined;
+  }
+}
+
+/** FOR-12 `/api/sessions`: a session with a corrupt file is refused by name (logged once), the rest served. */
+function sessionsDoc(ctx: RouteCtx) {
+  const { sessions, refused } = sessionSummaries(ctx.root);
+  return { sessions, refused: noteRefused(refused, ctx.logOnce) };
+}
+
 export function createHandler(ctx: RouteCtx, cache: DiffCache) {
-  return async function handle(req: Request): Promise<Response> {
-    ctx.touch();
-    const url = new URL(req.url);
+  return async function handle(req: Request, server?: ServerControl): Promise<Response> {
+    const url = urlOf(ctx, req);
+    if (!url) return new Response("bad request: malformed Host header\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     if (url.pathname.startsWith("/a/")) return artifact(ctx, url, req.headers);
     const verdict = admit(url, req.headers, ctx.gate);
     if (verdict.kind === "refuse") return new Response(`${verdict.reason}\n`, { status: verdict.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    ctx.touch();
+    // Let in: the idle limit is for those who are not (an event stream is silent for long, a board
+    // waits on git); the general's browser bounds its own connections.
+    server?.timeout(req, 0);
     if (verdict.kind === "exchange") return new Response(null, { status: 303, headers: { Location: verdict.location, "Set-Cookie": verdict.cookie, "Cache-Control": "no-store" } });
     const path = url.pathname;
     const parts = path.split("/");
@@ -149,7 +175,7 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
       if (path === "/assets/forum.css") return page("forum.css");
       if (path === "/api/events") return ctx.hub.open();
       if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now()));
-      if (path === "/api/sessions") return json(200, { sessions: allSessions(ctx.root).map((s) => summarize(ctx.root, s)) });
+      if (path === "/api/sessions") return json(200, sessionsDoc(ctx));
       if (parts[1] === "api" && parts[2] === "sessions" && parts.length === 4) return sessionDoc(ctx, parts[3] ?? "");
     } catch (err) {
       return refuse(500, errorMessage(err));

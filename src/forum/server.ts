@@ -22,8 +22,8 @@ import { VERSION } from "../version";
 import { realNotifier } from "../wakes/notify";
 import { createHub, createWatch } from "./events";
 import { type ForumPaths, forumPaths } from "./paths";
-import { createHandler } from "./routes";
-import { allSessions, recoverSession } from "./sessions";
+import { type ServerControl, createHandler } from "./routes";
+import { recoverForum, sweepForum } from "./upkeep";
 
 export function readServerInfo(fp: ForumPaths): ForumServer | undefined {
   try {
@@ -33,18 +33,56 @@ export function readServerInfo(fp: ForumPaths): ForumServer | undefined {
   }
 }
 
-/** The token kept across restarts (FOR-06), made on first use. */
-function tokenOf(fp: ForumPaths): string {
-  const have = readStateText(fp.token)?.trim();
-  if (have && /^[0-9a-f]{64}$/.test(have)) return have;
+/**
+ * The token kept across restarts (FOR-06), made on first use. A token file that cannot be used (a
+ * FIFO, a directory, not 64 hex) is refused and reported, never replaced: this run uses its own.
+ */
+function tokenOf(fp: ForumPaths, log: (line: string) => void): string {
   const token = randomBytes(32).toString("hex");
-  writeStateFile(fp.root, fp.token, `${token}\n`);
+  let have: string | undefined;
+  try {
+    have = readStateText(fp.token)?.trim();
+  } catch (err) {
+    log(`forum: refusing ${errorMessage(err)} - this run uses a token of its own (a page opened before needs the new link)`);
+    return token;
+  }
+  if (have === undefined) {
+    try {
+      writeStateFile(fp.root, fp.token, `${token}\n`);
+    } catch (err) {
+      log(`forum: could not keep the token in ${fp.token} (${errorMessage(err)}) - this run's token ends with it`);
+    }
+    return token;
+  }
+  if (/^[0-9a-f]{64}$/.test(have)) return have;
+  log(`forum: refusing ${fp.token}: it does not hold a token (64 hex) - vx leaves it as it is; remove it or move it aside. This run uses a token of its own`);
   return token;
 }
 
-function lastPort(fp: ForumPaths): number {
-  const n = Number(readStateText(fp.lastPort)?.trim());
-  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 0;
+/** The port to try first (FOR-05); undefined when `last-port` is there but refused (never rewritten). */
+function lastPort(fp: ForumPaths, log: (line: string) => void): number | undefined {
+  let text: string | undefined;
+  try {
+    text = readStateText(fp.lastPort);
+  } catch (err) {
+    log(`forum: refusing ${errorMessage(err)} - listening on a free port`);
+    return undefined;
+  }
+  if (text === undefined) return 0;
+  const n = Number(text.trim());
+  if (Number.isInteger(n) && n > 0 && n < 65536) return n;
+  log(`forum: refusing ${fp.lastPort}: it does not hold a port number - vx leaves it as it is; listening on a free port`);
+  return undefined;
+}
+
+/** Logs a line the first time its kind is seen; at most 100 kinds are remembered (then all are quiet). */
+function onceLog(log: (line: string) => void): (kind: string, line: string) => void {
+  const seen = new Set<string>();
+  return (kind, line) => {
+    if (seen.has(kind) || seen.size >= 100) return;
+    seen.add(kind);
+    log(line);
+  };
 }
 
 /** Takes the lock, waiting out a holder whose binary changed (it is retiring); else refuses. */
@@ -64,8 +102,23 @@ async function takeLock(fp: ForumPaths, deps: Deps): Promise<HeldLock> {
 
 type Serve = ReturnType<typeof Bun.serve>;
 
-function listen(port: number, fetch: (req: Request) => Promise<Response>): Serve {
-  const opts = { hostname: "127.0.0.1", idleTimeout: 0, maxRequestBodySize: 1 << 20, fetch };
+/**
+ * Bun's server in production mode: an error no route caught is a short 500 (never Bun's page
+ * with its source and paths), logged once per kind. A connection idle for `idleSeconds` is closed
+ * (one whose request was let in is exempt, routes.ts), and every refused or failed request's
+ * connection is closed with its answer: an outsider holds a descriptor only while it is sending.
+ */
+function listen(port: number, idleSeconds: number, handler: (req: Request, server: ServerControl) => Promise<Response>, logOnce: (kind: string, line: string) => void): Serve {
+  const fetch = async (req: Request, server: ServerControl) => {
+    const res = await handler(req, server);
+    if (res.status >= 400) res.headers.set("Connection", "close");
+    return res;
+  };
+  const error = (err: Error) => {
+    logOnce(`error ${err.name}: ${err.message}`, `forum: a request failed: ${err.name}: ${err.message.split("\n")[0]} - answered 500; further ones are not logged`);
+    return new Response("internal error\n", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", Connection: "close" } });
+  };
+  const opts = { hostname: "127.0.0.1", development: false, idleTimeout: idleSeconds, maxRequestBodySize: 1 << 20, fetch, error };
   try {
     return Bun.serve({ ...opts, port });
   } catch (err) {
@@ -86,7 +139,8 @@ export async function runServer(deps: Deps): Promise<number> {
   const log = createLog({ write: (t) => (writeSync(logFd, t), true) }, deps.clock);
   const exe = selfExecutable();
   const binary = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
-  const token = tokenOf(fp);
+  const token = tokenOf(fp, log);
+  const logOnce = onceLog(log);
   let lastSeen = deps.clock.now();
   const hub = createHub(GUARDS.forumHeartbeat);
   const notifier = realNotifier(deps.env, log);
@@ -103,31 +157,37 @@ export async function runServer(deps: Deps): Promise<number> {
       },
       rang: (project, wake) => notifier.notify([{ kind: "forum", home: project, project, wake }]),
       log,
+      logOnce,
     },
     new Map(),
   );
+  // Before listening: no delivery is in flight while the journal is settled.
+  upkeep(log, "settle half-done deliveries", () => recoverForum(root, deps.clock.now(), log, logOnce));
+  upkeep(log, "sweep temporary files", () => sweepForum(root, deps.clock.now(), scaled("tempAbandoned", deps.env), log));
+  const port = lastPort(fp, log);
   let server: Serve;
   try {
-    server = listen(lastPort(fp), handler);
+    server = listen(port ?? 0, Math.max(1, Math.round(scaled("forumConnectionIdle", deps.env) / 1000)), handler, logOnce);
   } catch (err) {
     lock.release();
     throw new VxError(`the forum server could not listen on 127.0.0.1 (${errorMessage(err)}) - check that the loopback interface is up and this user can open more sockets, then run 'vx forum board' again`);
   }
   gate.port = server.port ?? 0;
-  writeStateFile(root, fp.lastPort, `${gate.port}\n`);
-  const info: ForumServer = { pid: deps.pid, port: gate.port, token, binary, started_at: isoTime(deps.clock.now()) };
-  writeStateFile(root, fp.info, renderState(info));
-  log(`forum: server ${deps.pid} listening on http://127.0.0.1:${gate.port}/ (vx ${VERSION})`);
-  for (const s of safeSessions(root, log)) {
-    try {
-      const n = recoverSession(root, s, deps.clock.now());
-      if (n > 0) log(`forum: delivered ${n} message(s) of ${s.session} a stopped server had not`);
-    } catch (err) {
-      log(`forum: could not check ${s.session}: ${errorMessage(err)}`);
-    }
+  if (port !== undefined) upkeep(log, `keep the port in ${fp.lastPort}`, () => writeStateFile(root, fp.lastPort, `${gate.port}\n`));
+  try {
+    const info: ForumServer = { pid: deps.pid, port: gate.port, token, binary, started_at: isoTime(deps.clock.now()) };
+    writeStateFile(root, fp.info, renderState(info));
+  } catch (err) {
+    // Nobody could find a server without its record: stop rather than listen unseen.
+    server.stop(true);
+    hub.close();
+    notifier.close();
+    lock.release();
+    throw new VxError(`the forum server could not write ${fp.info} (${errorMessage(err)}) - move aside what is there or free space, then run 'vx forum board' again`);
   }
+  log(`forum: server ${deps.pid} listening on http://127.0.0.1:${gate.port}/ (vx ${VERSION})`);
 
-  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen);
+  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, log);
   log(`forum: server ${deps.pid} stopping: ${why}`);
   server.stop(true);
   hub.close();
@@ -136,15 +196,6 @@ export async function runServer(deps: Deps): Promise<number> {
   lock.release();
   closeSync(logFd);
   return EXIT.ok;
-}
-
-function safeSessions(root: string, log: (l: string) => void) {
-  try {
-    return allSessions(root);
-  } catch (err) {
-    log(`forum: cannot list sessions: ${errorMessage(err)}`);
-    return [];
-  }
 }
 
 /**
@@ -156,8 +207,17 @@ export function idleReason(now: number, lastActivity: number, openPages: number,
   return "idle with no open page";
 }
 
+/** Upkeep never stops the server (FOR-05): what it could not do is logged. */
+function upkeep(log: (line: string) => void, what: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    log(`forum: could not ${what}: ${errorMessage(err)}`);
+  }
+}
+
 /** Sends events for what changed on disk until a signal, a new binary, or the idle limit. */
-async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof createHub>, binary: ForumServer["binary"], lastSeen: () => number): Promise<string> {
+async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof createHub>, binary: ForumServer["binary"], lastSeen: () => number, log: (line: string) => void): Promise<string> {
   let stop: string | undefined;
   const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
     const h = () => {
@@ -171,6 +231,8 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
   const step = Math.max(50, scaled("forumWatch", deps.env));
   const buildEvery = scaled("sentinelPoll", deps.env);
   let nextBuildCheck = deps.clock.now() + buildEvery;
+  const sweepEvery = scaled("forumSweep", deps.env);
+  let nextSweep = deps.clock.now() + sweepEvery;
   let lastChange = deps.clock.now();
   try {
     while (!stop) {
@@ -186,6 +248,10 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
         if (changed.sessions.length > 0) lastChange = now;
       } catch {
         // a state file mid-change: the next look sees it whole
+      }
+      if (now >= nextSweep) {
+        nextSweep = now + sweepEvery;
+        upkeep(log, "sweep temporary files", () => sweepForum(root, now, scaled("tempAbandoned", deps.env), log));
       }
       if (now >= nextBuildCheck) {
         nextBuildCheck = now + buildEvery;

@@ -1,9 +1,9 @@
 /**
  * Review sessions on disk (FOR-07, FOR-08): `forums/<session>/session.json` and its transcript, and
- * the three writes of a message from the general (transcript line, inbox message, forum wake, in
- * that order) that the server and the CLI share. The transcript is rewritten whole (temp + rename)
- * under the session's lock, so a reader never sees half a line and a kill at any point leaves the
- * transcript as it was before or after the line.
+ * a message from the general: its transcript line first, then its delivery (deliver.ts: inbox
+ * message and forum wake, in FOR-01's journal order). The transcript is rewritten whole (temp +
+ * rename) under the session's lock, so a reader never sees half a line and a kill at any point
+ * leaves the transcript as it was before or after the line.
  */
 import { readdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
@@ -22,7 +22,8 @@ import {
 } from "../state/schemas";
 import { isoTime } from "../time";
 import { readForumWake, writeForumWake } from "../wakes/queue";
-import { acknowledge, hasMessage, unreadCount, unreadUids, writeMessage } from "./inbox";
+import { deliverMessage } from "./deliver";
+import { acknowledge, hasMessage, unreadCount, unreadUids } from "./inbox";
 import { forumPaths, isSessionKey, sessionKey, sessionPaths } from "./paths";
 
 const SESSION_KEYS = keysOf(ForumSessionSchema);
@@ -112,9 +113,9 @@ export function requireSession(root: string, session: string, file: string, open
 }
 
 /**
- * FOR-07: a message from the general. The transcript line, then the inbox message, then the forum
- * wake: the caller reports it sent only when this returns. A kill between the steps is repaired
- * by `recoverSession` when the server starts again.
+ * FOR-07: a message from the general. The transcript line, then its delivery (inbox message and
+ * forum wake): the caller reports it sent only when this returns. A kill between the steps is
+ * repaired when the server starts again (`recoverDeliveries`, then `recoverSession`).
  */
 export async function postFromGeneral(root: string, s: ForumSession, text: string, now: number): Promise<{ line: TranscriptLine; wake?: ForumWake }> {
   const paths = sessionPaths(root, s.session);
@@ -123,15 +124,10 @@ export async function postFromGeneral(root: string, s: ForumSession, text: strin
   return { line, wake: deliver(root, s, line, now) };
 }
 
-/** The inbox message and wake for one transcript line of the general. */
+/** The inbox message and wake for one transcript line of the general (FOR-01's journal order). */
 function deliver(root: string, s: ForumSession, line: TranscriptLine, now: number): ForumWake | undefined {
-  const project = projectPaths(root, s.project_path);
-  if (!hasMessage(project, s.session, line.uid)) {
-    writeMessage(project, { uid: line.uid, session: s.session, file: s.file, text: line.text, received_at: line.at });
-  }
-  const count = unreadCount(project, s.session);
-  if (count === 0) return undefined;
-  return writeForumWake(project, { session: s.session, file: s.file, count, ended: isEnded(s), detectedAt: now });
+  const msg = { uid: line.uid, session: s.session, file: s.file, text: line.text, received_at: line.at };
+  return deliverMessage(projectPaths(root, s.project_path), msg, isEnded(s), now);
 }
 
 /** A server starting again: every line of the general the inbox lacks is delivered now. */
@@ -167,19 +163,37 @@ export async function endSession(root: string, s: ForumSession, now: number): Pr
   return next;
 }
 
-/** Every session under the state root (a corrupt one throws, naming its file). */
-export function allSessions(root: string): ForumSession[] {
+/** A session vx refuses (FOR-05): its name and the error naming the file at fault. */
+export type RefusedSession = { session: string; error: unknown };
+
+const byCreation = (a: ForumSession, b: ForumSession) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
+
+/** Every session under the state root; one whose record cannot be read is refused, the rest listed. */
+export function scanSessions(root: string): { sessions: ForumSession[]; refused: RefusedSession[] } {
+  const out: { sessions: ForumSession[]; refused: RefusedSession[] } = { sessions: [], refused: [] };
   let names: string[];
   try {
     names = readdirSync(forumPaths(root).sessionsDir);
   } catch {
-    return [];
+    return out;
   }
-  return names
-    .filter(isSessionKey)
-    .map((n) => loadSession(root, n))
-    .filter((s): s is ForumSession => s !== undefined)
-    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  for (const name of names.filter(isSessionKey).sort()) {
+    try {
+      const s = loadSession(root, name);
+      if (s) out.sessions.push(s);
+    } catch (error) {
+      out.refused.push({ session: name, error });
+    }
+  }
+  out.sessions.sort(byCreation);
+  return out;
+}
+
+/** Every session under the state root (a corrupt one throws, naming its file). */
+export function allSessions(root: string): ForumSession[] {
+  const { sessions, refused } = scanSessions(root);
+  if (refused[0]) throw refused[0].error;
+  return sessions;
 }
 
 /** FOR-08 `vx forum list`'s facts for one session. */
@@ -194,4 +208,18 @@ export function summarize(root: string, s: ForumSession): SessionSummary {
     unread = 0;
   }
   return { session: s.session, file: s.file, project_path: s.project_path, unread, ended: isEnded(s), last_at: lines.at(-1)?.at ?? null };
+}
+
+/** FOR-12 `/api/sessions`: every session's summary; one whose record or transcript is corrupt refused. */
+export function sessionSummaries(root: string): { sessions: SessionSummary[]; refused: RefusedSession[] } {
+  const { sessions, refused } = scanSessions(root);
+  const out: SessionSummary[] = [];
+  for (const s of sessions) {
+    try {
+      out.push(summarize(root, s));
+    } catch (error) {
+      refused.push({ session: s.session, error });
+    }
+  }
+  return { sessions: out, refused };
 }

@@ -25,18 +25,34 @@ export function buildOf(executable: string, version = VERSION): Build | undefine
   }
 }
 
-/** Why `build` no longer describes the file on disk, or undefined when it still does. */
+/**
+ * Errors that say the path is really not there. Anything else (EMFILE when a flood of connections
+ * has used every descriptor, ENOMEM, EIO, EACCES) says nothing about the file: not a change.
+ */
+const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
+
+function isGone(err: unknown): boolean {
+  return GONE.has((err as NodeJS.ErrnoException | undefined)?.code ?? "");
+}
+
+/**
+ * Why `build` no longer describes the file on disk, or undefined when it still does or cannot be
+ * told now (a transient error: the next look decides).
+ */
 export function changeReason(build: Build): string | undefined {
   let resolved: string;
+  let st: { size: bigint; mtimeNs: bigint };
   try {
     resolved = realpathSync(build.executable);
-  } catch {
-    return `${build.executable} is gone`;
+  } catch (err) {
+    return isGone(err) ? `${build.executable} is gone` : undefined;
   }
   if (resolved !== build.resolved) return `${build.executable} now points to ${resolved}, not ${build.resolved}`;
-  const now = buildOf(build.executable, build.version);
-  if (!now || now.size !== build.size || now.mod_time_unix_nano !== build.mod_time_unix_nano) {
-    return `${build.resolved} was replaced on disk`;
+  try {
+    st = statSync(resolved, { bigint: true });
+  } catch (err) {
+    return isGone(err) ? `${build.resolved} was replaced on disk` : undefined;
   }
+  if (Number(st.size) !== build.size || Number(st.mtimeNs) !== build.mod_time_unix_nano) return `${build.resolved} was replaced on disk`;
   return undefined;
 }

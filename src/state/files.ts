@@ -98,6 +98,13 @@ export function syncDir(dir: string): void {
   }
 }
 
+const TEMP_NAME = /^\..+\.[0-9a-f]{16}\.tmp$/;
+
+/** Whether `name` is one createTemp makes (a user's own `.notes.tmp` never is). */
+export function isTempName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
 /**
  * A new temporary file next to `path`, opened for writing. The name is unpredictable and the open
  * exclusive and no-follow, so a file or link planted under a name vx would pick is never opened.

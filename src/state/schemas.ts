@@ -124,6 +124,19 @@ export const ForumWakeSchema = v.object({
 });
 export type ForumWake = v.InferOutput<typeof ForumWakeSchema>;
 
+/**
+ * FOR-01 `wakes/forum/.<session>.<uid>.pending`: the forum wake one message owes, written before
+ * the message and removed after its wake (the journal a restart completes).
+ */
+export const ForumPendingSchema = v.object({
+  session: v.string(),
+  uid: v.string(),
+  file: v.string(),
+  ended: v.boolean(),
+  detected_at: Time,
+});
+export type ForumPending = v.InferOutput<typeof ForumPendingSchema>;
+
 /** FOR-01 `forum-inbox/<session>/<uid>.json`; `acked_at` absent, null or empty means unread. */
 export const ForumMessageSchema = v.object({
   uid: v.string(),

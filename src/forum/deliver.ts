@@ -1,0 +1,101 @@
+/**
+ * A message of the general reaching the commander (FOR-01, WAK-04) in one journal order that a
+ * restart completes, as the sentinel's wakes (WAK-05):
+ *   1. `wakes/forum/.<session>.<uid>.pending` - the wake this message owes (no deliverer lists it)
+ *   2. the inbox message `forum-inbox/<session>/<uid>.json`
+ *   3. the forum wake `wakes/forum/<session>.json` (merged, WAK-04)
+ *   4. the pending file removed.
+ * A kill anywhere leaves nothing, or a pending file that `recoverDeliveries` settles when the
+ * server starts (before it listens, so no delivery is in flight): the wake is written when its
+ * message is on disk and unread, the pending file dropped otherwise (the message never reached
+ * the inbox, so no 201 was given and the page kept the text).
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { VxError, errorMessage } from "../errors";
+import { readStateText, removeFile, writeStateFile } from "../state/files";
+import { isSafeBaseName } from "../state/ids";
+import type { ProjectPaths } from "../state/paths";
+import { mergeForSave, parseRecord, renderState } from "../state/record";
+import { type ForumMessage, type ForumPending, ForumPendingSchema, type ForumWake, keysOf } from "../state/schemas";
+import { isoTime, parseTime } from "../time";
+import { writeForumWake } from "../wakes/queue";
+import { isUnread, readMessage, unreadCount, writeMessage } from "./inbox";
+
+const PENDING_KEYS = keysOf(ForumPendingSchema);
+/** `.<session>.<uid>.pending`: a uid (`<base36>-<hex>`) has no dot, a session may. */
+const PENDING_RE = /^\.(.+)\.([^.]+)\.pending$/;
+
+function pendingPath(paths: ProjectPaths, session: string, uid: string): string {
+  if (!isSafeBaseName(session) || !isSafeBaseName(uid) || uid.includes(".")) throw new VxError(`invalid forum message name ${session}/${uid}`);
+  return join(paths.forumWakesDir, `.${session}.${uid}.pending`);
+}
+
+/** Step 3: the session's wake with the inbox's unread count; none when nothing is unread. */
+function ring(paths: ProjectPaths, p: ForumPending): ForumWake | undefined {
+  const count = unreadCount(paths, p.session);
+  if (count === 0) return undefined;
+  return writeForumWake(paths, { session: p.session, file: p.file, count, ended: p.ended, detectedAt: parseTime(p.detected_at) });
+}
+
+/**
+ * FOR-01: delivers one message (already in the transcript, for a review session) and returns the
+ * wake it rang; the caller answers 201 only after this returns. A message already in the inbox
+ * (a repair of a kill) is not written again.
+ */
+export function deliverMessage(paths: ProjectPaths, msg: ForumMessage, ended: boolean, now: number): ForumWake | undefined {
+  const pending: ForumPending = { session: msg.session, uid: msg.uid, file: msg.file, ended, detected_at: isoTime(now) };
+  const path = pendingPath(paths, msg.session, msg.uid);
+  writeStateFile(paths.root, path, renderState(mergeForSave(pending, PENDING_KEYS, undefined)));
+  if (!readMessage(paths, msg.session, msg.uid)) writeMessage(paths, msg);
+  const wake = ring(paths, pending);
+  removeFile(path);
+  return wake;
+}
+
+/** What `recoverDeliveries` did: wakes rung, pending files dropped, and files it could not settle. */
+export type DeliveryRecovery = { rung: string[]; dropped: string[]; failed: string[] };
+
+/**
+ * Settles every pending delivery a killed server left in this project (see the file's comment).
+ * A pending file that cannot be read is no news anyone can trust: dropped and reported, as WAK-05's.
+ * Run only while no delivery is in flight (the server's start, under its lock).
+ */
+export function recoverDeliveries(paths: ProjectPaths): DeliveryRecovery {
+  const out: DeliveryRecovery = { rung: [], dropped: [], failed: [] };
+  let names: string[];
+  try {
+    names = readdirSync(paths.forumWakesDir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const m = name.match(PENDING_RE);
+    if (!m) continue;
+    const path = join(paths.forumWakesDir, name);
+    const label = `${m[1]}/${m[2]}`;
+    try {
+      let pending: ForumPending | undefined;
+      try {
+        const text = readStateText(path);
+        if (text === undefined) continue;
+        pending = parseRecord(path, text, ForumPendingSchema).value;
+      } catch (err) {
+        removeFile(path);
+        out.failed.push(`${label}: ${errorMessage(err)} (dropped)`);
+        continue;
+      }
+      const msg = pending.session === m[1] && pending.uid === m[2] ? readMessage(paths, pending.session, pending.uid) : undefined;
+      if (msg && isUnread(msg.value)) {
+        ring(paths, pending);
+        out.rung.push(label);
+      } else {
+        out.dropped.push(label);
+      }
+      removeFile(path);
+    } catch (err) {
+      out.failed.push(`${label}: ${errorMessage(err)}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * The forum server's upkeep (FOR-05): before it listens, the deliveries a killed server left half
+ * done are completed (FOR-01's journal, then the general's transcript lines the inbox lacks); at
+ * start and now and then after, the temporary files killed writers left in the forum's own
+ * directories are swept (STA-05). A session or file that cannot be read is named in the log and
+ * left as it is; the rest carries on.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { errorMessage } from "../errors";
+import { isSafeBaseName } from "../state/ids";
+import { sweepTemps } from "../state/sweep";
+import { knownProjects } from "./board";
+import { recoverDeliveries } from "./deliver";
+import { forumPaths, isSessionKey } from "./paths";
+import { type RefusedSession, recoverSession, scanSessions } from "./sessions";
+
+type Log = (line: string) => void;
+/** Logs a line the first time its kind is seen (the server's; a refusal is named once, not per request). */
+type LogOnce = (kind: string, line: string) => void;
+
+/** Names each refused session in the log, once per session and error. */
+export function noteRefused(refused: readonly RefusedSession[], logOnce: LogOnce): { session: string; error: string }[] {
+  const named = refused.map((r) => ({ session: r.session, error: errorMessage(r.error) }));
+  for (const r of named) logOnce(`refused ${r.session}: ${r.error}`, `forum: refusing session ${r.session}: ${r.error} - the other sessions are served`);
+  return named;
+}
+
+function subdirs(dir: string, keep: (name: string) => boolean): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && keep(e.name))
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Where the forum's writers (the server, `vx forum reply/end`, acks) make temporary files. */
+export function forumTempDirs(root: string): string[] {
+  const fp = forumPaths(root);
+  const dirs = [fp.dir, ...subdirs(fp.sessionsDir, isSessionKey)];
+  for (const p of knownProjects(root)) dirs.push(p.forumWakesDir, ...subdirs(p.forumInboxDir, isSafeBaseName));
+  return dirs;
+}
+
+/** Removes the forum's abandoned temporary files; logs what it removed and what it could not read. */
+export function sweepForum(root: string, now: number, minAgeMs: number, log: Log): void {
+  const { removed, failed } = sweepTemps(root, forumTempDirs(root), now, minAgeMs);
+  if (removed.length > 0) log(`forum: removed ${removed.length} temporary file(s) a killed writer left: ${removed.join(", ")}`);
+  for (const f of failed) log(`forum: could not sweep temporary files in ${f}`);
+}
+
+/** Completes every delivery a killed server left: pending wakes first, then missing inbox messages. */
+export function recoverForum(root: string, now: number, log: Log, logOnce: LogOnce): void {
+  for (const p of knownProjects(root)) {
+    const r = recoverDeliveries(p);
+    if (r.rung.length > 0) log(`forum: rang the forum wake of ${r.rung.length} message(s) a stopped server had not: ${r.rung.join(", ")}`);
+    for (const f of r.failed) log(`forum: could not settle the pending delivery ${f}`);
+  }
+  const { sessions, refused } = scanSessions(root);
+  noteRefused(refused, logOnce);
+  for (const s of sessions) {
+    try {
+      const n = recoverSession(root, s, now);
+      if (n > 0) log(`forum: delivered ${n} message(s) of ${s.session} a stopped server had not`);
+    } catch (err) {
+      log(`forum: could not check ${s.session}: ${errorMessage(err)}`);
+    }
+  }
+}
