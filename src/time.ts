@@ -146,9 +146,15 @@ export function scaled(name: DurationName, env?: Record<string, string | undefin
   return DURATIONS[name] * timeScale(env);
 }
 
-/** The clock seam: everything that needs "now" or a pause takes one of these. */
+/**
+ * The clock seam: everything that needs "now" or a pause takes one of these. `now` is the wall
+ * clock, for times written down and compared across processes; it can step back or forward (NTP,
+ * a person setting it). `monotonic` never steps: what a deadline or an elapsed time inside one
+ * process is measured on (TIME-02).
+ */
 export interface Clock {
   now(): number;
+  monotonic(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -168,8 +174,26 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   sleep: abortableSleep,
 };
+
+/**
+ * How long ago the stored wall-clock time `at` (epoch ms) was, for a window's test (TIME-02): one
+ * later than `now` was written before the wall clock stepped back, and counts as long ago, so no
+ * window waits for the clock to catch up (an hour, a day). NaN (no time, a malformed one) stays NaN,
+ * which no `age < window` test passes.
+ */
+export function ageOf(now: number, at: number): number {
+  const age = now - at;
+  return age < 0 ? Number.POSITIVE_INFINITY : age;
+}
+
+/** A deadline `ms` from now on the monotonic clock: a step of the wall clock neither stretches nor cuts it. */
+export function deadlineIn(clock: Pick<Clock, "monotonic">, ms: number): { left(): number; passed(): boolean } {
+  const end = clock.monotonic() + ms;
+  return { left: () => Math.max(0, end - clock.monotonic()), passed: () => clock.monotonic() >= end };
+}
 
 /** RFC 3339 UTC with millisecond precision, the format of every time on disk. */
 export function isoTime(ms: number): string {
