@@ -77,6 +77,19 @@ describe("sentinel pass: tmux soldiers", () => {
     expect(t?.decision).toMatchObject({ kind: "modal", options: ["Yes", "No"] });
   });
 
+  test("a running task with no report (CMD-REPORT-03 took a stale one away): judged from its pane, a spinner holds it, a question blocks it", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    w.tmux.add("vx-busy", { text: `${TRAILER}\n✻ Tempering… (12s · esc to interrupt)\n` });
+    w.tmux.add("vx-ask", { text: `${TRAILER}\nneeds-decision: keep the old API or drop it?\n` });
+    const held = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-busy" });
+    const asked = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-ask" });
+    const at = w.clock.now();
+    await runPass(w.ctx);
+    expect(loadTask(paths, held.id)?.value).toMatchObject({ status: "running", held_running_since: iso(at) });
+    expect(loadTask(paths, asked.id)?.value).toMatchObject({ status: "blocked", decision: { question: "keep the old API or drop it?", kind: "prose" } });
+  });
+
   test("reopen needs a working report newer than updated_at", async () => {
     using w = tmuxWorld();
     const { dir, paths } = w.addProject();
