@@ -109,6 +109,12 @@ export const COUNTS = {
   evidenceLines: 20,
   /** STA-10: lines of a failed camp_setup command's output kept for the task. */
   campSetupTailLines: 20,
+  /** STA-10: bytes of one camp_setup command's output written to the setup log; the rest is counted, not kept. */
+  campSetupLogBytes: 1024 * 1024,
+  /** A child's output line longer than this is cut (`bounded-output.ts`). */
+  outputLineChars: 4096,
+  /** The bytes of a child's output kept for its tail (`bounded-output.ts`). */
+  outputTailBytes: 64 * 1024,
   paneTailLines: 80,
   /**
    * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
@@ -187,6 +193,15 @@ export const realClock: Clock = {
 export function ageOf(now: number, at: number): number {
   const age = now - at;
   return age < 0 ? Number.POSITIVE_INFINITY : age;
+}
+
+/** Whether `p` settles within `ms` (real time); the timer goes either way, so it never holds vx's exit. */
+export function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((res) => {
+    timer = setTimeout(() => res(false), ms);
+  });
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 /** A deadline `ms` from now on the monotonic clock: a step of the wall clock neither stretches nor cuts it. */

@@ -7,13 +7,14 @@
  * scaled 30 s; a failing, hanging or missing one is logged once per project and kind.
  */
 import { existsSync } from "node:fs";
+import { drainBounded } from "../bounded-output";
 import { UsageError } from "../errors";
 import { loadConfig } from "../project";
 import { printable } from "../printable";
 import type { Log } from "../sentinel/log";
 import { errorText, foreign } from "../sentinel/log";
 import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
-import { GUARDS, nominalSeconds, scaled } from "../time";
+import { GUARDS, nominalSeconds, scaled, within } from "../time";
 import { forumSection, reasonText } from "./reason";
 
 /** The statuses worth a ping: the soldier finished or needs the general. */
@@ -98,13 +99,15 @@ export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
     // sentinel's group (a Ctrl-C in its terminal) is not the notifier's business.
     detached: true,
   });
-  const stderr = new Response(proc.stderr).text().catch(() => "");
+  // Only its last line is ever said, so only a bounded tail is kept (bounded-output.ts).
+  const stderr = drainBounded(proc.stderr, { tailLines: 1 });
   return {
     exited: proc.exited.then(async (code) => {
       // A child it left behind may keep stderr open: the exit is what counts, not that.
-      const text = await Promise.race([stderr, Bun.sleep(GUARDS.notifyStderr).then(() => "")]);
+      await within(stderr.done, GUARDS.notifyStderr);
+      await stderr.stop();
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
-      return { code: signal ? null : code, signal, stderr: text };
+      return { code: signal ? null : code, signal, stderr: stderr.tail() };
     }),
     kill() {
       // Only while it is not reaped: then its pid (and so its group id) is still ours, never reused.

@@ -14,6 +14,7 @@ import {
   notifyFromFlag,
   parseNotify,
   pingFor,
+  realSpawnNotifier,
 } from "../../src/wakes/notify";
 import { reasonText } from "../../src/wakes/reason";
 import { fakeClock } from "../deps";
@@ -266,6 +267,16 @@ describe("the notifier", () => {
     expect(t.runs.map((r) => r.killed)).toEqual([0, 1]);
     expect(t.logs).toEqual([]); // cut short by the stop, not a failure
   });
+
+  test("a real notifier writing 64 MiB to stderr: only a bounded tail is kept, its last line logged", async () => {
+    const line = "ntfy: retrying publish to https://ntfy.example/my-vx after a connection reset";
+    const script = `awk 'BEGIN { while (n < 67108864) { print "${line}" > "/dev/stderr"; n += ${line.length + 1} } }'; echo 'ntfy: 429 too many requests' >&2; exit 1`;
+    const child = realSpawnNotifier(["sh", "-c", script], { stdin: "", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: "/" });
+    const r = await child.exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr.length).toBeLessThan(8192);
+    expect(r.stderr.split("\n").at(-1)).toBe("ntfy: 429 too many requests");
+  }, 60_000);
 
   test("the limit is 30 s nominal, scaled by VX_TIME_SCALE", () => {
     expect(DURATIONS.notifyLimit).toBe(30_000);
