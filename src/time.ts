@@ -111,6 +111,10 @@ export const COUNTS = {
   campSetupTailLines: 20,
   /** STA-10: bytes of one camp_setup command's output written to the setup log; the rest is counted, not kept. */
   campSetupLogBytes: 1024 * 1024,
+  /** WAK-14: notifiers running at once; more pings wait, in order... */
+  notifyConcurrent: 4,
+  /** ...this many at most; more are dropped (logged once per project). */
+  notifyWaiting: 32,
   /** A child's output line longer than this is cut (`bounded-output.ts`). */
   outputLineChars: 4096,
   /** The bytes of a child's output kept for its tail (`bounded-output.ts`). */

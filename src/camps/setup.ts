@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { type CappedSink, cappedSink, drainBounded } from "../bounded-output";
+import { childMark } from "../children";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
@@ -63,18 +64,20 @@ export type SetupRun = { code: number; timedOut: boolean; tail: string; lastStde
 export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number; sink: CappedSink }) => Promise<SetupRun>;
 
 /**
- * Runs one setup command in its own process group, so that what it starts goes with it: past
- * `timeoutMs` the whole group is killed, and once the command has exited its output is read only
- * for GUARDS.campSetupOutput more. A child it left in the background holding the output open (a
- * forked server, a postinstall daemon) is killed with the group then: leftovers are not wanted
- * in a camp, and waiting for them would hold the task lock and the lease for good. Its output is
- * streamed to the sink with a bound (`bounded-output.ts`): a command printing gigabytes costs
- * vx a few tens of KiB.
+ * Runs one setup command in its own process group, marked (`children.ts`) so that what it starts
+ * goes with it: past `timeoutMs` the whole group is killed, and once the command has exited every
+ * process carrying its mark is (a forked server, a postinstall daemon, also one that called setsid
+ * or closed its output): leftovers are not wanted in a camp, and one holding the output would hold
+ * the task lock and the lease for good. Its output is then read for GUARDS.campSetupOutput more at
+ * most. It is streamed to the sink with a bound (`bounded-output.ts`): a command printing
+ * gigabytes costs vx a few tens of KiB.
  */
 export const realSetupRunner: SetupRunner = async (argv, opts) => {
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  const mark = childMark();
   try {
-    proc = Bun.spawn(argv, { cwd: opts.cwd, env: opts.env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const env = { ...(opts.env as Record<string, string>), ...mark.env };
+    proc = Bun.spawn(argv, { cwd: opts.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
     opts.sink.write(`${errorMessage(err)}\n`);
@@ -98,15 +101,10 @@ export const realSetupRunner: SetupRunner = async (argv, opts) => {
   const stderr = drainBounded(proc.stderr, { tailLines: COUNTS.campSetupTailLines, sink: opts.sink });
   const code = await proc.exited;
   clearTimeout(timer);
-  const both = Promise.all([stdout.done, stderr.done]);
-  const closed = await within(both, GUARDS.campSetupOutput);
-  if (!closed) {
-    // Something the command started still holds its output: a member of its group (which keeps
-    // the group id from being reused while it lives), unless the timeout killed that group already.
-    if (!timedOut) killGroup();
-    await within(both, GUARDS.campSetupOutput);
-  }
-  // A holder that left the group (setsid) must not keep vx itself alive either.
+  // Its group id may be reused from here on; its mark never is.
+  await mark.sweep();
+  await within(Promise.all([stdout.done, stderr.done]), GUARDS.campSetupOutput);
+  // A holder the sweep could not reach (it cleared its environment) must not keep vx alive either.
   await Promise.all([stdout.stop(), stderr.stop()]);
   const errTail = stderr.tail();
   return { code, timedOut, tail: tailOf(stdout.tail(), errTail), lastStderr: errTail.slice(errTail.lastIndexOf("\n") + 1) };

@@ -1,10 +1,12 @@
 // What vx's children may cost it (issue 25): a camp_setup command's output is streamed to the setup
-// log up to a cap with a bounded tail kept (STA-10), never held whole in memory.
+// log up to a cap with a bounded tail kept (STA-10), never held whole in memory; and what it started
+// goes when it exits, also a child that left its process group (setsid) or closed its output.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COUNTS } from "../../src/time";
-import { VX_BIN, waitFor } from "../helpers";
+import { VX_BIN, alive, waitFor } from "../helpers";
 import { type Field, field, taskIdOf } from "./soldier-field";
 
 const quiet = (stderr: string) => stderr.replace(/^vx: auto-started sentinel.*\n/m, "");
@@ -15,9 +17,29 @@ function setConfig(f: Field, extra: Record<string, unknown>): void {
 }
 
 const started: Bun.Subprocess[] = [];
+// Pid files of background sleeps the setup commands start, outside the field (gone by cleanup time).
+const pidDirs: string[] = [];
 afterEach(() => {
   for (const p of started.splice(0)) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+  for (const dir of pidDirs.splice(0)) {
+    for (const pid of pidsIn(dir)) if (alive(pid) && isSleep(pid)) process.kill(pid, "SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
+
+function isSleep(pid: number): boolean {
+  const ps = Bun.spawnSync(["ps", "-o", "comm=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
+  return ps.stdout.toString().trim().split("/").pop() === "sleep";
+}
+
+function pidsIn(dir: string): number[] {
+  return ["setsid.pid", "quiet.pid"].map((n) => join(dir, n)).filter(existsSync).map((f) => Number(readFileSync(f, "utf8").trim()));
+}
+
+/** A shell script that leaves two sleeps behind: one in a session of its own, one with its output closed; each writes its pid. */
+function leaver(dir: string): string {
+  return `setsid sleep 1000 >/dev/null 2>&1 </dev/null & echo $! > "${dir}/setsid.pid"; sleep 1001 >/dev/null 2>&1 </dev/null & echo $! > "${dir}/quiet.pid"`;
+}
 
 /** Peak resident memory of `pid` in KiB so far (Linux), or undefined when it cannot be read. */
 function peakKiB(pid: number): number | undefined {
@@ -65,5 +87,19 @@ describe("camp setup output (STA-10)", () => {
     expect(output.split("\n").filter((l) => l === LINE).length).toBeLessThanOrEqual(COUNTS.campSetupTailLines);
     // Held whole, the output alone would be 64 MiB, more than twice over as a string and its copies.
     expect(r.peakMiB).toBeLessThan(160);
+  }, 120_000);
+});
+
+describe("camp setup leftovers (STA-10)", () => {
+  test("a command that exits 0 leaving a setsid'd child and one with its output closed: both go", async () => {
+    await using f = await field();
+    const dir = mkdtempSync(join(tmpdir(), "vx-leftovers-"));
+    pidDirs.push(dir);
+    setConfig(f, { camp_setup: [["sh", "-c", `${leaver(dir)}; echo set up`]] });
+    const r = await runSampled(f, ["dispatch", "fix it"]);
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    const pids = pidsIn(dir);
+    expect(pids).toHaveLength(2);
+    await waitFor(() => pids.every((pid) => !alive(pid)), 10_000, `the setup's leftovers ${pids.join(", ")} to be gone`);
   }, 120_000);
 });
