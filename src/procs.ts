@@ -3,7 +3,7 @@
  * its own proves nothing: it may have been recycled for an unrelated program, so every decision
  * to trust or signal a process looks at what that pid is running right now.
  */
-import { readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { type Exec, realExec } from "./exec";
 import { type Env, STATE_ROOT_VARS, realpathOr, stateRoot } from "./state/paths";
@@ -227,4 +227,39 @@ async function psEnviron(pid: number, exec: Exec): Promise<Env | undefined> {
     picked.push(set[0] as string);
   }
   return envFrom(picked);
+}
+
+/**
+ * The live processes (this one aside) whose environment holds `name=value` exactly: what a child
+ * started with that variable set and all it started in turn, whether they left its process group
+ * (setsid) or closed their output. On Linux each is read from `/proc/<pid>/environ`; elsewhere from
+ * one `ps -E` listing of the caller's processes, a word equal to `name=value`.
+ */
+export async function processesWithEnv(name: string, value: string, exec: Exec, platform?: string): Promise<number[]> {
+  const pair = `${name}=${value}`;
+  if (procPlatform(exec, platform) === "linux") {
+    let names: string[];
+    try {
+      names = readdirSync("/proc");
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => /^[1-9][0-9]*$/.test(n))
+      .map(Number)
+      .filter((pid) => pid !== process.pid && procEnviron(pid)?.[name] === value);
+  }
+  const res = await exec.run(["ps", "-E", "-ww", "-ax", "-o", "pid=,command="], { env: psEnv() });
+  if (res.code !== 0) return [];
+  const out: number[] = [];
+  for (const line of res.stdout.split("\n")) {
+    const m = line.match(/^\s*(\d+)\s+(.*)$/);
+    if (m && Number(m[1]) !== process.pid && words(m[2] as string).includes(pair)) out.push(Number(m[1]));
+  }
+  return out;
+}
+
+/** Whether `pid` still runs with `name=value` in its environment, read again right before a signal (Linux). */
+export function stillHasEnv(pid: number, name: string, value: string, exec: Exec, platform?: string): boolean {
+  return procPlatform(exec, platform) !== "linux" || procEnviron(pid)?.[name] === value;
 }

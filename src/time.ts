@@ -118,6 +118,16 @@ export const COUNTS = {
   evidenceLines: 20,
   /** STA-10: lines of a failed camp_setup command's output kept for the task. */
   campSetupTailLines: 20,
+  /** STA-10: bytes of one camp_setup command's output written to the setup log; the rest is counted, not kept. */
+  campSetupLogBytes: 1024 * 1024,
+  /** WAK-14: notifiers running at once; more pings wait, in order... */
+  notifyConcurrent: 4,
+  /** ...this many at most; more are dropped (logged once per project). */
+  notifyWaiting: 32,
+  /** A child's output line longer than this is cut (`bounded-output.ts`). */
+  outputLineChars: 4096,
+  /** The bytes of a child's output kept for its tail (`bounded-output.ts`). */
+  outputTailBytes: 64 * 1024,
   paneTailLines: 80,
   /**
    * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
@@ -155,9 +165,15 @@ export function scaled(name: DurationName, env?: Record<string, string | undefin
   return DURATIONS[name] * timeScale(env);
 }
 
-/** The clock seam: everything that needs "now" or a pause takes one of these. */
+/**
+ * The clock seam: everything that needs "now" or a pause takes one of these. `now` is the wall
+ * clock, for times written down and compared across processes; it can step back or forward (NTP,
+ * a person setting it). `monotonic` never steps: what a deadline or an elapsed time inside one
+ * process is measured on (TIME-02).
+ */
 export interface Clock {
   now(): number;
+  monotonic(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -177,8 +193,35 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   sleep: abortableSleep,
 };
+
+/**
+ * How long ago the stored wall-clock time `at` (epoch ms) was, for a window's test (TIME-02): one
+ * later than `now` was written before the wall clock stepped back, and counts as long ago, so no
+ * window waits for the clock to catch up (an hour, a day). NaN (no time, a malformed one) stays NaN,
+ * which no `age < window` test passes.
+ */
+export function ageOf(now: number, at: number): number {
+  const age = now - at;
+  return age < 0 ? Number.POSITIVE_INFINITY : age;
+}
+
+/** Whether `p` settles within `ms` (real time); the timer goes either way, so it never holds vx's exit. */
+export function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((res) => {
+    timer = setTimeout(() => res(false), ms);
+  });
+  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
+/** A deadline `ms` from now on the monotonic clock: a step of the wall clock neither stretches nor cuts it. */
+export function deadlineIn(clock: Pick<Clock, "monotonic">, ms: number): { left(): number; passed(): boolean } {
+  const end = clock.monotonic() + ms;
+  return { left: () => Math.max(0, end - clock.monotonic()), passed: () => clock.monotonic() >= end };
+}
 
 /** RFC 3339 UTC with millisecond precision, the format of every time on disk. */
 export function isoTime(ms: number): string {

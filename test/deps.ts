@@ -5,14 +5,25 @@ import type { Clock } from "../src/time";
 
 export type TestDeps = Deps & { out: string[]; err: string[]; text(): { stdout: string; stderr: string } };
 
-export function fakeClock(start = Date.parse("2026-11-30T12:00:00Z")): Clock & { advance(ms: number): void } {
+/**
+ * A clock under the test's hand: `advance` and `sleep` move time on (both clocks); `step` moves the
+ * wall clock alone, as NTP or a person setting it does (negative: it steps back).
+ */
+export function fakeClock(start = Date.parse("2026-11-30T12:00:00Z")): Clock & { advance(ms: number): void; step(ms: number): void } {
   let now = start;
+  let mono = 0;
   return {
     now: () => now,
+    monotonic: () => mono,
     async sleep(ms) {
       now += ms;
+      mono += ms;
     },
     advance(ms) {
+      now += ms;
+      mono += ms;
+    },
+    step(ms) {
       now += ms;
     },
   };

@@ -5,6 +5,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
+import { tmuxBackend } from "../src/backends/soldiers";
+import { acquireCamp } from "../src/camps/pool";
+import { TRAILER } from "../src/lifecycle/evidence";
 import { realExec } from "../src/exec";
 import { type PassCtx, newMemory } from "../src/sentinel/pass";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
@@ -15,6 +18,7 @@ import { compactTask, taskPath } from "../src/state/tasks";
 import { renderState } from "../src/state/record";
 import { fakeClock } from "./deps";
 import { installFakeHerdr } from "./fakes/herdr-control";
+import { memoryTmux } from "./fakes/tmux-memory";
 import { type Sandbox, git, sandbox } from "./helpers";
 
 export const T0 = Date.parse("2026-11-30T12:00:00.000Z");
@@ -88,4 +92,25 @@ export function world(): World {
     },
   });
   return w;
+}
+
+/** A world whose tmux soldiers live in an in-memory tmux (the real client is tested on real tmux). */
+export function tmuxWorld(): World & { tmux: ReturnType<typeof memoryTmux> } {
+  const w = world();
+  const tmux = memoryTmux();
+  w.ctx.backends = { tmux: tmuxBackend(() => tmux) };
+  return Object.assign(w, { tmux });
+}
+
+/**
+ * A running tmux mission in a leased camp holding one commit, its pane (session `vx-m`) showing a
+ * finished turn; `over` is applied to the task. Returns its id.
+ */
+export async function finishedTmuxMission(w: ReturnType<typeof tmuxWorld>, project: { dir: string; paths: ProjectPaths }, over: Partial<Task> = {}): Promise<string> {
+  const id = taskId();
+  const camp = await acquireCamp(project.paths, { project: project.dir, taskId: id, base: "main", exec: realExec });
+  git(camp.path, "commit", "-q", "--allow-empty", "-m", "work");
+  w.tmux.add("vx-m", { text: `> prompt\n${TRAILER}\n⏺ Fixed it and committed.\n` });
+  w.writeTask(project.paths, { id, backend: "tmux", tmux_target: "vx-m", camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot, ...over });
+  return id;
 }

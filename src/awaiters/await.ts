@@ -57,7 +57,8 @@ export async function awaitWake(deps: Deps): Promise<number> {
     await reapAwaiters(root, deps.exec, rec);
     ensureStateDir(root, project.queue.forumWakesDir);
     waker = createWaker([project.queue.wakesDir, project.queue.forumWakesDir], deps.clock);
-    const deadline = listenDeadline(deps.clock.now(), deps.env);
+    // A day in this process's own time: a step of the wall clock neither stretches nor cuts it (TIME-02).
+    const deadline = listenDeadline(deps.clock.monotonic(), deps.env);
     const byTurn = rearmsByTurn(chain.ownerCommand, deps.env);
     const delivery = deliverDeps(deps, root);
     while (!ac.signal.aborted) {
@@ -80,7 +81,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
         return EXIT.wakeDelivered;
       }
       held = [];
-      const step = nextStep(deps.clock.now(), deadline, deps.env, byTurn);
+      const step = nextStep(deps.clock.monotonic(), deadline, deps.env, byTurn);
       if (step.kind === "end") return EXIT.ok;
       if (step.kind === "rearm") {
         // AWT-12: nothing is claimed here; a wake that lands meanwhile waits for the next await.

@@ -20,7 +20,7 @@ export function rearmsByTurn(ownerCommand: string, env: Env): boolean {
   return Object.values(HARNESSES).some((h) => h.commander.rearmsByTurn(ownerCommand, env));
 }
 
-/** The moment an await started at `start` stops listening. */
+/** The moment an await started at `start` stops listening, both on the monotonic clock (TIME-02). */
 export function listenDeadline(start: number, env: Env): number {
   return start + scaled("awaitGiveUp", env);
 }

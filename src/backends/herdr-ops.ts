@@ -4,7 +4,7 @@
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
 import type { Env } from "../state/paths";
-import { type Clock, COUNTS, nominalSeconds, scaled } from "../time";
+import { type Clock, COUNTS, deadlineIn, nominalSeconds, scaled } from "../time";
 import type { Exec } from "../exec";
 import { type AgentInfo, type HerdrClient, HerdrError, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
 import { type PromptOutcome, TRUST_RE } from "./types";
@@ -127,10 +127,10 @@ async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError)
   const digit = trustOptionDigit(screen);
   if (!digit) throw fail(`is showing a folder-trust dialog without a "Yes" option`);
   await ops.herdr.agentSendKeys(name, [digit]);
-  const deadline = ops.clock.now() + scaled("trustWait", ops.env);
+  const deadline = deadlineIn(ops.clock, scaled("trustWait", ops.env));
   for (;;) {
     if ((await ops.herdr.agentGet(name)).interactive_ready) return;
-    if (ops.clock.now() >= deadline) {
+    if (deadline.passed()) {
       throw fail(`did not become ready within ${nominalSeconds("trustWait")}s of accepting the folder-trust dialog`);
     }
     await ops.clock.sleep(scaled("trustPoll", ops.env));
@@ -156,7 +156,7 @@ export async function promptAgent(ops: HerdrOps, target: string, text: string, o
     return goneOrThrow(err);
   }
   for (let retry = 0; ; retry++) {
-    const sentAt = ops.clock.now();
+    const sentAt = ops.clock.monotonic();
     try {
       const agent = await ops.herdr.agentPrompt(target, text, opts);
       return wait ? { kind: "settled", agent } : { kind: "sent", agent };
@@ -174,7 +174,7 @@ export async function promptAgent(ops: HerdrOps, target: string, text: string, o
       }
       if (moved(before, now)) {
         if (!wait) return { kind: "sent", agent: now };
-        return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.now());
+        return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.monotonic());
       }
       if (retry >= COUNTS.promptStalledRetries) throw err;
       await ops.clock.sleep(scaled("promptStalledStep", ops.env));

@@ -11,7 +11,7 @@ import { herdrSighting } from "./soldiers";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
-import { COUNTS, scaled } from "../time";
+import { COUNTS, deadlineIn, scaled } from "../time";
 import { launchSoldier, settleAfterPrompt } from "./herdr-launch";
 import { closeUnrecordedTabs } from "./leftovers";
 import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
@@ -23,9 +23,9 @@ import type { Task } from "../state/schemas";
  * proves a later `blocked` is a new question.
  */
 async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): Promise<PromptOutcome> {
-  const deadline = ops.clock.now() + scaled("quickSettle", ops.env);
+  const deadline = deadlineIn(ops.clock, scaled("quickSettle", ops.env));
   for (;;) {
-    const remaining = deadline - ops.clock.now();
+    const remaining = deadline.left();
     if (remaining <= 0) return { kind: "timeout" };
     let agent: AgentInfo;
     try {

@@ -70,9 +70,12 @@ function readOrUndefined(p: Promise<string>): Promise<string | undefined> {
 }
 
 /**
- * TMX-05: the latest `vx report` as herdr's status. No report yet counts as working (the launch
- * writes one before the prompt goes in). A finished task goes back to running only on a
- * `working` report newer than its `updated_at` (the reopen rule), never on an older one.
+ * TMX-05: the latest `vx report` as herdr's status. A running task without one is judged from its
+ * pane as an idle one is (SEN-11: work in progress holds it, a question blocks it): the launch
+ * writes a report before its prompt goes in, under the task's lock the pass passes over, so none
+ * means a report that could not be written took the stale one away (CMD-REPORT-03, a full disk),
+ * or a launch died before its prompt. A finished task goes back to running only on a `working`
+ * report newer than its `updated_at` (the reopen rule), never on an older one.
  */
 export function reportedStatus(task: Task, paths: ProjectPaths): { status: string; problem?: string } {
   let report: ReturnType<typeof readSoldierState>;
@@ -82,7 +85,7 @@ export function reportedStatus(task: Task, paths: ProjectPaths): { status: strin
     // A corrupt report says nothing, never success (HRD-06); the soldier's next report replaces it.
     return { status: "unknown", problem: errorMessage(err) };
   }
-  if (!report) return { status: task.status === "running" ? "working" : "unknown" };
+  if (!report) return { status: task.status === "running" ? "idle" : "unknown" };
   // A delivery that died before its Enter (the sentinel judges no task a command holds).
   if (report.source === DELIVERING) return { status: "idle" };
   if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return { status: "idle" };

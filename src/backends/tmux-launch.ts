@@ -24,7 +24,7 @@ import { markFailed } from "../state/mark-failed";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS } from "../state/tasks";
-import { COUNTS, isoTime, scaled } from "../time";
+import { COUNTS, deadlineIn, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "../harnesses/soldier-hooks";
 import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "./terminal-types";
 import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
@@ -146,11 +146,11 @@ async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | un
 async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: HarnessName): Promise<Readiness> {
   const { clock, env } = ctx.deps;
   const ready = harnessOf(harness).ready;
-  const deadline = clock.now() + scaled("tmuxReady", env);
+  const deadline = deadlineIn(clock, scaled("tmuxReady", env));
   let last: string | undefined;
   // The screen the last key was pressed on, and how many polls have shown it since.
   let keyed: { screen: string; polls: number } | undefined;
-  while (clock.now() < deadline) {
+  while (!deadline.passed()) {
     let screen: string;
     try {
       screen = await ctx.tmux.capture(session);
@@ -305,13 +305,13 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
  */
 export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux" | "rules">, task: Task): Promise<Task> {
   const { clock, env } = ctx.deps;
-  const deadline = clock.now() + scaled("quickSettle", env);
+  const deadline = deadlineIn(clock, scaled("quickSettle", env));
   const since = Date.parse(task.updated_at);
   const turnOver = () => {
     const r = readSoldierState(ctx.paths, task.id);
     return r !== undefined && r.state !== "working" && Date.parse(r.at) >= since;
   };
-  while (!turnOver() && clock.now() < deadline) await clock.sleep(scaled("trustPoll", env));
+  while (!turnOver() && !deadline.passed()) await clock.sleep(scaled("trustPoll", env));
   const current = () => loadTask(ctx.paths, task.id)?.value ?? task;
   if (!turnOver()) return current();
   try {

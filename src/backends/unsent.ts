@@ -11,7 +11,7 @@
  * new empty box, a person's extra keys: none of these gets an Enter.
  */
 import { terminalText } from "../terminal-text";
-import { type Clock, scaled } from "../time";
+import { type Clock, deadlineIn, scaled } from "../time";
 import type { TmuxClient } from "./tmux";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
@@ -86,11 +86,11 @@ export type PasteWatch = {
  * looks late, then kept it unsent (CI). Returns the Enters pressed.
  */
 export async function enterWhileUnsent(w: PasteWatch, before: string, text: string): Promise<number> {
-  const deadline = w.clock.now() + scaled("tmuxReady", w.env);
+  const deadline = deadlineIn(w.clock, scaled("tmuxReady", w.env));
   const undrawn = squeeze(before);
   let misses = 0;
   let presses = 0;
-  while (misses < 2 && presses < MAX_RESENDS && w.clock.now() < deadline) {
+  while (misses < 2 && presses < MAX_RESENDS && !deadline.passed()) {
     await w.clock.sleep(w.pollMs);
     const screen = await w.tmux.capture(w.pane).catch(() => undefined);
     if (screen !== undefined && presses === 0 && squeeze(screen) === undrawn) continue;

@@ -5,6 +5,8 @@
  * the camp back to the pool (reset to base, branch deleted, lease cleared) and is said in one line.
  */
 import { join } from "node:path";
+import { type CappedSink, cappedSink, drainBounded } from "../bounded-output";
+import { childMark } from "../children";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
@@ -15,8 +17,8 @@ import { markFailed } from "../state/mark-failed";
 import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { ProjectConfig, Task } from "../state/schemas";
-import { COUNTS, DURATIONS, GUARDS, isoTime, timeScale } from "../time";
-import { deleteBranch, lastLine, pruneWorktrees, resetCamp } from "./git";
+import { COUNTS, DURATIONS, GUARDS, isoTime, timeScale, within } from "../time";
+import { deleteBranch, pruneWorktrees, resetCamp } from "./git";
 import { copyIncluded } from "./include";
 import { assertCampOfPool, releaseLease } from "./pool";
 
@@ -50,28 +52,36 @@ export class SetupFailure extends Error {
   }
 }
 
+/** The last lines of both streams, stdout's first, as a failure's tail for the task. */
 function tailOf(stdout: string, stderr: string): string {
-  const lines = `${stdout.replace(/\s+$/, "")}\n${stderr.replace(/\s+$/, "")}`.split("\n").filter((l) => l.trim() !== "");
+  const lines = `${stdout}\n${stderr}`.split("\n").filter((l) => l.trim() !== "");
   return lines.slice(-COUNTS.campSetupTailLines).join("\n");
 }
 
-export type SetupRun = { code: number; stdout: string; stderr: string; timedOut: boolean };
-export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number }) => Promise<SetupRun>;
+/** What one command did: its exit, whether the limit killed it, the tail of its output and its last stderr line. */
+export type SetupRun = { code: number; timedOut: boolean; tail: string; lastStderr: string };
+/** Runs one command; its output goes to `sink` as it comes (up to the sink's cap), never held whole. */
+export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number; sink: CappedSink }) => Promise<SetupRun>;
 
 /**
- * Runs one setup command in its own process group, so that what it starts goes with it: past
- * `timeoutMs` the whole group is killed, and once the command has exited its output is read only
- * for GUARDS.campSetupOutput more. A child it left in the background holding the output open (a
- * forked server, a postinstall daemon) is killed with the group then: leftovers are not wanted
- * in a camp, and waiting for them would hold the task lock and the lease for good.
+ * Runs one setup command in its own process group, marked (`children.ts`) so that what it starts
+ * goes with it: past `timeoutMs` the whole group is killed, and once the command has exited every
+ * process carrying its mark is (a forked server, a postinstall daemon, also one that called setsid
+ * or closed its output): leftovers are not wanted in a camp, and one holding the output would hold
+ * the task lock and the lease for good. Its output is then read for GUARDS.campSetupOutput more at
+ * most. It is streamed to the sink with a bound (`bounded-output.ts`): a command printing
+ * gigabytes costs vx a few tens of KiB.
  */
 export const realSetupRunner: SetupRunner = async (argv, opts) => {
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  const mark = childMark();
   try {
-    proc = Bun.spawn(argv, { cwd: opts.cwd, env: opts.env as Record<string, string>, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const env = { ...(opts.env as Record<string, string>), ...mark.env };
+    proc = Bun.spawn(argv, { cwd: opts.cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code === "ENOENT" ? EXEC_NOT_FOUND : EXEC_CANNOT_RUN;
-    return { code, stdout: "", stderr: errorMessage(err), timedOut: false };
+    opts.sink.write(`${errorMessage(err)}\n`);
+    return { code, timedOut: false, tail: errorMessage(err), lastStderr: errorMessage(err) };
   }
   const killGroup = () => {
     try {
@@ -87,49 +97,18 @@ export const realSetupRunner: SetupRunner = async (argv, opts) => {
     timedOut = true;
     killGroup();
   }, opts.timeoutMs);
-  const stdout = collect(proc.stdout);
-  const stderr = collect(proc.stderr);
+  const stdout = drainBounded(proc.stdout, { tailLines: COUNTS.campSetupTailLines, sink: opts.sink });
+  const stderr = drainBounded(proc.stderr, { tailLines: COUNTS.campSetupTailLines, sink: opts.sink });
   const code = await proc.exited;
   clearTimeout(timer);
-  const both = Promise.all([stdout.done, stderr.done]);
-  const closed = await within(both, GUARDS.campSetupOutput);
-  if (!closed) {
-    // Something the command started still holds its output: a member of its group (which keeps
-    // the group id from being reused while it lives), unless the timeout killed that group already.
-    if (!timedOut) killGroup();
-    await within(both, GUARDS.campSetupOutput);
-  }
-  // A holder that left the group (setsid) must not keep vx itself alive either.
+  // Its group id may be reused from here on; its mark never is.
+  await mark.sweep();
+  await within(Promise.all([stdout.done, stderr.done]), GUARDS.campSetupOutput);
+  // A holder the sweep could not reach (it cleared its environment) must not keep vx alive either.
   await Promise.all([stdout.stop(), stderr.stop()]);
-  return { code, stdout: stdout.text(), stderr: stderr.text(), timedOut };
+  const errTail = stderr.tail();
+  return { code, timedOut, tail: tailOf(stdout.tail(), errTail), lastStderr: errTail.slice(errTail.lastIndexOf("\n") + 1) };
 };
-
-/** Whether `p` settles within `ms`; the timer goes either way, so it never holds vx's exit. */
-function within(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((res) => {
-    timer = setTimeout(() => res(false), ms);
-  });
-  return Promise.race([p.then(() => true), late]).finally(() => clearTimeout(timer));
-}
-
-/** Reads a stream as it comes, so what arrived can be taken and the rest given up. */
-function collect(stream: ReadableStream<Uint8Array>): { done: Promise<void>; text(): string; stop(): Promise<void> } {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  const done = (async () => {
-    try {
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) return;
-        chunks.push(r.value);
-      }
-    } catch {
-      // Cancelled, or the pipe failed: what arrived is kept.
-    }
-  })();
-  return { done, text: () => Buffer.concat(chunks).toString("utf8"), stop: () => reader.cancel().catch(() => undefined) };
-}
 
 /**
  * Copies the included files and runs the setup commands for `task` in its camp, logging both.
@@ -155,16 +134,16 @@ export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, con
   const env = { ...deps.env, VX_TASK_ID: task.id, VX_CAMP: camp, VX_PROJECT: paths.project };
   for (const argv of config?.camp_setup ?? []) {
     note(`$ ${argvText(argv)}`);
-    const res = await run(argv, { cwd: camp, env, timeoutMs });
-    if (res.stdout) note(res.stdout.replace(/\n$/, ""));
-    if (res.stderr) note(res.stderr.replace(/\n$/, ""));
+    // Whole lines, redacted as they come, up to the cap per command (section 15).
+    const sink = cappedSink((lines) => appendStateText(log, redact(lines)), COUNTS.campSetupLogBytes);
+    const res = await run(argv, { cwd: camp, env, timeoutMs, sink });
+    if (sink.dropped() > 0) note(`(${sink.dropped()} more bytes of output not logged: past the ${COUNTS.campSetupLogBytes / 1024 / 1024} MiB cap)`);
     note(res.timedOut ? "timed out: killed with everything it started" : `exited ${res.code}`);
     if (res.code === 0 && !res.timedOut) continue;
-    const tail = tailOf(res.stdout, res.stderr);
     if (res.timedOut) {
-      throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${setupTimeoutSeconds(config)}s`, tail);
+      throw new SetupFailure(`camp setup failed: ${argvText(argv)} timed out after ${setupTimeoutSeconds(config)}s`, res.tail);
     }
-    throw new SetupFailure(`camp setup failed: ${argvText(argv)} exited ${res.code}: ${redact(lastLine(res.stderr)) || "(no stderr)"}`, tail);
+    throw new SetupFailure(`camp setup failed: ${argvText(argv)} exited ${res.code}: ${redact(res.lastStderr) || "(no stderr)"}`, res.tail);
   }
 }
 

@@ -25,7 +25,7 @@ import { stateDirs } from "../state/project-record";
 import { type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
-import { GUARDS, isoTime, parseTime, scaled } from "../time";
+import { GUARDS, ageOf, isoTime, parseTime, scaled } from "../time";
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
@@ -165,7 +165,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   const since = failingSince(got.soldier);
   const viaHerdr =
     wake.kind !== "queue" ||
-    (since !== undefined && now - since >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
+    (since !== undefined && ageOf(now, since) >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
   // CMDR-09: the harness's own queue into the thread the commander ran vx from.
   const result =
     wake.kind === "queue" && !viaHerdr

@@ -4,8 +4,9 @@
  * herdr or tmux call, no stdin read.
  */
 import { defineVxCommand } from "../command";
-import { EXIT, UsageError } from "../errors";
-import { reportingTask, warnTo, writeSoldierState } from "../soldiers/states";
+import { EXIT, UsageError, VxError } from "../errors";
+import { errorMessage } from "../errors";
+import { dropStaleReport, reportingTask, statePath, warnTo, writeSoldierState } from "../soldiers/states";
 import { SOLDIER_STATES, type SoldierState } from "../state/schemas";
 import { HARNESSES } from "../state/schemas";
 import { stateRoot } from "../state/paths";
@@ -31,7 +32,17 @@ export const reportCommand = defineVxCommand({
       at: isoTime(deps.clock.now()),
       source: harness && (HARNESSES as readonly string[]).includes(harness) ? harness : undefined,
     };
-    writeSoldierState(paths, state, warnTo(deps.stderr));
+    try {
+      writeSoldierState(paths, state, warnTo(deps.stderr));
+    } catch (err) {
+      // CMD-REPORT-03: one line for the hook, and never the stale report left to wedge the task.
+      const why = `${statePath(paths, taskId)}: ${errorMessage(err)}`;
+      const kept = dropStaleReport(paths, taskId);
+      const then = kept
+        ? `its earlier report could not be removed either (${kept}), so the sentinel goes by that one until a report is recorded`
+        : "its earlier report is removed, so the sentinel judges the soldier from its pane; free space so reports are recorded again";
+      throw new VxError(`report: could not record ${state.state} for task ${taskId} (${why}) - ${then}`);
+    }
     return EXIT.ok;
   },
 });

@@ -7,7 +7,7 @@ import { traitsOf } from "../backends/traits";
 import { parseModal, parseProse } from "../decisions/dialog";
 import { redact } from "../redact";
 import type { Decision, Task, TaskStatus } from "../state/schemas";
-import { DURATIONS, isoTime } from "../time";
+import { DURATIONS, ageOf, isoTime } from "../time";
 import { type Evidence, backgroundWork, finalTurnWindow, needsDecision, turnInProgress } from "./evidence";
 import * as notes from "./notes";
 
@@ -55,15 +55,16 @@ export const NOMINAL_WINDOWS: Windows = {
   stillRunningLimit: DURATIONS.stillRunningLimit,
 };
 
+/** How long ago `iso` was, by time.ts's one rule: a time in the future (the clock stepped back) counts as long ago. */
+const since = (now: number, iso: string | undefined) => (iso ? ageOf(now, Date.parse(iso)) : Number.NaN);
+
 /**
- * How long ago `iso` was. A time in the future (the clock stepped back after it was written) counts
- * as long ago: otherwise no window would ever close and the task would stay frozen.
+ * SEN-07: the task changed status too recently to be judged. The pass asks it before reading a
+ * pane, `decide` again on what the pass read; an `updated_at` in the future is past the grace.
  */
-const since = (now: number, iso: string | undefined) => {
-  if (!iso) return Number.NaN;
-  const age = now - Date.parse(iso);
-  return age < 0 ? Number.POSITIVE_INFINITY : age;
-};
+export function inSettleGrace(task: Pick<Task, "updated_at">, now: number, w: Pick<Windows, "settleGrace">): boolean {
+  return since(now, task.updated_at) < w.settleGrace;
+}
 
 function mark(patch: Patch, log?: string): Action {
   return Object.keys(patch).length ? { type: "mark", patch, log } : { type: "none" };
@@ -89,7 +90,7 @@ export function blockedDecision(transcript: string | undefined, visible: string 
 /** The decision for one running task at `now`. `key` is the project key, for log lines. */
 export function decide(task: Task, obs: Observation, now: number, w: Windows, key: string): Action {
   const nowIso = isoTime(now);
-  if (since(now, task.updated_at) < w.settleGrace) return { type: "none" };
+  if (inSettleGrace(task, now, w)) return { type: "none" };
 
   if (obs.kind === "missing") {
     if (!task.agent_not_found_since) return mark({ agent_not_found_since: nowIso });

@@ -12,7 +12,7 @@ import type { Exec } from "../exec";
 import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
-import { COUNTS, scaled } from "../time";
+import { COUNTS, ageOf, scaled } from "../time";
 import type { Observation, PauseState } from "./decide";
 
 /** The soldier's name: herdr agent name, or tmux session (pause and report files use it). */
@@ -29,11 +29,11 @@ export function pausePath(paths: ProjectPaths, task: Task): string {
   return join(paths.pausesDir, `${soldierName(task)}.md`);
 }
 
-/** SEN-17: a pause file is active while its mtime is within the trust window. */
+/** SEN-17: a pause file is active while its mtime is within the trust window (one in the future is not, TIME-02). */
 export function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<string, string | undefined>): PauseState {
   if (!soldierName(task)) return "none";
   try {
-    const age = now - statSync(pausePath(paths, task)).mtimeMs;
+    const age = ageOf(now, statSync(pausePath(paths, task)).mtimeMs);
     return age <= scaled("pauseTrust", env) ? "active" : "stale";
   } catch {
     return "none";

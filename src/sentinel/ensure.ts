@@ -10,12 +10,13 @@ import { errorMessage } from "../errors";
 import { foreignPidNamespace } from "../sandbox";
 import { ensureDir, openStateAppend, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
-import { GUARDS, scaled } from "../time";
+import { GUARDS, ageOf, scaled } from "../time";
 import { readSentinelInfo, readSentinelPid, sentinelState } from "./singleton";
 
-function startedWithin(marker: string, since: number): boolean {
+/** Whether `marker` was written within `ms` before `now` (one from the future was not: TIME-02). */
+function startedWithin(marker: string, now: number, ms: number): boolean {
   try {
-    return statSync(marker).mtimeMs >= since;
+    return ageOf(now, statSync(marker).mtimeMs) <= ms;
   } catch {
     return false;
   }
@@ -109,7 +110,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     // A successor waits up to the retire wait for a stale holder to let go: one is enough, however
     // many awaits poll meanwhile.
     const marker = join(root, ".sentinel-successor");
-    if (state.running && startedWithin(marker, deps.clock.now() - scaled("retireWait", deps.env))) return {};
+    if (state.running && startedWithin(marker, deps.clock.now(), scaled("retireWait", deps.env))) return {};
     ensureDir(root);
     const logFd = openStateAppend(paths.sentinelLog);
     let pid: number;

@@ -23,7 +23,7 @@ import { hasHooklessCommander } from "../commanders/check";
 import { loadTaskIn } from "../wakes/currency";
 import type { WrittenWake } from "../wakes/notify";
 import { type ApplyCtx, applyMark, applySettle } from "./apply";
-import { type Windows, decide } from "../lifecycle/decide";
+import { type Windows, decide, inSettleGrace } from "../lifecycle/decide";
 import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "../lifecycle/observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
@@ -274,7 +274,7 @@ function sight(ctx: PassCtx, p: Project, task: Task, survey: Survey): Sighting |
 /** Decides and applies for one running task; true when it settled with a wake. */
 async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey, written: WrittenWake[]): Promise<boolean> {
   const now = ctx.ops.clock.now();
-  if (now - Date.parse(task.updated_at) < ctx.windows.settleGrace) return false;
+  if (inSettleGrace(task, now, ctx.windows)) return false;
   const soldier = sight(ctx, p, task, survey);
   let obs = await observe(task, soldier, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
   if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {

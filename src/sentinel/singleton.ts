@@ -11,7 +11,7 @@ import type { rootPaths } from "../state/paths";
 import { foreignPidNamespace } from "../sandbox";
 import { loadRecord, renderState } from "../state/record";
 import { type Build, type SentinelInfo, SentinelInfoSchema } from "../state/schemas";
-import { GUARDS, isoTime, scaled } from "../time";
+import { GUARDS, deadlineIn, isoTime, scaled } from "../time";
 import { changeReason } from "./build";
 
 type RootPaths = ReturnType<typeof rootPaths>;
@@ -58,7 +58,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
     throw new VxError(`a sentinel cannot run inside a sandbox (${namespace}): it would die with the command that started it, and pid ${deps.pid} means nothing outside - run 'vx sentinel' outside the sandbox`);
   }
   ensureDir(paths.root);
-  const deadline = deps.clock.now() + scaled("retireWait", deps.env);
+  const deadline = deadlineIn(deps.clock, scaled("retireWait", deps.env));
   // The holder seen stale. It stays judged stale while it retires (its sentinel.json may vanish
   // first); a different, current holder ends the wait at once.
   let stalePid: number | undefined;
@@ -79,7 +79,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
     const stale = Boolean(info && changeReason(info.build));
     if (info && stale) stalePid = info.pid;
     const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
-    if (stalePid === undefined || freshHolder || deps.clock.now() >= deadline) {
+    if (stalePid === undefined || freshHolder || deadline.passed()) {
       // The holder writes its pid right after taking the lock; give it a moment to appear. A
       // process guard in real time, unscaled: a loaded machine can take a while to get there.
       let pid = readSentinelPid(paths) ?? info?.pid;

@@ -183,7 +183,8 @@ async function finish(deps: Deps, sink: Sink, paths: ProjectPaths, task: Task, o
 export async function waitForTask(deps: Deps, opts: WaitOptions): Promise<number> {
   const project = await openProject(deps);
   const paths = project.paths;
-  const started = deps.clock.now();
+  // An elapsed time inside this process: the monotonic clock (TIME-02).
+  const started = deps.clock.monotonic();
   let task = mustLoad(paths, opts.taskId);
   const sink = openSink(deps, opts.logFile);
   const waker = createWaker([paths.tasksDir], deps.clock);
@@ -197,7 +198,7 @@ export async function waitForTask(deps: Deps, opts: WaitOptions): Promise<number
     let last = task.status;
     for (;;) {
       if (!WAITING.has(task.status)) return await finish(deps, sink, paths, task, opts);
-      const elapsed = deps.clock.now() - started;
+      const elapsed = deps.clock.monotonic() - started;
       if (elapsed >= opts.maxWaitMs) {
         await printTail(deps, paths, sink, task, opts.paneTailLines);
         sink.line(`VX_WAIT_TIMEOUT: ${shortSeconds(elapsed)}s max_wait=${shortSeconds(opts.maxWaitMs)}s task=${task.id}`);

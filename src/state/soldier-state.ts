@@ -70,6 +70,21 @@ export function writeSoldierState(paths: ProjectPaths, state: SoldierState, warn
 }
 
 /**
+ * CMD-REPORT-03: a report that could not be written (a full disk) must not leave the one before
+ * it standing: a stale `working` would keep the task running for good once space is back, since
+ * the hook that failed never runs again. Removing needs no space. Without a report the sentinel
+ * judges a running soldier from its pane (`reportedStatus`). Returns why it could not be removed.
+ */
+export function dropStaleReport(paths: ProjectPaths, taskId: string): string | undefined {
+  try {
+    underStateLock(paths, taskId, () => removeStatePath(paths.root, statePath(paths, taskId)));
+    return undefined;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
+/**
  * The source of the `working` record vx writes before it types into a tmux soldier, replaced by
  * the harness's own once the Enter is in. A record still carrying it, on a task no command holds,
  * is a delivery that died before its Enter (issue 15): the harness waits for input, so the survey

@@ -7,13 +7,15 @@
  * scaled 30 s; a failing, hanging or missing one is logged once per project and kind.
  */
 import { existsSync } from "node:fs";
+import { drainBounded } from "../bounded-output";
+import { childMark } from "../children";
 import { UsageError } from "../errors";
 import { loadConfig } from "../project";
 import { printable } from "../printable";
 import type { Log } from "../sentinel/log";
 import { errorText, foreign } from "../sentinel/log";
 import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
-import { GUARDS, nominalSeconds, scaled } from "../time";
+import { COUNTS, GUARDS, nominalSeconds, scaled, within } from "../time";
 import { forumSection, reasonText } from "./reason";
 
 /** The statuses worth a ping: the soldier finished or needs the general. */
@@ -88,9 +90,11 @@ export type SpawnNotifier = (argv: string[], opts: { stdin: string; env: Record<
 export type After = (ms: number, fn: () => void) => () => void;
 
 export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
+  // What it starts carries its mark, so it goes with it, in its group or not (children.ts).
+  const mark = childMark();
   const proc = Bun.spawn(argv, {
     cwd: opts.cwd,
-    env: opts.env,
+    env: { ...opts.env, ...mark.env },
     stdin: new Blob([opts.stdin]),
     stdout: "ignore",
     stderr: "pipe",
@@ -98,13 +102,17 @@ export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
     // sentinel's group (a Ctrl-C in its terminal) is not the notifier's business.
     detached: true,
   });
-  const stderr = new Response(proc.stderr).text().catch(() => "");
+  // Only its last line is ever said, so only a bounded tail is kept (bounded-output.ts).
+  const stderr = drainBounded(proc.stderr, { tailLines: 1 });
   return {
     exited: proc.exited.then(async (code) => {
-      // A child it left behind may keep stderr open: the exit is what counts, not that.
-      const text = await Promise.race([stderr, Bun.sleep(GUARDS.notifyStderr).then(() => "")]);
+      // Nothing it started outlives it: not a child that left its group, nor one that closed its output.
+      await mark.sweep();
+      // One the sweep could not reach may keep stderr open: the exit is what counts, not that.
+      await within(stderr.done, GUARDS.notifyStderr);
+      await stderr.stop();
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
-      return { code: signal ? null : code, signal, stderr: text };
+      return { code: signal ? null : code, signal, stderr: stderr.tail() };
     }),
     kill() {
       // Only while it is not reaped: then its pid (and so its group id) is still ours, never reused.
@@ -144,12 +152,14 @@ export type Notifier = {
   close(): void;
 };
 
-type Kind = "config" | "invalid" | "missing" | "start" | "failed" | "hung";
+type Kind = "config" | "invalid" | "missing" | "start" | "failed" | "hung" | "dropped";
 
 export function createNotifier(d: NotifierDeps): Notifier {
   // Per project and kind, for this sentinel's life: a broken notifier is said once, not per wake.
   const logged = new Set<string>();
   const running = new Map<NotifierChild, Promise<void>>();
+  // Pings past COUNTS.notifyConcurrent wait here, in order (a burst of wakes must not start a crowd).
+  const waiting: { home: string; argv: string[]; ping: Ping }[] = [];
   let closing = false;
   const once = (home: string, kind: Kind, what: string) => {
     // Those close() kills were cut short by the sentinel stopping, not failing.
@@ -200,6 +210,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
       .then((r) => {
         cancel();
         running.delete(child);
+        next();
         if (hung) once(home, "hung", `${prog} was still running after ${limitText} and was killed`);
         else if (r.code !== 0) {
           const last = r.stderr.trimEnd().split("\n").pop() ?? "";
@@ -209,19 +220,42 @@ export function createNotifier(d: NotifierDeps): Notifier {
       })
       .catch((err) => {
         running.delete(child);
+        next();
         once(home, "failed", `${prog}: ${errorText(err)}`);
       });
     running.set(child, done);
   }
 
+  /** The first waiting ping, when a place is free. */
+  function next(): void {
+    while (!closing && running.size < COUNTS.notifyConcurrent && waiting.length > 0) {
+      const w = waiting.shift() as (typeof waiting)[number];
+      start(w.home, w.argv, w.ping);
+    }
+  }
+
+  /** Runs the ping now, or queues it behind the running ones; past the waiting room it is dropped. */
+  function enqueue(home: string, argv: string[], ping: Ping, dropped: Map<string, number>): void {
+    if (waiting.length < COUNTS.notifyWaiting || running.size < COUNTS.notifyConcurrent) {
+      waiting.push({ home, argv, ping });
+      next();
+      return;
+    }
+    dropped.set(home, (dropped.get(home) ?? 0) + 1);
+  }
+
   return {
     notify(wakes) {
       const cache = new Map<string, string[] | undefined>();
+      const dropped = new Map<string, number>();
       for (const w of wakes) {
         const ping = pingFor(w);
         if (!ping || !w.home) continue;
         const argv = argvOf(w.home, cache);
-        if (argv) start(w.home, argv, ping);
+        if (argv) enqueue(w.home, argv, ping, dropped);
+      }
+      for (const [home, n] of dropped) {
+        once(home, "dropped", `${n} ping(s) dropped: ${COUNTS.notifyConcurrent} notifiers running and ${COUNTS.notifyWaiting} waiting`);
       }
     },
     async settled() {
@@ -229,6 +263,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
     },
     close() {
       closing = true;
+      waiting.length = 0;
       for (const child of running.keys()) child.kill();
     },
   };

@@ -28,7 +28,7 @@ import {
   type TaskStatus,
   keysOf,
 } from "../state/schemas";
-import { isoTime, parseTime, realClock, scaled } from "../time";
+import { ageOf, isoTime, parseTime, realClock, scaled } from "../time";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 const FORUM_KEYS = keysOf(ForumWakeSchema);
@@ -340,7 +340,7 @@ export async function recoverDeadClaims(dir: string, opts: DeadClaimOptions): Pr
       if (isErrno(err, "ENOENT")) continue;
       throw err;
     }
-    if (opts.now - mtime < minAge) continue;
+    if (ageOf(opts.now, mtime) < minAge) continue;
     const owner = Number(m[2]);
     if (!alive.has(owner)) alive.set(owner, await opts.isLiveVx(owner));
     if (alive.get(owner)) continue;

@@ -164,6 +164,19 @@ describe("Codex commander delivery (CMDR-09)", () => {
     expect(f.w.logs.at(-1)).toBe(`sentinel: delivered 1 wake(s) to the codex commander of ${f.dir} via herdr agent prompt`);
   });
 
+  test("failing since a time in the future (the wall clock stepped back an hour): herdr agent prompt at once, not in an hour (TIME-02)", async () => {
+    const f = await field({ status: "idle" });
+    using _w = f.w;
+    f.codex.answer({ code: 1, stderr: "boom\n" });
+    await injectWakes(f.w.ctx, await f.agents());
+    expect(f.codex.calls()).toHaveLength(1);
+    f.w.clock.step(-3_600_000);
+    await injectWakes(f.w.ctx, await f.agents());
+    expect(f.codex.calls()).toHaveLength(1);
+    expect(callsOf(f.w.herdr, "agent", "prompt")).toHaveLength(1);
+    expect(queueNames(f.paths)).toEqual([]);
+  });
+
   test("a stale wake (the task moved on) is consumed and not queued", async () => {
     const f = await field();
     using _w = f.w;

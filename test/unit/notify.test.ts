@@ -1,10 +1,14 @@
 // WAK-14 the general's ping: which written wakes are pinged, the argv and stdin, failures logged once
 // per project and kind, the kill timer on a fake clock; and the pass collecting what it wrote.
 import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { UsageError } from "../../src/errors";
+import { procEnviron } from "../../src/procs";
 import { runPass } from "../../src/sentinel/pass";
 import type { ForumWake, SoldierWake, TaskStatus } from "../../src/state/schemas";
-import { DURATIONS, scaled } from "../../src/time";
+import { COUNTS, DURATIONS, scaled } from "../../src/time";
 import {
   type After,
   type NotifierChild,
@@ -14,11 +18,25 @@ import {
   notifyFromFlag,
   parseNotify,
   pingFor,
+  realSpawnNotifier,
 } from "../../src/wakes/notify";
 import { reasonText } from "../../src/wakes/reason";
 import { fakeClock } from "../deps";
 import { addAgent, createWorkspace, setPaneText } from "../fakes/herdr-control";
+import { alive, waitFor } from "../helpers";
 import { taskId, world } from "../sentinel-kit";
+
+/** Lets the callbacks of settled promises run. */
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A process's raw /proc cmdline, undefined when unreadable. */
+function inspectProcessSync(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 const wake = (over: Partial<SoldierWake> = {}): SoldierWake => ({
   task_id: "0123456789abcdef",
@@ -265,6 +283,68 @@ describe("the notifier", () => {
     t.timers.advance(60_000);
     expect(t.runs.map((r) => r.killed)).toEqual([0, 1]);
     expect(t.logs).toEqual([]); // cut short by the stop, not a failure
+  });
+
+  test("a real notifier writing 64 MiB to stderr: only a bounded tail is kept, its last line logged", async () => {
+    const line = "ntfy: retrying publish to https://ntfy.example/my-vx after a connection reset";
+    const script = `awk 'BEGIN { while (n < 67108864) { print "${line}" > "/dev/stderr"; n += ${line.length + 1} } }'; echo 'ntfy: 429 too many requests' >&2; exit 1`;
+    const child = realSpawnNotifier(["sh", "-c", script], { stdin: "", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: "/" });
+    const r = await child.exited;
+    expect(r.code).toBe(1);
+    expect(r.stderr.length).toBeLessThan(8192);
+    expect(r.stderr.split("\n").at(-1)).toBe("ntfy: 429 too many requests");
+  }, 60_000);
+
+  test("real notifiers: one that exits leaving a setsid'd child, and one killed at the limit with one: neither child survives", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vx-notify-left-"));
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    const leave = (name: string) => `setsid sleep 1000 >/dev/null 2>&1 </dev/null & echo $! > "${dir}/${name}"`;
+    const pidOf = (name: string) => Number(readFileSync(join(dir, name), "utf8").trim());
+    try {
+      const quick = realSpawnNotifier(["sh", "-c", `${leave("quick")}; exit 0`], { stdin: "", env, cwd: "/" });
+      expect((await quick.exited).code).toBe(0);
+      const hung = realSpawnNotifier(["sh", "-c", `${leave("hung")}; exec sleep 1002`], { stdin: "", env, cwd: "/" });
+      await waitFor(() => existsSync(join(dir, "hung")), 10_000, "the hung notifier's child");
+      hung.kill();
+      expect((await hung.exited).signal).toBe("SIGKILL");
+      for (const name of ["quick", "hung"]) await waitFor(() => !alive(pidOf(name)), 10_000, `the ${name} notifier's child gone`);
+    } finally {
+      for (const name of ["quick", "hung"]) {
+        const pid = existsSync(join(dir, name)) ? pidOf(name) : 0;
+        const argv = pid > 0 ? (inspectProcessSync(pid) ?? "") : "";
+        if (pid > 0 && alive(pid) && argv === "sleep\u00001000\u0000" && procEnviron(pid)?.PATH === env.PATH) process.kill(pid, "SIGKILL");
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test("at most COUNTS.notifyConcurrent run at once; the next waiting starts as one ends; past the waiting room, dropped and logged once", async () => {
+    const t = notifier();
+    const many = COUNTS.notifyConcurrent + COUNTS.notifyWaiting + 3;
+    t.n.notify(Array.from({ length: many }, (_, i) => written({ task_id: i.toString(16).padStart(16, "0") })));
+    expect(t.runs).toHaveLength(COUNTS.notifyConcurrent);
+    expect(t.logs).toEqual([`sentinel: notify (/p/a): 3 ping(s) dropped: ${COUNTS.notifyConcurrent} notifiers running and ${COUNTS.notifyWaiting} waiting (logged once)`]);
+    t.runs[0].end({ code: 0 });
+    await flush();
+    expect(t.runs).toHaveLength(COUNTS.notifyConcurrent + 1);
+    // Each in the order its wake came: the first waiting is the fifth wake.
+    expect(t.runs[COUNTS.notifyConcurrent].env.VX_TASK_ID).toBe(COUNTS.notifyConcurrent.toString(16).padStart(16, "0"));
+    for (let i = 0; i < many && t.runs.length < COUNTS.notifyConcurrent + COUNTS.notifyWaiting; i++) {
+      for (const r of t.runs) r.end({ code: 0 });
+      await flush();
+    }
+    for (const r of t.runs) r.end({ code: 0 });
+    await t.n.settled();
+    expect(t.runs).toHaveLength(COUNTS.notifyConcurrent + COUNTS.notifyWaiting);
+  });
+
+  test("close() drops the waiting pings and kills the running ones", async () => {
+    const t = notifier();
+    t.n.notify(Array.from({ length: COUNTS.notifyConcurrent + 2 }, (_, i) => written({ task_id: i.toString(16).padStart(16, "0") })));
+    t.n.close();
+    await t.n.settled();
+    expect(t.runs).toHaveLength(COUNTS.notifyConcurrent);
+    expect(t.runs.every((r) => r.killed === 1)).toBe(true);
   });
 
   test("the limit is 30 s nominal, scaled by VX_TIME_SCALE", () => {

@@ -16,15 +16,7 @@ import type { ProjectPaths } from "../../src/state/paths";
 import { loadTask } from "../../src/state/tasks";
 import { callsOf, createWorkspace } from "../fakes/herdr-control";
 import { memoryTmux } from "../fakes/tmux-memory";
-import { git } from "../helpers";
-import { iso, taskId, world } from "../sentinel-kit";
-
-function tmuxWorld() {
-  const w = world();
-  const tmux = memoryTmux();
-  w.ctx.backends = { tmux: tmuxBackend(() => tmux) };
-  return Object.assign(w, { tmux });
-}
+import { finishedTmuxMission, iso, taskId, tmuxWorld, world } from "../sentinel-kit";
 
 const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) =>
   writeSoldierState(paths, { task_id: id, state, at: iso(at), source: "claude" });
@@ -58,12 +50,9 @@ describe("sentinel pass: tmux soldiers", () => {
 
   test("idle reported, a commit in the camp: done after a stable read of capture-pane", async () => {
     using w = tmuxWorld();
-    const { dir, paths } = w.addProject();
-    const id = taskId();
-    const camp = await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
-    git(camp.path, "commit", "-q", "--allow-empty", "-m", "work");
-    w.tmux.add("vx-m", { text: `> prompt\n${TRAILER}\n⏺ Fixed it and committed.\n` });
-    w.writeTask(paths, { id, backend: "tmux", tmux_target: "vx-m", camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot });
+    const project = w.addProject();
+    const { paths } = project;
+    const id = await finishedTmuxMission(w, project);
     report(paths, id, "working", w.clock.now() - 50_000);
     await runPass(w.ctx);
     expect(loadTask(paths, id)?.value.status).toBe("running");
@@ -86,6 +75,19 @@ describe("sentinel pass: tmux soldiers", () => {
     const t = loadTask(paths, id)?.value;
     expect(t?.status).toBe("blocked");
     expect(t?.decision).toMatchObject({ kind: "modal", options: ["Yes", "No"] });
+  });
+
+  test("a running task with no report (CMD-REPORT-03 took a stale one away): judged from its pane, a spinner holds it, a question blocks it", async () => {
+    using w = tmuxWorld();
+    const { paths } = w.addProject();
+    w.tmux.add("vx-busy", { text: `${TRAILER}\n✻ Tempering… (12s · esc to interrupt)\n` });
+    w.tmux.add("vx-ask", { text: `${TRAILER}\nneeds-decision: keep the old API or drop it?\n` });
+    const held = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-busy" });
+    const asked = w.writeTask(paths, { id: taskId(), backend: "tmux", tmux_target: "vx-ask" });
+    const at = w.clock.now();
+    await runPass(w.ctx);
+    expect(loadTask(paths, held.id)?.value).toMatchObject({ status: "running", held_running_since: iso(at) });
+    expect(loadTask(paths, asked.id)?.value).toMatchObject({ status: "blocked", decision: { question: "keep the old API or drop it?", kind: "prose" } });
   });
 
   test("reopen needs a working report newer than updated_at", async () => {

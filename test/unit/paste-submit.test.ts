@@ -140,6 +140,22 @@ describe("enterWhileUnsent", () => {
     expect(w.looks()).toBeLessThanOrEqual(31);
   });
 
+  test.each([
+    ["back an hour", -3_600_000],
+    ["forward an hour", 3_600_000],
+  ])("the wall clock stepping %s during the watch: still the 30 s readiness wait, a monotonic deadline (TIME-02)", async (_, ms) => {
+    const w = scripted([EMPTY]);
+    const sleep = w.watch.clock.sleep;
+    let stepped = false;
+    w.watch.clock.sleep = async (n) => {
+      await sleep(n);
+      if (!stepped) w.watch.clock.step(ms);
+      stepped = true;
+    };
+    expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(0);
+    expect(w.looks()).toBe(30);
+  });
+
   test("the turn started (a commander reads busy): a miss, never an Enter, however the box reads", async () => {
     const w = scripted([WAKE_LEFT], () => false);
     expect(await enterWhileUnsent(w.watch, EMPTY, WAKE)).toBe(0);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Exec, ExecOptions, ExecResult } from "../../src/exec";
 import { realExec } from "../../src/exec";
-import { inspectProcess, isAwaitArgv, isAwaitProcess, isLiveVx, isVxArgv, isVxExecutable, processStateRoot } from "../../src/procs";
+import { inspectProcess, isAwaitArgv, isAwaitProcess, isLiveVx, isVxArgv, isVxExecutable, processStateRoot, processesWithEnv, stillHasEnv } from "../../src/procs";
 import { execed } from "../exec-wait";
 import { waitFor } from "../helpers";
 
@@ -250,5 +250,32 @@ describe("processStateRoot", () => {
     expect(await processStateRoot(77, ps("vx sentinel await HOME=/Users/them X=a HOME=/Users/u\n"), "darwin")).toBeUndefined();
     expect(await processStateRoot(77, ps("vx sentinel await HOME=relative\n"), "darwin")).toBeUndefined();
     expect(await processStateRoot(77, ps("", 1), "darwin")).toBeUndefined();
+  });
+});
+
+describe("processesWithEnv (children.ts's marks)", () => {
+  test.skipIf(process.platform !== "linux")("Linux: the live processes whose environment holds the pair exactly, read from /proc", async () => {
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+    const marked = Bun.spawn(["sleep", "60"], { env: { ...env, VX_TEST_MARK: "m1" } });
+    const other = Bun.spawn(["sleep", "60"], { env: { ...env, VX_TEST_MARK: "m1x" } });
+    try {
+      await Promise.all([execed(marked.pid, "sleep"), execed(other.pid, "sleep")]);
+      expect(await processesWithEnv("VX_TEST_MARK", "m1", realExec)).toEqual([marked.pid]);
+      expect(stillHasEnv(marked.pid, "VX_TEST_MARK", "m1", realExec)).toBe(true);
+      expect(stillHasEnv(other.pid, "VX_TEST_MARK", "m1", realExec)).toBe(false);
+    } finally {
+      marked.kill();
+      other.kill();
+      await Promise.all([marked.exited, other.exited]);
+    }
+    expect(await processesWithEnv("VX_TEST_MARK", "m1", realExec)).toEqual([]);
+  });
+
+  test("without /proc: one ps -E listing of every process, a word equal to the pair", async () => {
+    const calls: string[][] = [];
+    const listing = ["  11 sh -c x TERM=xterm VX_CHILD_MARK=ab12 HOME=/u", "  12 sleep 9 VX_CHILD_MARK=ab12x", `  ${process.pid} vx VX_CHILD_MARK=ab12`, "  13 other"].join("\n");
+    expect(await processesWithEnv("VX_CHILD_MARK", "ab12", fakeExec({ code: 0, stdout: `${listing}\n`, stderr: "" }, calls), PS)).toEqual([11]);
+    expect(calls[0]).toEqual(["ps", "-E", "-ww", "-ax", "-o", "pid=,command="]);
+    expect(await processesWithEnv("VX_CHILD_MARK", "ab12", fakeExec({ code: 1, stdout: "", stderr: "" }), PS)).toEqual([]);
   });
 });

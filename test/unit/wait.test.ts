@@ -40,16 +40,23 @@ function task(over: Partial<Task> = {}): Task {
 type Step = () => void | Promise<void>;
 
 /** A clock whose n-th sleep advances time and then plays step n (the sentinel's next write). */
-function scriptedClock(steps: Step[] = []): Clock & { sleeps: number[] } {
+function scriptedClock(steps: Step[] = []): Clock & { sleeps: number[]; step(ms: number): void } {
   let now = T0;
+  let mono = 0;
   const sleeps: number[] = [];
   return {
     sleeps,
     now: () => now,
+    monotonic: () => mono,
     async sleep(ms) {
       now += ms;
+      mono += ms;
       sleeps.push(ms);
       await steps[sleeps.length - 1]?.();
+    },
+    // The wall clock alone, as NTP steps it.
+    step(ms) {
+      now += ms;
     },
   };
 }
@@ -201,6 +208,19 @@ describe("waiting", () => {
       "still thinking",
       `VX_WAIT_TIMEOUT: 12s max_wait=12s task=${ID}`,
     ]);
+  });
+
+  test.each([
+    ["back an hour", -3_600_000],
+    ["forward a day", 86_400_000],
+  ])("max wait is measured on the monotonic clock: the wall clock stepping %s changes nothing (TIME-02)", async (_, ms) => {
+    await createTask(paths, task({ output: "still thinking" }));
+    // The first poll's sleep ends with the wall clock stepped.
+    const clock: ReturnType<typeof scriptedClock> = scriptedClock([() => clock.step(ms)]);
+    const d = deps(clock);
+    expect(await waitForTask(d, options({ pollMs: 5000, maxWaitMs: 12_000 }))).toBe(124);
+    expect(clock.sleeps).toEqual([5000, 5000, 2000]);
+    expect(lines(d).at(-1)).toBe(`VX_WAIT_TIMEOUT: 12s max_wait=12s task=${ID}`);
   });
 
   test("already finished at start: reported at once, no sentinel started; a done scout names its report", async () => {

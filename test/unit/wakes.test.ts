@@ -147,6 +147,9 @@ describe("dead-claim recovery", () => {
     { name: "old claim, live vx owner: kept", ageMs: OLD, live: true, back: false },
     { name: "fresh claim, dead owner: kept", ageMs: 1000, live: false, back: false },
     { name: "exactly two minutes, dead owner: back", ageMs: 2 * 60 * 1000, live: false, back: true },
+    // TIME-02: claimed before the wall clock stepped back an hour; its owner is not waited on for that hour.
+    { name: "claimed in the future, dead owner: back", ageMs: -3_600_000, live: false, back: true },
+    { name: "claimed in the future, live vx owner: kept", ageMs: -3_600_000, live: true, back: false },
   ];
   test.each(rows)("$name", async ({ ageMs, live, back }) => {
     const dir = tmp();
