@@ -53,6 +53,10 @@ export const DURATIONS = {
   forumIdle: 8 * 60 * MIN,
   /** FOR-08/09: how often the forum server looks at transcripts, artifacts and state for changes. */
   forumWatch: 250,
+  /** FOR-06: a printed forum link's one-time code is good this long (as long as an idle server lives). */
+  forumLink: 8 * 60 * MIN,
+  /** FOR-06: `--open`'s link, in a file the browser reads at once. */
+  forumOpenLink: 2 * MIN,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;
@@ -76,6 +80,8 @@ export const GUARDS = {
   demoSentinelStop: 5 * S,
   /** `vx forum`: one probe of whether the server on the recorded port answers. */
   forumProbe: 2 * S,
+  /** FOR-06: an artifact frame's view code is good for one request within this long of the page asking. */
+  forumView: 60 * S,
   /** The forum's server-sent events: a comment this often keeps proxies and the page's stream open. */
   forumHeartbeat: 15 * S,
   /** The board's diff stat per task is reused this long (one git call per task, not per refresh)... */
@@ -110,6 +116,8 @@ export const COUNTS = {
   /** STA-10: lines of a failed camp_setup command's output kept for the task. */
   campSetupTailLines: 20,
   paneTailLines: 80,
+  /** FOR-06: view codes the forum server holds at once (a page asks for one per load of its frame). */
+  forumViews: 64,
   /**
    * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
    * enforces it as given (seconds x 1000, capped only at setTimeout's 2^31-1 ms), so a day is

@@ -17,9 +17,10 @@ import { type HeldLock, tryLockExclusive } from "../state/lock";
 import { stateRoot } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
 import { type ForumServer, ForumServerSchema } from "../state/schemas";
-import { GUARDS, isoTime, scaled } from "../time";
+import { COUNTS, GUARDS, isoTime, scaled } from "../time";
 import { VERSION } from "../version";
 import { realNotifier } from "../wakes/notify";
+import { createViews, sweepLinks } from "./codes";
 import { createHub, createWatch } from "./events";
 import { type ForumPaths, forumPaths } from "./paths";
 import { createHandler } from "./routes";
@@ -86,6 +87,11 @@ export async function runServer(deps: Deps): Promise<number> {
   const log = createLog({ write: (t) => (writeSync(logFd, t), true) }, deps.clock);
   const exe = selfExecutable();
   const binary = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
+  try {
+    removeFile(fp.cookieToken);
+  } catch (err) {
+    log(`forum: cannot remove ${fp.cookieToken} (an older vx's token, never used again): ${errorMessage(err)}`);
+  }
   const token = tokenOf(fp);
   let lastSeen = deps.clock.now();
   const hub = createHub(GUARDS.forumHeartbeat);
@@ -96,6 +102,8 @@ export async function runServer(deps: Deps): Promise<number> {
       root,
       gate,
       hub,
+      views: createViews(GUARDS.forumView, COUNTS.forumViews),
+      linkLife: scaled("forumLink", deps.env),
       exec: deps.exec,
       now: () => deps.clock.now(),
       touch: () => {
@@ -127,7 +135,9 @@ export async function runServer(deps: Deps): Promise<number> {
     }
   }
 
-  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen);
+  const sweep = () => sweepLinks(fp, deps.clock.now(), scaled("forumLink", deps.env), log);
+  sweep();
+  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, sweep);
   log(`forum: server ${deps.pid} stopping: ${why}`);
   server.stop(true);
   hub.close();
@@ -157,7 +167,14 @@ export function idleReason(now: number, lastActivity: number, openPages: number,
 }
 
 /** Sends events for what changed on disk until a signal, a new binary, or the idle limit. */
-async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof createHub>, binary: ForumServer["binary"], lastSeen: () => number): Promise<string> {
+async function watchUntilDone(
+  root: string,
+  deps: Deps,
+  hub: ReturnType<typeof createHub>,
+  binary: ForumServer["binary"],
+  lastSeen: () => number,
+  sweep: () => void,
+): Promise<string> {
   let stop: string | undefined;
   const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
     const h = () => {
@@ -189,6 +206,7 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
       }
       if (now >= nextBuildCheck) {
         nextBuildCheck = now + buildEvery;
+        sweep();
         const reason = changeReason(binary);
         if (reason) stop = `its binary changed (${reason})`;
       }
