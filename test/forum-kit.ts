@@ -1,5 +1,6 @@
 /** Helpers for forum tests: an initialized project, the server it starts, and requests to it. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { afterEach } from "bun:test";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Queue, queue } from "./await-kit";
 import { alive, vx, waitFor } from "./helpers";
@@ -74,4 +75,27 @@ export function writePlan(f: Forum, text = "# The plan\n\n1. Build the **forum**
 /** A response's JSON body, typed loosely for assertions. */
 export async function jsonOf(res: Response): Promise<any> {
   return res.json();
+}
+
+/** A test file's forums: `start` makes one for the running test, stopped and removed after it. */
+export function forumEachTest(): (env?: Record<string, string>) => Promise<Forum> {
+  let current: Forum | undefined;
+  afterEach(async () => {
+    if (current) await current.stop();
+    current?.[Symbol.dispose]();
+    current = undefined;
+  });
+  return async (env = {}) => {
+    current = await forum(env);
+    return current;
+  };
+}
+
+/** The session key in a review page's URL. */
+export const sessionOf = (url: URL) => url.pathname.split("/")[2] as string;
+
+/** The inbox messages of a session, by file name. */
+export function inboxFiles(f: Forum, session: string): string[] {
+  const dir = join(f.stateDir, "forum-inbox", session);
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")) : [];
 }

@@ -54,11 +54,11 @@ Promise.all([
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(url.toString());
-    await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 10_000 });
+    await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 30_000 });
     // The general, logged in, visits the other user's page in the same browser.
     const other = await context.newPage();
     await other.goto(`${thief.base}/`);
-    const report = await waitFor(() => thief.seen.find((s) => s.path === "/report"), 20_000, "nobody's page to report");
+    const report = await waitFor(() => thief.seen.find((s) => s.path === "/report"), 30_000, "nobody's page to report");
     // Everything the browser sent to nobody's port, replayed by nobody with curl: nothing read, nothing posted.
     const cookies = thief.seen.map((s) => s.headers.cookie).filter(Boolean).join("; ");
     const auth = thief.seen.map((s) => s.headers.authorization).find(Boolean);
@@ -126,7 +126,7 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
     const page = await browser.newPage();
     await page.goto(url.toString());
     const frame = (await (await page.waitForSelector("#artifact")).contentFrame()) as Frame;
-    await waitFor(async () => (await frame.textContent("#out").catch(() => "running")) !== "running", 20_000, "the artifact's script to finish");
+    await waitFor(async () => (await frame.textContent("#out").catch(() => "running")) !== "running", 30_000, "the artifact's script to finish");
     const out = JSON.parse((await frame.textContent("#out")) as string);
     // Its own directory's plain file came inlined: the probe ran for real.
     expect(out).toMatchObject({ helper: "inlined", secretJs: null, notes: null, hidden: null, cookie: "NO-COOKIE", parentKey: "NO-ACCESS" });
@@ -137,7 +137,7 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
     await frame.evaluate((to) => {
       (globalThis as unknown as { location: { href: string } }).location.href = to;
     }, `${T}/nav?k=${encodeURIComponent(href)}`);
-    await waitFor(() => frame.url() !== href, 10_000, "the frame's navigation to end");
+    await waitFor(() => frame.url() !== href, 30_000, "the frame's navigation to end");
     expect(frame.url()).not.toStartWith(T);
     expect(thief.seen.slice(from)).toEqual([]);
     // And had it got that URL out: nobody, with curl, gets nothing with it.
@@ -157,12 +157,12 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
       const url = await f.open(["board"]);
       const page = await context.newPage();
       await page.goto(url.toString());
-      await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 10_000 });
+      await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 30_000 });
       expect(page.url()).toBe(`${f.base()}/`);
       const key = (await page.evaluate(() => sessionStorage.getItem("vx-forum-key"))) as string;
       // The tab keeps its key across a reload.
       await page.reload();
-      await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 10_000 });
+      await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 30_000 });
       await context.close();
       const db = new Database(join(profile, "Default", "History"), { readonly: true });
       const urls = db.query("select url from urls").all().map((r) => (r as { url: string }).url);
@@ -182,12 +182,12 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
     writeExecutable(join(f.bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > "${seen}.tmp" && mv "${seen}.tmp" "${seen}"\n`);
     const r = await vx(["forum", "board", "--open"], { cwd: f.project, env: { ...f.env, DISPLAY: ":404" } });
     expect(r.code).toBe(0);
-    await waitFor(() => existsSync(seen), 10_000, "the opener to run");
+    await waitFor(() => existsSync(seen), 30_000, "the opener to run");
     const file = readFileSync(seen, "utf8");
     const page = await browser.newPage();
     await page.goto(`file://${file}`);
-    await page.waitForURL(`${f.base()}/`, { timeout: 10_000 });
-    await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 10_000 });
+    await page.waitForURL(`${f.base()}/`, { timeout: 30_000 });
+    await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 30_000 });
     expect(existsSync(file)).toBe(false);
     await page.close();
   });

@@ -101,26 +101,42 @@ function dispatch(block, handlers) {
 async function follow(handlers) {
   const live = $("live");
   for (;;) {
+    let res;
     try {
-      const res = await fetch("/api/events", { cache: "no-store", credentials: "omit", headers: await auth() });
-      if (!res.ok) throw new Error(await errorOf(res));
+      res = await fetch("/api/events", { cache: "no-store", credentials: "omit", headers: await auth() });
+    } catch (e) {
+      if (e.message === NO_KEY || !sessionStorage.getItem(KEY)) {
+        // No key, or a link that did not work: nothing to retry until the general opens a new link.
+        notice(e.message, true);
+        live.textContent = "no key";
+        return;
+      }
+    }
+    if (res && res.status === 403) {
+      notice(await errorOf(res), true);
+      live.textContent = "refused";
+      return;
+    }
+    if (res && res.ok) {
       live.textContent = "live";
       live.classList.remove("off");
       handlers.open();
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buf = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf = (buf + value).replace(/\r\n?/g, "\n");
-        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
-          dispatch(buf.slice(0, i), handlers);
-          buf = buf.slice(i + 2);
+      try {
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf = (buf + value).replace(/\r\n?/g, "\n");
+          for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
+            dispatch(buf.slice(0, i), handlers);
+            buf = buf.slice(i + 2);
+          }
+          if (buf.length > 1 << 20) break; // not an event stream: start again
         }
-        if (buf.length > 1 << 20) break; // not an event stream: start again
+      } catch (_) {
+        // the server went away: reconnect below
       }
-    } catch (e) {
-      if (e.message === NO_KEY || /key|link/.test(e.message)) notice(e.message, true);
     }
     live.textContent = "reconnecting…";
     live.classList.add("off");
