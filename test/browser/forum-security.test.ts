@@ -177,6 +177,20 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
     }
   });
 
+  test("a tab with no key, or with a spent link, says what to do and stops asking", async () => {
+    const url = await f.open(["board"]);
+    expect((await f.login(url)).status).toBe(200);
+    const context = await browser.newContext();
+    for (const target of [`${f.base()}/`, url.toString()]) {
+      const page = await context.newPage();
+      await page.goto(target);
+      await page.locator("#live", { hasText: /no key|refused/ }).waitFor({ timeout: 30_000 });
+      expect(await page.textContent("#notice")).toMatch(/this tab holds no forum key|this link was used or has expired/);
+      expect(page.url()).toBe(`${f.base()}/`);
+    }
+    await context.close();
+  });
+
   test("--open's page, opened by the browser from its file, lands logged in on the forum and is gone", async () => {
     const seen = join(f.home, "opened");
     writeExecutable(join(f.bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > "${seen}.tmp" && mv "${seen}.tmp" "${seen}"\n`);
