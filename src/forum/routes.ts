@@ -1,8 +1,8 @@
 /**
  * The forum's HTTP surface (FOR-06, FOR-12): access first (Host, the key header, the change
  * rules), then the pages, their two assets, the login, the JSON API, the event stream, and the
- * sandboxed artifact view. A message is answered 201 only once it is on disk (FOR-07); a failed write is a
- * 503 the page shows while it keeps the text (FOR-10).
+ * sandboxed artifact view. A message is answered 201 only once it is on disk (FOR-07); a failed
+ * write is a 503 the page shows while it keeps the text (FOR-10).
  */
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
