@@ -62,6 +62,10 @@ export const DURATIONS = {
   forumSweep: 60 * MIN,
   /** STA-05: a writer's temporary file this old was abandoned by a killed writer (a write takes ms). */
   tempAbandoned: 10 * MIN,
+  /** FOR-06: a printed forum link's one-time code is good this long (as long as an idle server lives). */
+  forumLink: 8 * 60 * MIN,
+  /** FOR-06: `--open`'s link, in a file the browser reads at once. */
+  forumOpenLink: 2 * MIN,
 } as const;
 
 export type DurationName = keyof typeof DURATIONS;
@@ -85,6 +89,8 @@ export const GUARDS = {
   demoSentinelStop: 5 * S,
   /** `vx forum`: one probe of whether the server on the recorded port answers. */
   forumProbe: 2 * S,
+  /** FOR-06: an artifact frame's view code is good for one request within this long of the page asking. */
+  forumView: 60 * S,
   /** The forum's server-sent events: a comment this often keeps proxies and the page's stream open. */
   forumHeartbeat: 15 * S,
   /** The board's diff stat per task is reused this long (one git call per task, not per refresh)... */
@@ -129,6 +135,8 @@ export const COUNTS = {
   /** The bytes of a child's output kept for its tail (`bounded-output.ts`). */
   outputTailBytes: 64 * 1024,
   paneTailLines: 80,
+  /** FOR-06: view codes the forum server holds at once (a page asks for one per load of its frame). */
+  forumViews: 64,
   /**
    * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
    * enforces it as given (seconds x 1000, capped only at setTimeout's 2^31-1 ms), so a day is

@@ -1,5 +1,6 @@
 /** Helpers for forum tests: an initialized project, the server it starts, and requests to it. */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { afterEach } from "bun:test";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { type Queue, queue } from "./await-kit";
@@ -10,9 +11,10 @@ export type Forum = Queue & {
   /** `vx forum <args>` that must succeed; its printed URL. */
   open(args: string[]): Promise<URL>;
   info(): { pid: number; port: number; token: string };
-  cookie(): string;
   base(): string;
-  /** GET/POST with the cookie and a matching Host/Origin unless `headers` say otherwise. */
+  /** A printed link's one-time code traded for the page key, as the page does (FOR-06); the response. */
+  login(url: URL, headers?: Record<string, string>): Promise<Response>;
+  /** GET/POST with the token as the key header and a matching Host/Origin unless `headers` say otherwise. */
   req(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
@@ -36,16 +38,16 @@ export async function forum(env: Record<string, string> = {}): Promise<Forum> {
     info() {
       return JSON.parse(readFileSync(infoPath, "utf8"));
     },
-    cookie() {
-      const i = f.info();
-      return `vx_forum_${i.port}=${i.token}`;
-    },
     base() {
       return `http://127.0.0.1:${f.info().port}`;
     },
+    login(url: URL, headers: Record<string, string> = {}) {
+      const code = url.hash.replace(/^#c=/, "");
+      return fetch(`${f.base()}/api/login`, { method: "POST", body: JSON.stringify({ code }), headers: { "content-type": "application/json", origin: f.base(), ...headers }, redirect: "manual" });
+    },
     req(path: string, init: RequestInit = {}) {
       const headers = new Headers(init.headers);
-      if (!headers.has("cookie")) headers.set("cookie", f.cookie());
+      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${f.info().token}`);
       return fetch(`${f.base()}${path}`, { ...init, headers, redirect: "manual" });
     },
     post(path: string, body: unknown, headers: Record<string, string> = {}) {
@@ -151,4 +153,27 @@ export function rawExchange(port: number, text: string, waitMs = 20_000): Promis
       },
     }).catch(reject);
   });
+}
+
+/** A test file's forums: `start` makes one for the running test, stopped and removed after it. */
+export function forumEachTest(): (env?: Record<string, string>) => Promise<Forum> {
+  let current: Forum | undefined;
+  afterEach(async () => {
+    if (current) await current.stop();
+    current?.[Symbol.dispose]();
+    current = undefined;
+  });
+  return async (env = {}) => {
+    current = await forum(env);
+    return current;
+  };
+}
+
+/** The session key in a review page's URL. */
+export const sessionOf = (url: URL) => url.pathname.split("/")[2] as string;
+
+/** The inbox messages of a session, by file name. */
+export function inboxFiles(f: Forum, session: string): string[] {
+  const dir = join(f.stateDir, "forum-inbox", session);
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")) : [];
 }

@@ -13,7 +13,7 @@ import { printable } from "../printable";
 import { openProject } from "../project";
 import { ensureProjectRecord } from "../state/project-record";
 import { stateRoot } from "../state/paths";
-import { SCHEMA_VERSION } from "../state/schemas";
+import { type ForumServer, SCHEMA_VERSION } from "../state/schemas";
 import { isoTime } from "../time";
 
 export const REVIEW_SUBCOMMANDS = ["reply", "end", "list", "board", "stop", "serve"] as const;
@@ -24,10 +24,10 @@ function noExtra(rest: string[], sub: string): void {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" after forum ${sub}`, "forum");
 }
 
-async function show(deps: Deps, url: string, open: boolean | undefined): Promise<void> {
-  deps.stdout.write(`forum: ${url}\n`);
+async function show(deps: Deps, root: string, info: ForumServer, page: string, open: boolean | undefined): Promise<void> {
+  deps.stdout.write(`forum: ${forumUrl(deps, root, info, page)}\n`);
   if (!open) return;
-  const why = openBrowser(deps, url);
+  const why = openBrowser(deps, root, info, page);
   if (why) deps.stderr.write(`vx: not opening a browser: ${why}\n`);
 }
 
@@ -48,7 +48,7 @@ export async function review(deps: Deps, file: string, rest: string[], args: Arg
   ensureProjectRecord(project.paths);
   const s = await openSession(project.root, project.paths.project, real, deps.clock.now());
   const info = await ensureServer(deps, project.root);
-  await show(deps, forumUrl(info, `/s/${s.session}`), args.open);
+  await show(deps, project.root, info, `/s/${s.session}`, args.open);
   return EXIT.ok;
 }
 
@@ -96,7 +96,7 @@ export async function runReviewSub(deps: Deps, sub: (typeof REVIEW_SUBCOMMANDS)[
       const project = await openProject(deps);
       ensureProjectRecord(project.paths);
       const info = await ensureServer(deps, project.root);
-      await show(deps, forumUrl(info), args.open);
+      await show(deps, project.root, info, "/", args.open);
       return EXIT.ok;
     }
     case "stop": {

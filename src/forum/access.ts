@@ -1,15 +1,13 @@
 /**
  * Who gets in (FOR-06), as pure decisions over a request's URL and headers: the Host check
- * against DNS rebinding, the token exchanged once for an HttpOnly SameSite=Strict cookie, the
- * rules for a change (POST, JSON, same Origin), and the artifact key that lets the sandboxed
- * artifact frame load its files without the cookie (an opaque origin never gets it).
+ * against DNS rebinding, the key every API call carries in a header (never a cookie: a browser
+ * sends this origin's cookies to every port of 127.0.0.1, and another local user's server on
+ * another port would receive them), the rules for a change (POST, JSON, same Origin), and the
+ * headers of pages and of the sandboxed artifact frame.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export type Gate = { port: number; token: string };
-
-/** The cookie's name carries the port: two state roots' servers never overwrite each other's. */
-export const cookieName = (port: number) => `vx_forum_${port}`;
 
 /** 421 unless the request names this server exactly (a rebound DNS name never does). */
 export function hostAllowed(host: string | null, port: number): boolean {
@@ -22,36 +20,36 @@ export function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(header: string | null, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/**
+ * The key a page gets at its login and sends on every API call. Bound to the port: a key a page
+ * sent to whatever took over a port the server left lets nobody into a server on another port.
+ */
+export function pageKey(gate: Gate): string {
+  return createHmac("sha256", gate.token).update(`page:${gate.port}`).digest("hex");
 }
 
-export type Verdict =
-  | { kind: "in" }
-  /** The token came in the URL: set the cookie and redirect to `location` (the URL without it). */
-  | { kind: "exchange"; location: string; cookie: string }
-  | { kind: "refuse"; status: 403 | 421; reason: string };
+/** What a request may reach without a key: the static pages and assets (they hold no data), the login, an artifact view. */
+export function isPublic(method: string, path: string): boolean {
+  if (method === "POST") return path === "/api/login";
+  if (method !== "GET" && method !== "HEAD") return false;
+  return path === "/" || /^\/s\/[^/]+$/.test(path) || path === "/assets/forum.js" || path === "/assets/forum.css" || path.startsWith("/a/");
+}
 
-/** FOR-06 for any request but an artifact's. */
-export function admit(url: URL, headers: Headers, gate: Gate): Verdict {
+export type Verdict = { kind: "in" } | { kind: "refuse"; status: 403 | 421; reason: string };
+
+/**
+ * FOR-06 for every request: the Host, then the key in `Authorization: Bearer` (the page key, or
+ * the token itself for a script that reads `forum/access-token`). Cookies are never read.
+ */
+export function admit(method: string, url: URL, headers: Headers, gate: Gate): Verdict {
   if (!hostAllowed(headers.get("host"), gate.port)) {
     return { kind: "refuse", status: 421, reason: `this server answers only to 127.0.0.1:${gate.port} or localhost:${gate.port}` };
   }
-  const given = url.searchParams.get("t");
-  if (given !== null) {
-    if (!sameSecret(given, gate.token)) return { kind: "refuse", status: 403, reason: "this link's token is not the forum's: ask the commander for a new link (vx forum board)" };
-    const clean = new URL(url);
-    clean.searchParams.delete("t");
-    const cookie = `${cookieName(gate.port)}=${gate.token}; HttpOnly; SameSite=Strict; Path=/`;
-    return { kind: "exchange", location: clean.pathname + clean.search, cookie };
-  }
-  const held = cookieValue(headers.get("cookie"), cookieName(gate.port));
-  if (held !== undefined && sameSecret(held, gate.token)) return { kind: "in" };
-  return { kind: "refuse", status: 403, reason: "no forum token: open the link vx printed (vx forum board)" };
+  if (isPublic(method, url.pathname)) return { kind: "in" };
+  const m = /^Bearer ([0-9a-f]{64})$/.exec(headers.get("authorization") ?? "");
+  const given = m?.[1];
+  if (given !== undefined && (sameSecret(given, pageKey(gate)) || sameSecret(given, gate.token))) return { kind: "in" };
+  return { kind: "refuse", status: 403, reason: "no forum key: open the link vx printed (vx forum board prints a new one)" };
 }
 
 /** Why a state-changing request is refused (FOR-06), or undefined when it may go on. */
@@ -65,11 +63,6 @@ export function changeProblem(method: string, headers: Headers): string | undefi
   return undefined;
 }
 
-/** The key in an artifact URL: proves the link came from a forum page, per session. */
-export function artifactKey(token: string, session: string): string {
-  return createHmac("sha256", token).update(`artifact:${session}`).digest("hex").slice(0, 32);
-}
-
 /** Headers every forum page carries: its own scripts only, never framed by another site. */
 export const PAGE_HEADERS = {
   "Content-Security-Policy":
@@ -80,12 +73,16 @@ export const PAGE_HEADERS = {
 };
 
 /**
- * An artifact's headers: a sandbox without allow-same-origin, so its scripts run in an opaque
- * origin that holds no cookie and cannot read the forum's answers; framed only by the forum.
+ * An artifact's headers: a sandbox without allow-same-origin (its scripts run in an opaque origin
+ * that cannot read the forum's answers or the page's key), and a policy under which it loads
+ * nothing from any server and sends nothing anywhere: what it shows came inlined in the one
+ * response (FOR-06). The review page's `frame-src 'self'` keeps it from navigating itself away.
  */
 export const ARTIFACT_HEADERS = {
-  "Content-Security-Policy": "sandbox allow-scripts; frame-ancestors 'self'",
+  "Content-Security-Policy":
+    "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval' data:; style-src 'unsafe-inline' data:; img-src data: blob:; font-src data:; media-src data: blob:; connect-src 'none'; frame-src 'none'; worker-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'",
   "X-Content-Type-Options": "nosniff",
+  "X-DNS-Prefetch-Control": "off",
   "Referrer-Policy": "no-referrer",
   "Cache-Control": "no-store",
 };

@@ -1,13 +1,15 @@
 /**
- * Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving one file of a
- * session's project to the sandboxed frame: the path resolved (links included) and kept inside
- * the project, Markdown rendered by `marked`, a missing file answered by a notice, not an error.
+ * Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving a session's
+ * artifact to the sandboxed frame: the path resolved (links included) and kept inside the
+ * project, Markdown rendered by `marked`, a missing file answered by a notice, not an error.
  */
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { extname, join, sep } from "node:path";
 import { marked } from "marked";
 import { UsageError } from "../errors";
+import type { Exec } from "../exec";
 import { ARTIFACT_HEADERS } from "./access";
+import { inlineArtifact } from "./inline";
 
 /** The types a review session opens with (FOR-07), by extension. */
 const REVIEWABLE: Record<string, string> = {
@@ -20,22 +22,6 @@ const REVIEWABLE: Record<string, string> = {
   ".jpg": "jpg",
   ".jpeg": "jpg",
   ".txt": "txt",
-};
-
-/** What the frame serves beside the artifact (files an HTML artifact links to). */
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".htm": "text/html; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".txt": "text/plain; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".json": "application/json",
 };
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
@@ -80,51 +66,51 @@ export function renderMarkdown(text: string, title: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${MD_STYLE}</style></head><body>${body}</body></html>`;
 }
 
-function notice(status: number, text: string): Response {
+export function notice(status: number, text: string): Response {
   const html = `<!doctype html><meta charset="utf-8"><body style="font:16px system-ui,sans-serif;padding:2rem;color:#7a2b00"><p>${escapeHtml(text)}</p></body>`;
   return new Response(html, { status, headers: { ...ARTIFACT_HEADERS, "Content-Type": "text/html; charset=utf-8" } });
 }
 
+/** How the frame gets each type the forum reviews: HTML and Markdown made whole, the rest as it is. */
+const SHOWN_AS: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  md: "text/html; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  txt: "text/plain; charset=utf-8",
+};
+
 /**
- * One file of `project` for the artifact frame. `rel` is the URL path after the session's prefix,
- * still percent-encoded: every segment is decoded on its own, and `..`, `.`, empty segments and
- * a real path (links resolved) outside the project are refused.
+ * The artifact of a session for its frame (FOR-06, FOR-07): the file, resolved (links included)
+ * and kept inside the project; HTML and Markdown (rendered by `marked`) with the files they
+ * reference in their own directory tree inlined (inline.ts), so the frame loads nothing else.
  */
-export function serveProjectFile(project: string, rel: string): Response {
-  let segments: string[];
-  try {
-    segments = rel.split("/").map((s) => decodeURIComponent(s));
-  } catch {
-    return notice(400, "That path is not well formed.");
-  }
-  if (segments.some((s) => s === "" || s === "." || s === ".." || s.includes("/") || s.includes("\0") || s.includes("\\"))) {
-    return notice(403, "That path leaves the project: the forum shows only files inside it.");
-  }
-  const shown = segments.join("/");
-  const path = join(project, ...segments);
+export async function serveArtifact(project: string, file: string, exec: Exec): Promise<Response> {
   let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return notice(404, `${shown} is not there (moved or deleted?). The page shows it again once it exists.`);
-  }
   let root: string;
   try {
     root = realpathSync(project);
   } catch {
     return notice(404, `The project ${project} is not there any more.`);
   }
-  if (!within(real, root)) return notice(403, `${shown} leads outside the project: the forum follows no link out of it.`);
-  const st = lstatSync(real);
-  if (!st.isFile()) return notice(404, `${shown} is not a regular file.`);
-  const ext = extname(real).toLowerCase();
-  const headers = { ...ARTIFACT_HEADERS };
-  if (ext === ".md" || ext === ".markdown") {
-    const html = renderMarkdown(readFileSync(real, "utf8"), shown);
-    return new Response(html, { headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+  try {
+    real = realpathSync(join(project, file));
+  } catch {
+    return notice(404, `${file} is not there (moved or deleted?). The page shows it again once it exists.`);
   }
-  const type = CONTENT_TYPES[ext] ?? "application/octet-stream";
-  return new Response(readFileSync(real), { headers: { ...headers, "Content-Type": type } });
+  if (!within(real, root)) return notice(403, `${file} leads outside the project: the forum follows no link out of it.`);
+  if (!lstatSync(real).isFile()) return notice(404, `${file} is not a regular file.`);
+  const kind = REVIEWABLE[extname(real).toLowerCase()] ?? "";
+  const type = SHOWN_AS[kind];
+  if (!type) return notice(415, `${file} is not one of html, md, svg, png, jpg, txt.`);
+  const headers = { ...ARTIFACT_HEADERS, "Content-Type": type };
+  if (kind === "html" || kind === "md") {
+    const text = readFileSync(real, "utf8");
+    const html = kind === "md" ? renderMarkdown(text, file) : text;
+    return new Response(await inlineArtifact(html, real, root, exec), { headers });
+  }
+  return new Response(readFileSync(real), { headers });
 }
 
 /** A cheap fingerprint of a file (mtime and size), for reloading the frame when it changes. */

@@ -13,7 +13,8 @@ import { ensureStateDir, openStateAppend } from "../state/files";
 import { isLockHeld } from "../state/lock";
 import { realpathOr } from "../state/paths";
 import type { ForumServer } from "../state/schemas";
-import { GUARDS } from "../time";
+import { GUARDS, scaled } from "../time";
+import { mintLink, writeOpener } from "./codes";
 import { forumPaths } from "./paths";
 import { readServerInfo } from "./server";
 
@@ -63,19 +64,24 @@ export async function ensureServer(deps: Deps, root: string): Promise<ForumServe
   }
 }
 
-/** The URL vx prints: the token once, which the page trades for a cookie (FOR-06). */
-export function forumUrl(info: ForumServer, path = "/"): string {
-  return `http://127.0.0.1:${info.port}${path}?t=${info.token}`;
+/** The URL vx prints: a one-time link the page trades for its key (FOR-06); never the token. */
+export function forumUrl(deps: Deps, root: string, info: ForumServer, path = "/"): string {
+  return mintLink(forumPaths(root), info.port, path, deps.clock.now(), scaled("forumLink", deps.env));
 }
 
-/** Opens `url` in the general's browser when a display exists; says why not otherwise. */
-export function openBrowser(deps: Deps, url: string): string | undefined {
+/**
+ * Opens the page in the general's browser when a display exists; says why not otherwise. The
+ * opener's command line (and the browser's, for its life, which any user can read) holds only the
+ * path of a 0600 file that redirects to a link of its own (FOR-06).
+ */
+export function openBrowser(deps: Deps, root: string, info: ForumServer, page = "/"): string | undefined {
   const darwin = process.platform === "darwin";
   if (!darwin && !deps.env.DISPLAY && !deps.env.WAYLAND_DISPLAY) return "no display to open a browser on (DISPLAY is unset): open the URL yourself";
   const opener = darwin ? "open" : "xdg-open";
   const path = Bun.which(opener, { PATH: deps.env.PATH ?? "" });
   if (!path) return `${opener} is not installed: open the URL yourself`;
-  const proc = Bun.spawn([path, url], { stdio: ["ignore", "ignore", "ignore"], env: deps.env as Record<string, string>, detached: true });
+  const file = writeOpener(forumPaths(root), info.port, page, deps.clock.now(), scaled("forumOpenLink", deps.env));
+  const proc = Bun.spawn([path, file], { stdio: ["ignore", "ignore", "ignore"], env: deps.env as Record<string, string>, detached: true });
   proc.unref();
   return undefined;
 }

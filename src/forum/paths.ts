@@ -15,8 +15,14 @@ export function forumPaths(root: string) {
     info: join(dir, "server.json"),
     log: join(dir, "server.log"),
     lastPort: join(dir, "last-port"),
-    /** The access token, kept across restarts so an open page's cookie stays good (FOR-06). */
-    token: join(dir, "token"),
+    /** The access token, kept across restarts so an open page's key stays good (FOR-06). */
+    token: join(dir, "access-token"),
+    /** The token of a vx that set it as a cookie: browsers may hold it and send it to any port, so it is never used again. */
+    cookieToken: join(dir, "token"),
+    /** One-time login links, by the sha256 of their code (FOR-06). */
+    links: join(dir, "links"),
+    /** `--open`'s redirecting pages (FOR-06). */
+    openers: join(dir, "open"),
     sessionsDir: join(root, "forums"),
   };
 }

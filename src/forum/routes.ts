@@ -1,21 +1,22 @@
 /**
- * The forum's HTTP surface (FOR-06, FOR-12): access first (Host, token or cookie, the change
- * rules), then the pages, their two assets, the JSON API, the event stream, and the sandboxed
- * artifact path. A message is answered 201 only once it is on disk (FOR-07); a failed write is a
- * 503 the page shows while it keeps the text (FOR-10).
+ * The forum's HTTP surface (FOR-06, FOR-12): access first (Host, the key header, the change
+ * rules), then the pages, their two assets, the login, the JSON API, the event stream, and the
+ * sandboxed artifact view. A message is answered 201 only once it is on disk (FOR-07); a failed
+ * write is a 503 the page shows while it keeps the text (FOR-10).
  */
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
 import { projectPaths } from "../state/paths";
 import { isoTime } from "../time";
 import type { ForumWake } from "../state/schemas";
-import { type Gate, PAGE_HEADERS, admit, artifactKey, changeProblem, hostAllowed, sameSecret } from "./access";
-import { serveProjectFile } from "./artifact";
+import { type Gate, PAGE_HEADERS, admit, changeProblem, pageKey } from "./access";
+import { notice, serveArtifact } from "./artifact";
+import { type Views, spendLink } from "./codes";
 import { type DiffCache, boardData, knownProjects } from "./board";
 import type { Hub } from "./events";
 import { deliverMessage } from "./deliver";
 import { ASSETS } from "./pages";
-import { isSessionKey } from "./paths";
+import { forumPaths, isSessionKey } from "./paths";
 import { isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
 import { noteRefused } from "./upkeep";
 
@@ -23,6 +24,9 @@ export type RouteCtx = {
   root: string;
   gate: Gate;
   hub: Hub;
+  views: Views;
+  /** The longest a link lives (FOR-06): a link stamped to live longer was made under a clock since stepped back. */
+  linkLife: number;
   exec: Exec;
   now(): number;
   /** A request was let in: the idle clock starts again. */
@@ -76,8 +80,26 @@ function sessionDoc(ctx: RouteCtx, name: string): Response {
     project_path: s.project_path,
     ended: isEnded(s),
     transcript: readTranscript(ctx.root, s.session),
-    artifact_url: `/a/${s.session}/${artifactKey(ctx.gate.token, s.session)}/${s.file.split("/").map(encodeURIComponent).join("/")}`,
   });
+}
+
+/** A link's one-time code traded for the page key (FOR-06); the page keeps the key in its tab. */
+async function postLogin(ctx: RouteCtx, req: Request): Promise<Response> {
+  const body = await readJson(req);
+  if (typeof body === "string") return refuse(400, body);
+  const code = typeof body.code === "string" ? body.code : "";
+  if (!spendLink(forumPaths(ctx.root), code, ctx.now(), ctx.linkLife)) {
+    return refuse(403, "this link was used or has expired: run 'vx forum board' (or ask the commander) for a new one");
+  }
+  return json(200, { key: pageKey(ctx.gate) });
+}
+
+/** The URL of one load of a session's artifact frame (FOR-06). */
+function postView(ctx: RouteCtx, name: string): Response {
+  const s = loadSession(ctx.root, name);
+  if (!s) return refuse(404, `no forum session "${name}"`);
+  const code = ctx.views.mint(s.session, ctx.now());
+  return json(201, { url: `/a/${s.session}/${code}/${s.file.split("/").map(encodeURIComponent).join("/")}` });
 }
 
 async function postMessage(ctx: RouteCtx, req: Request, name: string): Promise<Response> {
@@ -119,15 +141,20 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   }
 }
 
-/** `/a/<session>/<key>/<path>`: the artifact frame's files, let in by the key, never the cookie. */
-function artifact(ctx: RouteCtx, url: URL, headers: Headers): Response {
-  if (!hostAllowed(headers.get("host"), ctx.gate.port)) return new Response("misdirected request\n", { status: 421 });
-  const [, , name = "", key = "", ...rest] = url.pathname.split("/");
-  if (!isSessionKey(name) || !sameSecret(key, artifactKey(ctx.gate.token, name))) return new Response("forbidden\n", { status: 403 });
-  ctx.touch();
+/**
+ * `/a/<session>/<code>/<file>`: one load of the artifact frame. The code is spent by this request,
+ * so the frame's script, which can read its own URL, holds nothing that loads anything again.
+ */
+async function artifactView(ctx: RouteCtx, url: URL): Promise<Response> {
+  const [, , name = "", code = "", ...rest] = url.pathname.split("/");
+  const session = ctx.views.spend(code, ctx.now());
+  if (!isSessionKey(name) || session !== name) return notice(403, "This view of the artifact was used or has expired: reload the review page to see it again.");
   const s = loadSession(ctx.root, name);
-  if (!s) return new Response("no such session\n", { status: 404 });
-  return serveProjectFile(s.project_path, rest.join("/"));
+  if (!s) return notice(404, "This review session is not there any more.");
+  if (rest.join("/") !== s.file.split("/").map(encodeURIComponent).join("/")) {
+    return notice(404, `The forum shows only the file under review (${s.file}) here: open another file with vx forum <file>.`);
+  }
+  return serveArtifact(s.project_path, s.file, ctx.exec);
 }
 
 /** The request's URL; undefined when its Host makes none (`a:b:c`, empty): a 400, logged once. */
@@ -151,24 +178,25 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
   return async function handle(req: Request, server?: ServerControl): Promise<Response> {
     const url = urlOf(ctx, req);
     if (!url) return new Response("bad request: malformed Host header\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-    if (url.pathname.startsWith("/a/")) return artifact(ctx, url, req.headers);
-    const verdict = admit(url, req.headers, ctx.gate);
+    const verdict = admit(req.method, url, req.headers, ctx.gate);
     if (verdict.kind === "refuse") return new Response(`${verdict.reason}\n`, { status: verdict.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     ctx.touch();
     // Let in: the idle limit is for those who are not (an event stream is silent for long, a board
     // waits on git); the general's browser bounds its own connections.
     server?.timeout(req, 0);
-    if (verdict.kind === "exchange") return new Response(null, { status: 303, headers: { Location: verdict.location, "Set-Cookie": verdict.cookie, "Cache-Control": "no-store" } });
     const path = url.pathname;
     const parts = path.split("/");
     if (req.method !== "GET" && req.method !== "HEAD") {
       const why = changeProblem(req.method, req.headers);
       if (why) return refuse(req.method === "POST" ? 403 : 405, why);
+      if (path === "/api/login") return postLogin(ctx, req);
       if (parts[1] === "api" && parts[2] === "sessions" && parts[4] === "messages" && parts.length === 5) return postMessage(ctx, req, parts[3] ?? "");
+      if (parts[1] === "api" && parts[2] === "sessions" && parts[4] === "view" && parts.length === 5) return postView(ctx, parts[3] ?? "");
       if (path === "/api/projects/messages") return postToCommander(ctx, req);
       return refuse(404, "no such forum action");
     }
     try {
+      if (path.startsWith("/a/")) return await artifactView(ctx, url);
       if (path === "/") return page("board.html");
       if (parts[1] === "s" && parts.length === 3) return page("review.html");
       if (path === "/assets/forum.js") return page("forum.js");

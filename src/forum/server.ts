@@ -17,9 +17,10 @@ import { type HeldLock, tryLockExclusive } from "../state/lock";
 import { stateRoot } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
 import { type ForumServer, ForumServerSchema } from "../state/schemas";
-import { GUARDS, isoTime, scaled } from "../time";
+import { COUNTS, GUARDS, isoTime, scaled } from "../time";
 import { VERSION } from "../version";
 import { realNotifier } from "../wakes/notify";
+import { createViews, sweepLinks } from "./codes";
 import { createHub, createWatch } from "./events";
 import { type ForumPaths, forumPaths } from "./paths";
 import { type ServerControl, createHandler } from "./routes";
@@ -139,6 +140,11 @@ export async function runServer(deps: Deps): Promise<number> {
   const log = createLog({ write: (t) => (writeSync(logFd, t), true) }, deps.clock);
   const exe = selfExecutable();
   const binary = buildOf(exe) ?? { version: VERSION, executable: exe, resolved: exe, size: 0, mod_time_unix_nano: 0 };
+  try {
+    removeFile(fp.cookieToken);
+  } catch (err) {
+    log(`forum: cannot remove ${fp.cookieToken} (an older vx's token, never used again): ${errorMessage(err)}`);
+  }
   const token = tokenOf(fp, log);
   const logOnce = onceLog(log);
   let lastSeen = deps.clock.now();
@@ -150,6 +156,8 @@ export async function runServer(deps: Deps): Promise<number> {
       root,
       gate,
       hub,
+      views: createViews(GUARDS.forumView, COUNTS.forumViews),
+      linkLife: scaled("forumLink", deps.env),
       exec: deps.exec,
       now: () => deps.clock.now(),
       touch: () => {
@@ -187,7 +195,9 @@ export async function runServer(deps: Deps): Promise<number> {
   }
   log(`forum: server ${deps.pid} listening on http://127.0.0.1:${gate.port}/ (vx ${VERSION})`);
 
-  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, log);
+  const sweep = () => sweepLinks(fp, deps.clock.now(), scaled("forumLink", deps.env), log);
+  sweep();
+  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, log, sweep);
   log(`forum: server ${deps.pid} stopping: ${why}`);
   server.stop(true);
   hub.close();
@@ -217,7 +227,15 @@ function upkeep(log: (line: string) => void, what: string, fn: () => void): void
 }
 
 /** Sends events for what changed on disk until a signal, a new binary, or the idle limit. */
-async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof createHub>, binary: ForumServer["binary"], lastSeen: () => number, log: (line: string) => void): Promise<string> {
+async function watchUntilDone(
+  root: string,
+  deps: Deps,
+  hub: ReturnType<typeof createHub>,
+  binary: ForumServer["binary"],
+  lastSeen: () => number,
+  log: (line: string) => void,
+  sweep: () => void,
+): Promise<string> {
   let stop: string | undefined;
   const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
     const h = () => {
@@ -255,6 +273,7 @@ async function watchUntilDone(root: string, deps: Deps, hub: ReturnType<typeof c
       }
       if (now >= nextBuildCheck) {
         nextBuildCheck = now + buildEvery;
+        sweep();
         const reason = changeReason(binary);
         if (reason) stop = `its binary changed (${reason})`;
       }

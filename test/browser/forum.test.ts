@@ -3,22 +3,15 @@
 // from inside the page, and the live board; the screenshots the README shows are taken here.
 // Run with `bun run test:browser`; skipped, saying so, when no chromium is installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { stopSentinel } from "../await-kit";
 import { type Forum, forum, writePlan } from "../forum-kit";
+import { CHROMIUM } from "./chromium";
 import { REPO, VX_BIN, git, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
 
-/** CHROMIUM_PATH names the browser; else Debian's `chromium` on PATH. Undefined when there is none. */
-function findChromium(): string | undefined {
-  const given = process.env.CHROMIUM_PATH;
-  if (given) return existsSync(given) ? given : undefined;
-  return Bun.which("chromium") ?? Bun.which("chromium-browser") ?? undefined;
-}
-const CHROMIUM = findChromium();
-if (!CHROMIUM) console.error("test/browser: no chromium found (install Debian's chromium package, or set CHROMIUM_PATH): the browser tests are skipped");
 
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1; not VX_*, which the preload clears): a plain run
 // takes them into a temp dir it removes, so it leaves the checkout as it found it.
@@ -65,8 +58,9 @@ describe.skipIf(!CHROMIUM)("the forum in chromium (FOR-11)", () => {
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     await page.goto(url.toString());
-    // The token went into a cookie; the address bar no longer shows it.
-    expect(page.url()).not.toContain("t=");
+    // The link's one-time code went for the tab's key; the address bar no longer shows it.
+    await page.locator("#live", { hasText: "live" }).waitFor();
+    expect(page.url()).toBe(`${f.base()}${url.pathname}`);
     const frame = page.frameLocator("#artifact");
     await frame.locator("strong", { hasText: "Server" }).waitFor({ timeout: 10_000 });
     expect(await frame.locator("table td").first().textContent()).toBe("server");

@@ -169,7 +169,7 @@ describe("corrupt forum state (FOR-05)", () => {
   test("a token that is a FIFO, then a directory, and a last-port FIFO are refused and left; the server runs on a token of its own; a server.json it cannot write stops it cleanly", async () => {
     await using f = await forum();
     const dir = join(f.root, "forum");
-    const token = join(dir, "token");
+    const token = join(dir, "access-token");
     const lastPort = join(dir, "last-port");
     mkdirSync(dir, { recursive: true });
     for (const p of [token, lastPort]) expect(Bun.spawnSync(["mkfifo", "-m", "600", p]).exitCode).toBe(0);

@@ -1,134 +1,17 @@
-// The forum server end to end (FOR-05..08, FOR-10, FOR-12): the compiled binary, real HTTP from
-// outside a browser: the access rules, review sessions, and a server killed with SIGKILL while
-// messages arrive.
-import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// The forum server end to end (FOR-05, FOR-07, FOR-08, FOR-10, FOR-12): the compiled binary, real
+// HTTP from outside a browser: review sessions, and a server killed with SIGKILL while messages
+// arrive. Access (FOR-06): forum-access.test.ts.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Forum, forum, jsonOf, writePlan } from "../forum-kit";
+import { forumEachTest, inboxFiles, jsonOf, sessionOf, writePlan } from "../forum-kit";
 import { VX_BIN, alive, vx, waitFor, writeExecutable } from "../helpers";
 
-let current: Forum | undefined;
-afterEach(async () => {
-  if (current) await current.stop();
-  current?.[Symbol.dispose]();
-  current = undefined;
-});
-
-const sessionOf = (url: URL) => url.pathname.split("/")[2] as string;
-
-function inboxFiles(f: Forum, session: string): string[] {
-  const dir = join(f.stateDir, "forum-inbox", session);
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".json")) : [];
-}
-
-describe("forum access (FOR-06)", () => {
-  test("no token: 403; the token is traded for an HttpOnly SameSite=Strict cookie and a clean redirect; the cookie lets in", async () => {
-    current = await forum();
-    const f = current;
-    writePlan(f);
-    const url = await f.open(["plan.md"]);
-    expect(url.hostname).toBe("127.0.0.1");
-    expect(url.searchParams.get("t")).toBe(f.info().token);
-    // Nothing: 403, on a page and on the API.
-    for (const path of ["/", "/api/sessions", url.pathname]) {
-      expect((await fetch(`${f.base()}${path}`, { redirect: "manual" })).status).toBe(403);
-    }
-    // A wrong token: 403.
-    expect((await fetch(`${f.base()}/?t=${"0".repeat(64)}`, { redirect: "manual" })).status).toBe(403);
-    const res = await fetch(url, { redirect: "manual" });
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe(url.pathname);
-    const cookie = res.headers.get("set-cookie") ?? "";
-    expect(cookie).toContain(`vx_forum_${f.info().port}=${f.info().token}`);
-    expect(cookie).toContain("HttpOnly");
-    expect(cookie).toContain("SameSite=Strict");
-    const page = await f.req(url.pathname);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    expect(await page.text()).toContain('sandbox="allow-scripts"');
-  });
-
-  test("a foreign Host (DNS rebinding) gets 421 even with the token or cookie; localhost is let in", async () => {
-    current = await forum();
-    const f = current;
-    await f.open(["board"]);
-    const port = f.info().port;
-    for (const host of [`evil.example:${port}`, "127.0.0.1", `127.0.0.1:${port + 1}`]) {
-      expect((await f.req("/api/sessions", { headers: { host } })).status).toBe(421);
-      expect((await fetch(`${f.base()}/?t=${f.info().token}`, { headers: { host }, redirect: "manual" })).status).toBe(421);
-    }
-    expect((await f.req("/api/sessions", { headers: { host: `localhost:${port}` } })).status).toBe(200);
-  });
-
-  test("a change needs POST, JSON and a matching Origin; a cross-origin POST writes nothing", async () => {
-    current = await forum();
-    const f = current;
-    writePlan(f);
-    const s = sessionOf(await f.open(["plan.md"]));
-    const path = `/api/sessions/${s}/messages`;
-    const refused = [
-      await f.post(path, { text: "from evil" }, { origin: "http://evil.example" }),
-      await f.post(path, { text: "no origin" }, { origin: "" }),
-      await f.post(path, { text: "as a form" }, { "content-type": "application/x-www-form-urlencoded" }),
-      await f.post(path, { text: "text/plain" }, { "content-type": "text/plain" }),
-    ];
-    for (const r of refused) expect(r.status).toBe(403);
-    expect((await f.req(path, { method: "PUT", body: "{}", headers: { "content-type": "application/json", origin: f.base() } })).status).toBe(405);
-    expect(inboxFiles(f, s)).toEqual([]);
-    expect((await f.post(path, { text: "from the page" })).status).toBe(201);
-    expect(inboxFiles(f, s)).toHaveLength(1);
-  });
-
-  test("artifacts: sandboxed CSP, no cookie needed but the session's key, no ../ and no link out of the project", async () => {
-    current = await forum();
-    const f = current;
-    writePlan(f);
-    mkdirSync(join(f.project, "docs"));
-    writeFileSync(join(f.home, "secret.txt"), "top secret\n");
-    symlinkSync(join(f.home, "secret.txt"), join(f.project, "docs", "out.txt"));
-    writeFileSync(join(f.project, "docs", "in.txt"), "inside\n");
-    const s = sessionOf(await f.open(["plan.md"]));
-    const doc = await jsonOf(await f.req(`/api/sessions/${s}`));
-    const art = await fetch(`${f.base()}${doc.artifact_url}`);
-    expect(art.status).toBe(200);
-    expect(art.headers.get("content-security-policy")).toContain("sandbox allow-scripts");
-    expect(art.headers.get("content-security-policy")).not.toContain("allow-same-origin");
-    expect(await art.text()).toContain("<strong>forum</strong>");
-    const prefix = doc.artifact_url.replace(/plan\.md$/, "");
-    expect((await fetch(`${f.base()}${prefix}docs/in.txt`)).status).toBe(200);
-    const link = await fetch(`${f.base()}${prefix}docs/out.txt`);
-    expect(link.status).toBe(403);
-    expect(await link.text()).not.toContain("top secret");
-    for (const bad of ["..%2F..%2Fhome%2Fsecret.txt", "docs/..%2F..%2Fhome%2Fsecret.txt", "%2E%2E/home/secret.txt"]) {
-      const r = await fetch(`${f.base()}${prefix}${bad}`);
-      expect(r.status).toBe(403);
-      expect(await r.text()).not.toContain("top secret");
-    }
-    // Another session's key, or none: 403.
-    expect((await fetch(`${f.base()}/a/${s}/${"0".repeat(32)}/plan.md`)).status).toBe(403);
-    // A missing file: a notice, not an error page.
-    const gone = await fetch(`${f.base()}${prefix}nothing.md`);
-    expect(gone.status).toBe(404);
-    expect(await gone.text()).toContain("nothing.md is not there");
-  });
-
-  test("vx forum refuses what it cannot show, and files outside the project", async () => {
-    current = await forum();
-    const f = current;
-    writeFileSync(join(f.project, "a.pdf"), "%PDF");
-    writeFileSync(join(f.home, "outside.md"), "# no\n");
-    expect(await f.run(["a.pdf"])).toMatchObject({ code: 64, stderr: expect.stringContaining("vx: forum cannot show a.pdf: pdf is not one of html, md, svg, png, jpg, txt") });
-    expect(await f.run([join(f.home, "outside.md")])).toMatchObject({ code: 64, stderr: expect.stringContaining("it is outside this project") });
-    expect(await f.run(["missing.md"])).toMatchObject({ code: 64, stderr: expect.stringContaining("forum cannot show missing.md: no such file") });
-    expect(await f.run(["bogus"])).toMatchObject({ code: 64, stderr: expect.stringContaining('unknown forum subcommand "bogus"') });
-    expect(existsSync(join(f.root, "forum", "server.json"))).toBe(false);
-  });
-});
+const start = forumEachTest();
 
 describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
   test("a message is transcript, inbox and wake before its 201; reply acks it; end marks the wake ended and refuses more", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     writePlan(f);
     const s = sessionOf(await f.open(["plan.md"]));
     expect(s).toMatch(/^plan\.md-[0-9a-f]{8}$/);
@@ -167,8 +50,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
   });
 
   test("a forum wake pings the general's notifier with the forum section (WAK-14)", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     const out = join(f.home, "pinged");
     writeExecutable(join(f.bin, "ping-me"), `#!/bin/sh\n{ cat; echo "status=$VX_NEW_STATUS task=[$VX_TASK_ID]"; } > "${out}"\n`);
     const config = join(f.project, ".vexillum", "config.json");
@@ -182,8 +64,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
   });
 
   test("bad messages are refused with a reason and write nothing (FOR-10)", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     writePlan(f);
     const s = sessionOf(await f.open(["plan.md"]));
     const path = `/api/sessions/${s}/messages`;
@@ -214,8 +95,7 @@ describe("review sessions (FOR-07, FOR-08, FOR-10)", () => {
 
 describe("the server's life (FOR-05)", () => {
   test("one server per state root: a second refuses naming the first; forum stop stops the verified one", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     const doctor = async () => (await vx(["doctor"], { cwd: f.project, env: f.env })).stdout.split("\n").find((l) => l.includes("] forum"));
     expect(await doctor()).toBe("[ok] forum - server not running (vx forum board starts it)");
     await f.open(["board"]);
@@ -253,8 +133,7 @@ describe("the server's life (FOR-05)", () => {
 
   test("with no page open and nothing happening, the server exits at the (scaled) idle limit", async () => {
     // 8 h x 0.0001 = 2.9 s.
-    current = await forum({ VX_TIME_SCALE: "0.0001" });
-    const f = current;
+    const f = await start({ VX_TIME_SCALE: "0.0001" });
     await f.open(["board"]);
     const { pid } = f.info();
     await waitFor(() => !alive(pid), 30_000, "the idle server to exit");
@@ -263,8 +142,7 @@ describe("the server's life (FOR-05)", () => {
   });
 
   test("kill -9 while messages arrive: every 201 is on disk in all three places; a restart delivers the rest and serves the same transcript", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     writePlan(f);
     const s = sessionOf(await f.open(["plan.md"]));
     const { pid, port, token } = f.info();
@@ -302,8 +180,7 @@ describe("the server's life (FOR-05)", () => {
   });
 
   test("a server whose binary changed on disk retires, and the next forum command starts a current one", async () => {
-    current = await forum();
-    const f = current;
+    const f = await start();
     const copy = join(f.bin, "vx");
     copyFileSync(VX_BIN, copy);
     chmodSync(copy, 0o755);

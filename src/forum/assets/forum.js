@@ -29,39 +29,118 @@ async function errorOf(res) {
   return `the forum answered ${res.status}`;
 }
 
+// The page's key (FOR-06) lives in this tab's sessionStorage: only this origin (port included)
+// can read it, and it goes out only as a header, never as a cookie a browser would also send to
+// every other port of 127.0.0.1. A link brings a one-time code in its fragment; it is taken off
+// the address bar and the history entry before anything else, then traded once for the key.
+const KEY = "vx-forum-key";
+const NO_KEY = "this tab holds no forum key: open a link vx printed (vx forum board prints a new one)";
+
+function takeLinkCode() {
+  const m = /^#c=([0-9a-f]{64})$/.exec(location.hash);
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  return m ? m[1] : null;
+}
+
+const loggedIn = (async () => {
+  const code = takeLinkCode();
+  if (!code) return;
+  let res;
+  try {
+    res = await fetch("/api/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+  } catch (_) {
+    throw new Error("the forum did not answer (is it running? vx forum board starts it)");
+  }
+  if (res.ok) sessionStorage.setItem(KEY, (await res.json()).key);
+  else if (!sessionStorage.getItem(KEY)) throw new Error(await errorOf(res));
+})();
+loggedIn.catch(() => {}); // each use below says what went wrong
+
+/** The key header, once the login (if any) is done; throws with what to do when there is no key. */
+async function auth() {
+  await loggedIn;
+  const key = sessionStorage.getItem(KEY);
+  if (!key) throw new Error(NO_KEY);
+  return { Authorization: `Bearer ${key}` };
+}
+
 async function getJson(url) {
-  const res = await fetch(url, { cache: "no-store", credentials: "same-origin" });
+  const res = await fetch(url, { cache: "no-store", credentials: "omit", headers: await auth() });
   if (!res.ok) throw new Error(await errorOf(res));
   return res.json();
 }
 
-/** A change: POST with a JSON body; the browser adds the Origin the server checks (FOR-06). */
-async function postJson(url, body) {
+/** A change: POST with a JSON body and the key; the browser adds the Origin the server checks (FOR-06). */
+async function postJson(url, body, status = 201) {
   let res;
   try {
-    res = await fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  } catch (_) {
+    res = await fetch(url, { method: "POST", credentials: "omit", headers: { ...(await auth()), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (e) {
+    if (e.message === NO_KEY) return { ok: false, error: NO_KEY };
     return { ok: false, error: "the forum did not answer (is it running? vx forum board starts it); your text is kept - send it again" };
   }
-  if (res.status === 201) return { ok: true, body: await res.json() };
+  if (res.status === status) return { ok: true, body: await res.json() };
   return { ok: false, error: await errorOf(res) };
 }
 
-/** The live stream; `open` runs on every (re)connection, so a restarted server refreshes the page. */
-function follow(handlers) {
-  const es = new EventSource("/api/events");
+/** One server-sent event block (`event:` and `data:` lines) to its handler. */
+function dispatch(block, handlers) {
+  let event = "message";
+  let data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event:")) event = line.slice(6).trim();
+    else if (line.startsWith("data:")) data += line.slice(5).trim();
+  }
+  if (data && event !== "open" && Object.hasOwn(handlers, event)) handlers[event](JSON.parse(data));
+}
+
+/**
+ * The live stream, read with fetch (EventSource cannot send the key header); `open` runs on every
+ * (re)connection, so a restarted server refreshes the page.
+ */
+async function follow(handlers) {
   const live = $("live");
-  es.onopen = () => {
-    live.textContent = "live";
-    live.classList.remove("off");
-    handlers.open();
-  };
-  es.onerror = () => {
+  for (;;) {
+    let res;
+    try {
+      res = await fetch("/api/events", { cache: "no-store", credentials: "omit", headers: await auth() });
+    } catch (e) {
+      if (e.message === NO_KEY || !sessionStorage.getItem(KEY)) {
+        // No key, or a link that did not work: nothing to retry until the general opens a new link.
+        notice(e.message, true);
+        live.textContent = "no key";
+        return;
+      }
+    }
+    if (res && res.status === 403) {
+      notice(await errorOf(res), true);
+      live.textContent = "refused";
+      return;
+    }
+    if (res && res.ok) {
+      live.textContent = "live";
+      live.classList.remove("off");
+      handlers.open();
+      try {
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buf = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buf = (buf + value).replace(/\r\n?/g, "\n");
+          for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
+            dispatch(buf.slice(0, i), handlers);
+            buf = buf.slice(i + 2);
+          }
+          if (buf.length > 1 << 20) break; // not an event stream: start again
+        }
+      } catch (_) {
+        // the server went away: reconnect below
+      }
+    }
     live.textContent = "reconnecting…";
     live.classList.add("off");
-  };
-  for (const [name, fn] of Object.entries(handlers)) {
-    if (name !== "open") es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }
 
@@ -108,8 +187,15 @@ function sender(form, textarea, button, status, send) {
 function reviewPage() {
   const session = decodeURIComponent(location.pathname.split("/")[2] || "");
   const frame = $("artifact");
-  let artifactUrl = "";
+  let shown = false;
   let ended = false;
+
+  /** A new one-time view of the artifact for the frame (FOR-06): its code is spent by the frame's load. */
+  async function showArtifact() {
+    const r = await postJson(`/api/sessions/${encodeURIComponent(session)}/view`, {});
+    if (r.ok) frame.src = r.body.url;
+    else notice(r.error, true);
+  }
 
   async function refresh() {
     let doc;
@@ -122,9 +208,9 @@ function reviewPage() {
     notice("");
     $("file").textContent = doc.file;
     document.title = `vx forum - ${doc.file}`;
-    if (!artifactUrl) {
-      artifactUrl = doc.artifact_url;
-      frame.src = artifactUrl;
+    if (!shown) {
+      shown = true;
+      await showArtifact();
     }
     const list = $("transcript");
     list.replaceChildren(
@@ -151,9 +237,7 @@ function reviewPage() {
   follow({
     open: refresh,
     session: (d) => d.session === session && refresh(),
-    artifact: (d) => {
-      if (d.session === session && artifactUrl) frame.src = `${artifactUrl}?v=${Date.now()}`;
-    },
+    artifact: (d) => d.session === session && shown && showArtifact(),
   });
 }
 
