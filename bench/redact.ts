@@ -5,13 +5,14 @@
  * 1. Speed: median milliseconds per 500-line capture of ordinary pane text, and of one with a secret
  *    every 25 lines. Goal: under 2 ms.
  * 2. False positives: lines changed per 1,000 lines of ordinary source code and logs (goal <= 3), and
- *    the secret corpus and the held-out style set: cases that still hold a secret (goal 0).
+ *    the secret corpus and the held-out style sets: cases that still hold a secret (goal 0).
  * Usage: bun bench/redact.ts [runs=400] [--lines: print every ordinary line the new redactor changes]
  */
 import { redact } from "../src/redact";
 import { ORDINARY_LINES } from "../test/fixtures/ordinary/index";
 import { SECRET_BLOCKS, SECRET_CASES } from "../test/fixtures/secret-corpus";
 import { HELD_OUT, HELD_OUT_B } from "../test/fixtures/secret-heldout";
+import { HELD_OUT_C } from "../test/fixtures/secret-heldout-c";
 import { median } from "./lib";
 import { redact as baseline } from "./redact-baseline";
 
@@ -77,4 +78,6 @@ console.log(`held-out style set A (never tuned on): ${HELD_OUT.length} cases ove
 console.log(`  new: ${heldOut(redact)} still hold a secret   before issue 9: ${heldOut(baseline)}`);
 console.log(`held-out style set B (4 shapes fixed after its first run): ${HELD_OUT_B.length} cases`);
 console.log(`  new: ${heldOut(redact, HELD_OUT_B)} still hold a secret   before issue 9: ${heldOut(baseline, HELD_OUT_B)}`);
+console.log(`held-out style set C (issue 25, written before its rules): ${HELD_OUT_C.length} cases over ${new Set(HELD_OUT_C.map((c) => c.family)).size} families`);
+console.log(`  new: ${heldOut(redact, HELD_OUT_C)} still hold a secret   before issue 9: ${heldOut(baseline, HELD_OUT_C)}`);
 if (showLines) for (const l of fpNew.changed) console.log(`  changed: ${l}`);
