@@ -13,7 +13,7 @@ import { SECRET, type Span, spliceSecrets } from "./placeholders";
 const INVISIBLE =
   "[\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8]|\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]";
 // JSON escapes, however many times the text was encoded: `\/` `\"` and `\uXXXX` after any run of `\`.
-const ESCAPE = '\\\\+(?:[/"]|u[0-9A-Fa-f]{4})';
+const ESCAPE = '(?<!\\\\)\\\\+(?:[/"]|u[0-9A-Fa-f]{4})';
 // The search of a whole capture: one class (an astral character by its first half), then `\`.
 const INVISIBLE_HINT_RE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFF8\uD82F\uD834\uDB40-\uDB43]/;
 const ESCAPE_RE = new RegExp(ESCAPE);

@@ -48,7 +48,7 @@ const SHARED = [
   `(?:(?:~|\\.{1,2})(?:/[\\w.@%+-]+)+|(?:/[\\w.@%+-]+){2,})/?${END}|[A-Za-z]:\\\\[\\w.@%+-]+\\\\\\S*`,
   `\\?${END}`,
   `(?:${PLACEHOLDER})${END}`,
-  "\\((?:[a-z]+[ ,.'-]*)+\\)\\s*$", // a hint in words: `Password: (typing will be hidden)`, `(none)`
+  "\\([a-z]+(?:[ ,.'-]+[a-z]+)*\\.?\\)\\s*$", // a hint in words: `Password: (typing will be hidden)`, `(none)`
   `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*(?:\\((?=.*\\)|\\s*$)|\\[(?=.*\\]|\\s*$))`, // a call, a subscript
   `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
 ];
