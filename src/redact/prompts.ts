@@ -12,8 +12,11 @@ const WORD = "(?<![A-Za-z0-9_])(?:password|passwd|passphrase|pass phrase)";
 // The prompt's own text runs to its `:`; quoted parts (a URL, a key's path) may hold colons.
 const PROMPT_RE = new RegExp(`^(.*?${WORD}(?:\\s*\\([^)]*\\)|\\s+(?:for|of)\\s(?:'[^']*'|"[^"]*"|[^:'"])*)?\\s*:\\s+)(\\S+)\\s*$`, "i");
 const AFTER_SPACE_RE = new RegExp(`(${WORD}\\s+(?:(?:is|was)\\s+)?)([^\\s"'=:]+)`, "gi");
-// A plain word answers no prompt with a secret (`Password for bob: incorrect`).
+// A plain word answers no prompt with a secret (`Password for bob: incorrect`), and an answer
+// starts with a letter, digit or symbol, not with the quote that closes a prompt in code
+// (`\`Password for ${host}: \``).
 const WORD_RE = /^(?:[A-Za-z][a-z]*|[A-Z]+)[.!]?$/;
+const ANSWER_RE = /^[^"'`\s][^\s]{3,}$/;
 const HINT_RE = /pass/i;
 
 /** Replaces a password after a prompt or after spaces in `line`. */
@@ -22,7 +25,7 @@ export function replacePrompts(line: string): string {
   const prompt = PROMPT_RE.exec(line);
   if (prompt) {
     const v = prompt[2];
-    if (!v.startsWith(SECRET) && !WORD_RE.test(v) && assignedLiteral(v, "assign") !== undefined) {
+    if (ANSWER_RE.test(v) && !v.startsWith(SECRET) && !WORD_RE.test(v) && assignedLiteral(v, "assign") !== undefined) {
       return prompt[1] + SECRET + line.slice(prompt[1].length + v.length);
     }
   }

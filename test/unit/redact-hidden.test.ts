@@ -146,6 +146,7 @@ describe("the held-out corpus's three shapes", () => {
     "DB_PASSWORD=os.getenv(\"DB_PASSWORD\")",
     `password reset requested for user ${UUID}`,
     "Password for 'https://bob@git.example.com':",
+    "  promptLabel: (host: string) => `Password for ${host}: `,",
     "[sudo] password for bob: incorrect",
     "Password: (typing will be hidden)",
     "PASSWORD_RULES=min:12,max:64",
