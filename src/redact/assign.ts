@@ -4,7 +4,7 @@
  * only the value becomes `[redacted-secret]`, unless the value is code (see values.ts).
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
-import { assignedLiteral, looksRandom, operatorAt, quoted } from "./values";
+import { assignedLiteral, envAssignment, looksRandom, operatorAt, quoted } from "./values";
 
 // A name ends in one of these words, then an optional closing quote or bracket (`"dbPassword":`,
 // `environ["DB_PASSWORD"] =`), then its operator. The rest of the name is read backwards from the
@@ -171,9 +171,7 @@ function replaceNamed(line: string, re: RegExp, level: (m: RegExpExecArray, line
     // `name :exec`, `ok ? token : other`: a spaced colon is an annotation or a ternary, not a key.
     if (op.op === "colon" && /\s/.test(line[opAt - 1])) continue;
     const tight = line[opAt] === "=" && !/\s/.test(line[opAt - 1]) && !/\s/.test(line[op.end] ?? " ");
-    // `DB_PASSWORD=v`: an environment assignment, whose value is text rather than code.
-    const env = tight && /[A-Z0-9_]/.test(line[opAt - 1]) && ENV_STYLE_RE.test(namePrefix(line, opAt) ?? "");
-    const span = valueSpan(line, op.end, op.op, named === "weak", tight, env);
+    const span = valueSpan(line, op.end, op.op, named === "weak", tight, envAssignment(line, opAt));
     if (span === undefined) continue;
     spans.push(span);
     if (span[1] >= line.length) break;

@@ -3,7 +3,7 @@
  * bare words `token key secret auth password passwd` before `=` or `:` unless what follows is code
  * (see values.ts). Cookie headers keep their names, their values go (cookies.ts).
  */
-import { isCodeValue, operatorAt } from "./values";
+import { envAssignment, isCodeValue, operatorAt } from "./values";
 
 // Tested against the lower-cased line, as SPEC RED-02 words it.
 const VENDOR_RE = new RegExp(
@@ -43,9 +43,7 @@ export function dropsLine(line: string): boolean {
     const at = BARE_WORD_RE.lastIndex;
     const op = operatorAt(line, at);
     if (op === undefined) continue;
-    // `PASSWORD=v`: an environment assignment, whose value is text rather than code.
-    const env = line[at] === "=" && line[at - 1] === m[1][m[1].length - 1] && /^[A-Z]+$/.test(m[1]) && !/\s/.test(line[op.end] ?? " ");
-    if (!isCodeValue(line.slice(op.end), op.op, m[1].toLowerCase() === "key", env)) return true;
+    if (!isCodeValue(line.slice(op.end), op.op, m[1].toLowerCase() === "key", envAssignment(line, at))) return true;
   }
   return false;
 }

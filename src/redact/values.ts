@@ -26,6 +26,17 @@ export function operatorAt(s: string, i: number): { op: Operator; end: number } 
   return undefined;
 }
 
+/**
+ * Whether the `=` at `at` makes an environment assignment (`DB_PASSWORD=v`): an upper-case name right
+ * before it and the value right after. Its value is shell or `.env` text, not code (see below).
+ */
+export function envAssignment(s: string, at: number): boolean {
+  if (s[at] !== "=" || /[\s=>]/.test(s[at + 1] ?? " ")) return false;
+  let start = at;
+  while (start > 0 && /[A-Za-z0-9_]/.test(s[start - 1])) start--;
+  return /^[A-Z0-9_]*[A-Z][A-Z0-9_]*$/.test(s.slice(start, at));
+}
+
 const END = "(?=$|[\\s,;)\\]}])";
 const ID = "[A-Za-z_$][\\w$]*";
 const SEP = "(?:\\.|\\?\\.|::|->)";
