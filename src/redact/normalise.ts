@@ -6,16 +6,19 @@
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
 
-// Unicode's Default_Ignorable_Code_Point: zero-width space and joiners, word joiner, BOM, soft hyphen,
-// bidi controls, invisible operators, variation selectors, fillers, tags; none of them is drawn.
-// Written out (a unit test compares it with \p{Default_Ignorable_Code_Point}): a plain class is
-// searched several times faster than a property escape, and every capture is searched once.
-const INVISIBLE =
-  "[\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFF8]|\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]";
+// Unicode's format characters (category Cf) and Default_Ignorable_Code_Point: zero-width space and
+// joiners, word joiner, BOM, soft hyphen, bidi controls, invisible operators, variation selectors,
+// fillers, tags; none of them is drawn as a character of its own. Written out (a unit test compares
+// it with the Unicode properties): a plain class is searched several times faster than a property
+// escape, and every capture is searched once.
+const INVISIBLE_BMP =
+  "\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB";
+const INVISIBLE_ASTRAL = "\\uD804[\\uDCBD\\uDCCD]|\\uD80D[\\uDC30-\\uDC3F]|\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]";
+const INVISIBLE = `[${INVISIBLE_BMP}]|${INVISIBLE_ASTRAL}`;
 // JSON escapes, however many times the text was encoded: `\/` `\"` and `\uXXXX` after any run of `\`.
 const ESCAPE = '(?<!\\\\)\\\\+(?:[/"]|u[0-9A-Fa-f]{4})';
 // The search of a whole capture: one class (an astral character by its first half), then `\`.
-const INVISIBLE_HINT_RE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\uFFF0-\uFFF8\uD82F\uD834\uDB40-\uDB43]/;
+const INVISIBLE_HINT_RE = new RegExp(`[${INVISIBLE_BMP}\\uD804\\uD80D\\uD82F\\uD834\\uDB40-\\uDB43]`);
 const ESCAPE_RE = new RegExp(ESCAPE);
 const PIECE_RE = new RegExp(`(?:${INVISIBLE})+|${ESCAPE}`, "g");
 /** One invisible character (exported for the test that checks the set against Unicode's). */

@@ -45,8 +45,8 @@ describe("the spec's test vectors (RED-06, RED-07, RED-08)", () => {
 });
 
 describe("the normalised copy (RED-06)", () => {
-  test("its invisible set is Unicode's Default_Ignorable_Code_Point, every code point", () => {
-    const di = /^\p{Default_Ignorable_Code_Point}$/u;
+  test("its invisible set is Unicode's format characters and Default_Ignorable_Code_Point, every code point", () => {
+    const di = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
     const wrong: string[] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp < 0xe000) continue;
@@ -70,6 +70,7 @@ describe("the normalised copy (RED-06)", () => {
     ["U+FEFF (JavaScript whitespace) inside a value", `DB_PASSWORD=hunter\uFEFF2horse9`, `DB_PASSWORD=${S}`],
     ["U+200C inside the name", "DB_PASS\u200CWORD=hunter2horse9", `DB_PASS\u200CWORD=${S}`],
     ["a tag character (astral) inside a token", `tagged ${at(GH, 12, "\u{E0041}")}`, `tagged ${S}`],
+    ["U+FFF9, a format character outside Default_Ignorable", `anchored ${at(GH, 16, "\uFFF9")}`, `anchored ${S}`],
     ["invisible characters elsewhere on the line stay", `a\u200Bb ${at(GH, 9, "\u200D")} c\u200Bd`, `a\u200Bb ${S} c\u200Bd`],
     ["escaped slashes: the escapes around the placeholder stay", '{"url":"https:\\/\\/admin:hunter2@db:5432\\/app"}', `{"url":"https:\\/\\/${S}@db:5432\\/app"}`],
     ["\\u escapes in either case", '"dsn":"mysql:\\u002F\\u002froot:hunter2\\u0040db"', `"dsn":"mysql:\\u002F\\u002f${S}\\u0040db"`],
