@@ -60,9 +60,9 @@ const SHARED = [
   `\\?${END}`,
   `(?:${PLACEHOLDER})${END}`,
   "\\([a-z]+(?:[ ,.'-]+[a-z]+)*\\.?\\)\\s*$", // a hint in words: `Password: (typing will be hidden)`, `(none)`
-  `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*(?:\\((?=.*\\)|\\s*$)|\\[(?=.*\\]|\\s*$))`, // a call, a subscript
   `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
 ];
+const CALL = `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*(?:\\((?=.*\\)|\\s*$)|\\[(?=.*\\]|\\s*$))`; // a call, a subscript
 // Only code has these; an environment assignment (`DB_PASSWORD=…`) does not.
 const CODE_ONLY = [
   `[:@][A-Za-z_]\\w*${END}`, // SQL bind parameters
@@ -70,8 +70,12 @@ const CODE_ONLY = [
   `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*<(?:[\\w$<>,\\s.:\\[\\]&'*?]*>(?=$|[\\s,;)\\]}(\\[:.=])|\\s*$)`, // a generic type
   `${ID}(?:${SEP}${ID})+${END}`, // a member access: cfg.token, self.key, process.env.X
 ];
-const CODE_RE = new RegExp(`^(?:${[...SHARED, ...CODE_ONLY].join("|")})`, "i");
-const ENV_CODE_RE = new RegExp(`^(?:${SHARED.join("|")})`, "i");
+const CODE_RE = new RegExp(`^(?:${[...SHARED, CALL, ...CODE_ONLY].join("|")})`, "i");
+const ENV_CODE_RE = new RegExp(`^(?:${[...SHARED, CALL].join("|")})`, "i");
+// A word with three runs of digits between letters (`QgTKT.f0Sp4hNlE6`, `Qg(f0Sp4hNlE6)`) is random
+// text, not a call or a member access: identifiers hold one or two (`s3Client`, `v1beta1`).
+const RANDOM_WORD_RE = /^\S*?\d+[A-Za-z]+\d+[A-Za-z]+\d/;
+const NOT_CODE_RE = new RegExp(`^(?:${SHARED.join("|")})`, "i");
 
 // Types after `:` (TypeScript, Python, Rust). A capitalised name counts only when type punctuation
 // follows: at the end of a line `password: Hunter` is as likely YAML as a Python annotation, and
@@ -180,8 +184,8 @@ function literalText(v: string, weak: boolean, env: boolean): string | undefined
     if (weak && (content.length < 3 || WEAK_NAME_RE.test(content))) return undefined;
     return content;
   }
-  if (env ? ENV_CODE_RE.test(v) : CODE_RE.test(v) || VARIABLE_RE.test(v)) return undefined;
   const word = /^\S+/.exec(v)?.[0] ?? v;
+  if (RANDOM_WORD_RE.test(word) ? NOT_CODE_RE.test(v) : env ? ENV_CODE_RE.test(v) : CODE_RE.test(v) || VARIABLE_RE.test(v)) return undefined;
   if (fieldName(word.replace(/[,;]$/, ""))) return undefined;
   return v;
 }
