@@ -2,7 +2,7 @@
  * Cookie values (RED-07, issue 25): a cookie carries a session, so every cookie value is a
  * credential, wherever a cookie is printed: `Cookie:` and `Set-Cookie:` headers (RFC 6265 pairs
  * joined by `;`; after Set-Cookie's first pair come attributes, whose values stay), also quoted inside
- * a curl `-H`, a JSON or Python headers map or `document.cookie = "…"`; curl's `-b name=value` and its
+ * a curl `-H`, a JSON or Python headers map, a header-setting call or `document.cookie = "…"`; curl's `-b name=value` and its
  * verbose `Added cookie name="value"`; cookie jar lines; `cookies = {'name': 'value'}` maps and
  * `{"name": …, "value": …}` entries (HAR, browser storage state) on a line that names cookies.
  * Only the values become `[redacted-secret]`; names and attributes stay readable.
@@ -11,7 +11,8 @@ import { SECRET, type Span, spliceSecrets } from "./placeholders";
 
 // The header or variable name, its closing quote if quoted, its operator and an opening quote. The
 // character before the name is read too: a quote there closes the region (`-H 'Cookie: a=b' url`).
-const HEADER_RE = /(?<![A-Za-z0-9_-])(["']?)(?:set-)?cookie2?["']?\s*(:|=)(?!=)\s*(["']?)/gi;
+// A quoted name then `,` is a header set by a call (`req.Header.Set("Cookie", "a=b")`).
+const HEADER_RE = /(?<![A-Za-z0-9_-])(["']?)(?:set-)?cookie2?["']?\s*(:|=|,)(?!=)\s*(["']?)/gi;
 // RFC 6265 Set-Cookie attributes: their values are not secrets.
 const ATTRIBUTES = new Set(["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority", "partitioned", "version", "comment"]);
 // A comma that starts another cookie (`a=1; Path=/, b=2`), not the one inside `Expires=Wed, 21 Oct`.
@@ -100,6 +101,7 @@ export function replaceCookies(line: string, jar: boolean): string {
   if (named) {
     HEADER_RE.lastIndex = 0;
     for (let m = HEADER_RE.exec(line); m !== null; m = HEADER_RE.exec(line)) {
+      if (m[2] === "," && !(m[1] && m[3])) continue;
       const start = m.index + m[0].length;
       const quote = m[3] || m[1];
       pairSpans(line, start, quote ? closing(line, start, quote) : line.length, m[2] === "=" && !quote, spans);

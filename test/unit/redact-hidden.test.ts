@@ -99,6 +99,7 @@ describe("cookie values (RED-07)", () => {
     ["cookies joined by a comma", "set-cookie: a=1; Path=/, b=Zx81kqPd; HttpOnly", `set-cookie: a=${S}; Path=/, b=${S}; HttpOnly`],
     ["inside curl -H, mid-line", "curl -H 'Cookie: session=Zx81kqPd' https://x.example", `curl -H 'Cookie: session=${S}' https://x.example`],
     ["a JSON headers map", '{"Cookie": "sid=Zx81kqPd; theme=dark", "Accept": "*/*"}', `{"Cookie": "sid=${S}; theme=${S}", "Accept": "*/*"}`],
+    ["a header set by a call", 'req.Header.Set("Cookie", "sid=Zx81kqPd")', `req.Header.Set("Cookie", "sid=${S}")`],
     ["curl -b name=value", "curl -s -b 'laravel_session=Zx81kqPd' https://x.example", `curl -s -b 'laravel_session=${S}' https://x.example`],
     ["curl -v Added cookie", '* Added cookie _gh_sess="Zx81kqPd" for domain github.com, path /', `* Added cookie _gh_sess="${S}" for domain github.com, path /`],
     ["a cookie jar line as a terminal shows it", ".example.com    TRUE    /    FALSE    0    session    Zx81kqPd", `.example.com    TRUE    /    FALSE    0    session    ${S}`],
@@ -114,6 +115,8 @@ describe("cookie values (RED-07)", () => {
     "curl -b cookies.txt -c cookies.txt https://example.com",
     "Set-Cookie: sid=${token}; HttpOnly",
     "git checkout -b feature=login",
+    'we keep one cookie, theme=dark, and nothing else',
+    'res.setHeader("Set-Cookie", serialize(COOKIE_NAME, id, opts));',
     "the Set-Cookie header carries the session id",
   ]);
 });
