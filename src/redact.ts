@@ -26,7 +26,7 @@ import { dropsLine } from "./redact/lines";
 import { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE } from "./redact/placeholders";
 import { replaceEncoded } from "./redact/encoded";
 import { replacePrompts } from "./redact/prompts";
-import { mapBack, needsNormalising, normaliseLine } from "./redact/normalise";
+import { mapBack, normaliseLines } from "./redact/normalise";
 import { AWS, BEGIN, FLAG, JAR, NETRC, TOKEN, URL, UUIDS, WORD, scan } from "./redact/scan";
 import { UUID_ABOVE_RE, hasAwsKeyId, replaceAwsSecrets, replaceContextUuids, replaceTokens } from "./redact/tokens";
 import { replaceUrlSecrets } from "./redact/urls";
@@ -49,8 +49,8 @@ export function redact(text: string): string {
 function redactAt(text: string, depth: number): string {
   if (text === "") return text;
   const lines = text.split("\n");
-  if (!needsNormalising(text)) return redactLines(text, lines, depth).out.join("\n");
-  const copies = lines.map(normaliseLine);
+  const copies = normaliseLines(text, lines);
+  if (copies === undefined) return redactLines(text, lines, depth).out.join("\n");
   const copied = lines.map((l, i) => copies[i]?.text ?? l);
   const { out, src } = redactLines(copied.join("\n"), copied, depth);
   return out
@@ -111,7 +111,7 @@ function redactLines(text: string, lines: string[], depth: number): { out: strin
     if (bits & TOKEN || aws) s = replaceTokens(s);
     if (aws || awsAbove || words) s = replaceAwsSecrets(s, aws || awsAbove);
     if (bits & URL) s = replaceUrlSecrets(s);
-    if (bits & (WORD | FLAG | JAR)) s = replaceCookies(s, (bits & JAR) !== 0);
+    if (bits & (WORD | FLAG | JAR)) s = replaceCookies(s, words, (bits & JAR) !== 0);
     if (bits & UUIDS || uuidBelow > 0) s = replaceContextUuids(s, uuidBelow > 0);
     if (bits & UUIDS && UUID_ABOVE_RE.test(line)) uuidBelow = 5;
     if (bits & (FLAG | WORD)) s = replaceCommandLine(s, words);

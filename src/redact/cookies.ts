@@ -90,11 +90,14 @@ function merged(spans: Span[]): Span[] {
   return out;
 }
 
-/** Replaces every cookie value in `line`; `jar` says it may be a cookie jar line (it has TRUE or FALSE). */
-export function replaceCookies(line: string, jar: boolean): string {
+/**
+ * Replaces every cookie value in `line`. What the scan saw on it: `words`, a credential word (such as
+ * `cookie`); `jar`, `TRUE` or `FALSE` (a cookie jar line may).
+ */
+export function replaceCookies(line: string, words: boolean, jar: boolean): string {
   const entry = jar ? JAR_RE.exec(line) : null;
   if (entry && !entry[2].startsWith(SECRET)) return entry[1] + SECRET + line.slice(entry[1].length + entry[2].length);
-  const named = /cookie/i.test(line);
+  const named = words && /cookie/i.test(line);
   const curl = (line.includes(" -b") || line.includes("--cookie")) && HTTP_CLIENT_RE.test(line);
   if (!named && !curl) return line;
   const spans: Span[] = [];

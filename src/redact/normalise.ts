@@ -20,6 +20,8 @@ const ESCAPE = '(?<!\\\\)\\\\+(?:[/"]|u[0-9A-Fa-f]{4})';
 // The search of a whole capture: one class (an astral character by its first half), then `\`.
 const INVISIBLE_HINT_RE = new RegExp(`[${INVISIBLE_BMP}\\uD804\\uD80D\\uD82F\\uD834\\uDB40-\\uDB43]`);
 const ESCAPE_RE = new RegExp(ESCAPE);
+const INVISIBLE_HINT_G = new RegExp(INVISIBLE_HINT_RE.source, "g");
+const ESCAPE_G = new RegExp(ESCAPE, "g");
 const PIECE_RE = new RegExp(`(?:${INVISIBLE})+|${ESCAPE}`, "g");
 /** One invisible character (exported for the test that checks the set against Unicode's). */
 export const INVISIBLE_RE = new RegExp(`^(?:${INVISIBLE})$`);
@@ -27,9 +29,48 @@ export const INVISIBLE_RE = new RegExp(`^(?:${INVISIBLE})$`);
 /** A line's copy: `at[k]` is where character k of `text` starts in the line; `at[text.length]` is its length. */
 export type Normalised = { text: string; at: Int32Array };
 
-/** Whether anything in `text` needs the copy: one search, so a capture without any is not touched. */
-export function needsNormalising(text: string): boolean {
+/** Whether anything in `text` needs the copy. */
+function needsNormalising(text: string): boolean {
   return INVISIBLE_HINT_RE.test(text) || (text.includes("\\") && ESCAPE_RE.test(text));
+}
+
+/** Adds to `hits` the index of every line of `text` (lines starting at `starts`) that `re` matches. */
+function linesMatching(re: RegExp, text: string, starts: readonly number[], hits: Set<number>): void {
+  re.lastIndex = 0;
+  let line = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    while (line + 1 < starts.length && starts[line + 1] <= m.index) line++;
+    hits.add(line);
+    if (line + 1 >= starts.length) break;
+    re.lastIndex = starts[line + 1]; // one hit per line is enough
+  }
+  re.lastIndex = 0;
+}
+
+/**
+ * The copy of each line of `text` (split as `lines`) that needs one, by index, or undefined when none
+ * does: one search of the whole capture each for invisible characters and for escapes, so a capture
+ * without any costs two searches and its lines are not touched.
+ */
+export function normaliseLines(text: string, lines: readonly string[]): (Normalised | undefined)[] | undefined {
+  const invisible = INVISIBLE_HINT_RE.test(text);
+  const escaped = text.includes("\\") && ESCAPE_RE.test(text);
+  if (!invisible && !escaped) return undefined;
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; i++) {
+    starts.push(at);
+    at += lines[i].length + 1;
+  }
+  const hits = new Set<number>();
+  if (invisible) linesMatching(INVISIBLE_HINT_G, text, starts, hits);
+  if (escaped) linesMatching(ESCAPE_G, text, starts, hits);
+  const copies: (Normalised | undefined)[] = [];
+  let any = false;
+  for (const i of hits) {
+    copies[i] = normaliseLine(lines[i]);
+    any ||= copies[i] !== undefined;
+  }
+  return any ? copies : undefined;
 }
 
 /** The character an escape stands for, "" for an invisible one, or undefined to keep it as written. */
