@@ -17,7 +17,7 @@ const AFTER_SPACE_RE = new RegExp(`(${WORD}\\s+(?:(?:is|was)\\s+)?)([^\\s"'=:]+)
 // (`\`Password for ${host}: \``).
 const WORD_RE = /^(?:[A-Za-z][a-z]*|[A-Z]+)[.!]?$/;
 const ANSWER_RE = /^[^"'`\s][^\s]{3,}$/;
-const HINT_RE = /pass/i;
+const HINT_RE = /pass(?:wd|word|phrase| phrase)\b/i;
 
 /** Replaces a password after a prompt or after spaces in `line`. */
 export function replacePrompts(line: string): string {
