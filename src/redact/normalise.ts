@@ -9,8 +9,8 @@ import { SECRET, type Span, spliceSecrets } from "./placeholders";
 // Unicode's format characters (category Cf) and Default_Ignorable_Code_Point: zero-width space and
 // joiners, word joiner, BOM, soft hyphen, bidi controls, invisible operators, variation selectors,
 // fillers, tags; none of them is drawn as a character of its own. Written out (a unit test compares
-// it with the Unicode properties): a plain class is searched several times faster than a property
-// escape, and every capture is searched once.
+// it with the Unicode properties): a plain class is searched faster than a property escape, and every
+// capture is searched.
 const INVISIBLE_BMP =
   "\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB";
 const INVISIBLE_ASTRAL = "\\uD804[\\uDCBD\\uDCCD]|\\uD80D[\\uDC30-\\uDC3F]|\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]";
