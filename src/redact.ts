@@ -1,26 +1,33 @@
 /**
- * Secret redaction for pane captures (SPEC section 15, RED-01..05, issue 9).
+ * Secret redaction for pane captures (SPEC section 15, RED-01..08, issues 9 and 25).
  *
  * Works line by line with precompiled regexes; one search of the whole text per marker first says
  * which lines each rule needs to read (scan.ts): it runs on 500-line transcripts on every settle and
  * every `vx wait` tail. The output is a fixed point: redact(redact(x)) === redact(x). The stages
  * live in src/redact/:
  *   blocks.ts  private key blocks, also a body whose BEGIN line scrolled out of the window
- *   tokens.ts  provider tokens by prefix and shape, JWTs, AWS secret keys next to their ids
+ *   tokens.ts  provider tokens by prefix and shape, JWTs, 1Password Secret Keys, AWS secret keys
  *   urls.ts    URL credentials, DSN keys, webhook URLs, signature parameters
+ *   cookies.ts cookie values in headers, curl arguments, cookie jars and cookie maps
  *   assign.ts  values assigned to credential names (`DB_PASSWORD=`, `client_secret:`)
  *   cli.ts     command-line credentials (`--password x`, `mysql -p…`, `curl -u`) and `.netrc`
+ *   prompts.ts a password after its prompt (`Password for 'https://…': x`) or after spaces
  *   lines.ts   whole-line drops (RED-02), with code after a bare word exempt (values.ts)
  *   encoded.ts base64 runs whose decoded text holds a secret (decoded and judged by these same rules)
  *   wrap.ts    the tail of a token hard-wrapped or `\`-continued onto the next line
+ * The rules read a copy of each line without invisible characters and JSON escapes (normalise.ts);
+ * what they replace in the copy is replaced in the line.
  */
 import { namesCredentialEntry, replaceAssignments, replaceEntryValue } from "./redact/assign";
 import { keyBlockAt } from "./redact/blocks";
+import { replaceCookies } from "./redact/cookies";
 import { replaceCommandLine, replaceNetrc } from "./redact/cli";
 import { dropsLine } from "./redact/lines";
 import { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE } from "./redact/placeholders";
 import { replaceEncoded } from "./redact/encoded";
-import { AWS, BEGIN, FLAG, NETRC, TOKEN, URL, UUIDS, WORD, scan } from "./redact/scan";
+import { replacePrompts } from "./redact/prompts";
+import { mapBack, normaliseLines } from "./redact/normalise";
+import { AWS, BEGIN, FLAG, JAR, NETRC, TOKEN, URL, UUIDS, WORD, scan } from "./redact/scan";
 import { UUID_ABOVE_RE, hasAwsKeyId, replaceAwsSecrets, replaceContextUuids, replaceTokens } from "./redact/tokens";
 import { replaceUrlSecrets } from "./redact/urls";
 import { replaceContinuations } from "./redact/wrap";
@@ -42,6 +49,20 @@ export function redact(text: string): string {
 function redactAt(text: string, depth: number): string {
   if (text === "") return text;
   const lines = text.split("\n");
+  const copies = normaliseLines(text, lines);
+  if (copies === undefined) return redactLines(text, lines, depth).out.join("\n");
+  const copied = lines.map((l, i) => copies[i]?.text ?? l);
+  const { out, src } = redactLines(copied.join("\n"), copied, depth);
+  return out
+    .map((o, k) => {
+      const copy = copies[src[k]];
+      return copy === undefined ? o : mapBack(lines[src[k]], copy, o);
+    })
+    .join("\n");
+}
+
+/** The redacted lines of `text` (split as `lines`), and for each the line of `lines` it came from. */
+function redactLines(text: string, lines: string[], depth: number): { out: string[]; src: number[] } {
   const { marks, keyEnd } = scan(text, lines);
   if (depth === 0) replaceEncoded(text, lines, (t) => redactAt(t, depth + 1) !== t);
   const anyCr = text.includes("\r");
@@ -90,11 +111,12 @@ function redactAt(text: string, depth: number): string {
     if (bits & TOKEN || aws) s = replaceTokens(s);
     if (aws || awsAbove || words) s = replaceAwsSecrets(s, aws || awsAbove);
     if (bits & URL) s = replaceUrlSecrets(s);
+    if (bits & (WORD | FLAG | JAR)) s = replaceCookies(s, words, (bits & JAR) !== 0);
     if (bits & UUIDS || uuidBelow > 0) s = replaceContextUuids(s, uuidBelow > 0);
     if (bits & UUIDS && UUID_ABOVE_RE.test(line)) uuidBelow = 5;
     if (bits & (FLAG | WORD)) s = replaceCommandLine(s, words);
     if (words || netrc) {
-      s = replaceAssignments(s);
+      s = replacePrompts(replaceAssignments(s));
       const entry = replaceNetrc(s, netrc);
       s = entry.line;
       netrc = entry.inBlock;
@@ -110,5 +132,5 @@ function redactAt(text: string, depth: number): string {
     src.push(i);
   }
   replaceContinuations(lines, out, src);
-  return out.join("\n");
+  return { out, src };
 }

@@ -4,7 +4,7 @@
  * only the value becomes `[redacted-secret]`, unless the value is code (see values.ts).
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
-import { assignedLiteral, looksRandom, operatorAt, quoted } from "./values";
+import { assignedLiteral, envAssignment, looksRandom, operatorAt, quoted } from "./values";
 
 // A name ends in one of these words, then an optional closing quote or bracket (`"dbPassword":`,
 // `environ["DB_PASSWORD"] =`), then its operator. The rest of the name is read backwards from the
@@ -18,7 +18,7 @@ const ENV_MIDDLE_RE = /(?<![A-Za-z0-9_.-])(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|PASS
 const ENV_MIDDLE_HINT_RE = /(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY)_/;
 const ENV_MIDDLE_NAME_RE = /^(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY)((?:_[A-Z0-9]+)+)$/;
 const ABOUT_RE =
-  /_(?:FILE|PATH|DIR|URL|URI|ID|NAME|LENGTH|LEN|SIZE|TTL|EXPIRY|EXPIRES|EXPIRATION|LIFETIME|HEADER|TYPE|ALGORITHM|ALG|FORMAT|PREFIX|SUFFIX|ENABLED|DISABLED|REQUIRED|COUNT|MAX|MIN|TIMEOUT|VERSION|REF|ARN|REGION|ENDPOINT|HOST|PORT|USER|USERNAME|LOGIN|MODE|POLICY|ROTATION|DAYS|FIELD|PARAM|ENV|VAR|SOURCE|PROVIDER|ISSUER|AUDIENCE|SCOPES?|[A-Z]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|SECRET|TOKEN|KEY|AUTH|CREDENTIALS?))$/;
+  /_(?:FILE|PATH|DIR|URL|URI|ID|NAME|LENGTH|LEN|SIZE|TTL|EXPIRY|EXPIRES|EXPIRATION|LIFETIME|HEADER|TYPE|ALGORITHM|ALG|FORMAT|PREFIX|SUFFIX|ENABLED|DISABLED|REQUIRED|RULES?|COUNT|MAX|MIN|TIMEOUT|VERSION|REF|ARN|REGION|ENDPOINT|HOST|PORT|USER|USERNAME|LOGIN|MODE|POLICY|ROTATION|DAYS|FIELD|PARAM|ENV|VAR|SOURCE|PROVIDER|ISSUER|AUDIENCE|SCOPES?|[A-Z]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|SECRET|TOKEN|KEY|AUTH|CREDENTIALS?))$/;
 // XML elements (`<password>…</password>` in Maven or NuGet settings) and key/value pairs whose key
 // names the credential (`<add key="ApiToken" value="…"/>`, `{"name": "DB_PASSWORD", "value": "…"}`).
 const XML_RE = /<([A-Za-z][\w.:-]*)>([^<]+)<\/\1>/g;
@@ -108,7 +108,7 @@ export function replaceAssignments(line: string): string {
   }
   const env = ENV_KEYWORD_RE.exec(s);
   if (env && (namesCredential(env[2], false) || ENV_EXTRA_NAME_RE.test(env[2]))) {
-    s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false)));
+    s = spliceSecrets(s, spanList(valueSpan(s, env[0].length, "assign", false, false, true)));
   } else if (env === null) {
     const bare = NAME_SPACE_VALUE_RE.exec(s);
     if (bare && (namesCredential(bare[2], false) || ENV_EXTRA_NAME_RE.test(bare[2])) && looksRandom(bare[4])) {
@@ -171,7 +171,7 @@ function replaceNamed(line: string, re: RegExp, level: (m: RegExpExecArray, line
     // `name :exec`, `ok ? token : other`: a spaced colon is an annotation or a ternary, not a key.
     if (op.op === "colon" && /\s/.test(line[opAt - 1])) continue;
     const tight = line[opAt] === "=" && !/\s/.test(line[opAt - 1]) && !/\s/.test(line[op.end] ?? " ");
-    const span = valueSpan(line, op.end, op.op, named === "weak", tight);
+    const span = valueSpan(line, op.end, op.op, named === "weak", tight, envAssignment(line, opAt));
     if (span === undefined) continue;
     spans.push(span);
     if (span[1] >= line.length) break;
@@ -186,8 +186,8 @@ function replaceNamed(line: string, re: RegExp, level: (m: RegExpExecArray, line
  * keeps its quotes; an unquoted `NAME=value` ends at whitespace, a quote or the next `;Name=` of a
  * connection string; any other unquoted value runs to the end of the line.
  */
-function valueSpan(s: string, from: number, op: "assign" | "colon", weak: boolean, tight: boolean): Span | undefined {
-  if (assignedLiteral(s.slice(from), op, weak) === undefined) return undefined;
+function valueSpan(s: string, from: number, op: "assign" | "colon", weak: boolean, tight: boolean, env = false): Span | undefined {
+  if (assignedLiteral(s.slice(from), op, weak, env) === undefined) return undefined;
   let start = from;
   while (s[start] === " " || s[start] === "\t") start++;
   let end = s.length;

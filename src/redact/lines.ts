@@ -1,9 +1,9 @@
 /**
  * Whole-line drops (RED-02): vendor names and compound credential words anywhere in the line, the
  * bare words `token key secret auth password passwd` before `=` or `:` unless what follows is code
- * (see values.ts), and HTTP cookie headers.
+ * (see values.ts). Cookie headers keep their names, their values go (cookies.ts).
  */
-import { isCodeValue, operatorAt } from "./values";
+import { envAssignment, isCodeValue, operatorAt } from "./values";
 
 // Tested against the lower-cased line, as SPEC RED-02 words it.
 const VENDOR_RE = new RegExp(
@@ -31,22 +31,19 @@ const VENDOR_RE = new RegExp(
 // dropping. A closing quote may sit between the word and its operator (`{"password": "x"}`).
 const BARE_WORD_RE = /(?:^|[^A-Za-z0-9_])(token|key|secret|auth|password|passwd)["']?\s*(?=[=:])/gi;
 // Every word either rule needs, so most lines are passed by one cheap test.
-const HINT_RE = /token|key|secret|auth|passw|bearer|cookie|anthropic|openai|gemini|claude|codex/i;
-
-// `Cookie:` and `Set-Cookie:` request and response headers as curl -v and HTTP dumps print them.
-const COOKIE_RE = /^\s*(?:[<>*]\s*)?(?:set-)?cookie:\s*[^\s=;]+=[^\s;]/i;
+const HINT_RE = /token|key|secret|auth|passw|bearer|anthropic|openai|gemini|claude|codex/i;
 
 /** True when the whole line must become the sensitive-line placeholder. */
 export function dropsLine(line: string): boolean {
   if (!HINT_RE.test(line)) return false;
   const lower = line.toLowerCase();
-  if (VENDOR_RE.test(lower) || COOKIE_RE.test(line)) return true;
+  if (VENDOR_RE.test(lower)) return true;
   BARE_WORD_RE.lastIndex = 0;
   for (let m = BARE_WORD_RE.exec(line); m !== null; m = BARE_WORD_RE.exec(line)) {
     const at = BARE_WORD_RE.lastIndex;
     const op = operatorAt(line, at);
     if (op === undefined) continue;
-    if (!isCodeValue(line.slice(op.end), op.op, m[1].toLowerCase() === "key")) return true;
+    if (!isCodeValue(line.slice(op.end), op.op, m[1].toLowerCase() === "key", envAssignment(line, at))) return true;
   }
   return false;
 }

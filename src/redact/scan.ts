@@ -3,7 +3,7 @@
  * can hold what they look for: a capture is mostly code and logs, and searching 30,000 characters
  * once is far cheaper than asking every line a dozen questions.
  */
-import { SHAPED_MARKERS, TOKEN_RE } from "./tokens";
+import { OP_SECRET_KEY_RE, SHAPED_MARKERS, TOKEN_RE } from "./tokens";
 
 /** What a line holds, as bits. */
 export const WORD = 1; // a credential word: the name, command-line and whole-line rules
@@ -14,6 +14,7 @@ export const BEGIN = 16; // a BEGIN line or a PuTTY key file: blocks.ts
 export const AWS = 32; // an AWS access key id prefix
 export const NETRC = 64; // `machine` or `default`
 export const UUIDS = 128; // a provider whose keys are bare UUIDs (Heroku, Pinecone)
+export const JAR = 256; // `TRUE` or `FALSE`: maybe a cookie jar line (cookies.ts)
 
 // In any case: `key` matches `KEY`, `apiKey` and `monkey` alike (the rules sort those out).
 const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
@@ -38,18 +39,20 @@ const MARKERS: readonly [string, number][] = [
   ["LTAI", AWS],
   ["machine", NETRC],
   ["default", NETRC],
+  ["TRUE", JAR],
+  ["FALSE", JAR],
 ];
 
 export type Scan = {
   /** Bits per line. */
-  marks: Uint8Array;
+  marks: Uint16Array;
   /** Some line ends a private key block, so keyless bodies are worth looking for. */
   keyEnd: boolean;
 };
 
 /** Marks every line of `lines` (the lines of `text`) by what it may hold. */
 export function scan(text: string, lines: readonly string[]): Scan {
-  const marks = new Uint8Array(lines.length);
+  const marks = new Uint16Array(lines.length);
   const starts = new Int32Array(lines.length);
   for (let i = 0, at = 0; i < lines.length; i++) {
     starts[i] = at;
@@ -78,6 +81,7 @@ export function scan(text: string, lines: readonly string[]): Scan {
   markMatches(ENV_WORDS_RE, WORD);
   markMatches(UUID_CONTEXT_RE, UUIDS);
   markMatches(TOKEN_RE, TOKEN);
+  markMatches(OP_SECRET_KEY_RE, TOKEN);
   const keyEnd = text.includes("PRIVATE KEY") || text.includes("Private-MAC") || text.includes("Private-Hash");
   return { marks, keyEnd };
 }

@@ -54,9 +54,9 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["xAI", ["xai-[A-Za-z0-9]{60,}"]],
   // Supabase: personal and OAuth access tokens, and the secret API keys (`sb_publishable_` is public).
   ["Supabase", ["sbp_(?:oauth_|v0_)?[A-Za-z0-9]{32,}", "sb_secret_[A-Za-z0-9_-]{20,}"]],
-  // 1Password: service account tokens are base64url JSON after `ops_`; an account Secret Key is
-  // A3- then six groups (the second sometimes one group of 11).
-  ["1Password", ["ops_eyJ[A-Za-z0-9_-]{40,}", "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"]],
+  // 1Password: service account tokens are base64url JSON after `ops_`; a recovery code is `1PRK` and
+  // 13 groups of 4. The account Secret Key is OP_SECRET_KEY_RE below.
+  ["1Password", ["ops_eyJ[A-Za-z0-9_-]{40,}", "1PRK(?:-[A-Z0-9]{4}){13}"]],
   // Alibaba Cloud AccessKey ids and STS temporary key ids (the secret is paired, below).
   ["Alibaba Cloud", ["LTAI[A-Za-z0-9]{12,24}", "STS\\.[A-Za-z0-9]{20,}"]],
   // Dropbox short-lived access tokens (`sl.`, also `sl.u.`).
@@ -99,6 +99,18 @@ const SHAPED_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).jo
 /** Substrings that every SHAPED token contains. */
 export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 
+// A 1Password Secret Key: `A3`, a 6-character account id and 26 random characters, 34 letters and
+// digits in groups of 6 6 5 5 5 5 (older kits: 6 11 5 5 5). Also as people copy and type it: in
+// lower case, with Unicode hyphens from a PDF, spaces or no separator at all, glued after `_` or `-`
+// (`kit_A3-…`). A digit among the 32 tells it from a slug or a sentence.
+const OP_SEP = "[-\\u2010\\u2011 ]";
+const OP_GROUPS = `${OP_SEP}[A-Za-z0-9]{6}${OP_SEP}(?:[A-Za-z0-9]{6}${OP_SEP}[A-Za-z0-9]{5}|[A-Za-z0-9]{11})(?:${OP_SEP}[A-Za-z0-9]{5}){3}(?![A-Za-z0-9_\\u2010\\u2011-])`;
+/** Global, so callers reset `lastIndex` when they use `exec`. */
+export const OP_SECRET_KEY_RE = new RegExp(
+  `(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`,
+  "g",
+);
+
 // A Telegram bot token is digits, `:`, then `AA` and more; in API URLs it follows `/bot`.
 const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;
 
@@ -121,6 +133,7 @@ export function hasAwsKeyId(line: string): boolean {
 /** Replaces every provider token in `line`. */
 export function replaceTokens(line: string): string {
   let s = line.replace(TOKEN_RE, SECRET);
+  if (s.includes("3")) s = s.replace(OP_SECRET_KEY_RE, SECRET);
   if (SHAPED_MARKERS.some((m) => s.includes(m))) s = s.replace(SHAPED_RE, SECRET);
   if (s.includes(":AA")) s = s.replace(TELEGRAM_RE, SECRET);
   if (s.includes("LS0tLS1CRUdJTi")) s = s.replace(B64_PEM_RE, (m) => (decodesToPrivateKey(m) ? SECRET : m));

@@ -26,6 +26,17 @@ export function operatorAt(s: string, i: number): { op: Operator; end: number } 
   return undefined;
 }
 
+/**
+ * Whether the `=` at `at` makes an environment assignment (`DB_PASSWORD=v`): an upper-case name right
+ * before it and the value right after. Its value is shell or `.env` text, not code (see below).
+ */
+export function envAssignment(s: string, at: number): boolean {
+  if (s[at] !== "=" || /[\s=>]/.test(s[at + 1] ?? " ")) return false;
+  let start = at;
+  while (start > 0 && /[A-Za-z0-9_]/.test(s[start - 1])) start--;
+  return /^[A-Z0-9_]*[A-Z][A-Z0-9_]*$/.test(s.slice(start, at));
+}
+
 const END = "(?=$|[\\s,;)\\]}])";
 const ID = "[A-Za-z_$][\\w$]*";
 const SEP = "(?:\\.|\\?\\.|::|->)";
@@ -34,34 +45,45 @@ const REF = `\\$\\{[A-Za-z_][\\w.]*(?::?\\?[^}]*|:?[-=](?:\\$[^}]*)?)?\\}`;
 const TEMPLATE = `\\$?\\{\\{[^}]*\\}\\}`; // `{{ .Values.x }}`, `${{ secrets.X }}`
 const PLACEHOLDER = "<[^<>]*>|\\*{3,}|[xX]{3,}|\\.\\.\\.|…";
 
-// Code after the operator: each alternative is something a credential cannot look like.
-const CODE_RE = new RegExp(
-  `^(?:${[
-    "$", // nothing: `if auth:`, `case key:`, a YAML parent key
-    "[\\[{(]$", // a structure continued on the following lines, checked line by line
-    `(?:\\[\\]|\\{\\}|\\(\\))${END}`,
-    `(?:null|nil|none|undefined|true|false|yes|no|on|off|~)${END}`,
-    `(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\$\\d+|%[A-Za-z_]\\w*%)+${END}`, // shell, CI, SQL references
-    "\\$\\(|\\{%|<%", // command substitution, template tags
-    `[:@][A-Za-z_]\\w*${END}`, // SQL bind parameters
-    // a file path of two segments or more: the credential is in the file
-    `(?:(?:~|\\.{1,2})(?:/[\\w.@%+-]+)+|(?:/[\\w.@%+-]+){2,})/?${END}|[A-Za-z]:\\\\[\\w.@%+-]+\\\\\\S*`,
-    `\\?${END}`,
-    `(?:${PLACEHOLDER})${END}`,
-    "(?:new|await|yield|typeof|keyof|readonly|lambda|function|async|fn|func|move|impl|dyn)\\b",
-    `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*[(\\[<]`, // a call, a subscript, a generic type
-    `${ID}(?:${SEP}${ID})+${END}`, // a member access: cfg.token, self.key, process.env.X
-    `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
-  ].join("|")})`,
-  "i",
-);
+// Code after the operator: each alternative is something a credential cannot look like. A bracket
+// counts as a call or subscript only when it closes later or ends the line: a generated password
+// may hold `(` or `[` (`Qg(TKT4f0Sp`).
+const SHARED = [
+  "$", // nothing: `if auth:`, `case key:`, a YAML parent key
+  "[\\[{(]$", // a structure continued on the following lines, checked line by line
+  `(?:\\[\\]|\\{\\}|\\(\\))${END}`,
+  `(?:null|nil|none|undefined|true|false|yes|no|on|off|~)${END}`,
+  `(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\$\\d+|%[A-Za-z_]\\w*%)+${END}`, // shell, CI, SQL references
+  "\\$\\(|\\{%|<%", // command substitution, template tags
+  // a file path of two segments or more: the credential is in the file
+  `(?:(?:~|\\.{1,2})(?:/[\\w.@%+-]+)+|(?:/[\\w.@%+-]+){2,})/?${END}|[A-Za-z]:\\\\[\\w.@%+-]+\\\\\\S*`,
+  `\\?${END}`,
+  `(?:${PLACEHOLDER})${END}`,
+  "\\([a-z]+(?:[ ,.'-]+[a-z]+)*\\.?\\)\\s*$", // a hint in words: `Password: (typing will be hidden)`, `(none)`
+  `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
+];
+const CALL = `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*(?:\\((?=.*\\)|\\s*$)|\\[(?=.*\\]|\\s*$))`; // a call, a subscript
+// Only code has these; an environment assignment (`DB_PASSWORD=…`) does not.
+const CODE_ONLY = [
+  `[:@][A-Za-z_]\\w*${END}`, // SQL bind parameters
+  "(?:new|await|yield|typeof|keyof|readonly|lambda|function|async|fn|func|move|impl|dyn)\\b",
+  `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*<(?:[\\w$<>,\\s.:\\[\\]&'*?]*>(?=$|[\\s,;)\\]}(\\[:.=])|\\s*$)`, // a generic type
+  `${ID}(?:${SEP}${ID})+${END}`, // a member access: cfg.token, self.key, process.env.X
+];
+const CODE_RE = new RegExp(`^(?:${[...SHARED, CALL, ...CODE_ONLY].join("|")})`, "i");
+const ENV_CODE_RE = new RegExp(`^(?:${[...SHARED, CALL].join("|")})`, "i");
+// A word with three runs of digits between letters (`QgTKT.f0Sp4hNlE6`, `Qg(f0Sp4hNlE6)`) is random
+// text, not a call or a member access: identifiers hold one or two (`s3Client`, `v1beta1`).
+const RANDOM_WORD_RE = /^\S*?\d+[A-Za-z]+\d+[A-Za-z]+\d/;
+const NOT_CODE_RE = new RegExp(`^(?:${SHARED.join("|")})`, "i");
 
 // Types after `:` (TypeScript, Python, Rust). A capitalised name counts only when type punctuation
-// follows: at the end of a line `password: Hunter` is as likely YAML as a Python annotation.
+// follows: at the end of a line `password: Hunter` is as likely YAML as a Python annotation, and
+// `password: Hunter,x2` is one value (a list's `,` or a call's `)` is followed by a space or an end).
 const PRIM =
   "string|str|number|int|integer|float|double|bool|boolean|bytes|bytearray|any|unknown|object|void|never|char|rune|byte|usize|isize|[iuf](?:8|16|32|64|128)|bigint|symbol|String|Buffer|Uint8Array|SecretStr";
 const TYPE_RE = new RegExp(
-  `^(?:&(?:'\\w+\\s+)?(?:mut\\s+)?|\\*|\\[\\]|\\?)*(?:(?:${PRIM})(?=$|[\\s,;)\\]}|&<\\[?=>])|[A-Z][A-Za-z_]*(?:\\.[A-Z][A-Za-z_]*)*(?=\\s*[,;)\\]}|&<\\[?>]|\\s*=(?!=)))`,
+  `^(?:&(?:'\\w+\\s+)?(?:mut\\s+)?|\\*|\\[\\]|\\?)*(?:(?:${PRIM})(?=$|[\\s,;)\\]}|&<\\[?=>])|[A-Z][A-Za-z_]*(?:\\.[A-Z][A-Za-z_]*)*(?=\\s*(?:[,;)\\]}](?=$|[\\s,;)\\]}])|[|&<\\[?>]|=(?!=))))`,
 );
 const DEFAULT_RE = /^\s*=(?!=)\s*/;
 const COMMENT_RE = /^\s+(?:#|\/\/|\/\*)|^\/\*/;
@@ -77,15 +99,18 @@ const FIELD_NAME_RE = /^(?:[a-z]+[-_.])*(?:password|passwd|token|secret|key|auth
 // code (`{ key: "startedAt" }`, `key: "user.name"`), and one or two characters (`"k"`) are a map key;
 // credentials carry digits or mixed noise.
 const WEAK_NAME_RE = /^[A-Za-z][A-Za-z_]*(?:[.-][A-Za-z_]+)*$/;
-// A digit-free identifier followed by `,` `)` or `;` is a variable in an argument or object list.
-const VARIABLE_RE = /^[A-Za-z_][A-Za-z_]*\s*[,;)]/;
+// A digit-free identifier followed by `,` `)` or `;` is a variable in an argument or object list,
+// unless more of the value follows (`QgTKT,f0Sp4hNlE6` is one password).
+const VARIABLE_RE = /^[A-Za-z_][A-Za-z_]*\s*[,;)](?=$|[\s,;)\]}])/;
 const QUOTE_RE = /^[frbuFRBU]{0,2}(["'`])/;
 
 /**
  * The literal `rest` (the text after the operator) holds, or undefined when it is code or a
- * placeholder. `weak` is set for the word `key`, whose quoted field names are exempt too.
+ * placeholder. `weak` is set for the word `key`, whose quoted field names are exempt too. `env` is
+ * set for an environment assignment (`DB_PASSWORD=v`: an upper-case name, no space around `=`), whose
+ * value is shell or `.env` text: member accesses, variables and keywords are code shapes it lacks.
  */
-export function assignedLiteral(rest: string, op: Operator, weak = false): string | undefined {
+export function assignedLiteral(rest: string, op: Operator, weak = false, env = false): string | undefined {
   if (op === "path") return undefined;
   const v = rest.trim();
   if (v.startsWith(SECRET)) return v; // already redacted: a literal stays a literal on the next pass
@@ -95,10 +120,10 @@ export function assignedLiteral(rest: string, op: Operator, weak = false): strin
     const after = afterType(v);
     if (after !== undefined) {
       const dflt = DEFAULT_RE.exec(after);
-      return dflt ? assignedLiteral(after.slice(dflt[0].length), "assign", weak) : undefined;
+      return dflt ? assignedLiteral(after.slice(dflt[0].length), "assign", weak, env) : undefined;
     }
   }
-  const literal = literalText(v, weak);
+  const literal = literalText(v, weak, env);
   if (literal === undefined || (op === "compare" && !looksRandom(literal))) return undefined;
   return literal;
 }
@@ -146,12 +171,12 @@ function skipBrackets(v: string, at: number): number {
 }
 
 /** True when `rest` is code or a placeholder rather than something that may be a credential. */
-export function isCodeValue(rest: string, op: Operator, weak = false): boolean {
-  return assignedLiteral(rest, op, weak) === undefined;
+export function isCodeValue(rest: string, op: Operator, weak = false, env = false): boolean {
+  return assignedLiteral(rest, op, weak, env) === undefined;
 }
 
 /** The literal a value holds, or undefined when the value is code or a placeholder. */
-function literalText(v: string, weak: boolean): string | undefined {
+function literalText(v: string, weak: boolean, env: boolean): string | undefined {
   const q = QUOTE_RE.exec(v);
   if (q) {
     const content = quoted(v, q[0].length, q[1]);
@@ -159,8 +184,8 @@ function literalText(v: string, weak: boolean): string | undefined {
     if (weak && (content.length < 3 || WEAK_NAME_RE.test(content))) return undefined;
     return content;
   }
-  if (CODE_RE.test(v) || VARIABLE_RE.test(v)) return undefined;
   const word = /^\S+/.exec(v)?.[0] ?? v;
+  if (RANDOM_WORD_RE.test(word) ? NOT_CODE_RE.test(v) : env ? ENV_CODE_RE.test(v) : CODE_RE.test(v) || VARIABLE_RE.test(v)) return undefined;
   if (fieldName(word.replace(/[,;]$/, ""))) return undefined;
   return v;
 }

@@ -8,7 +8,7 @@
  * joined word holds a provider token across the cut.
  */
 import { SECRET, SENSITIVE_LINE } from "./placeholders";
-import { TOKEN_RE } from "./tokens";
+import { OP_SECRET_KEY_RE, TOKEN_RE } from "./tokens";
 
 // Padding `=` only at the end, and the head ends where a token would: at a space, a quote, `@`, a
 // separator. A head followed by `=`, `:`, `$`, `(` is a name being assigned or code (`HF_TOKEN=$X`).
@@ -74,14 +74,22 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
     // Neither half recognised alone: join the last word above and the first word below.
     const tail = runBefore(o, o.length - (backslash ? 1 : 0));
     if (tail === "") continue;
-    const joined = tail + head;
-    TOKEN_RE.lastIndex = 0;
-    for (let m = TOKEN_RE.exec(joined); m !== null; m = TOKEN_RE.exec(joined)) {
-      if (m.index < tail.length && m.index + m[0].length > tail.length) {
-        take(o.length - (backslash ? 1 : 0) - (tail.length - m.index));
-        break;
+    const at = tokenAcross(tail + head, tail.length);
+    if (at >= 0) take(o.length - (backslash ? 1 : 0) - (tail.length - at));
+  }
+}
+
+/** Where a provider token or 1Password Secret Key that spans offset `cut` of `joined` starts, or -1. */
+function tokenAcross(joined: string, cut: number): number {
+  for (const re of [TOKEN_RE, OP_SECRET_KEY_RE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(joined); m !== null; m = re.exec(joined)) {
+      if (m.index < cut && m.index + m[0].length > cut) {
+        re.lastIndex = 0;
+        return m.index;
       }
     }
-    TOKEN_RE.lastIndex = 0;
+    re.lastIndex = 0;
   }
+  return -1;
 }
