@@ -6,13 +6,13 @@ import { findAgentPane, newTerminalId, removeAgent as removeAgentRec, type Progr
 const edit = editState;
 
 /**
- * `herdr server stop` under way: its panes' processes are going; calls meanwhile fail with
- * `server_unavailable` ("server is shutting down"), then, as its socket closes, with a plain
- * `Error: Os { ... ConnectionReset ... }` (exit 1) until `stopServer`.
+ * `herdr server stop` under way: its panes' processes are going; the first call meanwhile fails
+ * with `server_unavailable` ("server is shutting down"), the later ones, as its socket closes, with
+ * a plain `Error: Os { ... ConnectionReset ... }` (exit 1), until `stopServer`.
  */
 export function beginServerStop(ref: FakeHerdrRef): void {
-  edit(ref, (s, now) => {
-    s.shutting_down = now;
+  edit(ref, (s) => {
+    Object.assign(s, { shutting_down: true, shutdown_answered: 0 });
     for (const p of s.panes) removeAgentRec(s, p);
   });
 }
@@ -21,7 +21,7 @@ export function beginServerStop(ref: FakeHerdrRef): void {
 export function stopServer(ref: FakeHerdrRef, opts: { killAgents?: boolean } = {}): void {
   edit(ref, (s) => {
     s.server_running = false;
-    s.shutting_down = 0;
+    s.shutting_down = false;
     if (opts.killAgents !== false) for (const p of s.panes) removeAgentRec(s, p);
   });
 }

@@ -126,10 +126,12 @@ export interface FakeState {
   /** Source of `state_change_seq`: one counter for the whole server, as herdr has. */
   next_seq: number;
   /**
-   * `herdr server stop` in progress since this time (0: not stopping): calls fail with
-   * `server_unavailable`, then, as the server closes its socket, with a reset connection.
+   * `herdr server stop` in progress: the first call fails with `server_unavailable`, the later
+   * ones, as the server closes its socket, with a reset connection.
    */
-  shutting_down: number;
+  shutting_down: boolean;
+  /** Calls answered `server_unavailable` since the stop began. */
+  shutdown_answered: number;
   /**
    * The environment the server was started with, which every pane's shell inherits. Null: not
    * modelled, so every harness counts as installed and agents record no environment.
@@ -157,7 +159,7 @@ export function defaultState(): FakeState {
     initial_status: "idle", stall_ms: 5000, screen_rows: 39,
     next_workspace: 1, next_agent_uid: 1, focused_workspace_id: null,
     workspaces: [], tabs: [], panes: [], scheduled: [], failures: [], prompts: [], keys: [], inputs: [], waiting: [],
-    next_seq: 0, shutting_down: 0, server_env: null, start_timeout_ms: 30_000, programs: {},
+    next_seq: 0, shutting_down: false, shutdown_answered: 0, server_env: null, start_timeout_ms: 30_000, programs: {},
   };
 }
 

@@ -86,7 +86,7 @@ async function run(argv: string[], statePath: string): Promise<string> {
   while (hold && existsSync(hold.gate)) await Bun.sleep(20);
   try {
     let outcome: Outcome = withState(statePath, (s, now) => {
-      checkServer(s, socket, now);
+      checkServer(s, socket);
       const f = takeFailure(s, key, p.pos[0]);
       if (f && !def.handles?.(f)) throw new ApiError(f.code, failureMessage(f));
       ctx.failure = f;
