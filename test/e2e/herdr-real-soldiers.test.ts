@@ -58,3 +58,22 @@ test("a stopped server changes no task; after a restart the lost soldiers are in
   await waitFor(() => ids.every((id) => f.task(id).status !== "running"), 60_000, "the lost soldiers to be judged");
   expect(ids.map((id) => f.task(id).status)).toEqual(["interrupted", "interrupted"]);
 }, 180_000);
+
+test("a done soldier prompted again settles done; landing it strikes its real tab", async () => {
+  await using f = await realField({ scale: "0.5" });
+  const d = await f.run(["dispatch", "add a changelog"]);
+  expect(d.code).toBe(0);
+  const id = taskIdOf(d.stdout);
+  const tab = f.task(id).herdr_tab_id as string;
+  const r = await f.run(["prompt", id, "now a readme"]);
+  expect(r).toMatchObject({ code: 0, stdout: `status=done\nprompted task ${id}, now done\n` });
+  expect(f.task(id).output).toContain("⏺ Done: now a readme");
+  const landed = await f.run(["land", id]);
+  expect(landed).toEqual({
+    code: 0, stdout: `landed: fast-forwarded ${f.project} to vexillum/${id}\nstruck: camp returned to the pool, herdr pane closed.\n`, stderr: "",
+  });
+  expect(git(f.project, "log", "-1", "--format=%s", "main").trim()).toBe("add a changelog");
+  const tabs = f.h.json<{ tabs: { tab_id: string }[] }>(["tab", "list", "--workspace", f.ws.workspace]).tabs.map((t) => t.tab_id);
+  expect(tabs).not.toContain(tab);
+  expect(tabs).toContain(f.ws.tab);
+}, 180_000);
