@@ -100,7 +100,6 @@ async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void>
 
 // A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
 const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
-const TRUST_LINES = 20;
 
 /** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
 export function trustOptionDigit(screen: string): string | undefined {
@@ -119,7 +118,9 @@ async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError)
   const fail = (why: string) => new HerdrError("agent_not_ready", `herdr agent start: ${name} ${why}`, cause.argv, cause.detail);
   let screen: string;
   try {
-    screen = await ops.herdr.agentRead(name, undefined, TRUST_LINES);
+    // The whole screen: `--lines` counts the pane's bottom rows, blank ones included, and a dialog
+    // drawn at the top of a fresh pane is not among them (docs/real-clients.md, herdr 0.8.2).
+    screen = await ops.herdr.agentRead(name, "visible");
   } catch {
     throw fail("is blocked on a startup screen that could not be read");
   }

@@ -6,21 +6,28 @@ import { configure, installFakeHerdr, stopServer } from "../fakes/herdr-control"
 import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
 import { projectKey } from "../../src/state/paths";
 import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, writeExecutable, writeTaskFile } from "../helpers";
+import { REAL_HERDR_PROTOCOL, REAL_HERDR_VERSION, startRealHerdr } from "../herdr-real";
+import { sandboxPath } from "../tool-path";
 
 // Doctor's line per harness, in the registry's order; every one but Claude Code is optional here.
 const LABELS = LISTED_HARNESS_NAMES.map((h) => HARNESSES[h].label);
 const OPTIONAL = LABELS.filter((l) => l !== "Claude Code").join(", ");
 
-/** A sandbox with the fake herdr, a fake claude, an initialized project and vx in ~/.local/bin. */
-async function ready(): Promise<Sandbox & { herdr: ReturnType<typeof installFakeHerdr> }> {
-  const s = sandbox();
-  const herdr = installFakeHerdr(s.bin);
-  Object.assign(s.env, herdr);
+/** A sandbox with a fake claude, an initialized project and vx in ~/.local/bin. */
+async function readyProject(s: Sandbox): Promise<void> {
   writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
   mkdirSync(join(s.home, ".local", "bin"), { recursive: true });
   symlinkSync(VX_BIN, join(s.home, ".local", "bin", "vx"));
   const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
   if (r.code !== 0) throw new Error(r.stderr);
+}
+
+/** A ready project with the fake herdr, for what a real server cannot be made to show (an old version). */
+async function ready(): Promise<Sandbox & { herdr: ReturnType<typeof installFakeHerdr> }> {
+  const s = sandbox();
+  const herdr = installFakeHerdr(s.bin);
+  Object.assign(s.env, herdr);
+  await readyProject(s);
   return Object.assign(s, { herdr });
 }
 
@@ -40,35 +47,52 @@ function tree(dir: string): Record<string, string> {
   return out;
 }
 
+/** Doctor in a ready environment: every check, in order, the herdr lines from the real server, exit 0. */
+async function readyEnvironment(s: Sandbox): Promise<void> {
+  const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+  expect(r.stderr).toBe("");
+  const lines = r.stdout.split("\n");
+  const names = lines.filter((l) => l.startsWith("[")).map((l) => l.replace(/^\[\w+\] /, "").split(" - ")[0]);
+  expect(names).toEqual([
+    "git", "herdr", "herdr version", "herdr server", "tmux", ...LABELS,
+    "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
+    "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
+    "sentinel", "forum", "commanders", "pending wakes", "camps",
+  ]);
+  expect(r.stdout).toContain(`[ok] herdr version - ${REAL_HERDR_VERSION} (the version vx's tests run)\n`);
+  expect(r.stdout).toContain(`[ok] herdr server - running (protocol ${REAL_HERDR_PROTOCOL})\n`);
+  expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+  expect(r.stdout).toContain("[ok] another vx earlier in PATH - none (no vx on PATH)\n");
+  expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
+  expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
+  expect(r.stdout).toContain("[ok] skill vexillum - installed, current\n");
+  expect(r.stdout).toContain("[ok] models.json - valid\n");
+  expect(r.stdout).toContain("[ok] sentinel Stop hook - registered in .claude/settings.json\n");
+  expect(r.stdout).toContain("[ok] sentinel Stop hook finds vx - found with a minimal environment\n");
+  expect(r.stdout).toContain("[ok] sentinel - not running (the next 'vx dispatch' starts it), 0 sentinel await(s) waiting\n");
+  expect(r.stdout).toContain("[ok] commanders - none registered\n");
+  expect(r.stdout).toContain("[ok] pending wakes - 0 waiting\n");
+  expect(r.stdout).toEndWith(`\n\nEnvironment ready (optional: ${OPTIONAL} missing).\n`);
+  expect(r.code).toBe(0);
+}
+
 describe("vx doctor", () => {
-  test("a ready environment: every check, in order, exit 0", async () => {
-    using s = await ready();
-    const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stderr).toBe("");
-    const lines = r.stdout.split("\n");
-    const names = lines.filter((l) => l.startsWith("[")).map((l) => l.replace(/^\[\w+\] /, "").split(" - ")[0]);
-    expect(names).toEqual([
-      "git", "herdr", "herdr version", "herdr server", "tmux", ...LABELS,
-      "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
-      "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
-      "sentinel", "forum", "commanders", "pending wakes", "camps",
-    ]);
-    expect(r.stdout).toContain("[ok] herdr version - 0.9.3 (supported as read from herdr's source; vx's tests run the real 0.8.2)\n");
-    expect(r.stdout).toContain("[ok] herdr server - running (protocol 22)\n");
-    expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
-    expect(r.stdout).toContain("[ok] another vx earlier in PATH - none (no vx on PATH)\n");
-    expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
-    expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
-    expect(r.stdout).toContain("[ok] skill vexillum - installed, current\n");
-    expect(r.stdout).toContain("[ok] models.json - valid\n");
-    expect(r.stdout).toContain("[ok] sentinel Stop hook - registered in .claude/settings.json\n");
-    expect(r.stdout).toContain("[ok] sentinel Stop hook finds vx - found with a minimal environment\n");
-    expect(r.stdout).toContain("[ok] sentinel - not running (the next 'vx dispatch' starts it), 0 sentinel await(s) waiting\n");
-    expect(r.stdout).toContain("[ok] commanders - none registered\n");
-    expect(r.stdout).toContain("[ok] pending wakes - 0 waiting\n");
-    expect(r.stdout).toEndWith(`\n\nEnvironment ready (optional: ${OPTIONAL} missing).\n`);
-    expect(r.code).toBe(0);
-  });
+  test("a ready environment on the real herdr: every check, in order, exit 0; then its server stopped", async () => {
+    using s = sandbox();
+    const h = await startRealHerdr();
+    try {
+      Object.assign(s.env, { PATH: sandboxPath(s.bin, h.binDir), HERDR_SOCKET_PATH: h.socket });
+      await readyProject(s);
+      await readyEnvironment(s);
+      await h.halt();
+      const down = await vx(["doctor"], { cwd: s.project, env: s.env });
+      expect(down.stdout).toContain(`[ok] herdr version - ${REAL_HERDR_VERSION} (the version vx's tests run)\n`);
+      expect(down.stdout).toContain("[warn] herdr server - not running\n");
+      expect(down.code).toBe(0);
+    } finally {
+      await h.stop();
+    }
+  }, 60_000);
 
   test("is read-only: the state root and the project are unchanged", async () => {
     using s = await ready();

@@ -44,20 +44,26 @@ export async function field(opts: { scale?: string; init?: boolean } = {}): Prom
     HERDR_PANE_ID: ws.pane_id,
     VX_TIME_SCALE: opts.scale ?? "0.02",
   };
-  const started = new Set<number>();
-  const run = async (args: string[], o: { cwd?: string; env?: Record<string, string> } = {}) => {
-    const r = await vx(args, { cwd: o.cwd ?? s.project, env: o.env ?? env });
-    for (const m of r.stderr.matchAll(STARTED_RE)) started.add(Number(m[1]));
-    return r;
-  };
   if (opts.init !== false) await initProject(s.project, env);
   const paths = projectPaths(join(s.home, ".vexillum"), s.project);
-  return Object.assign(s, {
-    fh,
-    ws,
+  return Object.assign(s, { fh, ws }, fieldBase(s, env, paths));
+}
+
+/**
+ * What every soldier field has: vx run in the project (remembering the sentinels it auto-started),
+ * tasks read by id, and a disposal that stops those sentinels (by pid, verified) before `stop` and
+ * the directories go.
+ */
+export function fieldBase(s: Sandbox, env: Record<string, string>, paths: ProjectPaths, stop: () => Promise<void> = async () => {}) {
+  const started = new Set<number>();
+  return {
     env,
     paths,
-    run,
+    async run(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+      const r = await vx(args, { cwd: o.cwd ?? s.project, env: o.env ?? env });
+      for (const m of r.stderr.matchAll(STARTED_RE)) started.add(Number(m[1]));
+      return r;
+    },
     task(id: string): Task {
       const t = loadTask(paths, id)?.value;
       if (!t) throw new Error(`no task ${id}`);
@@ -67,10 +73,11 @@ export async function field(opts: { scale?: string; init?: boolean } = {}): Prom
       try {
         await stopSentinels(s.home, started);
       } finally {
+        await stop();
         s[Symbol.dispose]();
       }
     },
-  });
+  };
 }
 
 export type Seeded = { task: Task; name: string; tab_id: string; pane_id: string };

@@ -3,10 +3,12 @@ import {
   ApiError, UsageError, checkServer, failureMessage, optInt, optList, optStr,
   type CommandDef, type Ctx, type Outcome, type Parsed,
 } from "./herdr-cli.ts";
-import { AGENT_KINDS, AGENT_NAME_RE, agentInfo, kindExecutable, readPaneText } from "./herdr-info.ts";
+import { existsSync } from "node:fs";
+import { AGENT_KINDS, AGENT_NAME_RE, agentInfo, kindExecutable } from "./herdr-info.ts";
+import { onPath, paneEnv, promptSteps, readPaneText, startSteps } from "./herdr-program.ts";
 import {
-  AGENT_STATUSES, appendLine, findAgentPane, findPane, iso, newAgent, runReaction, setStatus, withState,
-  type AgentStatus, type FakeState, type PaneRec,
+  AGENT_STATUSES, appendLine, findAgentPane, findPane, hasAgent, iso, newAgent, nextSeq, removeAgent, runReaction, setStatus, withState,
+  type AgentStatus, type FakeState, type PaneRec, type ReactionStep,
 } from "./herdr-state.ts";
 import { checkKeys, readOptions } from "./herdr-topo.ts";
 
@@ -21,11 +23,16 @@ function resolveTarget(s: FakeState, target: string): PaneRec {
 }
 
 function checkNamePattern(name: string): void {
-  if (!AGENT_NAME_RE.test(name)) throw new ApiError("invalid_agent_name", `invalid agent name ${name}: must match [a-z][a-z0-9_-]{0,31}`);
+  if (!AGENT_NAME_RE.test(name)) {
+    throw new ApiError("invalid_agent_name", "agent name must start with a lowercase letter and contain only lowercase letters, digits, '-' or '_' (1-32 characters)");
+  }
 }
 
 function checkNameFree(s: FakeState, name: string, self?: PaneRec): void {
-  if (s.panes.some((p) => p !== self && p.agent?.name === name)) throw new ApiError("agent_name_taken", `agent name ${name} is already taken`);
+  const holder = s.panes.find((p) => p !== self && p.agent?.name === name);
+  if (holder) {
+    throw new ApiError("agent_name_taken", `agent name ${name} is already used; candidates: terminal_id=${holder.terminal_id} pane_id=${holder.pane_id} workspace_id=${holder.workspace_id} tab_id=${holder.tab_id} cwd=${holder.cwd}`);
+  }
 }
 
 /** --until and --timeout belong to a wait; herdr rejects them client-side otherwise. */
@@ -48,9 +55,9 @@ function trustDialog(cwd: string): string {
   ].join("\n");
 }
 
-/** Echo of a submitted prompt, as an agent TUI shows it in its transcript. */
+/** Echo of a submitted prompt: herdr types it, so each of its lines is an input line of its own. */
 function echoPrompt(text: string): string {
-  return text.split("\n").map((line, i) => (i ? "  " : "> ") + line).join("\n");
+  return text.split("\n").map((line) => `> ${line}`).join("\n");
 }
 
 interface WaitSpec {
@@ -106,13 +113,56 @@ function checkWait(s: FakeState, ctx: Ctx, w: WaitSpec, now: number): Outcome | 
   return null;
 }
 
+/**
+ * The prompt reaches the program, whose screen then decides the status: a one-shot or standing
+ * reaction the test scripted, else the kind's scripted program, else a bare program that starts
+ * working as it reads the prompt. herdr itself changes no status on a prompt.
+ */
 function deliverPrompt(s: FakeState, pane: PaneRec, text: string, now: number): void {
   const agent = pane.agent!;
   s.prompts.push({ agent: agent.name ?? null, kind: agent.kind, pane_id: pane.pane_id, text, at: iso(now) });
-  appendLine(pane, echoPrompt(text));
-  const steps = agent.reactions.shift() ?? agent.reaction;
-  if (steps) runReaction(s, pane, steps, now);
-  else setStatus(agent, "working");
+  const program = s.programs?.[agent.kind];
+  // A program that draws its own screen shows the input itself; a bare one leaves the typed lines.
+  if (!program) appendLine(pane, echoPrompt(text));
+  const steps: ReactionStep[] = agent.reactions.shift() ?? agent.reaction
+    ?? (program ? promptSteps(program, text, agent.env) : [{ after_ms: 0, status: "working" }]);
+  runReaction(s, pane, steps, now);
+}
+
+/** The launch is over: the program draws its first screen (or the agent takes the configured status). */
+function finishStart(s: FakeState, pane: PaneRec, now: number): void {
+  const agent = pane.agent!;
+  Object.assign(agent, { launch_pending: false, detected: true, interactive_ready: true });
+  const program = s.programs?.[agent.kind];
+  if (program) runReaction(s, pane, startSteps(program, agent.env), now);
+  else {
+    agent.status = s.initial_status;
+    if (agent.status !== "unknown") agent.state_change_seq = nextSeq(s);
+  }
+}
+
+/**
+ * The rest of a launch that takes time: a held `agent start` finishes when its gate opens; a
+ * program missing from the server's PATH never appears, and herdr gives up with `timeout`.
+ */
+function launchWait(ctx: Ctx, paneId: string, uid: number, missing: boolean, timeoutMs: number, gate?: string): Outcome {
+  return {
+    wait: async () => {
+      if (missing) await Bun.sleep(timeoutMs);
+      else while (gate && existsSync(gate)) await Bun.sleep(20);
+      return withState(ctx.statePath, (s, now) => {
+        checkServer(s, ctx.socket);
+        const pane = findPane(s, paneId);
+        if (pane?.agent?.uid !== uid) throw new ApiError("agent_not_found", `agent target ${paneId} not found`);
+        if (missing) {
+          removeAgent(s, pane);
+          throw new ApiError("timeout", "timed out waiting for agent startup");
+        }
+        finishStart(s, pane, now);
+        return { json: { type: "agent_started", agent: agentInfo(s, pane), argv: pane.agent.argv } };
+      });
+    },
+  };
 }
 
 const READ_OPTS = { "--source": "value", "--lines": "value", "--format": "value", "--ansi": "flag" } as const;
@@ -120,24 +170,24 @@ const READ_OPTS = { "--source": "value", "--lines": "value", "--format": "value"
 export const AGENT_COMMANDS: Record<string, CommandDef> = {
   "agent list": {
     usage: "herdr agent list", opts: {}, min: 0, max: 0,
-    run: (_p, s) => ({ json: { type: "agent_list", agents: s.panes.filter((p) => p.agent).map((p) => agentInfo(s, p)) } }),
+    run: (_p, s, _ctx, now) => ({ json: { type: "agent_list", agents: s.panes.filter((p) => hasAgent(p, now)).map((p) => agentInfo(s, p)) } }),
   },
   "agent get": {
     usage: "herdr agent get <target>", opts: {}, min: 1, max: 1,
     run: (p, s) => ({ json: { type: "agent_info", agent: agentInfo(s, resolveTarget(s, p.pos[0]!)) } }),
   },
   "agent start": {
-    usage: "herdr agent start <name> --kind KIND --pane PANE_ID [--timeout MS] [-- <agent args...>]",
+    usage: "herdr agent start <name> --kind KIND --pane ID [--timeout MS] [-- <agent-args...>]",
     opts: { "--kind": "value", "--pane": "value", "--timeout": "value" }, min: 1, max: 1, rest: true,
     handles: (f) => f.code === "agent_not_ready",
-    run: (p, s, ctx) => {
+    run: (p, s, ctx, now) => {
       const name = p.pos[0]!;
       const kind = optStr(p, "--kind");
       const paneId = optStr(p, "--pane");
       if (kind === undefined || paneId === undefined) throw new UsageError(`usage: ${AGENT_COMMANDS["agent start"]!.usage}`);
+      if (!(AGENT_KINDS as readonly string[]).includes(kind)) throw new UsageError(`unsupported interactive agent kind: ${kind}`);
       const timeout = optInt(p, "--timeout");
       checkNamePattern(name);
-      if (!(AGENT_KINDS as readonly string[]).includes(kind)) throw new ApiError("unsupported_agent_kind", `unsupported agent kind ${kind}`);
       if (timeout !== undefined && (timeout <= 3000 || timeout > 300000)) {
         throw new ApiError("invalid_agent_timeout", "timeout must be greater than 3000 and at most 300000 ms");
       }
@@ -145,23 +195,32 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       const badArg = p.rest.find((a) => /[\r\n\0]/.test(a));
       if (badArg !== undefined) throw new ApiError("invalid_agent_argument", `invalid agent argument ${JSON.stringify(badArg)}`);
       const pane = findPane(s, paneId);
-      if (!pane) throw new ApiError("agent_pane_not_found", `pane ${paneId} not found`);
-      if (pane.agent) throw new ApiError("agent_pane_busy", `pane ${paneId} is not an available shell`);
+      if (!pane) throw new ApiError("agent_pane_not_found", `agent target pane ${paneId} not found`);
+      if (pane.agent) throw new ApiError("agent_pane_busy", `agent target pane ${paneId} is not an available shell`);
       checkNameFree(s, name);
       const argv = [kindExecutable(kind), ...p.rest];
       appendLine(pane, `$ ${argv.join(" ")}`);
       const agent = newAgent(s, pane, kind, argv, name);
+      // Named at once, then `unknown` and launch-pending until herdr sees the program's screen.
+      Object.assign(agent, { status: "unknown", state_change_seq: 0, launch_pending: true, detected: false, interactive_ready: false });
+      agent.env = paneEnv(s, pane, ctx.socket);
       const f = ctx.failure;
       if (f) {
-        // The name is kept, so `agent read` and `agent send-keys` reach the dialog.
-        agent.interactive_ready = false;
-        setStatus(agent, "blocked");
+        // A startup screen: detected and blocked, still launch-pending; the name is kept, so
+        // `agent read` and `agent send-keys` reach the dialog.
+        agent.detected = true;
+        setStatus(s, pane, "blocked");
         const dialog = f.dialog ?? trustDialog(pane.cwd);
         pane.visible = dialog;
         appendLine(pane, dialog);
         agent.accept_key = f.accept_key ?? "1";
         throw new ApiError(f.code, failureMessage(f));
       }
+      const missing = s.server_env !== null && !onPath(argv[0]!, s.server_env);
+      const hold = s.holds?.find((h) => h.command === "agent start" && existsSync(h.gate));
+      const gate = hold?.gate;
+      if (missing || gate) return launchWait(ctx, pane.pane_id, agent.uid, missing, timeout ?? s.start_timeout_ms, gate);
+      finishStart(s, pane, now);
       return { json: { type: "agent_started", agent: agentInfo(s, pane), argv } };
     },
   },
@@ -172,13 +231,18 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
     run: (p, s, ctx, now) => {
       const { until, timeout } = waitOptions(p, true);
       const [target, text] = [p.pos[0]!, p.pos[1]!];
+      if (!text) throw new ApiError("empty_agent_prompt", "agent prompt must not be empty");
       const pane = resolveTarget(s, target);
-      if (!text.trim()) throw new ApiError("empty_agent_prompt", "prompt text is empty");
       const agent = pane.agent!;
-      if (!agent.interactive_ready) throw new ApiError("agent_not_ready", `agent ${target} is not ready for input`);
+      // herdr's order: a blocked screen first, then a launch not over (or a started agent not ready).
       if (agent.status === "blocked" && !ctx.failure) {
-        throw new ApiError("agent_blocked", `agent ${target} is blocked on a dialog; prompt not sent`);
+        throw new ApiError("agent_blocked", `agent ${target} is blocked and requires interactive input`);
       }
+      if (agent.launch_pending || agent.detected === false || (agent.name !== undefined && !agent.interactive_ready)) {
+        throw new ApiError("agent_not_ready", `agent ${target} is not ready for input`);
+      }
+      // The answer shows the agent as it was before the prompt: the program has not read it yet.
+      const before = agentInfo(s, pane);
       const w: WaitSpec = {
         target, pane_id: pane.pane_id, uid: agent.uid, until, timeout, start: now, seq0: agent.state_change_seq,
         armed: agent.status === "working", type: "agent_prompted",
@@ -188,7 +252,7 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       deliverPrompt(s, pane, text, now);
       if (ctx.failure) throw new ApiError(ctx.failure.code, failureMessage(ctx.failure));
       if (pane.agent?.uid !== agent.uid) throw new ApiError("agent_not_running", `agent ${target} is no longer running`);
-      if (p.opts["--wait"] !== true) return { json: { type: "agent_prompted", agent: agentInfo(s, pane) } };
+      if (p.opts["--wait"] !== true) return { json: { type: "agent_prompted", agent: before } };
       return beginWait(s, ctx, w, now);
     },
   },
@@ -225,9 +289,8 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       s.keys.push({ agent: agent.name ?? null, pane_id: pane.pane_id, keys, at: iso(now) });
       if (agent.accept_key && keys.some((k) => k.toLowerCase() === agent.accept_key!.toLowerCase())) {
         agent.accept_key = undefined;
-        agent.interactive_ready = true;
         pane.visible = null;
-        setStatus(agent, s.initial_status);
+        finishStart(s, pane, now);
       }
       return { json: { type: "ok" } };
     },

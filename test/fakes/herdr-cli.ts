@@ -6,6 +6,9 @@ import type { FakeState, QueuedFailure } from "./herdr-state.ts";
 /** Plain-text stderr line, exit 2 (clap-style client-side rejection). */
 export class UsageError extends Error {}
 
+/** A plain-text line with exit 1: herdr's client fails this way on a bad `--source` or `--lines`. */
+export class CliError extends Error {}
+
 /** JSON error envelope on stderr, exit 1. */
 export class ApiError extends Error {
   constructor(readonly code: string, message: string) {
@@ -72,7 +75,8 @@ export function parseArgs(args: string[], def: CommandDef): Parsed {
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const kind = def.opts[name];
-    if (!kind) throw new UsageError(`unknown option: ${name}`);
+    // herdr answers an option it does not know with the command's usage line.
+    if (!kind) throw new UsageError(`usage: ${def.usage}`);
     if (kind === "flag") {
       if (eq > 0) throw new UsageError(`option ${name} takes no value`);
       out.opts[name] = true;
@@ -101,11 +105,14 @@ export function optList(p: Parsed, name: string): string[] {
   return Array.isArray(v) ? v : [];
 }
 
-/** Integer option parsed client-side, as clap would (a bad number is a usage error). */
+/** Integer option parsed client-side (a bad number is a usage error, or for `--lines` herdr's plain exit 1). */
 export function optInt(p: Parsed, name: string): number | undefined {
   const v = optStr(p, name);
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v)) throw new UsageError(`invalid value '${v}' for '${name}': invalid digit found in string`);
+  if (!/^\d+$/.test(v)) {
+    if (name === "--lines") throw new CliError(`Error: Custom { kind: Other, error: "invalid value for --lines: ${v}" }`);
+    throw new UsageError(`invalid value '${v}' for '${name}': invalid digit found in string`);
+  }
   return Number(v);
 }
 
@@ -139,6 +146,11 @@ export function socketPath(session: string | undefined, env: Record<string, stri
 }
 
 export function checkServer(s: FakeState, socket: string): void {
+  if (s.server_running && s.shutting_down) {
+    // The real server answers for a moment, then closes its socket: which a call meets is timing.
+    if (s.shutdown_answered++ < 1) throw new ApiError("server_unavailable", "server is shutting down");
+    throw new CliError('Error: Os { code: 104, kind: ConnectionReset, message: "Connection reset by peer" }');
+  }
   if (!s.server_running) {
     throw new ApiError("server_not_running", `no herdr server is running at ${socket}; run \`herdr\` to start or attach it`);
   }

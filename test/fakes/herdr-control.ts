@@ -6,16 +6,19 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { sandboxPath } from "../tool-path";
 import { agentInfo } from "./herdr-info.ts";
+import { closePane as closePaneRec, closeTab as closeTabRec, newTab, newWorkspace } from "./herdr-layout.ts";
 import {
-  appendTranscript, bumpRevision, closePane as closePaneRec, closeTab as closeTabRec, defaultState, findAgentPane,
-  findPane, newAgent, newTab, newTerminalId, newWorkspace, removeAgent as removeAgentRec, runReaction, setStatus,
-  withState, type AgentStatus, type FakeState, type PaneRec, type QueuedFailure, type ReactionStep,
+  appendTranscript, bumpRevision, defaultState, findAgentPane, findPane, newAgent, nextSeq,
+  removeAgent as removeAgentRec, runReaction, setStatus,
+  type AgentStatus, type FakeState, type PaneRec, type ProgramDef, type QueuedFailure, type ReactionStep,
 } from "./herdr-state.ts";
 
-export type { AgentStatus, FakeState, ReactionStep };
+export type { AgentStatus, FakeState, ProgramDef, ReactionStep };
+export type { ProgramScreen, ProgramTurn } from "./herdr-state.ts";
 export * from "./herdr-records.ts";
+export * from "./herdr-server.ts";
 
-import type { FakeHerdrRef } from "./herdr-records.ts";
+import { editState, type FakeHerdrRef } from "./herdr-records.ts";
 
 export interface FakeHerdrEnv {
   FAKE_HERDR_STATE: string;
@@ -34,6 +37,13 @@ export interface FakeHerdrConfig {
   screenRows?: number;
   serverRunning?: boolean;
   protocolMismatch?: boolean;
+  /**
+   * The environment the server runs with: every pane's shell inherits it (not the caller's), and
+   * `agent start` of a program missing from its PATH ends in `timeout`. Unset: not modelled.
+   */
+  serverEnv?: Record<string, string>;
+  /** How long `agent start` waits for a missing program (herdr: 30000 ms). */
+  startTimeoutMs?: number;
 }
 
 export interface InstallOptions extends FakeHerdrConfig {
@@ -42,8 +52,12 @@ export interface InstallOptions extends FakeHerdrConfig {
 }
 
 export interface AgentInfo {
-  agent: string;
+  /** Absent while herdr has not told the program apart (a launch in progress). */
+  agent?: string;
   agent_status: AgentStatus;
+  launch_pending?: boolean;
+  terminal_title?: string;
+  terminal_title_stripped?: string;
   name?: string;
   pane_id: string;
   tab_id: string;
@@ -77,9 +91,7 @@ function executable(): string {
   return out;
 }
 
-function edit<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
-  return withState(typeof ref === "string" ? ref : ref.FAKE_HERDR_STATE, fn);
-}
+const edit = editState;
 
 function paneFor(s: FakeState, target: string): PaneRec {
   const pane = findPane(s, target) ?? findAgentPane(s, target)[0];
@@ -103,6 +115,8 @@ function applyConfig(s: FakeState, c: FakeHerdrConfig): void {
   if (c.screenRows !== undefined) s.screen_rows = c.screenRows;
   if (c.serverRunning !== undefined) s.server_running = c.serverRunning;
   if (c.protocolMismatch !== undefined) s.protocol_mismatch = c.protocolMismatch;
+  if (c.serverEnv !== undefined) s.server_env = c.serverEnv;
+  if (c.startTimeoutMs !== undefined) s.start_timeout_ms = c.startTimeoutMs;
 }
 
 function protocolFor(version: string): number {
@@ -153,22 +167,6 @@ export function setProtocolMismatch(ref: FakeHerdrRef, on: boolean): void {
   configure(ref, { protocolMismatch: on });
 }
 
-/** Stopping herdr's server kills every pane process, so by default all agents go with it. */
-export function stopServer(ref: FakeHerdrRef, opts: { killAgents?: boolean } = {}): void {
-  edit(ref, (s) => {
-    s.server_running = false;
-    if (opts.killAgents !== false) for (const p of s.panes) removeAgentRec(s, p);
-  });
-}
-
-/** A restart restores the layout with fresh terminal ids; agents are not restored. */
-export function startServer(ref: FakeHerdrRef, opts: { restart?: boolean } = {}): void {
-  edit(ref, (s) => {
-    if (!s.server_running && opts.restart !== false) for (const p of s.panes) if (!p.agent) p.terminal_id = newTerminalId();
-    s.server_running = true;
-  });
-}
-
 export function createWorkspace(ref: FakeHerdrRef, opts: { cwd?: string; label?: string } = {}) {
   return edit(ref, (s) => {
     const { ws, tab, pane } = newWorkspace(s, opts.cwd ?? process.cwd(), opts.label);
@@ -197,6 +195,7 @@ export function addAgent(
     const kind = opts.kind ?? "claude";
     const agent = newAgent(s, pane, kind, [kind, ...(opts.args ?? [])], opts.name);
     if (opts.status) agent.status = opts.status;
+    if (agent.status !== "unknown") agent.state_change_seq = nextSeq(s);
     if (opts.ready === false) agent.interactive_ready = false;
     return agentInfo(s, pane) as unknown as AgentInfo;
   });
@@ -213,12 +212,17 @@ export function listAgents(ref: FakeHerdrRef): AgentInfo[] {
   return edit(ref, (s) => s.panes.filter((p) => p.agent).map((p) => agentInfo(s, p) as unknown as AgentInfo));
 }
 
-/** Sets the status and bumps state_change_seq (unless `bump: false`, herdr's missed-transition quirk); returns the seq. */
+/**
+ * The program's screen now reads `status` (idle after a turn reads `done` outside the active tab,
+ * as herdr has it); bumps state_change_seq unless `bump: false` (herdr's missed-transition quirk).
+ * Returns the seq.
+ */
 export function setAgentStatus(ref: FakeHerdrRef, target: string, status: AgentStatus, opts: { bump?: boolean } = {}): number {
   return edit(ref, (s) => {
-    const agent = agentPaneFor(s, target).agent!;
+    const pane = agentPaneFor(s, target);
+    const agent = pane.agent!;
     if (opts.bump === false) agent.status = status;
-    else setStatus(agent, status, true);
+    else setStatus(s, pane, status, true);
     return agent.state_change_seq;
   });
 }

@@ -1,6 +1,6 @@
 // Record shapes printed by the fake herdr (herdr.md section 4) and the small
-// pure helpers the commands share: key names, kinds, text reads.
-import type { AgentStatus, FakeState, PaneRec, TabRec, WorkspaceRec } from "./herdr-state.ts";
+// pure helpers the commands share: key names, kinds.
+import { type AgentStatus, type FakeState, type PaneRec, type TabRec, type WorkspaceRec, hasAgent } from "./herdr-state.ts";
 
 type Json = Record<string, unknown>;
 
@@ -51,29 +51,6 @@ export function validKey(key: string): boolean {
   return validBaseKey(base);
 }
 
-export function stripAnsi(text: string): string {
-  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, "");
-}
-
-/** The last `n` lines; a trailing newline terminates the last line rather than adding an empty one. */
-export function tailLines(text: string, n: number | undefined): string {
-  if (!text) return "";
-  const lines = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
-  return (n === undefined ? lines : lines.slice(Math.max(0, lines.length - n))).join("\n");
-}
-
-export function readPaneText(s: FakeState, pane: PaneRec, source: string, lines: number | undefined, ansi: boolean): string {
-  let text: string;
-  if (source === "visible" || source === "detection") {
-    // With no screen set, the screen is the bottom of the transcript.
-    const screen = pane.visible ?? tailLines(pane.transcript, s.screen_rows);
-    text = tailLines(screen, lines);
-  } else {
-    text = tailLines(pane.transcript, Math.min(lines ?? 80, 1000));
-  }
-  return ansi ? text : stripAnsi(text);
-}
-
 /** Compact JSON with keys sorted at every level, as the herdr CLI prints. */
 export function sortedJson(value: unknown): string {
   const sort = (v: unknown): unknown => {
@@ -95,7 +72,7 @@ export function rollup(statuses: AgentStatus[]): AgentStatus {
 }
 
 function paneStatus(p: PaneRec): AgentStatus {
-  return p.agent?.status ?? "unknown";
+  return hasAgent(p) ? p.agent!.status : "unknown";
 }
 
 function isFocused(s: FakeState, p: PaneRec): boolean {
@@ -104,15 +81,24 @@ function isFocused(s: FakeState, p: PaneRec): boolean {
   return s.focused_workspace_id === p.workspace_id && ws?.active_tab_id === p.tab_id && tab?.active_pane_id === p.pane_id;
 }
 
+/** The title the program set, and herdr's copy without a leading status glyph (`✳ Claude Code` -> `Claude Code`). */
+function titles(title: string): Json {
+  return { terminal_title: title, terminal_title_stripped: title.replace(/^[^\p{L}\p{N}]+\s+/u, "").trim() };
+}
+
 export function agentInfo(s: FakeState, p: PaneRec): Json {
   const a = p.agent!;
   const info: Json = {
-    terminal_id: p.terminal_id, agent: a.kind, agent_status: a.status,
+    terminal_id: p.terminal_id, agent_status: a.status,
     workspace_id: p.workspace_id, tab_id: p.tab_id, pane_id: p.pane_id, focused: isFocused(s, p),
     state_change_seq: a.state_change_seq, cwd: p.cwd, foreground_cwd: p.cwd, revision: p.revision,
   };
+  // A launch herdr has not told apart yet has no kind (`agent start` of a missing program).
+  if (a.detected !== false) info.agent = a.kind;
   if (a.name) info.name = a.name;
   if (a.interactive_ready) info.interactive_ready = true;
+  if (a.launch_pending) info.launch_pending = true;
+  if (a.title) Object.assign(info, titles(a.title));
   if (a.agent_session) info.agent_session = a.agent_session;
   return info;
 }
@@ -121,9 +107,11 @@ export function paneInfo(s: FakeState, p: PaneRec): Json {
   const info: Json = {
     pane_id: p.pane_id, terminal_id: p.terminal_id, workspace_id: p.workspace_id, tab_id: p.tab_id,
     focused: isFocused(s, p), cwd: p.cwd, foreground_cwd: p.cwd, agent_status: paneStatus(p), revision: p.revision,
+    scroll: { max_offset_from_bottom: 0, offset_from_bottom: 0, viewport_rows: s.screen_rows },
   };
   if (p.label) info.label = p.label;
-  if (p.agent) info.agent = p.agent.kind;
+  if (hasAgent(p) && p.agent!.detected !== false) info.agent = p.agent!.kind;
+  if (hasAgent(p) && p.agent!.title) Object.assign(info, titles(p.agent!.title));
   return info;
 }
 

@@ -11,9 +11,12 @@ export type FakeHerdrRef = string | { FAKE_HERDR_STATE: string; FAKE_HERDR_LOG?:
 
 export interface CallRecord { argv: string[]; pid: number; at: string }
 
-function view<T>(ref: FakeHerdrRef, fn: (s: FakeState) => T): T {
+/** Runs `fn` on the fake's state under its lock (edits are saved). */
+export function editState<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
   return withState(typeof ref === "string" ? ref : ref.FAKE_HERDR_STATE, fn);
 }
+
+const view = editState;
 
 function matches(r: { agent: string | null; pane_id: string }, target?: string): boolean {
   return target === undefined || r.agent === target || r.pane_id === target;

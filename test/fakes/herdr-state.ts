@@ -18,6 +18,8 @@ export interface ReactionStep {
   set_visible?: string | null;
   ready?: boolean;
   remove_agent?: boolean;
+  /** The terminal title the program sets (OSC 0/2); herdr reports it as `terminal_title`. */
+  title?: string;
 }
 
 export interface AgentRec {
@@ -36,6 +38,16 @@ export interface AgentRec {
   accept_key?: string;
   /** The native session an integration reported (AgentInfo `agent_session`). */
   agent_session?: { source: string; agent: string; kind: "id" | "path"; value: string };
+  /** herdr has not finished launching it (`agent start` in progress, or stuck on a startup screen). */
+  launch_pending?: boolean;
+  /** False until herdr has told which program it is (the record then has no `agent` field). */
+  detected?: boolean;
+  /** Found by herdr in a pane (a person typed it), not started with `agent start`: hidden until this time. */
+  appears_at?: number;
+  /** The terminal title its program set. */
+  title?: string;
+  /** The environment its program got (the server's, the tab's `--env`, herdr's own variables). */
+  env?: Record<string, string>;
 }
 
 export interface PaneRec {
@@ -45,6 +57,8 @@ export interface PaneRec {
   terminal_id: string;
   cwd: string;
   label?: string;
+  /** `--env` of the tab or pane create: added to the server's environment for this pane's shell. */
+  env?: Record<string, string>;
   revision: number;
   transcript: string;
   visible: string | null;
@@ -109,14 +123,43 @@ export interface FakeState {
   waiting: WaitRecord[];
   /** Commands that take as long as herdr can (a slow agent start): each waits while its gate file exists. */
   holds?: { command: string; gate: string }[];
+  /** Source of `state_change_seq`: one counter for the whole server, as herdr has. */
+  next_seq: number;
+  /**
+   * `herdr server stop` in progress: the first call fails with `server_unavailable`, the later
+   * ones, as the server closes its socket, with a reset connection.
+   */
+  shutting_down: boolean;
+  /** Calls answered `server_unavailable` since the stop began. */
+  shutdown_answered: number;
+  /**
+   * The environment the server was started with, which every pane's shell inherits. Null: not
+   * modelled, so every harness counts as installed and agents record no environment.
+   */
+  server_env: Record<string, string> | null;
+  /** How long `agent start` waits for a program that never appears (herdr: 30 s). */
+  start_timeout_ms: number;
+  /** The scripted program each harness kind runs (see herdr-program.ts); absent: a bare agent. */
+  programs: Record<string, ProgramDef>;
 }
 
+/** A screen a scripted program draws: its rows from the top, its title, and what herdr detects on it. */
+export interface ProgramScreen { rows: string[]; title?: string; status: AgentStatus }
+
+/** One turn: on an input line starting with `prefix`, the screens drawn in order, each held `hold_ms`. */
+export interface ProgramTurn { prefix: string; screens: { screen: ProgramScreen; hold_ms?: number }[] }
+
+/** A scripted harness program, as data both the real herdr (a script) and the fake can run. */
+export interface ProgramDef { start: ProgramScreen; turns: ProgramTurn[] }
+
+/** The real herdr 0.8.2 (its version and API protocol) and a 39-row pane, as a new tab has. */
 export function defaultState(): FakeState {
   return {
-    version: "0.9.3", protocol: 22, server_running: true, protocol_mismatch: false,
-    initial_status: "idle", stall_ms: 5000, screen_rows: 40,
+    version: "0.8.2", protocol: 20, server_running: true, protocol_mismatch: false,
+    initial_status: "idle", stall_ms: 5000, screen_rows: 39,
     next_workspace: 1, next_agent_uid: 1, focused_workspace_id: null,
     workspaces: [], tabs: [], panes: [], scheduled: [], failures: [], prompts: [], keys: [], inputs: [], waiting: [],
+    next_seq: 0, shutting_down: false, shutdown_answered: 0, server_env: null, start_timeout_ms: 30_000, programs: {},
   };
 }
 
@@ -176,19 +219,6 @@ export function withState<T>(path: string, fn: (s: FakeState, now: number) => T)
   }
 }
 
-const ALPHABET = "123456789ABCDEFGHJKMNPQRSTVWXYZ0";
-
-/** herdr's bijective base-32 numbering: 1..9, A.., 0 (=32), then 11. */
-export function encodeNumber(n: number): string {
-  let out = "";
-  while (n > 0) {
-    n -= 1;
-    out = ALPHABET[n % 32] + out;
-    n = Math.floor(n / 32);
-  }
-  return out;
-}
-
 export function newTerminalId(): string {
   return `term_${randomBytes(7).toString("hex")}`;
 }
@@ -201,11 +231,16 @@ export function findPane(s: FakeState, paneId: string): PaneRec | undefined {
   return s.panes.find((p) => p.pane_id === paneId);
 }
 
+/** Whether herdr lists the pane's agent now (one it found by itself shows only after a while). */
+export function hasAgent(p: PaneRec, now = Date.now()): boolean {
+  return !!p.agent && (p.agent.appears_at === undefined || p.agent.appears_at <= now);
+}
+
 /** A live agent by name, or the agent hosted by a pane id. */
 export function findAgentPane(s: FakeState, target: string): PaneRec[] {
-  const byPane = s.panes.filter((p) => p.agent && p.pane_id === target);
+  const byPane = s.panes.filter((p) => hasAgent(p) && p.pane_id === target);
   if (byPane.length) return byPane;
-  return s.panes.filter((p) => p.agent?.name === target);
+  return s.panes.filter((p) => hasAgent(p) && p.agent?.name === target);
 }
 
 export function bumpRevision(pane: PaneRec): void {
@@ -224,10 +259,31 @@ export function appendLine(pane: PaneRec, text: string): void {
   appendTranscript(pane, `${sep}${text}\n`);
 }
 
-export function setStatus(agent: AgentRec, status: AgentStatus, force = false): void {
-  if (!force && agent.status === status) return;
-  agent.status = status;
-  agent.state_change_seq += 1;
+/** A new value of the server-wide `state_change_seq`. */
+export function nextSeq(s: FakeState): number {
+  s.next_seq = (s.next_seq ?? 0) + 1;
+  return s.next_seq;
+}
+
+/** Whether `pane` is in the active tab of the focused workspace (herdr: its turns end as seen). */
+export function inActiveTab(s: FakeState, pane: PaneRec): boolean {
+  const ws = s.workspaces.find((w) => w.workspace_id === pane.workspace_id);
+  return s.focused_workspace_id === pane.workspace_id && ws?.active_tab_id === pane.tab_id;
+}
+
+/**
+ * The program's screen now reads `status`. As herdr does: a turn that ends (working or blocked to
+ * idle) outside the active tab reads `done` until the tab is looked at; `done` stays `done` while
+ * the screen stays idle. `force` counts a change even when the status is the same.
+ */
+export function setStatus(s: FakeState, pane: PaneRec, status: AgentStatus, force = false): void {
+  const agent = pane.agent!;
+  let next = status;
+  if (status === "idle" && (agent.status === "working" || agent.status === "blocked") && !inActiveTab(s, pane)) next = "done";
+  if (status === "idle" && agent.status === "done") next = "done";
+  if (!force && agent.status === next) return;
+  agent.status = next;
+  agent.state_change_seq = nextSeq(s);
 }
 
 export function removeAgent(s: FakeState, pane: PaneRec): void {
@@ -246,7 +302,8 @@ export function applyStep(s: FakeState, pane: PaneRec, step: ReactionStep): void
     bumpRevision(pane);
   }
   if (agent && step.ready !== undefined) agent.interactive_ready = step.ready;
-  if (agent && step.status) setStatus(agent, step.status);
+  if (agent && step.title !== undefined) agent.title = step.title;
+  if (agent && step.status) setStatus(s, pane, step.status);
   if (step.remove_agent) removeAgent(s, pane);
 }
 
@@ -268,79 +325,10 @@ export function runReaction(s: FakeState, pane: PaneRec, steps: ReactionStep[], 
   applyDueSteps(s, now);
 }
 
-export function closePane(s: FakeState, paneId: string): boolean {
-  const pane = findPane(s, paneId);
-  if (!pane) return false;
-  removeAgent(s, pane);
-  s.panes = s.panes.filter((p) => p !== pane);
-  const tab = s.tabs.find((t) => t.tab_id === pane.tab_id);
-  if (!tab) return true;
-  const left = s.panes.filter((p) => p.tab_id === tab.tab_id);
-  if (!left.length) closeTab(s, tab.tab_id);
-  else if (tab.active_pane_id === paneId) tab.active_pane_id = left[0]!.pane_id;
-  return true;
-}
-
-export function closeTab(s: FakeState, tabId: string): boolean {
-  const tab = s.tabs.find((t) => t.tab_id === tabId);
-  if (!tab) return false;
-  for (const p of s.panes.filter((x) => x.tab_id === tabId)) removeAgent(s, p);
-  s.panes = s.panes.filter((p) => p.tab_id !== tabId);
-  s.tabs = s.tabs.filter((t) => t !== tab);
-  const ws = s.workspaces.find((w) => w.workspace_id === tab.workspace_id);
-  if (!ws) return true;
-  // Since 0.8.0 closing the last tab closes the workspace.
-  const left = s.tabs.filter((t) => t.workspace_id === ws.workspace_id);
-  if (!left.length) closeWorkspace(s, ws.workspace_id);
-  else if (ws.active_tab_id === tabId) ws.active_tab_id = left[0]!.tab_id;
-  return true;
-}
-
-export function closeWorkspace(s: FakeState, wsId: string): boolean {
-  if (!s.workspaces.some((w) => w.workspace_id === wsId)) return false;
-  for (const p of s.panes.filter((x) => x.workspace_id === wsId)) removeAgent(s, p);
-  s.panes = s.panes.filter((p) => p.workspace_id !== wsId);
-  s.tabs = s.tabs.filter((t) => t.workspace_id !== wsId);
-  s.workspaces = s.workspaces.filter((w) => w.workspace_id !== wsId);
-  if (s.focused_workspace_id === wsId) s.focused_workspace_id = s.workspaces[0]?.workspace_id ?? null;
-  return true;
-}
-
-export function newPane(s: FakeState, ws: WorkspaceRec, tabId: string, cwd: string): PaneRec {
-  const pane: PaneRec = {
-    pane_id: `${ws.workspace_id}:p${encodeNumber(ws.next_pane++)}`,
-    workspace_id: ws.workspace_id, tab_id: tabId, terminal_id: newTerminalId(),
-    cwd, revision: 0, transcript: "", visible: null,
-  };
-  s.panes.push(pane);
-  return pane;
-}
-
-export function newTab(s: FakeState, ws: WorkspaceRec, cwd: string, label?: string): { tab: TabRec; pane: PaneRec } {
-  const tabId = `${ws.workspace_id}:t${encodeNumber(ws.next_tab++)}`;
-  const number = s.tabs.filter((t) => t.workspace_id === ws.workspace_id).length + 1;
-  const tab: TabRec = { tab_id: tabId, workspace_id: ws.workspace_id, label: label ?? String(number), active_pane_id: "" };
-  s.tabs.push(tab);
-  const pane = newPane(s, ws, tabId, cwd);
-  tab.active_pane_id = pane.pane_id;
-  return { tab, pane };
-}
-
-export function newWorkspace(s: FakeState, cwd: string, label?: string): { ws: WorkspaceRec; tab: TabRec; pane: PaneRec } {
-  const id = `w${encodeNumber(s.next_workspace++)}`;
-  const ws: WorkspaceRec = { workspace_id: id, label: label ?? id, cwd, active_tab_id: "", next_tab: 1, next_pane: 1 };
-  s.workspaces.push(ws);
-  const { tab, pane } = newTab(s, ws, cwd);
-  ws.active_tab_id = tab.tab_id;
-  // A server always shows some workspace; the first one becomes active.
-  if (!s.focused_workspace_id) s.focused_workspace_id = id;
-  return { ws, tab, pane };
-}
-
 export function newAgent(s: FakeState, pane: PaneRec, kind: string, argv: string[], name?: string): AgentRec {
   const agent: AgentRec = {
     uid: s.next_agent_uid++, kind, status: s.initial_status, state_change_seq: 0,
-    interactive_ready: true, argv, reactions: [],
+    interactive_ready: true, argv, reactions: [], detected: true,
   };
   if (name) agent.name = name;
   pane.agent = agent;

@@ -1,23 +1,27 @@
 // Workspace, tab, pane and snapshot commands of the fake herdr.
 import { basename } from "node:path";
 import {
-  ApiError, UsageError, optInt, optList, optStr, versionAtLeast,
+  ApiError, CliError, UsageError, optInt, optList, optStr, versionAtLeast,
   type CommandDef, type Outcome, type Parsed,
 } from "./herdr-cli.ts";
+import { agentInfo, detectKind, paneInfo, tabInfo, validKey, workspaceInfo } from "./herdr-info.ts";
+import { closePane, closeTab, closeWorkspace, newPane, newTab, newWorkspace } from "./herdr-layout.ts";
+import { DETECT_APPEAR_MS, DETECT_SETTLE_MS, paneEnv, readPaneText, startSteps } from "./herdr-program.ts";
 import {
-  agentInfo, detectKind, paneInfo, readPaneText, tabInfo, validKey, workspaceInfo,
-} from "./herdr-info.ts";
-import {
-  appendLine, closePane, closeTab, closeWorkspace, findPane, iso, newAgent, newPane, newTab, newWorkspace,
-  type FakeState, type PaneRec, type TabRec, type WorkspaceRec,
+  appendLine, findPane, hasAgent, iso, newAgent, runReaction,
+  type FakeState, type PaneRec, type ReactionStep, type TabRec, type WorkspaceRec,
 } from "./herdr-state.ts";
 
 const CREATE_OPTS = { "--cwd": "value", "--label": "value", "--env": "multi", "--focus": "flag", "--no-focus": "flag" } as const;
 const READ_SOURCES = ["visible", "recent", "recent-unwrapped", "detection"];
 const OK: Outcome = { json: { type: "ok" } };
 
-function checkEnv(p: Parsed): void {
-  for (const kv of optList(p, "--env")) if (!kv.includes("=")) throw new UsageError(`invalid value '${kv}' for '--env': expected KEY=VALUE`);
+/** `--env K=V`, given to the new pane's shell on top of the server's environment. */
+function checkEnv(p: Parsed): Record<string, string> | undefined {
+  const kvs = optList(p, "--env");
+  for (const kv of kvs) if (!kv.includes("=")) throw new UsageError(`invalid value '${kv}' for '--env': expected KEY=VALUE`);
+  if (!kvs.length) return undefined;
+  return Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
 }
 
 function workspaceOf(s: FakeState, id: string): WorkspaceRec {
@@ -42,6 +46,8 @@ function focus(s: FakeState, pane: PaneRec): void {
   s.focused_workspace_id = pane.workspace_id;
   workspaceOf(s, pane.workspace_id).active_tab_id = pane.tab_id;
   tabOf(s, pane.tab_id).active_pane_id = pane.pane_id;
+  // A finished turn looked at is no longer news: `done` reads `idle` once its tab is shown.
+  for (const p of s.panes) if (p.tab_id === pane.tab_id && p.agent?.status === "done") p.agent.status = "idle";
 }
 
 function focusedPane(s: FakeState): PaneRec | undefined {
@@ -52,7 +58,7 @@ function focusedPane(s: FakeState): PaneRec | undefined {
 
 export function readOptions(p: Parsed): { source: string; lines?: number; ansi: boolean } {
   const source = optStr(p, "--source") ?? "recent";
-  if (!READ_SOURCES.includes(source)) throw new UsageError(`invalid value '${source}' for '--source'`);
+  if (!READ_SOURCES.includes(source)) throw new CliError(`Error: Custom { kind: Other, error: "invalid read source: ${source}" }`);
   const format = optStr(p, "--format") ?? "text";
   if (format !== "text" && format !== "ansi") throw new UsageError(`invalid value '${format}' for '--format'`);
   return { source, lines: optInt(p, "--lines"), ansi: format === "ansi" || p.opts["--ansi"] === true };
@@ -63,14 +69,29 @@ export function checkKeys(keys: string[]): void {
   if (bad !== undefined) throw new ApiError("invalid_key", `invalid key: ${bad}`);
 }
 
+/**
+ * A harness typed into a pane: herdr lists it only after a while (`agent_not_found` until then),
+ * then as `unknown` for a few seconds, then with its screen's status. It has no name and never
+ * reports `interactive_ready`.
+ */
+function detectAgent(s: FakeState, pane: PaneRec, kind: string, argv: string[], env: Record<string, string> | undefined, now: number): void {
+  const agent = newAgent(s, pane, kind, argv);
+  Object.assign(agent, { status: "unknown", state_change_seq: 0, interactive_ready: false, appears_at: now + DETECT_APPEAR_MS });
+  if (env) agent.env = env;
+  const program = s.programs?.[kind];
+  const settle: ReactionStep[] = program ? startSteps(program, env) : [{ after_ms: 0, status: s.initial_status }];
+  runReaction(s, pane, settle.map((st) => ({ ...st, after_ms: st.after_ms + DETECT_APPEAR_MS + DETECT_SETTLE_MS })), now);
+}
+
 export const TOPO_COMMANDS: Record<string, CommandDef> = {
   "workspace create": {
     usage: "herdr workspace create [--cwd PATH] [--label TEXT] [--env K=V]... [--focus|--no-focus]",
     opts: CREATE_OPTS, min: 0, max: 0,
     run: (p, s) => {
-      checkEnv(p);
+      const env = checkEnv(p);
       const cwd = optStr(p, "--cwd") ?? process.cwd();
       const { ws, tab, pane } = newWorkspace(s, cwd, optStr(p, "--label") ?? (basename(cwd) || undefined));
+      if (env) pane.env = env;
       if (p.opts["--focus"] === true) focus(s, pane);
       return { json: { type: "workspace_created", workspace: workspaceInfo(s, ws), tab: tabInfo(s, tab), root_pane: paneInfo(s, pane) } };
     },
@@ -94,11 +115,12 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     usage: "herdr tab create [--workspace ID] [--cwd PATH] [--label TEXT] [--env K=V]... [--focus|--no-focus]",
     opts: { ...CREATE_OPTS, "--workspace": "value" }, min: 0, max: 0,
     run: (p, s) => {
-      checkEnv(p);
+      const env = checkEnv(p);
       const wsId = optStr(p, "--workspace") ?? s.focused_workspace_id;
       if (!wsId) throw new ApiError("workspace_not_found", "no active workspace");
       const ws = workspaceOf(s, wsId);
       const { tab, pane } = newTab(s, ws, optStr(p, "--cwd") ?? ws.cwd, optStr(p, "--label"));
+      if (env) pane.env = env;
       if (p.opts["--focus"] === true) focus(s, pane);
       return { json: { type: "tab_created", tab: tabInfo(s, tab), root_pane: paneInfo(s, pane) } };
     },
@@ -131,7 +153,7 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
     min: 0, max: 1,
     run: (p, s, ctx) => {
-      checkEnv(p);
+      const env = checkEnv(p);
       const dir = optStr(p, "--direction");
       if (dir !== "right" && dir !== "down") throw new UsageError(`usage: ${TOPO_COMMANDS["pane split"]!.usage}`);
       const ratio = optStr(p, "--ratio");
@@ -142,6 +164,7 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
       const target = explicit !== undefined ? paneOf(s, explicit) : implicit;
       if (!target) throw new ApiError("pane_not_found", "no pane to split");
       const pane = newPane(s, workspaceOf(s, target.workspace_id), target.tab_id, optStr(p, "--cwd") ?? target.cwd);
+      if (env) pane.env = env;
       if (p.opts["--focus"] === true) focus(s, pane);
       return { json: { type: "pane_info", pane: paneInfo(s, pane) } };
     },
@@ -168,14 +191,14 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
   },
   "pane run": {
     usage: "herdr pane run <pane_id> <command...>", opts: {}, min: 2, max: Infinity,
-    run: (p, s, _ctx, now) => {
+    run: (p, s, ctx, now) => {
       const pane = paneOf(s, p.pos[0]!);
       const text = p.pos.slice(1).join(" ");
       s.inputs.push({ pane_id: pane.pane_id, kind: "run", text, at: iso(now) });
       appendLine(pane, pane.agent ? `> ${text}` : `$ ${text}`);
-      // herdr detects an agent from the pane's foreground process; it then has no name.
+      // herdr finds an agent from the pane's foreground process; it then has no name.
       const kind = pane.agent ? undefined : detectKind(text);
-      if (kind) newAgent(s, pane, kind, text.trim().split(/\s+/));
+      if (kind) detectAgent(s, pane, kind, text.trim().split(/\s+/), paneEnv(s, pane, ctx.socket), now);
       return { silent: true };
     },
   },
@@ -212,7 +235,7 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
       const snapshot: Record<string, unknown> = {
         version: s.version, protocol: s.protocol, layouts: [],
         workspaces: s.workspaces.map((w) => workspaceInfo(s, w)), tabs: s.tabs.map((t) => tabInfo(s, t)),
-        panes: s.panes.map((x) => paneInfo(s, x)), agents: s.panes.filter((x) => x.agent).map((x) => agentInfo(s, x)),
+        panes: s.panes.map((x) => paneInfo(s, x)), agents: s.panes.filter((x) => hasAgent(x)).map((x) => agentInfo(s, x)),
       };
       if (fp) Object.assign(snapshot, { focused_workspace_id: fp.workspace_id, focused_tab_id: fp.tab_id, focused_pane_id: fp.pane_id });
       return { json: { type: "session_snapshot", snapshot } };

@@ -5,7 +5,7 @@
 import { appendFileSync, existsSync } from "node:fs";
 import { AGENT_COMMANDS } from "./herdr-agent.ts";
 import {
-  ApiError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast,
+  ApiError, CliError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast,
   type CommandDef, type Ctx, type Outcome,
 } from "./herdr-cli.ts";
 import { sortedJson } from "./herdr-info.ts";
@@ -81,7 +81,8 @@ async function run(argv: string[], statePath: string): Promise<string> {
   const p = parseArgs(args.slice(2), def);
   const ctx: Ctx = { id, statePath, socket, env: process.env };
   // A slow call (herdr's agent start may take 30 s): it returns only once the test opens its gate.
-  const hold = loadState(statePath).holds?.find((h) => h.command === key);
+  // A held `agent start` registers its agent first, as herdr does, and waits inside its handler.
+  const hold = key === "agent start" ? undefined : loadState(statePath).holds?.find((h) => h.command === key);
   while (hold && existsSync(hold.gate)) await Bun.sleep(20);
   try {
     let outcome: Outcome = withState(statePath, (s, now) => {
@@ -120,13 +121,15 @@ async function main(): Promise<number> {
     if (out) process.stdout.write(out);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof CliError) {
       process.stderr.write(`${e.message}\n`);
-      return 2;
+      return e instanceof UsageError ? 2 : 1;
     }
     if (e instanceof ApiError) {
       const id = (e as ApiError & { id?: string }).id ?? "cli";
-      process.stderr.write(`${sortedJson({ error: { code: e.code, message: e.message }, id })}\n`);
+      const error = { code: e.code, message: e.message };
+      // The server's errors come key-sorted; the client's own (no server) put the id first.
+      process.stderr.write(`${e.code === "server_not_running" ? JSON.stringify({ id, error }) : sortedJson({ error, id })}\n`);
       return 1;
     }
     process.stderr.write(`fake herdr: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);

@@ -47,7 +47,8 @@ async function apiError(...args: string[]): Promise<{ code: string; message: str
   const r = await herdr(...args);
   expect(r).toMatchObject({ code: 1, stdout: "" });
   const body = JSON.parse(r.stderr);
-  expect(Object.keys(body)).toEqual(["error", "id"]);
+  // The server's errors come key-sorted; the client's own (no server running) put the id first.
+  expect(Object.keys(body)).toEqual(body.error.code === "server_not_running" ? ["id", "error"] : ["error", "id"]);
   return body.error;
 }
 
@@ -77,13 +78,14 @@ async function agentInTab(name = "vx-one", cwd = "/repo/camp"): Promise<Record<s
 
 describe("process contract", () => {
   test("version, status and the call log work through the PATH symlink", async () => {
-    expect(await herdr("--version")).toEqual({ code: 0, stdout: "herdr 0.9.3\n", stderr: "" });
-    setVersion(env, "0.8.2");
-    expect((await herdr("--version")).stdout).toBe("herdr 0.8.2\n");
+    // By default the fake is the real herdr the tests run: 0.8.2, API protocol 20.
+    expect(await herdr("--version")).toEqual({ code: 0, stdout: "herdr 0.8.2\n", stderr: "" });
     const st = JSON.parse((await herdr("status", "server", "--json")).stdout);
     expect(st).toMatchObject({ running: true, version: "0.8.2", protocol: 20, compatible: true });
+    setVersion(env, "0.9.3");
+    expect((await herdr("--version")).stdout).toBe("herdr 0.9.3\n");
     const log = callLog(env);
-    expect(log.map((c) => c.argv)).toEqual([["--version"], ["--version"], ["status", "server", "--json"]]);
+    expect(log.map((c) => c.argv)).toEqual([["--version"], ["status", "server", "--json"], ["--version"]]);
     expect(new Set(log.map((c) => c.pid)).size).toBe(3);
   });
 
@@ -104,7 +106,7 @@ describe("process contract", () => {
   });
 
   test("usage errors are one plain line with exit 2; --session is stripped", async () => {
-    expect(await usageError("agent", "list", "--json")).toBe("unknown option: --json");
+    expect(await usageError("agent", "list", "--json")).toBe("usage: herdr agent list");
     expect(await usageError("frobnicate")).toContain("unknown command");
     expect(await usageError("agent")).toContain("usage: herdr agent");
     await usageError("agent", "prompt", "x", "two", "words");
@@ -150,7 +152,7 @@ describe("process contract", () => {
       expect(await herdr("pane", ...args)).toEqual({ code: 0, stdout: "", stderr: "" });
     }
     expect(paneInputs(env, pane_id).map((i) => i.text ?? i.keys)).toEqual(["echo hi", "abc", ["ctrl+c", "enter"]]);
-    expect((await herdr("pane", "read", pane_id)).stdout).toBe("$ echo hi");
+    expect((await herdr("pane", "read", pane_id)).stdout).toBe("$ echo hi\n");
     expect((await apiError("pane", "send-keys", pane_id, "nokey")).code).toBe("invalid_key");
   });
 });
@@ -161,26 +163,31 @@ describe("agents", () => {
     expectSortedKeys(started);
     expect(started.argv).toEqual(["claude", "--model", "opus"]);
     expect(agentArgv(env, "vx-one")).toEqual(started.argv);
-    expect(started.agent).toMatchObject({ name: "vx-one", agent: "claude", agent_status: "idle", interactive_ready: true, state_change_seq: 0 });
+    expect(started.agent).toMatchObject({ name: "vx-one", agent: "claude", agent_status: "idle", interactive_ready: true, state_change_seq: 1 });
     expect((await ok("agent", "get", "vx-one")).agent.cwd).toBe("/repo/camp");
     const pane = started.agent.pane_id;
     expect((await apiError("agent", "start", "vx-two", "--kind", "claude", "--pane", pane)).code).toBe("agent_pane_busy");
     const free = (await ok("pane", "split", pane, "--direction", "right")).pane.pane_id;
     expect((await apiError("agent", "start", "vx-one", "--kind", "codex", "--pane", free)).code).toBe("agent_name_taken");
     expect((await apiError("agent", "start", "Bad", "--kind", "codex", "--pane", free)).code).toBe("invalid_agent_name");
-    expect((await apiError("agent", "start", "ok", "--kind", "vim", "--pane", free)).code).toBe("unsupported_agent_kind");
+    expect(await usageError("agent", "start", "ok", "--kind", "vim", "--pane", free)).toBe("unsupported interactive agent kind: vim");
     configure(env, { initialStatus: "unknown" });
     expect((await ok("agent", "start", "vx-two", "--kind", "codex", "--pane", free)).agent.agent_status).toBe("unknown");
     expect((await ok("agent", "list")).agents.map((a: any) => a.name)).toEqual(["vx-one", "vx-two"]);
   });
 
-  test("prompt text is recorded byte-exact and echoed; the agent turns working", async () => {
+  test("prompt text is recorded byte-exact and echoed; the answer is the agent before it, then it works", async () => {
     await agentInTab();
     const text = `  line one\n"quoted" 'single' $(rm -rf /) \`tick\` ✻ ünïcode\n\ttab --wait`;
     const res = await ok("agent", "prompt", "vx-one", text);
-    expect(res).toMatchObject({ type: "agent_prompted", agent: { agent_status: "working", state_change_seq: 1 } });
+    expect(res).toMatchObject({ type: "agent_prompted", agent: { agent_status: "idle", state_change_seq: 1 } });
+    expect(getAgent(env, "vx-one")).toMatchObject({ agent_status: "working", state_change_seq: 2 });
     expect(recordedPrompts(env, "vx-one").map((p) => p.text)).toEqual([text]);
-    expect((await herdr("agent", "read", "vx-one", "--lines", "3")).stdout).toContain("tab --wait");
+    // Each line of the prompt is typed as an input line of its own.
+    expect((await herdr("agent", "read", "vx-one")).stdout).toContain(`> "quoted"`);
+    expect((await herdr("agent", "read", "vx-one")).stdout).toContain("> \ttab --wait");
+    // Three rows at the top of the pane: the bottom three rows are blank.
+    expect((await herdr("agent", "read", "vx-one", "--lines", "3")).stdout).toBe("");
   });
 
   test("a blocked agent refuses prompts and records nothing", async () => {
@@ -194,8 +201,8 @@ describe("agents", () => {
     await agentInTab();
     setPromptReaction(env, "vx-one", [{ after_ms: 0, status: "working" }, { after_ms: 200, append_text: "answer 42\n", status: "done" }]);
     const res = await ok("agent", "prompt", "vx-one", "question", "--wait", "--timeout", "5000");
-    expect(res.agent).toMatchObject({ agent_status: "done", state_change_seq: 2 });
-    expect((await herdr("agent", "read", "vx-one", "--source", "recent-unwrapped", "--lines", "1")).stdout).toBe("answer 42");
+    expect(res.agent).toMatchObject({ agent_status: "done", state_change_seq: 3 });
+    expect((await herdr("agent", "read", "vx-one", "--source", "recent-unwrapped")).stdout).toEndWith("\nanswer 42");
   });
 
   test("prompt --wait stalls when nothing changes, times out for short waits, and sees an exit", async () => {
@@ -227,14 +234,18 @@ describe("agents", () => {
   test("agent read serves transcript tails and the visible screen as raw text", async () => {
     await agentInTab();
     setPaneText(env, "vx-one", Array.from({ length: 100 }, (_, i) => `l${i}`).join("\n") + "\n");
-    expect((await herdr("agent", "read", "vx-one")).stdout.split("\n")).toHaveLength(80);
-    expect((await herdr("agent", "read", "vx-one", "--lines", "2")).stdout).toBe("l98\nl99");
+    expect((await herdr("agent", "read", "vx-one")).stdout.split("\n")).toHaveLength(81);
+    expect((await herdr("agent", "read", "vx-one", "--lines", "2")).stdout).toBe("l98\nl99\n");
+    expect((await herdr("agent", "read", "vx-one", "--source", "recent-unwrapped", "--lines", "2")).stdout).toBe("l98\nl99");
     appendPaneText(env, "vx-one", "\x1b[31mred\x1b[0m");
-    expect((await herdr("agent", "read", "vx-one", "--lines", "1")).stdout).toBe("red");
-    expect((await herdr("agent", "read", "vx-one", "--lines", "1", "--ansi")).stdout).toBe("\x1b[31mred\x1b[0m");
-    expect((await herdr("agent", "read", "vx-one", "--source", "visible", "--lines", "1")).stdout).toBe("red");
+    expect((await herdr("agent", "read", "vx-one", "--lines", "1")).stdout).toBe("red\n");
+    expect((await herdr("agent", "read", "vx-one", "--lines", "1", "--ansi")).stdout).toBe("\x1b[31mred\x1b[0m\n");
+    expect((await herdr("agent", "read", "vx-one", "--source", "visible", "--lines", "1")).stdout).toBe("red\n");
+    // A screen drawn from the top row of the 39-row pane: `--lines` counts rows from the bottom.
     setPaneText(env, "vx-one", "Do you want to proceed?\n❯ 1. Yes", "visible");
-    expect((await herdr("agent", "read", "vx-one", "--source", "visible")).stdout).toBe("Do you want to proceed?\n❯ 1. Yes");
+    expect((await herdr("agent", "read", "vx-one", "--source", "visible")).stdout).toBe("Do you want to proceed?\n❯ 1. Yes\n");
+    expect((await herdr("agent", "read", "vx-one", "--source", "recent", "--lines", "20")).stdout).toBe("");
+    expect((await herdr("agent", "read", "vx-one", "--source", "recent", "--lines", "39")).stdout).toBe("Do you want to proceed?\n❯ 1. Yes\n");
     queueFailure(env, "agent read", "agent_not_idle");
     expect((await apiError("agent", "read", "vx-one", "--lines", "500")).code).toBe("agent_not_idle");
     expect((await herdr("agent", "read", "vx-one", "--lines", "1")).code).toBe(0);
@@ -256,9 +267,10 @@ describe("agents", () => {
     expect((await apiError(...start)).code).toBe("agent_pane_busy");
     queueFailure(env, "agent start", "agent_not_ready");
     expect((await apiError(...start)).code).toBe("agent_not_ready");
-    expect((await herdr("agent", "read", "vx-t", "--lines", "20")).stdout.toLowerCase()).toContain("trust this folder");
+    expect((await herdr("agent", "read", "vx-t", "--source", "visible")).stdout.toLowerCase()).toContain("trust this folder");
+    expect(getAgent(env, "vx-t")).toMatchObject({ agent_status: "blocked", launch_pending: true });
     expect(getAgent(env, "vx-t")?.interactive_ready).toBeUndefined();
-    expect((await apiError("agent", "prompt", "vx-t", "hi")).code).toBe("agent_not_ready");
+    expect((await apiError("agent", "prompt", "vx-t", "hi")).code).toBe("agent_blocked");
     await ok("agent", "send-keys", "vx-t", "1");
     expect((await ok("agent", "get", "vx-t")).agent).toMatchObject({ interactive_ready: true, agent_status: "idle" });
   });

@@ -108,9 +108,10 @@ describe("startAgent", () => {
   });
 
   test("the folder-trust dialog is accepted and the agent becomes ready", async () => {
+    // Drawn at the top of the 39-row pane, as Claude Code draws it: its bottom 20 rows are blank.
     queueFailure(fake, "agent start", "agent_not_ready");
     expect(await start()).toBe("vx-fix");
-    expect(callsOf(fake, "agent", "read").map((c) => c.argv)).toEqual([["agent", "read", "vx-fix", "--lines", "20"]]);
+    expect(callsOf(fake, "agent", "read").map((c) => c.argv)).toEqual([["agent", "read", "vx-fix", "--source", "visible"]]);
     expect(sentKeys(fake, "vx-fix").map((k) => k.keys)).toEqual([["1"]]);
     expect(getAgent(fake, "vx-fix")?.interactive_ready).toBe(true);
   });
@@ -265,7 +266,7 @@ describe("reads and closes", () => {
 
   test("visible read: the whole rendered screen", async () => {
     setPaneText(fake, NAME, "☐ Pick\n1. a\n2. b", "visible");
-    expect(await readVisible(ops, NAME)).toBe("☐ Pick\n1. a\n2. b");
+    expect(await readVisible(ops, NAME)).toBe("☐ Pick\n1. a\n2. b\n");
     expect(callsOf(fake, "agent", "read")[0]!.argv).toEqual(["agent", "read", NAME, "--source", "visible"]);
   });
 
