@@ -8,3 +8,11 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function printable(text: string): string {
   return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
+
+/**
+ * One word of a line (an argv element, a file name) as a person reads it: plain words bare,
+ * anything else JSON-quoted, so a space, a quote or a newline in it can never split or fake a line.
+ */
+export function quotedWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : printable(JSON.stringify(text));
+}

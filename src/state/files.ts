@@ -199,7 +199,7 @@ export function writeProjectFile(path: string, content: string): void {
 }
 
 /** What a file that is not a regular one is, for a message. */
-function kindOf(st: Stats): string {
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a named pipe (FIFO)";
   if (st.isSocket()) return "a socket";
