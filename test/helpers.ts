@@ -56,11 +56,11 @@ function gitTemplate(): string {
   return dir;
 }
 
-/** A temp HOME, a real git repo with one commit, and a bin dir; removed on dispose. */
-export function sandbox(opts: { git?: boolean } = {}): Sandbox {
+/** A temp HOME, a real git repo with one commit (its directory named `name`), and a bin dir; removed on dispose. */
+export function sandbox(opts: { git?: boolean; name?: string } = {}): Sandbox {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-sbx-")));
   const home = join(base, "home");
-  const project = join(base, "project");
+  const project = join(base, opts.name ?? "project");
   const bin = join(base, "bin");
   for (const d of [home, bin]) mkdirSync(d, { recursive: true });
   if (opts.git === false) mkdirSync(project);

@@ -13,6 +13,7 @@ import { VxError } from "../errors";
 import { which } from "../exec";
 import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
 import { readSentinelPid, sentinelState } from "../sentinel/singleton";
+import { tmuxFormatLiteral, tmuxLiteral } from "../backends/tmux";
 import { DEMO_ENV } from "../harnesses/demo";
 import { rootPaths } from "../state/paths";
 import { GUARDS } from "../time";
@@ -99,7 +100,7 @@ export async function commitAll(deps: Deps, w: World, message: string): Promise<
 export async function startTmux(deps: Deps, w: World): Promise<void> {
   writeFileSync(w.log, "");
   mkdirSync(join(w.socket, ".."), { recursive: true, mode: 0o700 });
-  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", w.project, "tail", "-n", "+1", "-f", w.log], w.project, w.env);
+  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", tmuxFormatLiteral(w.project), "tail", "-n", "+1", "-f", tmuxLiteral(w.log)], w.project, w.env);
   w.commanderPane = out.trim();
   w.env = { ...w.env, TMUX: `${w.socket},0,0`, TMUX_PANE: w.commanderPane };
 }
