@@ -73,6 +73,24 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+// A write the file system refused as a whole: why, and what the person can do about it.
+const STORAGE_REFUSALS: Record<string, { why: string; todo: string }> = {
+  ENOSPC: { why: "no space is left on its device", todo: "free some space there" },
+  EDQUOT: { why: "the disk quota is used up", todo: "free some space within the quota" },
+  EROFS: { why: "its file system is read-only", todo: "make it writable (or run vx with a HOME on a writable disk)" },
+};
+
+/**
+ * The one line for a full or read-only disk (ENOSPC, EDQUOT, EROFS), naming the file (`path`
+ * of the error, which the state writes set to the file meant); undefined for any other error.
+ */
+export function storageRefusal(err: unknown): string | undefined {
+  const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
+  const known = code === undefined ? undefined : STORAGE_REFUSALS[code];
+  if (!known) return undefined;
+  return `cannot write ${path ?? "to disk"}: ${known.why} (${code}) - ${known.todo}, then run the command again`;
+}
+
 /**
  * Thrown when a harness's settings file parses but has a shape vx cannot merge into without
  * guessing (Claude Code's settings.json root not an object, `hooks.Stop` not an array; the same for

@@ -146,6 +146,12 @@ export function isVxArgv(argv: string[]): boolean {
   return vxArgsIndex(argv) !== -1;
 }
 
+/** The vx command an argv runs (`demo` of `vx demo --keep`); undefined when it is not vx. */
+export function vxCommandOf(argv: string[]): string | undefined {
+  const i = vxArgsIndex(argv);
+  return i === -1 ? undefined : argv[i];
+}
+
 /** True when an argv is `vx sentinel await` (with or without further arguments). */
 export function isAwaitArgv(argv: string[]): boolean {
   const i = vxArgsIndex(argv);

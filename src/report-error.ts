@@ -3,7 +3,7 @@
  * `main` and the sentinel's own entry. `usageOf` gives a command's usage for a UsageError.
  */
 import type { Deps } from "./deps";
-import { SilentExit, UsageError, VxError, errorMessage } from "./errors";
+import { SilentExit, UsageError, VxError, errorMessage, storageRefusal } from "./errors";
 import { EXIT } from "./exit-codes";
 import { printable } from "./printable";
 
@@ -16,6 +16,12 @@ export function reportError(err: unknown, deps: Pick<Deps, "env" | "stderr">, us
   if (err instanceof VxError) {
     if (err.message) deps.stderr.write(`vx: ${printable(err.message)}\n`);
     return err.exit;
+  }
+  const storage = storageRefusal(err);
+  if (storage) {
+    deps.stderr.write(`vx: ${printable(storage)}\n`);
+    if (deps.env.VX_DEBUG && err instanceof Error && err.stack) deps.stderr.write(`${err.stack}\n`);
+    return EXIT.error;
   }
   const hint = deps.env.VX_DEBUG ? "" : " (run it again with VX_DEBUG=1 to see where)";
   deps.stderr.write(`vx: unexpected error: ${printable(errorMessage(err))}${hint}\n`);

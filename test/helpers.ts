@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { projectKey } from "../src/state/paths";
 import type { Task } from "../src/state/schemas";
+import { GIT_TEST_ENV } from "./git-env";
 import { sandboxPath } from "./tool-path";
 
 export const REPO = resolve(import.meta.dir, "..");
@@ -16,6 +17,13 @@ export function git(cwd: string, ...args: string[]): string {
   const res = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "pipe" });
   if (res.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${res.stderr.toString()}`);
   return res.stdout.toString().trim();
+}
+
+/** Commits a `.gitignore` of `patterns` to the repository at `dir`. */
+export function commitIgnores(dir: string, patterns: string): void {
+  writeFileSync(join(dir, ".gitignore"), patterns);
+  git(dir, "add", ".gitignore");
+  git(dir, "commit", "-q", "-m", "ignores");
 }
 
 export type Sandbox = {
@@ -48,11 +56,11 @@ function gitTemplate(): string {
   return dir;
 }
 
-/** A temp HOME, a real git repo with one commit, and a bin dir; removed on dispose. */
-export function sandbox(opts: { git?: boolean } = {}): Sandbox {
+/** A temp HOME, a real git repo with one commit (its directory named `name`), and a bin dir; removed on dispose. */
+export function sandbox(opts: { git?: boolean; name?: string } = {}): Sandbox {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-sbx-")));
   const home = join(base, "home");
-  const project = join(base, "project");
+  const project = join(base, opts.name ?? "project");
   const bin = join(base, "bin");
   for (const d of [home, bin]) mkdirSync(d, { recursive: true });
   if (opts.git === false) mkdirSync(project);
@@ -61,10 +69,7 @@ export function sandbox(opts: { git?: boolean } = {}): Sandbox {
     HOME: home,
     // Built, never inherited: only the bin dir and the real tools tests need (see tool-path.ts).
     PATH: sandboxPath(bin),
-    GIT_AUTHOR_NAME: "vx test",
-    GIT_AUTHOR_EMAIL: "vx@test.invalid",
-    GIT_COMMITTER_NAME: "vx test",
-    GIT_COMMITTER_EMAIL: "vx@test.invalid",
+    ...GIT_TEST_ENV,
     // CI runs as root, where a Claude soldier needs it (dispatch refuses otherwise).
     IS_SANDBOX: "1",
   };

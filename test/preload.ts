@@ -1,13 +1,15 @@
 /**
  * Runs before any test file imports src/: points HOME at a throwaway directory, gives the run its
  * own temp dir (every mkdtemp of the suite lands inside it, and it is removed when the run ends),
- * and clears every variable that would make vx talk to a real multiplexer or change its timing.
+ * clears every variable that would make vx talk to a real multiplexer or change its timing, and
+ * gives git its own identity and no global or system config (`git-env.ts`).
  */
 import { afterAll, afterEach } from "bun:test";
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { type Dirent, chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { verifyExecStubs } from "./fakes/exec";
+import { GIT_TEST_ENV } from "./git-env";
 
 const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
@@ -17,12 +19,25 @@ process.env.TMPDIR = runDir;
 // cleanup, so any tmux server whose socket is inside the run dir (TMUX_TMPDIR of a test) is
 // stopped first: the socket's place proves the server is the suite's.
 afterAll(() => {
-  for (const rel of readdirSync(runDir, { recursive: true }) as string[]) {
-    if (!/(^|\/)tmux-\d+\/[^/]+$/.test(rel)) continue;
-    Bun.spawnSync(["tmux", "-S", join(runDir, rel), "kill-server"], { stdout: "ignore", stderr: "ignore" });
+  for (const socket of tmuxSockets(runDir)) {
+    Bun.spawnSync(["tmux", "-S", socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
   }
   rmSync(runDir, { recursive: true, force: true });
 });
+
+/** Sockets in `tmux-<uid>` directories below `dir`; links are not followed (a test may leave a loop). */
+function tmuxSockets(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return []; // gone, or not ours to read
+  }
+  return entries.flatMap((e) => {
+    if (e.isDirectory()) return tmuxSockets(join(dir, e.name));
+    return /^tmux-\d+$/.test(basename(dir)) && !e.isSymbolicLink() ? [join(dir, e.name)] : [];
+  });
+}
 
 // Every test that made an exec stub fails when a call it expected was never made, or an
 // unexpected one was made (even one the code under test caught and swallowed).
@@ -32,7 +47,19 @@ process.env.HOME = mkdtempSync(join(runDir, "vx-test-home-"));
 for (const name of Object.keys(process.env)) {
   if (name.startsWith("HERDR_") || name.startsWith("TMUX") || name.startsWith("VX_")) delete process.env[name];
 }
-process.env.GIT_AUTHOR_NAME = "vx test";
-process.env.GIT_AUTHOR_EMAIL = "vx@test.invalid";
-process.env.GIT_COMMITTER_NAME = "vx test";
-process.env.GIT_COMMITTER_EMAIL = "vx@test.invalid";
+// Nothing of the caller's git (a hook's GIT_DIR, a GIT_CONFIG_GLOBAL) reaches a test; the
+// environments tests build from scratch start from GIT_TEST_ENV too (helpers.ts).
+for (const name of Object.keys(process.env)) if (name.startsWith("GIT_")) delete process.env[name];
+Object.assign(process.env, GIT_TEST_ENV);
+
+// Bun.spawn and Bun.spawnSync called without `env` give the child the environment this process
+// started with, not process.env as set above (node:child_process and Bun.$ pass it explicitly):
+// the caller's HOME, TMUX and missing git identity reached every such child. They get the
+// environment above instead; a call that names its own `env` is left as it is.
+type SpawnOpts = { env?: Record<string, string | undefined> } | undefined;
+for (const name of ["spawn", "spawnSync"] as const) {
+  const real = Bun[name] as (...args: unknown[]) => unknown;
+  const withEnv = (o: SpawnOpts) => ({ ...o, env: o?.env ?? { ...process.env } });
+  (Bun as Record<string, unknown>)[name] = (first: unknown, opts?: SpawnOpts) =>
+    Array.isArray(first) ? real(first, withEnv(opts)) : real(withEnv(first as SpawnOpts));
+}

@@ -88,6 +88,23 @@ export function ensureSocketDir(socket: string): void {
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
+/**
+ * An argument tmux takes as it is. tmux reads its whole command line before any command sees it,
+ * and an argument that ends in `;` ends a command there (`\\;` is the literal): a camp path
+ * `shop;` split the new-session command in two.
+ */
+export function tmuxLiteral(arg: string): string {
+  return arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg;
+}
+
+/**
+ * An argument tmux expands as a format (new-session's `-c`), taken as it is: `#{...}` in a path
+ * would be replaced and `#(...)` run as a shell command; `##` is a literal `#`.
+ */
+export function tmuxFormatLiteral(arg: string): string {
+  return tmuxLiteral(arg.replaceAll("#", "##"));
+}
+
 export const tmuxArgv = {
   /**
    * `keepDeadPane` sets remain-on-exit in the same tmux command sequence (a `;` argument), so even
@@ -95,10 +112,11 @@ export const tmuxArgv = {
    */
   newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean; tag?: string }): string[] => [
     // -P: the new session's own ids, printed by the command that made it.
-    "tmux", "new-session", "-d", "-P", "-F", NEW_FORMAT, "-s", r.name, "-c", r.cwd,
+    // The path, the environment and the argv are data: never a separator or a format to tmux.
+    "tmux", "new-session", "-d", "-P", "-F", NEW_FORMAT, "-s", r.name, "-c", tmuxFormatLiteral(r.cwd),
     "-x", String(r.width ?? 220), "-y", String(r.height ?? 50),
-    ...Object.entries(r.env).flatMap(([k, v]) => ["-e", `${k}=${v}`]),
-    "--", ...r.argv,
+    ...Object.entries(r.env).flatMap(([k, v]) => ["-e", tmuxLiteral(`${k}=${v}`)]),
+    "--", ...r.argv.map(tmuxLiteral),
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
     // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
     // task id also goes into the session's environment by itself, whatever `env` holds, since a

@@ -7,6 +7,7 @@
 import { dirname, join } from "node:path";
 import { VxError } from "../errors";
 import { EXEC_TIMED_OUT, type Exec, type ExecResult } from "../exec";
+import { printable, quotedWord } from "../printable";
 import { realpathOr } from "../state/paths";
 import { GUARDS } from "../time";
 
@@ -109,6 +110,19 @@ export async function currentBranch(dir: string, exec: Exec): Promise<string | u
   if (res.code === 1) return undefined;
   if (res.code !== 0) throw new GitError(["git", ...args], dir, res);
   return res.stdout.trim() || undefined;
+}
+
+/**
+ * The branch a camp is forked from: the one the project checkout is on. Refused in one line when
+ * there is none (a detached HEAD) or its name starts with `-`: git would read it as an option on
+ * every command line that names it (`-f` as `--force`), and does not accept it as a branch name.
+ */
+export function campBase(branch: string | undefined): string {
+  if (!branch) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+  if (branch.startsWith("-")) {
+    throw new VxError(`the project checkout is on branch ${printable(branch)}, a name git takes for an option - rename it (git branch -m -- ${quotedWord(branch)} <new-name>), then dispatch`);
+  }
+  return branch;
 }
 
 /**
@@ -236,7 +250,7 @@ export function branchExists(dir: string, branch: string, exec: Exec): Promise<b
 /** `git worktree add -b|-B <branch> <path> <base>`; `-B` only when the branch already exists. */
 export async function addWorktree(projectDir: string, path: string, branch: string, base: string, exec: Exec): Promise<void> {
   const flag = (await branchExists(projectDir, branch, exec)) ? "-B" : "-b";
-  await gitOk(exec, projectDir, ["worktree", "add", "--quiet", flag, branch, path, base], GIT_WRITE_TIMEOUT_MS);
+  await gitOk(exec, projectDir, ["worktree", "add", "--quiet", flag, branch, "--", path, base], GIT_WRITE_TIMEOUT_MS);
 }
 
 /** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */

@@ -3,11 +3,13 @@
  * Claude Code's convention) and git ignores there, copied into a camp. Git does all the matching;
  * the copy reads through no link out of the checkout and writes through no link in the camp.
  */
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { VxError } from "../errors";
 import { EXEC_TIMED_OUT, type Exec } from "../exec";
-import { createTemp } from "../state/files";
+import { quotedWord as quotedPath } from "../printable";
+import { BeneathError, openBeneath } from "../state/beneath";
+import { createTemp, kindOf } from "../state/files";
 import { isUnder, realpathOr } from "../state/paths";
 import { runGit, runGitWithInput } from "./git";
 
@@ -89,29 +91,41 @@ async function trackedIn(exec: Exec, camp: string, paths: string[]): Promise<Set
  */
 function campParents(camp: string, rel: string): string | undefined {
   const parts = rel.split("/").slice(0, -1);
-  let dir = camp;
-  for (const part of parts) {
-    dir = join(dir, part);
+  for (const [i, part] of parts.entries()) {
+    const dir = join(camp, ...parts.slice(0, i), part);
+    const shown = quotedPath(parts.slice(0, i + 1).join("/"));
     const st = lstatSync(dir, { throwIfNoEntry: false });
     if (!st) mkdirSync(dir, { mode: 0o755 });
-    else if (st.isSymbolicLink()) return `${dir} is a link in the camp`;
-    else if (!st.isDirectory()) return `${dir} is not a directory in the camp`;
+    else if (st.isSymbolicLink()) return `its directory ${shown} is a link in the camp, not written through`;
+    else if (!st.isDirectory()) return `its directory ${shown} is ${kindOf(st)} in the camp, not a directory`;
   }
   return undefined;
 }
 
-function copyFile(src: string, dest: string): number {
-  const fd = openSync(src, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  let data: Buffer;
-  let mode: number;
+/**
+ * Reads `rel` of the checkout through real directories only (`openBeneath`): a directory swapped
+ * for a link after git listed it cannot hand over a file from outside. Why not, or the bytes and mode.
+ */
+function readBeneath(checkout: string, rel: string): { data: Buffer; mode: number } | { why: string } {
+  let fd: number;
+  try {
+    fd = openBeneath(checkout, rel);
+  } catch (err) {
+    if (!(err instanceof BeneathError)) throw err;
+    return { why: `${err.component === rel ? "it" : `its directory ${quotedPath(err.component)}`} ${err.message}` };
+  }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new VxError(`${src} is not a regular file`);
-    mode = st.mode & 0o777;
-    data = readFileSync(fd);
+    if (!st.isFile()) return { why: `${kindOf(st)}, not a regular file` };
+    // Counted by lstat before the copy; a file that grew since is not read past the limit.
+    if (st.size > INCLUDE_LIMITS.bytes) return { why: `larger than ${INCLUDE_LIMITS.bytes} bytes now` };
+    return { data: readFileSync(fd), mode: st.mode & 0o777 };
   } finally {
     closeSync(fd);
   }
+}
+
+function writeCopy(dest: string, data: Buffer, mode: number): void {
   // A temp file (a random name, opened exclusively without following a link) and a rename: the
   // rename replaces a link at `dest`, never writes through it.
   const { tmp, fd: out } = createTemp(dest, mode);
@@ -127,7 +141,6 @@ function copyFile(src: string, dest: string): number {
     rmSync(tmp, { force: true });
     throw err;
   }
-  return data.length;
 }
 
 /**
@@ -138,12 +151,10 @@ function copyFile(src: string, dest: string): number {
  */
 export async function copyIncluded(checkout: string, camp: string, exec: Exec): Promise<IncludeResult> {
   const files = await includedFiles(checkout, exec);
-  const out: IncludeResult = { copied: [], skipped: [] };
-  if (files.length === 0) return out;
+  if (files.length === 0) return { copied: [], skipped: [] };
   if (files.length > INCLUDE_LIMITS.files) {
     throw new VxError(`${INCLUDE_FILE} names ${files.length} ignored files (more than ${INCLUDE_LIMITS.files}) - name files and small directories, and install dependencies with camp_setup`);
   }
-  const realCheckout = realpathOr(checkout);
   let bytes = 0;
   for (const rel of files) {
     const st = lstatSync(join(checkout, rel), { throwIfNoEntry: false });
@@ -152,7 +163,13 @@ export async function copyIncluded(checkout: string, camp: string, exec: Exec): 
   if (bytes > INCLUDE_LIMITS.bytes) {
     throw new VxError(`${INCLUDE_FILE} names ${bytes} bytes of ignored files (more than ${INCLUDE_LIMITS.bytes}) - name files and small directories, and install dependencies with camp_setup`);
   }
-  const tracked = await trackedIn(exec, camp, files);
+  return copyListed(checkout, camp, files, await trackedIn(exec, camp, files));
+}
+
+/** The copy of `files` (listed by git, checked against the limits) into `camp`; `tracked`: the camp's. */
+export function copyListed(checkout: string, camp: string, files: string[], tracked: Set<string>): IncludeResult {
+  const out: IncludeResult = { copied: [], skipped: [] };
+  const realCheckout = realpathOr(checkout);
   for (const rel of files) {
     const skip = (why: string) => out.skipped.push({ path: rel, why });
     if (tracked.has(rel)) {
@@ -160,23 +177,19 @@ export async function copyIncluded(checkout: string, camp: string, exec: Exec): 
       continue;
     }
     const src = join(checkout, rel);
-    // git does not walk through linked directories, but the checkout may have changed since.
-    if (!isUnder(realpathOr(dirname(src)), realCheckout)) {
-      skip("its directory leads out of the checkout");
-      continue;
-    }
     const st = lstatSync(src, { throwIfNoEntry: false });
     if (!st) {
       skip("gone from the checkout");
       continue;
     }
-    const target = st.isSymbolicLink() ? linkInside(src, checkout, realCheckout) : undefined;
-    if (st.isSymbolicLink() && target === undefined) {
-      skip("a link that leads out of the checkout (or nowhere), not followed");
+    if (!st.isSymbolicLink() && !st.isFile()) {
+      skip(`${kindOf(st)}, not a regular file`);
       continue;
     }
-    if (!st.isSymbolicLink() && !st.isFile()) {
-      skip("not a regular file");
+    // A link is recreated from its text; a file is read now, before anything is made in the camp.
+    const got = st.isSymbolicLink() ? linkInside(src, checkout, realCheckout) : readBeneath(checkout, rel);
+    if ("why" in got) {
+      skip(got.why);
       continue;
     }
     const problem = campParents(camp, rel);
@@ -190,30 +203,32 @@ export async function copyIncluded(checkout: string, camp: string, exec: Exec): 
       skip("a directory in the camp");
       continue;
     }
-    if (target !== undefined) {
+    if ("text" in got) {
       if (at) rmSync(dest);
-      symlinkSync(target, dest);
+      symlinkSync(got.text, dest);
     } else {
-      copyFile(src, dest);
+      writeCopy(dest, got.data, got.mode);
     }
     out.copied.push(rel);
   }
   return out;
 }
 
-/** A link's own text when it is relative and resolves inside the checkout; undefined otherwise. */
-function linkInside(src: string, checkout: string, realCheckout: string): string | undefined {
+/** A link's own text when it is relative and resolves inside the checkout; why not otherwise. */
+function linkInside(src: string, checkout: string, realCheckout: string): { text: string } | { why: string } {
   const text = readlinkSync(src);
-  if (text.startsWith("/")) return undefined;
+  const shown = quotedPath(text);
+  if (text.startsWith("/")) return { why: `a link to the absolute path ${shown}, not followed (only relative links inside the checkout are copied)` };
   let real: string;
   try {
     real = realpathSync(src);
   } catch {
-    return undefined;
+    return { why: `a link to ${shown}, which does not exist (or loops), not followed` };
   }
   // Also inside by its text alone, so the same text in the camp points into the camp.
   const lexical = relative(checkout, resolve(dirname(src), text));
-  return isUnder(real, realCheckout) && lexical !== ".." && !lexical.startsWith("../") ? text : undefined;
+  if (isUnder(real, realCheckout) && lexical !== ".." && !lexical.startsWith("../")) return { text };
+  return { why: `a link to ${shown}, which leads out of the checkout, not followed` };
 }
 
 /**

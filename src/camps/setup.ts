@@ -11,6 +11,7 @@ import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
 import { loadConfig } from "../project";
+import { quotedWord } from "../printable";
 import { redact } from "../redact";
 import type { LaunchResult } from "../soldiers/launch";
 import { markFailed } from "../state/mark-failed";
@@ -29,7 +30,7 @@ export function setupLogPath(paths: ProjectPaths, taskId: string): string {
 
 /** An argv as a person reads it: plain words bare, anything else JSON-quoted. */
 export function argvText(argv: string[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+  return argv.map(quotedWord).join(" ");
 }
 
 /** Each command's nominal limit in seconds: `camp_setup_timeout`, else 10 minutes. */
@@ -117,7 +118,7 @@ export const realSetupRunner: SetupRunner = async (argv, opts) => {
 export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined, run: SetupRunner = realSetupRunner): Promise<void> {
   const camp = task.camp_path ?? "";
   const log = setupLogPath(paths, task.id);
-  writeStateFile(paths.root, log, `camp setup for task ${task.id} in ${camp} at ${isoTime(deps.clock.now())}\n`);
+  writeStateFile(paths.root, log, `camp setup for task ${task.id} in ${quotedWord(camp)} at ${isoTime(deps.clock.now())}\n`);
   // Setup output is a likely place for tokens (`npm config list`, a printed .env): section 15.
   const note = (text: string) => appendStateText(log, `${redact(text)}\n`);
   let copied: Awaited<ReturnType<typeof copyIncluded>>;
@@ -127,8 +128,11 @@ export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, con
     note(`.worktreeinclude: ${errorMessage(err)}`);
     throw new SetupFailure(`camp setup failed: ${errorMessage(err)}`);
   }
-  for (const p of copied.copied) note(`copied ${p}`);
-  for (const s of copied.skipped) note(`skipped ${s.path}: ${s.why}`);
+  // Each name on one line, redacted on its own: a name that looks like a secret hides itself,
+  // never the reason beside it.
+  const name = (p: string) => redact(quotedWord(p));
+  for (const p of copied.copied) appendStateText(log, `copied ${name(p)}\n`);
+  for (const s of copied.skipped) appendStateText(log, `skipped ${name(s.path)}: ${redact(s.why)}\n`);
 
   const timeoutMs = setupTimeoutMs(config, deps.env);
   const env = { ...deps.env, VX_TASK_ID: task.id, VX_CAMP: camp, VX_PROJECT: paths.project };

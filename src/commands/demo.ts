@@ -4,12 +4,15 @@
  * tears the world down, on success, failure or Ctrl-C; `--keep` leaves the project and state for
  * reading (the tmux server and sentinel still stop).
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { defineVxCommand } from "../command";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { narrator } from "../demo/narrate";
 import { type Commander, commanderScript } from "../demo/script";
-import { type World, checkTools, makeProject, makeWorld, removeDir, startTmux, stopSentinel, stopTmux } from "../demo/world";
-import { DEMO_TIME_SCALE } from "../demo/world";
+import { type World, checkTools, makeProject, makeWorld, removeDir, runSteps, startTmux, stopSentinel, stopTmux } from "../demo/world";
+import { DEMO_TIME_SCALE, OWNER_FILE } from "../demo/world";
+import { reapEarlierDemos } from "../demo/reap";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -35,6 +38,7 @@ export const demoCommand = defineVxCommand({
     let world: World | undefined;
     let failure: string | undefined;
     try {
+      for (const line of await reapEarlierDemos(deps)) say.say(line);
       world = makeWorld(deps);
       commander = { deps, world, say, signal: ac.signal };
       say.say("vx demo: a commander, three soldiers and a sentinel, on git and tmux alone. The agents are");
@@ -68,27 +72,18 @@ export const demoCommand = defineVxCommand({
 
 /** Each stop runs whatever happened before; what could not be undone is named. */
 async function teardown(c: Commander, w: World, keep: boolean): Promise<string[]> {
-  const left: string[] = [];
   c.awaiting?.kill("SIGTERM");
   await c.awaiting?.exited;
-  const steps: [string, () => Promise<string | undefined>][] = [
+  const left = await runSteps([
     ["tmux", () => stopTmux(c.deps, w)],
     ["sentinel", () => stopSentinel(c.deps, w)],
-  ];
-  for (const [what, step] of steps) {
-    try {
-      const l = await step();
-      if (l) left.push(l);
-    } catch (err) {
-      left.push(`${what}: ${errorMessage(err)}`);
-    }
-  }
-  if (!keep) {
-    try {
-      removeDir(w);
-    } catch (err) {
-      left.push(`${w.dir}: ${errorMessage(err)}`);
-    }
+  ]);
+  try {
+    // Kept: no longer owned, so the next demo leaves it for reading.
+    if (keep) rmSync(join(w.dir, OWNER_FILE), { force: true });
+    else removeDir(w);
+  } catch (err) {
+    left.push(`${w.dir}: ${errorMessage(err)}`);
   }
   return left;
 }

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_BACKEND } from "../backends/names";
 import { acquireCamp, releaseLease } from "../camps/pool";
-import { currentBranch, hasCommit } from "../camps/git";
+import { campBase, currentBranch, hasCommit } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -86,8 +86,7 @@ export const dispatchCommand = defineVxCommand({
     assertPromptSize(flags.prompt, "the prompt");
     const cleaned = controlNote(flags.prompt, "the prompt");
     if (cleaned) deps.stderr.write(cleaned);
-    const base = await currentBranch(project.paths.project, deps.exec);
-    if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+    const base = campBase(await currentBranch(project.paths.project, deps.exec));
     if (!(await hasCommit(project.paths.project, deps.exec))) {
       throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
     }

@@ -1,7 +1,7 @@
 /** `vx models [--json]` (CMD-MODELS-01): the model profiles a dispatch can use, merged from both files. */
 import { defineVxCommand } from "../command";
 import { EXIT, UsageError } from "../errors";
-import { printable } from "../printable";
+import { printable, printableLine } from "../printable";
 import { openProject } from "../project";
 import { type MergedModels, loadModels, profileTriple } from "../state/models";
 
@@ -9,11 +9,11 @@ import { type MergedModels, loadModels, profileTriple } from "../state/models";
 export function modelsText(models: MergedModels): string {
   const out: string[] = [];
   for (const [name, p] of Object.entries(models.profiles)) {
-    out.push(`${name}  ${profileTriple(p)}${name === models.default ? "  (default)" : ""}`);
+    out.push(`${printableLine(name)}  ${profileTriple(p)}${name === models.default ? "  (default)" : ""}`);
     if (p.when !== undefined) for (const line of p.when.split(/\r?\n/)) out.push(`    ${line}`);
   }
   if (out.length === 0) out.push("no profiles yet; add them to .vexillum/models.json");
-  out.push(`Source: ${models.sources.length === 0 ? "none (no models.json found)" : models.sources.join(", ")}`);
+  out.push(`Source: ${models.sources.length === 0 ? "none (no models.json found)" : models.sources.map(printableLine).join(", ")}`);
   // Names and texts come from files the user (or a clone) wrote: never let them drive the terminal.
   return `${out.map(printable).join("\n")}\n`;
 }

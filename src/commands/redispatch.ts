@@ -5,7 +5,7 @@
  */
 import { agentName } from "../backends/herdr-ops";
 import { backendOf } from "../backends/names";
-import { currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
+import { campBase, currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
 import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
@@ -93,8 +93,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
   }
   checkLaunchRefusal(deps, choice?.harness ?? task.harness ?? DEFAULT_HARNESS, backendOf(task));
   const workspace = checkBackend(deps, backendOf(task));
-  const base = task.camp_base ?? (await currentBranch(project.paths.project, deps.exec));
-  if (!base) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
+  const base = campBase(task.camp_base ?? (await currentBranch(project.paths.project, deps.exec)));
   const oldCamp = await oldCampToDiscard(deps, project, task);
   await checkSandbox(deps, project, "redispatch");
 

@@ -9,10 +9,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Deps } from "../deps";
-import { VxError } from "../errors";
+import { VxError, errorMessage } from "../errors";
 import { which } from "../exec";
 import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
 import { readSentinelPid, sentinelState } from "../sentinel/singleton";
+import { tmuxFormatLiteral, tmuxLiteral } from "../backends/tmux";
 import { DEMO_ENV } from "../harnesses/demo";
 import { rootPaths } from "../state/paths";
 import { GUARDS } from "../time";
@@ -61,16 +62,29 @@ async function must(deps: Deps, argv: string[], cwd: string, env: Record<string,
   return r.stdout;
 }
 
-/** The temp dir and its names; nothing started yet (so a failure here leaves only the dir). */
-export function makeWorld(deps: Deps): World {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "vx-demo-")));
+/** The temp dirs of demos: `$TMPDIR/vx-demo-XXXXXX` (mkdtemp's six characters). */
+export const DEMO_DIR_PREFIX = "vx-demo-";
+/**
+ * In a demo's temp dir while a demo owns it: the pid of the `vx demo` that made it. The next demo
+ * reaps a dir whose owner is gone (`reap.ts`); a `--keep` teardown removes it, so a kept dir stays.
+ */
+export const OWNER_FILE = "demo.pid";
+
+/** The names of the world in `dir` (a demo's temp dir), made or not. */
+export function worldAt(deps: Deps, dir: string): World {
   const home = join(dir, "home");
-  const project = join(dir, "shop");
-  mkdirSync(home, { mode: 0o700 });
-  mkdirSync(project);
-  const env = demoEnv(deps.env, dir, home);
   const uid = process.getuid?.() ?? 0;
-  return { dir, home, project, socket: join(dir, "tmux", `tmux-${uid}`, "default"), commanderPane: "", env, log: join(dir, "commander.log") };
+  const env = demoEnv(deps.env, dir, home);
+  return { dir, home, project: join(dir, "shop"), socket: join(dir, "tmux", `tmux-${uid}`, "default"), commanderPane: "", env, log: join(dir, "commander.log") };
+}
+
+/** The temp dir and its names, owned by this process; nothing started yet (so a failure here leaves only the dir). */
+export function makeWorld(deps: Deps): World {
+  const w = worldAt(deps, realpathSync(mkdtempSync(join(tmpdir(), DEMO_DIR_PREFIX))));
+  writeFileSync(join(w.dir, OWNER_FILE), `${deps.pid}\n`);
+  mkdirSync(w.home, { mode: 0o700 });
+  mkdirSync(w.project);
+  return w;
 }
 
 /** A git project with two files on `main`, committed by a demo identity kept in its own config. */
@@ -99,7 +113,7 @@ export async function commitAll(deps: Deps, w: World, message: string): Promise<
 export async function startTmux(deps: Deps, w: World): Promise<void> {
   writeFileSync(w.log, "");
   mkdirSync(join(w.socket, ".."), { recursive: true, mode: 0o700 });
-  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", w.project, "tail", "-n", "+1", "-f", w.log], w.project, w.env);
+  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", tmuxFormatLiteral(w.project), "tail", "-n", "+1", "-f", tmuxLiteral(w.log)], w.project, w.env);
   w.commanderPane = out.trim();
   w.env = { ...w.env, TMUX: `${w.socket},0,0`, TMUX_PANE: w.commanderPane };
 }
@@ -137,6 +151,20 @@ export async function stopTmux(deps: Deps, w: World): Promise<string | undefined
   await run(deps, ["tmux", "-S", w.socket, "kill-server"], w.dir, w.env);
   const still = await run(deps, ["tmux", "-S", w.socket, "list-sessions"], w.dir, w.env);
   return still.code === 0 ? `the tmux server on ${w.socket} is still running` : undefined;
+}
+
+/** A teardown's steps in order, each run whatever the one before did; what each could not undo, named. */
+export async function runSteps(steps: [string, () => Promise<string | undefined>][]): Promise<string[]> {
+  const left: string[] = [];
+  for (const [what, step] of steps) {
+    try {
+      const l = await step();
+      if (l) left.push(l);
+    } catch (err) {
+      left.push(`${what}: ${errorMessage(err)}`);
+    }
+  }
+  return left;
 }
 
 export function removeDir(w: World): void {

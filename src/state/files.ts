@@ -34,6 +34,15 @@ function errnoOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
+/**
+ * A failed write named for `path`, the file meant: a temp file's name means nothing to a person,
+ * and `write` and `fsync` errors carry no name at all (`storageRefusal` says which file was full).
+ */
+function namedFor(err: unknown, path: string): unknown {
+  if (errnoOf(err) !== undefined) (err as NodeJS.ErrnoException).path = path;
+  return err;
+}
+
 /** mkdir -p with mode 0700 for every directory it creates; for the state root itself or outside it. */
 export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -132,7 +141,13 @@ export function writeAtomic(path: string, content: string, mode = 0o600, dirMode
 }
 
 function replaceFile(path: string, content: string, mode: number): void {
-  const { tmp, fd } = createTemp(path, mode);
+  let made: ReturnType<typeof createTemp>;
+  try {
+    made = createTemp(path, mode);
+  } catch (err) {
+    throw namedFor(err, path);
+  }
+  const { tmp, fd } = made;
   try {
     try {
       writeSync(fd, content);
@@ -143,7 +158,7 @@ function replaceFile(path: string, content: string, mode: number): void {
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    throw err;
+    throw namedFor(err, path);
   }
   syncDir(dirname(path));
 }
@@ -186,6 +201,8 @@ export function appendStateText(path: string, text: string): void {
   const fd = openStateAppend(path);
   try {
     writeSync(fd, text);
+  } catch (err) {
+    throw namedFor(err, path);
   } finally {
     closeSync(fd);
   }
@@ -206,7 +223,7 @@ export function writeProjectFile(path: string, content: string): void {
 }
 
 /** What a file that is not a regular one is, for a message. */
-function kindOf(st: Stats): string {
+export function kindOf(st: Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a named pipe (FIFO)";
   if (st.isSocket()) return "a socket";

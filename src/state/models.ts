@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { StateError, UsageError } from "../errors";
-import { printable } from "../printable";
+import { printableLine } from "../printable";
 import { readTextIfExists } from "./files";
 import { parseRecord } from "./record";
 import { type Models, ModelsSchema, type Profile, type Task } from "./schemas";
@@ -48,7 +48,7 @@ export function mergeModels(files: ModelsFile[]): MergedModels {
     if (f.models.default !== undefined) [def, defFrom] = [f.models.default, f.path];
   }
   if (def !== undefined && !Object.hasOwn(profiles, def)) {
-    throw new StateError(defFrom, `default "${printable(def)}" is not a profile (known: ${knownNames(profiles)}) - name one of them, or remove "default"`);
+    throw new StateError(defFrom, `default "${printableLine(def)}" is not a profile (known: ${knownNames(profiles)}) - name one of them, or remove "default"`);
   }
   return { profiles, ...(def === undefined ? {} : { default: def }), sources: files.map((f) => f.path) };
 }
@@ -61,12 +61,12 @@ export function loadModels(root: string, top: string): MergedModels {
 
 export function knownNames(profiles: Record<string, Profile>): string {
   const names = Object.keys(profiles);
-  return names.length === 0 ? "none" : names.map(printable).join(", ");
+  return names.length === 0 ? "none" : names.map(printableLine).join(", ");
 }
 
 /** `(<harness>, <model>, <effort>)`, `-` for a field the profile leaves to the defaults. */
 export function profileTriple(p: Profile): string {
-  return `(${[p.harness, p.model, p.effort].map((x) => (x === undefined ? "-" : printable(x))).join(", ")})`;
+  return `(${[p.harness, p.model, p.effort].map((x) => (x === undefined ? "-" : printableLine(x))).join(", ")})`;
 }
 
 /**
@@ -83,7 +83,7 @@ export function pickProfile(
 ): { name: string; profile: Profile; fromDefault: boolean } | undefined {
   if (name !== undefined) {
     const profile = Object.hasOwn(models.profiles, name) ? models.profiles[name] : undefined;
-    if (!profile) throw new UsageError(`unknown profile "${printable(name)}" (known: ${knownNames(models.profiles)})`, command);
+    if (!profile) throw new UsageError(`unknown profile "${printableLine(name)}" (known: ${knownNames(models.profiles)})`, command);
     return { name, profile, fromDefault: false };
   }
   const anyFlag = flags.harness !== undefined || flags.model !== undefined || flags.effort !== undefined;
@@ -118,7 +118,7 @@ export function profileChoice(
   if (wanted === undefined && (!opts.useDefault || anyFlag)) return flags;
   const picked = pickProfile(loadModels(where.root, where.top), wanted, flags, opts.useDefault, opts.command);
   if (picked?.fromDefault) {
-    deps.stderr.write(`vx: using the default profile "${printable(picked.name)}" ${profileTriple(picked.profile)}\n`);
+    deps.stderr.write(`vx: using the default profile "${printableLine(picked.name)}" ${profileTriple(picked.profile)}\n`);
   }
   return applyProfile(picked?.profile, flags);
 }

@@ -256,10 +256,21 @@ export const ProfileSchema = v.pipe(
 );
 export type Profile = v.InferOutput<typeof ProfileSchema>;
 
+const RESERVED_NAMES = ["__proto__", "constructor", "prototype"];
+
+function reservedName(o: Record<string, unknown>): string | undefined {
+  return Object.keys(o).find((k) => RESERVED_NAMES.includes(k));
+}
+
 /** `~/.vexillum/models.json` and `.vexillum/models.json`: named profiles and an optional default. */
 export const ModelsSchema = v.object({
   profiles: v.pipe(
     v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
+    // Names valibot's record drops without a word (it guards objects against prototype pollution).
+    v.check(
+      (o) => reservedName(o) === undefined,
+      (issue) => `the profile name "${reservedName(issue.input as Record<string, unknown>)}" is one JavaScript reserves, so vx cannot read it; rename that profile`,
+    ),
     v.record(v.pipe(v.string(), v.nonEmpty("a profile name must not be empty")), ProfileSchema),
   ),
   default: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),

@@ -3,12 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, sandbox, vx, writeExecutable } from "../helpers";
+import { commitIgnores, sandbox, vx, writeExecutable } from "../helpers";
 
 function ignoredEnv(project: string): void {
-  writeFileSync(join(project, ".gitignore"), ".env*\nnode_modules/\n");
-  git(project, "add", ".gitignore");
-  git(project, "commit", "-q", "-m", "ignores");
+  commitIgnores(project, ".env*\nnode_modules/\n");
   writeFileSync(join(project, ".env"), "A=1\n");
   mkdirSync(join(project, "web"));
   writeFileSync(join(project, "web", ".env.local"), "B=2\n");

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync
 import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { listTasks } from "../../src/state/tasks";
-import { git, writeExecutable } from "../helpers";
+import { commitIgnores, git, writeExecutable } from "../helpers";
 import { type Field, field, seedTask, taskIdOf } from "./soldier-field";
 import { tmuxField } from "./tmux-field";
 
@@ -82,16 +82,39 @@ describe("camp setup: .worktreeinclude", () => {
     const log = join(f.paths.stateDir, "logs", `${id}-setup.log`);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     const text = readFileSync(log, "utf8");
-    expect(text).toContain("skipped .env.outside: a link that leads out of the checkout (or nowhere), not followed\n");
+    expect(text).toContain(`skipped .env.outside: a link to the absolute path ${outside}, not followed (only relative links inside the checkout are copied)\n`);
     expect(text).toContain("skipped secrets.json: tracked in the camp, left as it is\n");
+  });
+
+  test("the setup log says why each file was skipped, one line per file whatever its name", async () => {
+    await using f = await field();
+    const p = f.project;
+    commitIgnores(p, ".env*\n");
+    write(join(p, ".env.two\nlines"), "A=1\n");
+    // git lists no FIFO or socket; a link is listed, and said why it is not followed.
+    symlinkSync("nowhere", join(p, ".env.dangling"));
+    symlinkSync("/etc/hostname", join(p, ".env.password=hunter2"));
+    symlinkSync("../..", join(p, ".env.up"));
+    write(join(p, ".worktreeinclude"), ".env*\n");
+    const r = await f.run(["dispatch", "fix it"]);
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    const id = taskIdOf(r.stdout);
+    expect(readFileSync(join(f.task(id).camp_path!, ".env.two\nlines"), "utf8")).toBe("A=1\n");
+    const lines = readFileSync(join(f.paths.stateDir, "logs", `${id}-setup.log`), "utf8").split("\n");
+    expect(lines.slice(1, 5).sort()).toEqual([
+      'copied ".env.two\\nlines"',
+      "skipped .env.dangling: a link to nowhere, which does not exist (or loops), not followed",
+      // A name that looks like an assignment of a password hides itself at most, never the reason.
+      "skipped .env.up: a link to ../.., which leads out of the checkout, not followed",
+      "skipped [redacted sensitive line]: a link to the absolute path /etc/hostname, not followed (only relative links inside the checkout are copied)",
+    ]);
+    expect(lines[5]).toBe("");
   });
 
   test("a link in the camp where a file goes is replaced, never written through", async () => {
     await using f = await field();
     const p = f.project;
-    write(join(p, ".gitignore"), ".env\n");
-    git(p, "add", ".gitignore");
-    git(p, "commit", "-q", "-m", "ignores");
+    commitIgnores(p, ".env\n");
     write(join(p, ".env"), "NEW=1\n");
     write(join(p, ".worktreeinclude"), ".env\n");
     const first = await f.run(["dispatch", "first"]);
@@ -183,9 +206,7 @@ describe("camp setup: camp_setup commands", () => {
   test("a .worktreeinclude naming a dependency tree fails the dispatch before anything is copied", async () => {
     await using f = await field();
     const p = f.project;
-    write(join(p, ".gitignore"), "node_modules/\n");
-    git(p, "add", ".gitignore");
-    git(p, "commit", "-q", "-m", "ignores");
+    commitIgnores(p, "node_modules/\n");
     for (let i = 0; i <= 1000; i++) write(join(p, "node_modules", `m${i % 10}`, `f${i}.js`), "x\n");
     write(join(p, ".worktreeinclude"), "node_modules/\n");
     const r = await f.run(["dispatch", "fix it"]);

@@ -45,6 +45,17 @@ function assertNothingLeft(d: Demo, stderr: string): void {
   expect(readdirSync(d.tmp)).toEqual([]);
 }
 
+/** `vx demo` started in the background, its narration read as it comes. */
+function startDemo(s: ReturnType<typeof sandbox>, d: Demo) {
+  const proc = Bun.spawn([VX_BIN, "demo"], { cwd: s.home, env: d.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  let text = "";
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) text += decoder.decode(chunk);
+  })();
+  return { proc, stderr: () => text, reading };
+}
+
 describe("vx demo", () => {
   test("runs every step of the loop and leaves nothing behind", async () => {
     using s = sandbox();
@@ -79,24 +90,57 @@ describe("vx demo", () => {
   test("Ctrl-C half-way still stops the sentinel and the tmux server and removes the temp dir", async () => {
     using s = sandbox();
     const d = demoSandbox(s);
-    const proc = Bun.spawn([VX_BIN, "demo"], { cwd: s.home, env: d.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-    let stderr = "";
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of proc.stderr) stderr += decoder.decode(chunk);
-    })();
+    const { proc, stderr, reading } = startDemo(s, d);
     try {
-      await waitFor(() => stderr.includes("$ vx sentinel await"), 120_000, "the demo to wait for its first wake");
+      await waitFor(() => stderr().includes("$ vx sentinel await"), 120_000, "the demo to wait for its first wake");
       proc.kill("SIGINT");
       expect(await proc.exited).toBe(130);
       await reading;
-      expect(stderr).toContain("demo FAILED after");
-      expect(stderr).toContain("nothing left behind");
-      assertNothingLeft(d, stderr);
+      const stderrText = stderr();
+      expect(stderrText).toContain("demo FAILED after");
+      expect(stderrText).toContain("nothing left behind");
+      assertNothingLeft(d, stderrText);
     } finally {
       proc.kill("SIGKILL");
     }
   }, 180_000);
+
+  test("killed outright (SIGKILL), it leaves its world running; the next vx demo stops and removes it first", async () => {
+    using s = sandbox();
+    const d = demoSandbox(s);
+    const { proc, stderr: output, reading } = startDemo(s, d);
+    let stderr = "";
+    let socket: string | undefined;
+    let home: string | undefined;
+    let sentinels: number[] = [];
+    try {
+      await waitFor(() => output().includes("$ vx sentinel await"), 120_000, "the demo to wait for its first wake");
+      proc.kill("SIGKILL");
+      await proc.exited;
+      await reading;
+      stderr = output();
+      socket = /tmux -S (\S+) attach/.exec(stderr)?.[1];
+      home = `${/private HOME: (\S+)\/home\/\.vexillum/.exec(stderr)?.[1]}/home`;
+      sentinels = [...stderr.matchAll(/auto-started sentinel \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      // What it left: its tmux server with the soldiers, its sentinel, its processes, its temp dir.
+      expect(Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "ignore", stderr: "ignore" }).exitCode).toBe(0);
+      expect(sentinels.filter(alive).length).toBe(1);
+      expect(readdirSync(d.tmp).length).toBe(1);
+
+      const again = await vx(["demo"], { cwd: s.home, env: d.env });
+      expect(again.stderr).toContain(`an earlier vx demo was stopped before its teardown: its tmux server, sentinel and temp dir ${dirname(home)} are cleaned up now\n`);
+      expect(again.code).toBe(0);
+      expect(Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "ignore", stderr: "ignore" }).exitCode).not.toBe(0);
+      for (const pid of sentinels) expect(alive(pid)).toBe(false);
+      expect(processesOf(home)).toEqual([]);
+      assertNothingLeft(d, again.stderr);
+    } finally {
+      proc.kill("SIGKILL");
+      // Whatever the fix failed to stop: the server by its socket, the sentinel by its pid (still a sentinel), nothing else.
+      if (socket) Bun.spawnSync(["tmux", "-S", socket, "kill-server"], { env: d.env, stdout: "ignore", stderr: "ignore" });
+      for (const pid of sentinels) if (alive(pid) && processesOf(home ?? "").includes(pid)) process.kill(pid, "SIGKILL");
+    }
+  }, 300_000);
 
   test("without tmux on PATH: one line naming it, and nothing made", async () => {
     using s = sandbox();

@@ -6,19 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { VX_BIN, alive, git, waitFor } from "../helpers";
+import { BASH, MOUNT, canUnshare, inNamespaces } from "../namespaces";
 import { type Field, field, seedTask, taskIdOf } from "./soldier-field";
-
-const UNSHARE = Bun.which("unshare");
-const BASH = Bun.which("bash");
-const MOUNT = Bun.which("mount");
-const NAMESPACES = ["--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc"];
-
-/** Whether this machine lets the test build the namespaces at all (a kernel may forbid user namespaces). */
-const canUnshare = (() => {
-  if (!UNSHARE || !BASH || !MOUNT) return false;
-  const r = Bun.spawnSync([UNSHARE, ...NAMESPACES, "--", MOUNT, "--bind", "/tmp", "/tmp"], { stdout: "ignore", stderr: "ignore" });
-  return r.exitCode === 0;
-})();
 
 /**
  * Runs vx in a new pid namespace whose pid 1 is named `bwrap`, with `readOnly` bind-mounted
@@ -30,15 +19,7 @@ async function inSandbox(f: Field, args: string[], opts: { readOnly?: string[]; 
   const ro = `n=$1; shift; while [ "$n" -gt 0 ]; do ${MOUNT} --bind "$1" "$1" && ${MOUNT} -o remount,bind,ro "$1" || exit 97; shift; n=$((n-1)); done; `;
   // pid 1 stays a shell (named as bubblewrap names itself) and vx runs as its child, as in Codex.
   const script = opts.plain ? `${ro}exec "$@"` : `${ro}exec -a bwrap ${BASH} -c '"$@"; exit $?' bash "$@"`;
-  const argv = [UNSHARE!, ...NAMESPACES, "--", BASH!, "-c", script, "bash", String(readOnly.length), ...readOnly, VX_BIN, ...args];
-  const proc = Bun.spawn(argv, {
-    cwd: f.project,
-    env: { ...f.env, ...opts.env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+  return inNamespaces(script, [String(readOnly.length), ...readOnly, VX_BIN, ...args], { cwd: f.project, env: { ...f.env, ...opts.env } });
 }
 
 /** Nothing of a dispatch exists: no task, lease, camp, branch, sentinel file or write probe. */

@@ -78,4 +78,20 @@ describe("vx dispatch --backend tmux", () => {
     expect(f.tmux("has-session", "-t", "=vx-fix-it").code).not.toBe(0);
     expect(existsSync(f.paths.statesDir) ? readdirSync(f.paths.statesDir) : []).toEqual([]);
   });
+
+  test("a project whose directory ends in ';' and holds tmux format text dispatches into its own camp", async () => {
+    // tmux read a trailing `;` of an argument as the end of its command, and expands `-c` as a format.
+    const name = "shop #{session_id} #(touch ran-by-tmux);";
+    await using f = await tmuxField(undefined, { name });
+    const r = await f.run(["dispatch", "fix it", "--backend", "tmux"]);
+    expect({ code: r.code, stderr: r.stderr.replace(/^vx: auto-started sentinel.*\n/m, "") }).toEqual({ code: 0, stderr: "" });
+    const t = listTasks(f.paths)[0]!.value;
+    expect(t.camp_path!.endsWith(`/${name}`)).toBe(true);
+    expect(r.stdout).toContain(`tmux: session=vx-fix-it cwd=${t.camp_path} branch=vexillum/${t.id} gate=ok\n`);
+    // The harness was given its argv whole, and no `#(...)` ran anywhere.
+    expect(readFileSync(join(f.home, "argv"), "utf8")).toContain("--settings\n");
+    // (tmux runs a format's command in the server's HOME, the sandbox's.)
+    const ran = Bun.spawnSync(["find", join(f.home, ".."), "-name", "ran-by-tmux"], { stdout: "pipe", stderr: "ignore" });
+    expect(ran.stdout.toString()).toBe("");
+  });
 });

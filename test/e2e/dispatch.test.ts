@@ -105,6 +105,22 @@ describe("vx dispatch: bad input", () => {
     nothingCreated(f);
   });
 
+  test("a branch whose name starts with '-' is refused in one line, never handed to git as an option", async () => {
+    await using f = await field();
+    // git itself refuses to make such a branch; a ref written directly still checks out.
+    for (const name of ["-foo", "-f"]) {
+      git(f.project, "update-ref", `refs/heads/${name}`, "HEAD");
+      git(f.project, "symbolic-ref", "HEAD", `refs/heads/${name}`);
+      const r = await f.run(["dispatch", "fix it"]);
+      expect(r).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `vx: the project checkout is on branch ${name}, a name git takes for an option - rename it (git branch -m -- ${name} <new-name>), then dispatch\n`,
+      });
+      nothingCreated(f);
+    }
+  });
+
   test("the tmux backend needs tmux on PATH", async () => {
     await using f = await field();
     const onlyGit = join(f.bin, "only-git");

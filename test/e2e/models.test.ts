@@ -82,6 +82,25 @@ describe("vx models", () => {
       `vx: ${projectFile(f)}: invalid profiles.deep.harness: expected one of ${LISTED_HARNESS_NAMES.join(", ")} - vx leaves it as it is; repair it or move it aside\n`,
     );
   });
+
+  test("a profile named __proto__, constructor or prototype is refused naming the file, never dropped", async () => {
+    await using f = await field();
+    for (const name of ["__proto__", "constructor", "prototype"]) {
+      writeModels(f, undefined, `{"profiles": {"fast": {"model": "haiku"}, "${name}": {"model": "opus"}}}`);
+      const tail = `invalid profiles: the profile name "${name}" is one JavaScript reserves, so vx cannot read it; rename that profile - vx leaves it as it is; repair it or move it aside\n`;
+      expect(await f.run(["models"])).toEqual({ code: 1, stdout: "", stderr: `vx: ${projectFile(f)}: ${tail}` });
+      const r = await f.run(["dispatch", "fix it", "--profile", name]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 1, stderr: `vx: ${projectFile(f)}: ${tail}` });
+      nothingCreated(f);
+    }
+  });
+
+  test("a newline in a name or field never splits a line", async () => {
+    await using f = await field();
+    writeModels(f, undefined, { profiles: { "two\nlines": { harness: "claude", model: "m\nx" } }, default: "two\nlines" });
+    const r = await f.run(["models"]);
+    expect(r).toEqual({ code: 0, stderr: "", stdout: `two\\x0alines  (claude, m\\x0ax, -)  (default)\nSource: ${projectFile(f)}\n` });
+  });
 });
 
 describe("vx dispatch --profile", () => {

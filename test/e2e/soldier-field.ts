@@ -32,8 +32,8 @@ export type Field = Sandbox & {
 const STARTED_RE = /auto-started sentinel \(pid (\d+)\)/g;
 
 /** A fresh field; `scale` is VX_TIME_SCALE (0.02 makes the 15 s probe 300 ms). */
-export async function field(opts: { scale?: string; init?: boolean } = {}): Promise<Field> {
-  const s = sandbox();
+export async function field(opts: { scale?: string; init?: boolean; name?: string } = {}): Promise<Field> {
+  const s = sandbox({ name: opts.name });
   const fh = installFakeHerdr(s.bin);
   const ws = createWorkspace(fh, { cwd: s.project });
   const env: Record<string, string> = {

@@ -11,8 +11,8 @@ import { type Field, field } from "./soldier-field";
 // The terminal's own echo is off so each line it is given shows once.
 export const HARNESS = `#!/bin/sh\nprintf '%s\\n' "$@" > "$HOME/argv"\n${Bun.which("stty")} -echo\nprintf '\\342\\235\\257 \\n'\nexec cat\n`;
 
-export async function tmuxField(harness = HARNESS): Promise<Field & { tmux(...args: string[]): { code: number; out: string } }> {
-  const f = await field();
+export async function tmuxField(harness = HARNESS, opts: { name?: string } = {}): Promise<Field & { tmux(...args: string[]): { code: number; out: string } }> {
+  const f = await field(opts);
   writeExecutable(join(f.bin, "claude"), harness);
   f.env.TMUX_TMPDIR = f.home;
   delete f.env.HERDR_WORKSPACE_ID;

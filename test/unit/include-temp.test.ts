@@ -6,14 +6,12 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyIncluded } from "../../src/camps/include";
 import { realExec } from "../../src/exec";
-import { git, sandbox } from "../helpers";
+import { commitIgnores, git, sandbox } from "../helpers";
 
 test("names squatted in the camp ahead of time do not stop the copy", async () => {
   using s = sandbox();
   const p = s.project;
-  writeFileSync(join(p, ".gitignore"), ".env\n");
-  git(p, "add", ".gitignore");
-  git(p, "commit", "-q", "-m", "ignores");
+  commitIgnores(p, ".env\n");
   writeFileSync(join(p, ".env"), "A=1\n");
   writeFileSync(join(p, ".worktreeinclude"), ".env\n");
   const camp = join(s.home, "camp");

@@ -4,12 +4,10 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/main";
 import { testDeps } from "../deps";
-import { git, sandbox } from "../helpers";
+import { commitIgnores, sandbox } from "../helpers";
 
 function ignoredEnv(project: string): void {
-  writeFileSync(join(project, ".gitignore"), ".env*\n");
-  git(project, "add", ".gitignore");
-  git(project, "commit", "-q", "-m", "ignores");
+  commitIgnores(project, ".env*\n");
   writeFileSync(join(project, ".env"), "A=1\n");
 }
 

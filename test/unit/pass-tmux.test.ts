@@ -16,6 +16,7 @@ import type { ProjectPaths } from "../../src/state/paths";
 import { loadTask } from "../../src/state/tasks";
 import { callsOf, createWorkspace } from "../fakes/herdr-control";
 import { memoryTmux } from "../fakes/tmux-memory";
+import { alive, git, waitFor } from "../helpers";
 import { finishedTmuxMission, iso, taskId, tmuxWorld, world } from "../sentinel-kit";
 
 const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) =>
@@ -232,7 +233,11 @@ describe("sentinel pass: tmux soldiers", () => {
       const task = w.writeTask(paths, { id: a, backend: "tmux", tmux_target: "vx-fix", tmux_socket: socket, tmux_session_id: first.sessionId, tmux_pane_id: first.paneId });
       report(paths, a, "working", w.clock.now());
       // A's session ends with its server; B's starts a new server, which counts from $0 and %0 again.
+      const server = Number(Bun.spawnSync(["tmux", "-S", socket, "display-message", "-p", "#{pid}"], { env, stdout: "pipe" }).stdout.toString());
       expect(await tmux.killSession(first.sessionId)).toBe(true);
+      // The server exits on its own a moment after its last session: a session made before then
+      // would be its third ($1, %1), not a new server's first.
+      await waitFor(() => !alive(server), 10_000, "the first tmux server to exit");
       const second = await tmux.newSession({ name: "vx-fix", cwd: w.home, env: { VX_TASK_ID: b }, argv: ["cat", "-"], tag: b });
       expect(second).toEqual(first);
       await runPass(w.ctx);

@@ -32,6 +32,7 @@ const ALLOWED: Record<string, string> = {
   "commands/demo.ts": "the command is named demo, as its harness is, and tears down its private tmux server",
   "demo/script.ts": "the scripted commander dispatches on the tmux backend with the demo harness and reads its private tmux server",
   "demo/world.ts": "the demo's world is a private tmux server that it starts, checks for and stops itself",
+  "demo/reap.ts": "an earlier demo is left behind when its owner no longer runs the command named demo; its private tmux server is stopped first",
 };
 
 function sourceFiles(dir: string): string[] {

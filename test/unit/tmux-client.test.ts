@@ -48,6 +48,20 @@ describe("tmux client", () => {
     expect(await tmux.killSession("vx-ab")).toBe(true);
   });
 
+  test("the path, environment and argv reach the program exactly, whatever `;`, `\\` or `#` they hold", async () => {
+    const path = join(dir, "a #{pane_id} #(echo x) b\\;");
+    mkdirSync(path, { recursive: true });
+    const out = join(dir, "seen");
+    const argv = ["sh", "-c", 'printf "%s|%s|%s|%s\\n" "$(pwd)" "$VX_X" "$1" "$2" > "$0"', out, ";", "#{session_id} x;"];
+    const { sessionId } = await tmux.newSession({ name: "vx-semi", cwd: path, env: { VX_X: "v;" }, argv });
+    try {
+      await waitFor(() => Bun.file(out).size > 0, 10_000, "the program's output");
+      expect(await Bun.file(out).text()).toBe(`${path}|v;|;|#{session_id} x;\n`);
+    } finally {
+      await tmux.killSession(sessionId);
+    }
+  });
+
   test("tmux missing from PATH is its own error", async () => {
     const none = createTmuxClient({ exec: realExec, env: { ...env, PATH: dir } });
     await expect(none.listPanes()).rejects.toMatchObject({ code: "tmux_missing" });

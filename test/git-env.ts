@@ -1,0 +1,14 @@
+/**
+ * The git settings every test's git runs with, whoever runs the suite: its own identity, and no
+ * global or system config (a person's commit.gpgsign, core.hooksPath or identity, or a machine
+ * without one, must neither break nor slow a test). Set in the preload for the test process and
+ * in each sandbox's environment, which is built, never inherited.
+ */
+export const GIT_TEST_ENV: Readonly<Record<string, string>> = {
+  GIT_AUTHOR_NAME: "vx test",
+  GIT_AUTHOR_EMAIL: "vx@test.invalid",
+  GIT_COMMITTER_NAME: "vx test",
+  GIT_COMMITTER_EMAIL: "vx@test.invalid",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
