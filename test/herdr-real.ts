@@ -17,9 +17,9 @@ export const REAL_HERDR_PROTOCOL = 20;
 const BINARY_SHA256 = "150a578589d1932994cf43475f564576f2a2ee160c400e16c71e181a60bafc02";
 const ARCHIVE = resolve(import.meta.dir, "..", "..", "shared", "tools", "herdr", `herdr-${REAL_HERDR_VERSION}-linux-x64.xz`);
 
-/** The cache belongs to the real user (the test preload points HOME at a temp dir). */
+/** The cache outside the checkout: `VXHERDR_CACHE` (a name the preload keeps), else ~/.cache/vx-herdr of the HOME the run started with. */
 export function herdrCacheDir(): string {
-  return process.env.VX_HERDR_CACHE || join(userInfo().homedir, ".cache", "vx-herdr");
+  return process.env.VXHERDR_CACHE || join(userInfo().homedir, ".cache", "vx-herdr");
 }
 
 function sha256(path: string): string {
@@ -28,12 +28,12 @@ function sha256(path: string): string {
 
 let cached: string | undefined;
 
-/** The real herdr binary: `VX_HERDR_BIN`, else the cache, unpacking the shipped archive first. */
+/** The real herdr binary: `VXHERDR_BIN`, else the cache, unpacking the shipped archive first. */
 export function realHerdrBinary(): string {
   if (cached) return cached;
-  const given = process.env.VX_HERDR_BIN;
+  const given = process.env.VXHERDR_BIN;
   if (given) {
-    if (!existsSync(given)) throw new Error(`VX_HERDR_BIN=${given} does not exist`);
+    if (!existsSync(given)) throw new Error(`VXHERDR_BIN=${given} does not exist`);
     cached = given;
     return given;
   }
@@ -44,7 +44,7 @@ export function realHerdrBinary(): string {
     return bin;
   }
   if (!existsSync(ARCHIVE)) {
-    throw new Error(`the real herdr is not available: ${ARCHIVE} is missing (set VX_HERDR_BIN to a herdr ${REAL_HERDR_VERSION} binary)`);
+    throw new Error(`the real herdr is not available: ${ARCHIVE} is missing (set VXHERDR_BIN to a herdr ${REAL_HERDR_VERSION} binary)`);
   }
   mkdirSync(dir, { recursive: true });
   const tmp = `${bin}.${process.pid}.tmp`;
