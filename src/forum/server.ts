@@ -60,6 +60,9 @@ function tokenOf(fp: ForumPaths, log: (line: string) => void): string {
   return token;
 }
 
+/** Port 0 asks the kernel for any free port. */
+const ANY_PORT = 0;
+
 /** The port to try first (FOR-05); undefined when `last-port` is there but refused (never rewritten). */
 function lastPort(fp: ForumPaths, log: (line: string) => void): number | undefined {
   let text: string | undefined;
@@ -69,7 +72,7 @@ function lastPort(fp: ForumPaths, log: (line: string) => void): number | undefin
     log(`forum: refusing ${errorMessage(err)} - listening on a free port`);
     return undefined;
   }
-  if (text === undefined) return 0;
+  if (text === undefined) return ANY_PORT;
   const n = Number(text.trim());
   if (Number.isInteger(n) && n > 0 && n < 65536) return n;
   log(`forum: refusing ${fp.lastPort}: it does not hold a port number - vx leaves it as it is; listening on a free port`);
