@@ -296,7 +296,7 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
   if (!unsent) return;
   const { clock, env } = deps;
   const pollMs = scaled("trustPoll", env) * 2 * RESEND_POLLS;
-  await enterWhileUnsent({ tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
+  await enterWhileUnsent({ term: tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
 }
 
 /**

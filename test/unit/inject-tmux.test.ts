@@ -4,20 +4,20 @@
 // runs it in that pane; a wake is typed only when the screen shows it idle with an empty input
 // line, and is otherwise kept and retried; it is typed once.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { liveTmuxCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";
 import { injectWakes } from "../../src/commanders/inject";
 import { noteCommander } from "../../src/commanders/resolve";
-import { identifyTmuxCommander, screenState } from "../../src/backends/tmux-commander";
+import { screenState } from "../../src/backends/commander-screen";
+import { identifyTmuxCommander } from "../../src/backends/tmux-commander";
 import { realExec } from "../../src/exec";
 import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
-import type { Commanders, SoldierWake } from "../../src/state/schemas";
-import { writeSoldierWake } from "../../src/wakes/queue";
+import type { Commanders } from "../../src/state/schemas";
 import { fakeClock, testDeps } from "../deps";
 import { waitFor } from "../helpers";
-import { T0, iso, taskId, world } from "../sentinel-kit";
+import { T0, commanderWithWake, iso, world } from "../sentinel-kit";
 
 const FAKE = `printf '┃ '\nwhile IFS= read -r l; do printf 'got: %s\\n┃ ' "$l"; done\n`;
 
@@ -35,12 +35,7 @@ async function field() {
   const screen = () => tmux("capture-pane", "-p", "-t", "cmd");
   await waitFor(() => (screen().includes("┃") ? true : undefined), 10_000, "the stand-in's input line");
   const entry = { project_path: dir, registered_at: iso(T0), tmux_pane: pane, tmux_socket: socket, pid: Number(pid) };
-  writeFileSync(paths.commandersFile, JSON.stringify({ schema_version: 1, commanders: { opencode: entry } }, null, 2));
-  const id = taskId();
-  w.writeTask(paths, { id, status: "done" });
-  const wake: SoldierWake = { task_id: id, kind: "mission", old_status: "running", new_status: "done", detected_at: iso(T0 + 1000) };
-  const wakePath = writeSoldierWake(paths.root, paths.wakesDir, wake);
-  const queued = () => readdirSync(paths.wakesDir).filter((n) => n.endsWith(".json"));
+  const { id, wakePath, queued } = commanderWithWake(w, paths, "opencode", entry);
   const close = () => {
     tmux("kill-server");
     w[Symbol.dispose]();
