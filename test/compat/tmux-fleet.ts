@@ -71,7 +71,7 @@ export function shellCall(harness: HarnessName, command: string): NonNullable<Re
 }
 
 /** A request of the soldier's own conversation (it offers tools), not a title or summary turn. */
-function conversationOf(r: LoggedRequest): boolean {
+export function conversationOf(r: LoggedRequest): boolean {
   const tools = (r.body as { tools?: unknown[] } | undefined)?.tools;
   return Array.isArray(tools) && tools.length > 0 && !r.lastUser.includes(TITLE_TURN);
 }
