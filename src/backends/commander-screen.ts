@@ -12,26 +12,33 @@ import { type PaneKeys, enterWhileUnsent } from "./unsent";
 export type ScreenState = { idle: boolean; inputEmpty: boolean };
 
 /**
- * Pure: whether the harness is idle (no busy text on screen) and its input line holds nothing the
- * person typed. The input line is the last line starting with one of the harness's prompt marks. A
- * harness without these rules reads as busy: it is never typed into.
+ * Pure: whether the harness is idle (no busy text on screen) and its input box holds nothing the
+ * person typed. The box is the last run of rows starting with one of the harness's prompt marks,
+ * less its `trailerRows` (OpenCode's agent row); it is empty when every row's rest is. A harness
+ * without these rules reads as busy: it is never typed into.
  */
 export function screenState(harness: HarnessName, screen: string): ScreenState {
   const rule = HARNESSES[harness].commander.tmuxCommander;
   if (!rule) return { idle: false, inputEmpty: false };
-  const typed = inputLine(rule, screen);
-  return { idle: !rule.busy.test(screen), inputEmpty: typed !== undefined && rule.emptyInput.test(typed) };
+  const typed = inputRows(rule, screen);
+  return { idle: !rule.busy.test(screen), inputEmpty: typed.length > 0 && typed.every((t) => rule.emptyInput.test(t)) };
 }
 
-/** The rest of the input line (the last line one of the marks starts), trimmed; undefined when none shows. */
-function inputLine(rule: TmuxCommanderRule, screen: string): string | undefined {
+/** The rest of each row of the input box (after its mark, trimmed); empty when no box shows. */
+function inputRows(rule: TmuxCommanderRule, screen: string): string[] {
   const marks = typeof rule.mark === "string" ? [rule.mark] : rule.mark;
-  let typed: string | undefined;
+  let run: string[] = [];
+  let last: string[] = [];
   for (const line of screen.split("\n").map((l) => l.trim())) {
     const mark = marks.find((m) => line.startsWith(m));
-    if (mark !== undefined) typed = line.slice(mark.length).trim();
+    if (mark === undefined) {
+      run = [];
+      continue;
+    }
+    run.push(line.slice(mark.length).trim());
+    last = run;
   }
-  return typed;
+  return last.slice(0, last.length - (rule.trailerRows ?? 0));
 }
 
 /** Why a wake was not typed, from the screen read just before: undefined when it may be. */

@@ -100,8 +100,10 @@ export const opencode: Harness = {
     nonInteractive: () => false,
     // Its plugin starts the next await itself on a quiet exit, at no turn's cost.
     rearmsByTurn: () => false,
-    // OpenCode 1.x: `esc interrupt` in its footer while busy; its prompt box line starts with `┃`.
+    // OpenCode 1.x: `esc interrupt` in its footer while busy; every row of its prompt box starts with
+    // `┃`, the last one its agent and model (`┃  Build · mock-1 mock`), the others blank or its
+    // placeholder `Ask anything… "<example>"` when nothing is typed (docs/real-clients.md).
     // OpenCode sets OPENCODE=1 and OPENCODE_PID on itself, so its shell tool's commands inherit both.
-    tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything\.\.\..*)?$/ },
+    tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything(?:\.\.\.|…).*)?$/, trailerRows: 1 },
   },
 };

@@ -66,10 +66,12 @@ export type TmuxCommanderRule = {
   program: RegExp;
   /** On screen while a turn runs. */
   busy: RegExp;
-  /** What starts the input line (one of these, where it changes with a mode). */
+  /** What starts the input line, or each row of a box (one of these, where it changes with a mode). */
   mark: string | readonly string[];
   /** The rest of that line when it holds nothing the person typed (a placeholder, or nothing). */
   emptyInput: RegExp;
+  /** Marked rows at the end of the input box that are not input (OpenCode's agent row); none when unset. */
+  trailerRows?: number;
 };
 
 export type CommanderSide = {

@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export function seedCodex(home: string, project: string, modelsUrl: string, opts: { sandbox?: string[] } = {}): Record<string, string> {
+/** `untrusted`: the project not trusted yet (a new checkout: Codex shows its folder-trust screen). */
+export function seedCodex(home: string, project: string, modelsUrl: string, opts: { sandbox?: string[]; untrusted?: boolean } = {}): Record<string, string> {
   const codexHome = join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
   const toml = [
@@ -18,9 +19,7 @@ export function seedCodex(home: string, project: string, modelsUrl: string, opts
     'wire_api = "responses"',
     'env_key = "MOCK_API_KEY"',
     "",
-    `[projects."${project}"]`,
-    'trust_level = "trusted"',
-    "",
+    ...(opts.untrusted ? [] : [`[projects."${project}"]`, 'trust_level = "trusted"', ""]),
     "[tui]",
     "screen_reader_detection_done = true",
     "",

@@ -7,7 +7,8 @@
 // the typing, whichever comes first, once); a person's unsent draft is never sent or overwritten.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { stopSentinels } from "../helpers";
-import { registerFromPane, startPlain, startSentinel, typedWakeChecks } from "./commander-tmux-kit";
+import { typedSeat, wakeChecks } from "./commander-checks";
+import { registerFromPane, startPlain, startSentinel } from "./commander-kit";
 import { copilotCommanderWorld } from "./copilot-setup";
 import { type World, screenShows } from "./world";
 
@@ -39,5 +40,5 @@ describe("Copilot CLI commander in a plain tmux pane", () => {
     expect(entry.pid).toBeGreaterThan(1);
   });
 
-  typedWakeChecks(() => ({ w, pane: PANE }), "copilot");
+  wakeChecks(() => typedSeat(w, PANE, "copilot"), "copilot");
 });

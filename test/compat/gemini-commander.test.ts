@@ -6,7 +6,8 @@
 // a turn waits for the turn's end; a person's unsent draft is never sent or overwritten.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { git, stopSentinels } from "../helpers";
-import { firstTurn, registerFromPane, startPlain, startSentinel, typedWakeChecks } from "./commander-tmux-kit";
+import { firstTurn, typedSeat, wakeChecks } from "./commander-checks";
+import { registerFromPane, startPlain, startSentinel } from "./commander-kit";
 import { GEMINI_MODEL, geminiEnv, seedGemini } from "./gemini-setup";
 import { type World, screenShows, world } from "./world";
 
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 describe("Gemini CLI commander in a plain tmux pane", () => {
   test("a first turn ends normally, and it is read idle with an empty input line", async () => {
-    await firstTurn(w, PANE, "gemini");
+    await firstTurn(typedSeat(w, PANE, "gemini"), "gemini");
   });
 
   test("a vx dispatch run by Gemini records it from its tmux pane, with its own pid", async () => {
@@ -44,5 +45,5 @@ describe("Gemini CLI commander in a plain tmux pane", () => {
     expect(entry.pid).toBeGreaterThan(1);
   });
 
-  typedWakeChecks(() => ({ w, pane: PANE }), "gemini");
+  wakeChecks(() => typedSeat(w, PANE, "gemini"), "gemini");
 });

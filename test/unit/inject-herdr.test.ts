@@ -1,12 +1,12 @@
 // CMDR-08 on the real herdr 0.8.2: the sentinel's delivery to a hook-less commander in a herdr pane.
 // A stand-in OpenCode (a script named `opencode`, which herdr takes for OpenCode and, matching none
-// of its screen rules, reports idle; its input line marked `┃` as OpenCode's is) runs in the root
+// of its screen rules, reports idle; its prompt box drawn as OpenCode's is) runs in the root
 // pane of a real herdr workspace. herdr's `idle` says nothing of what the input line holds, and its
 // `agent prompt` appends to a person's unsent text and sends both: a wake is typed only while the
 // screen, read as herdr shows it, has the input line empty; it is kept and retried otherwise, and
 // typed once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHerdrClient } from "../../src/backends/herdr";
@@ -17,13 +17,15 @@ import { type RealHerdr, startRealHerdr } from "../herdr-real";
 import { T0, commanderWithWake, iso, world } from "../sentinel-kit";
 import { sandboxPath } from "../tool-path";
 
-const STAND_IN = `#!/bin/bash\nprintf '┃ '\nwhile IFS= read -r l; do printf 'got: %s\\n┃ ' "$l"; done\n`;
+/** The stand-in OpenCode, its prompt box drawn as OpenCode's is. */
+const STAND_IN = join(import.meta.dir, "..", "fixtures", "opencode-stand-in.sh");
 
 let h: RealHerdr;
 
 beforeAll(async () => {
   const bin = mkdtempSync(join(tmpdir(), "vx-stand-in-"));
-  writeFileSync(join(bin, "opencode"), STAND_IN, { mode: 0o755 });
+  // herdr tells an agent by its program's name.
+  symlinkSync(STAND_IN, join(bin, "opencode"));
   // The server's PATH, which its panes' shells inherit.
   h = await startRealHerdr({ env: { PATH: sandboxPath(bin) } });
 });
@@ -83,7 +85,7 @@ describe("a hook-less commander in a real herdr pane (CMDR-08)", () => {
   test("a person's unsent text in the input line (herdr still reports idle): nothing typed, the wake kept and typed once it is gone", () =>
     inField(async (f) => {
       h.run(["pane", "send-text", f.pane, "half a thought"]);
-      await f.typed("┃ half a thought");
+      await f.typed("┃  half a thought");
       await injectWakes(f.w.ctx, await f.agents());
       expect(f.queued()).toEqual([`${f.id}.json`]);
       expect(JSON.parse(readFileSync(f.wakePath, "utf8")).delivery_failing_since).toBeDefined();

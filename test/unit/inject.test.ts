@@ -21,7 +21,7 @@ const THREAD = "019a0000-1111-7222-8333-444455556666";
 /** Each commander's screen as herdr renders it, idle with an empty input line (docs/real-clients.md). */
 const EMPTY: Record<"codex" | "opencode", string> = {
   codex: "› Ask Codex to do anything\n\n  mock-1 default · /tmp/project\n  ← for agents · ? for shortcuts\n",
-  opencode: "┃\n┃\n╹▀▀▀▀▀▀▀▀\n",
+  opencode: '  ┃\n  ┃  Ask anything… "Fix broken tests"\n  ┃\n  ┃  Build · mock-1 mock\n  ╹▀▀▀▀▀▀▀▀\n',
 };
 
 /** A project with a live hook-less commander (its screen idle, its input empty), a done task and its pending wake. */
@@ -231,7 +231,7 @@ describe("what herdr reports idle, the screen may not be (CMDR-08 in a herdr pan
     const f = await field({ harness: "opencode", status: "idle" });
     using _w = f.w;
     const before = readFileSync(f.wakePath, "utf8");
-    setPaneText(f.w.herdr, f.pane, "┃\n╹▀▀▀▀\n  ■■■⬝⬝  esc interrupt\n", "visible");
+    setPaneText(f.w.herdr, f.pane, `${EMPTY.opencode}  ■■■⬝⬝  esc interrupt\n`, "visible");
     await injectWakes(f.w.ctx, await f.agents());
     expect(readFileSync(f.wakePath, "utf8")).toBe(before);
 
