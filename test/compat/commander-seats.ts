@@ -7,7 +7,7 @@
  * the checks are `commander-checks.ts`.
  */
 import { afterAll, beforeAll, describe, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { screenState } from "../../src/backends/commander-screen";
 import { DECISION_RE } from "../../src/harnesses/gemini";
@@ -270,6 +270,12 @@ export async function commanderSeat(h: HarnessName, on: On): Promise<CommanderSe
     await w.close();
   };
   try {
+    // A person on tmux has told vx so (AWT-01: an await outside herdr runs only in a tmux pane of a
+    // project configured for the tmux backend).
+    if (on === "tmux") {
+      const config = join(w.project, ".vexillum", "config.json");
+      writeFileSync(config, `${JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux" }, null, 2)}\n`);
+    }
     if (spec.commit) {
       git(w.project, "add", "-A");
       git(w.project, "commit", "-q", "-m", "vx init");
