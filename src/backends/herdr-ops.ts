@@ -1,13 +1,13 @@
 /**
  * herdr behaviours with herdr's known failure modes handled (SPEC HRD-05, HRD-06, HRD-07, SEN-06):
- * naming, starting an agent through busy panes and the folder-trust dialog, delivering a prompt at
+ * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
 import type { Env } from "../state/paths";
-import { type Clock, COUNTS, nominalSeconds, scaled } from "../time";
+import { type Clock, COUNTS, scaled } from "../time";
 import type { Exec } from "../exec";
-import { type AgentInfo, type HerdrClient, HerdrError, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
-import { type PromptOutcome, TRUST_RE } from "./types";
+import { type AgentInfo, type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
+import type { PromptOutcome } from "./types";
 
 export type { PromptOutcome } from "./types";
 
@@ -61,7 +61,10 @@ export type StartRequest = {
 /**
  * Starts the harness (HRD-05/06) and returns the agent name actually used: `agent_pane_busy` is
  * retried while the new tab's shell comes up, `agent_name_taken` switches once to the fallback name,
- * and `agent_not_ready` gets the folder-trust rule. Any other failure is thrown as HerdrError.
+ * `agent_not_ready` (blocked on a start-up screen) is a started agent: the launch's readiness
+ * wait reads that screen and answers it when it is a folder-trust dialog; after `timeout` or
+ * `agent_name_not_found` the harness of that kind in the pane gets the name back. Any other
+ * failure is thrown as HerdrError.
  */
 export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<string> {
   let name = req.name;
@@ -77,13 +80,28 @@ export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<stri
         renamed = true;
         continue;
       }
-      if (code === "agent_not_ready") {
-        await acceptTrustDialog(ops, name, err as HerdrError);
-        return name;
-      }
+      if (code === "agent_not_ready") return name;
+      if ((code === "timeout" || code === "agent_name_not_found") && (await adopt(ops, { ...req, name }))) return name;
       throw err;
     }
   }
+}
+
+/**
+ * herdr drops the name `agent start` gave when the start outlasts its wait (a harness that resumes
+ * a turn and works on, never idle) or loses sight of the harness for a moment while it starts; the
+ * harness still runs in the pane. The agent there, of the kind started, gets the name back.
+ */
+async function adopt(ops: HerdrOps, req: StartRequest): Promise<boolean> {
+  let agent: AgentInfo;
+  try {
+    agent = await ops.herdr.agentGet(req.pane);
+  } catch {
+    return false;
+  }
+  if (agent.agent !== req.kind) return false;
+  if (agent.name !== req.name) await ops.herdr.agentRename(req.pane, req.name);
+  return true;
 }
 
 async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void> {
@@ -95,45 +113,6 @@ async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void>
       if (herdrCode(err) !== "agent_pane_busy" || retry >= COUNTS.paneBusyRetries) throw err;
       await ops.clock.sleep(scaled("paneBusyStep", ops.env));
     }
-  }
-}
-
-// A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
-const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
-const TRUST_LINES = 20;
-
-/** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
-export function trustOptionDigit(screen: string): string | undefined {
-  for (const line of screen.split("\n")) {
-    const m = OPTION_RE.exec(line);
-    if (m && m[2]!.startsWith("Yes")) return m[1];
-  }
-  return undefined;
-}
-
-/**
- * HRD-06: herdr kept the name, so the dialog can be read and answered. Only a folder-trust dialog
- * is answered; vx never guesses at other startup screens (logins, updates, ...).
- */
-async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError): Promise<void> {
-  const fail = (why: string) => new HerdrError("agent_not_ready", `herdr agent start: ${name} ${why}`, cause.argv, cause.detail);
-  let screen: string;
-  try {
-    screen = await ops.herdr.agentRead(name, undefined, TRUST_LINES);
-  } catch {
-    throw fail("is blocked on a startup screen that could not be read");
-  }
-  if (!TRUST_RE.test(screen)) throw fail("is blocked on a startup screen that is not a folder-trust dialog");
-  const digit = trustOptionDigit(screen);
-  if (!digit) throw fail(`is showing a folder-trust dialog without a "Yes" option`);
-  await ops.herdr.agentSendKeys(name, [digit]);
-  const deadline = ops.clock.now() + scaled("trustWait", ops.env);
-  for (;;) {
-    if ((await ops.herdr.agentGet(name)).interactive_ready) return;
-    if (ops.clock.now() >= deadline) {
-      throw fail(`did not become ready within ${nominalSeconds("trustWait")}s of accepting the folder-trust dialog`);
-    }
-    await ops.clock.sleep(scaled("trustPoll", ops.env));
   }
 }
 

@@ -86,7 +86,7 @@ export type PasteWatch = {
  * looks late, then kept it unsent (CI). Returns the Enters pressed.
  */
 export async function enterWhileUnsent(w: PasteWatch, before: string, text: string): Promise<number> {
-  const deadline = w.clock.now() + scaled("tmuxReady", w.env);
+  const deadline = w.clock.now() + scaled("harnessReady", w.env);
   const undrawn = squeeze(before);
   let misses = 0;
   let presses = 0;
