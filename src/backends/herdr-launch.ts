@@ -78,7 +78,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   const { deps, paths } = ctx;
   const harness = pending.harness ?? DEFAULT_HARNESS;
   try {
-    writeSoldierEnv(paths, pending.id, deps.env);
+    writeSoldierEnv(paths, pending.id, { ...deps.env, ...harnessOf(harness).soldierEnv });
     writeLauncherScript(paths, pending.id, deps.self, harnessOf(harness).exe);
   } catch (err) {
     removeLaunchFiles(paths, pending.id);
@@ -158,7 +158,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
   const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);
   let outcome: PromptOutcome;
   try {
-    outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });
+    outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env), unsent: harnessOf(harness).unsent });
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`);
   }

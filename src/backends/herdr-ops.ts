@@ -6,6 +6,9 @@
 import type { Env } from "../state/paths";
 import { type Clock, COUNTS, scaled } from "../time";
 import type { Exec } from "../exec";
+import { terminalText } from "../terminal-text";
+import { RESEND_POLLS } from "./readiness";
+import { type PasteWatch, enterWhileUnsent } from "./unsent";
 import { type AgentInfo, type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
 import type { PromptOutcome } from "./types";
 
@@ -120,38 +123,83 @@ function moved(before: AgentInfo, now: AgentInfo): boolean {
   return now.agent_status === "working" || now.state_change_seq > before.state_change_seq;
 }
 
+/** How a prompt goes in: the probe's wait, and the harness's sign that its input box holds text (`Harness.unsent`). */
+export type DeliveryOptions = PromptOptions & { unsent?: RegExp };
+
+/** `enterWhileUnsent`'s watch over a herdr agent: its visible screen, keys through `agent send-keys`. */
+function herdrWatch(ops: HerdrOps, target: string, unsent: RegExp): PasteWatch {
+  return {
+    tmux: {
+      capture: async () => (await readVisible(ops, target)) ?? "",
+      sendKeys: (_pane, keys) => ops.herdr.agentSendKeys(target, keys),
+    },
+    pane: target,
+    clock: ops.clock,
+    env: ops.env,
+    pollMs: scaled("trustPoll", ops.env) * 2 * RESEND_POLLS,
+    holds: (screen) => unsent.test(screen),
+  };
+}
+
+/** A piece of the text that shows wherever the harness drew it: its first line's start. */
+function markOf(text: string): string {
+  return (terminalText(text).split("\n").find((l) => l.trim() !== "") ?? "").trim().slice(0, 40);
+}
+
+/** How many times the pane's transcript shows `mark`; undefined when it cannot be read (or there is no mark). */
+async function timesShown(ops: HerdrOps, target: string, mark: string): Promise<number | undefined> {
+  if (!mark) return undefined;
+  const transcript = await readTranscript(ops, target).catch(() => undefined);
+  return transcript === undefined ? undefined : transcript.split(mark).length - 1;
+}
+
 /**
- * Delivers `text` at most once. `agent_prompt_stalled` can be false (herdr #2690, #2682), so a stall
- * is only retried when the agent shows no sign of the prompt: not working, and no state change since
- * the read taken before the first attempt. When it did move, the prompt counts as delivered and a
- * wait carries on with `agent wait` for what is left of that attempt's window.
+ * Delivers `text` at most once. `agent_prompt_stalled` says only that herdr saw no state change
+ * within 5 s (herdr #2690, #2682; a slow harness's screen lags its input), so a stall is retried
+ * only when the agent shows no sign of the prompt: not working, no state change since the read taken
+ * before the first attempt, and its text not in the pane more often than before. When it did show,
+ * the prompt counts as delivered and a wait carries on with `agent wait` for what is left of that
+ * attempt's window.
  */
-export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: PromptOptions = {}): Promise<PromptOutcome> {
+export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: DeliveryOptions = {}): Promise<PromptOutcome> {
   const wait = opts.waitTimeoutMs !== undefined;
+  const mark = markOf(text);
   let before: AgentInfo;
+  let shownBefore: number | undefined;
+  let screenBefore = "";
   try {
     before = await ops.herdr.agentGet(target);
+    shownBefore = await timesShown(ops, target, mark);
+    if (opts.unsent) screenBefore = (await readVisible(ops, target)) ?? "";
   } catch (err) {
     return goneOrThrow(err);
   }
   for (let retry = 0; ; retry++) {
     const sentAt = ops.clock.now();
     try {
-      const agent = await ops.herdr.agentPrompt(target, text, opts);
+      const agent = await ops.herdr.agentPrompt(target, text, { waitTimeoutMs: opts.waitTimeoutMs });
       return wait ? { kind: "settled", agent } : { kind: "sent", agent };
     } catch (err) {
       const code = herdrCode(err);
       if (code !== undefined && GONE.has(code)) return { kind: "gone", code };
       if (code === "agent_blocked") return { kind: "blocked" };
-      if (code === "timeout" && wait) return { kind: "timeout" };
+      if (code === "timeout" && wait) {
+        // A probe shorter than herdr's 5 s for a state change ends here, its Enter maybe lost.
+        if (opts.unsent) await enterWhileUnsent(herdrWatch(ops, target, opts.unsent), screenBefore, text);
+        return { kind: "timeout" };
+      }
       if (code !== "agent_prompt_stalled") throw err;
       let now: AgentInfo;
+      let shown: number | undefined;
       try {
         now = await ops.herdr.agentGet(target);
+        shown = await timesShown(ops, target, mark);
       } catch (getErr) {
         return goneOrThrow(getErr);
       }
-      if (moved(before, now)) {
+      if (moved(before, now) || (shown !== undefined && shown > (shownBefore ?? 0))) {
+        // In its input box, its Enter lost (Gemini CLI's, typed by herdr as by a tmux paste): Enter again.
+        if (opts.unsent) await enterWhileUnsent(herdrWatch(ops, target, opts.unsent), screenBefore, text);
         if (!wait) return { kind: "sent", agent: now };
         return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.now());
       }

@@ -70,8 +70,9 @@ export const opencode: Harness = {
     };
   },
   // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
-  // key hint is drawn with the input box.
-  ready: /Ask anything|\btab agents\b/,
+  // key hint is drawn with the input box, in two rows in a narrower pane (`tab  ctrl+p` over
+  // `agents  commands`, a herdr pane's 95 columns).
+  ready: /Ask anything|\btab agents\b|\btab\s+ctrl\+p\b/,
   unsent: undefined,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");

@@ -118,6 +118,11 @@ export interface Harness {
    * paste presses Enter again while the screen shows it. Undefined when Enter is never lost.
    */
   readonly unsent: RegExp | undefined;
+  /**
+   * HRD-04/08: variables (no secrets) a soldier runs with on either terminal, over the dispatcher's
+   * environment; on tmux they also come with its state hooks' `env`.
+   */
+  readonly soldierEnv?: Readonly<Record<string, string>>;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */

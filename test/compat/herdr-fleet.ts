@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Task } from "../../src/state/schemas";
 import { type RealHerdr, startRealHerdr } from "../herdr-real";
-import { type Dispatched, type FleetCore, type Mission, SCALE, fleetCore, settlesOn } from "./fleet";
+import { type Dispatched, type FleetCore, type Mission, SCALE, childrenOf, fleetCore, settlesOn } from "./fleet";
 import type { HarnessName } from "./harnesses";
 import { type World, type WorldOptions, privateTmp, world } from "./world";
 
@@ -60,7 +60,9 @@ export async function herdrFleet(harness: HarnessName, opts: Pick<WorldOptions, 
       return proc.pid;
     },
     killHarness(d: Pick<Dispatched, "id">) {
-      process.kill(f.harnessPid(d), "SIGTERM");
+      // Gemini CLI's first process ignores SIGTERM and SIGHUP; its child (the CLI itself) ends both.
+      const child = harness === "gemini" ? childrenOf(f.harnessPid(d)).find((c) => c.args.includes(harness)) : undefined;
+      process.kill(child?.pid ?? f.harnessPid(d), child ? "SIGHUP" : "SIGTERM");
     },
     async closeFleet() {
       core.closeCore();
@@ -74,5 +76,7 @@ export async function herdrFleet(harness: HarnessName, opts: Pick<WorldOptions, 
 
 /** Waits for the task to reach `status`; the soldier's screen and the task go into the error when it never does. */
 export function settles(f: HerdrFleet, d: Dispatched, status: Task["status"], timeoutMs = 60_000): Promise<Task> {
-  return settlesOn(f, () => f.screen(d), d, status, timeoutMs);
+  // What herdr made of the screen goes with it: its status is what the sentinel judges.
+  const seen = () => `${f.screen(d)}\n--- herdr agent explain ---\n${f.herdr.run(["agent", "explain", d.session]).stdout}\n--- task ---\n${JSON.stringify(f.task(d.id))}`;
+  return settlesOn(f, seen, d, status, timeoutMs);
 }

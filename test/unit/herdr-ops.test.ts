@@ -159,6 +159,16 @@ describe("promptAgent", () => {
     expect(recordedPrompts(fake)).toHaveLength(1);
   });
 
+  test("a stall whose text reached the pane while herdr saw no state change is not resent (a slow harness's screen)", async () => {
+    // As Gemini CLI on the real herdr: the prompt is in its pane, its status and sequence unchanged.
+    setPromptReaction(fake, NAME, []);
+    queueFailure(fake, "agent prompt", "agent_prompt_stalled", { deliver: true });
+    const out = await promptAgent(ops, NAME, "run the long job (charlie)\n---\nmore");
+    expect(out.kind).toBe("sent");
+    expect(promptCalls()).toHaveLength(1);
+    expect(recordedPrompts(fake)).toHaveLength(1);
+  });
+
   test("a stall that outlasts 3 retries fails", async () => {
     queueFailure(fake, "agent prompt", "agent_prompt_stalled", { count: 4 });
     const t0 = clock.now();
