@@ -23,7 +23,7 @@ const PLAN = `# Plan: the forum
 
 The general reviews what the commander shows, and answers in the browser.
 
-1. **Server**: one per state root, 127.0.0.1 only, token + cookie.
+1. **Server**: one per state root, 127.0.0.1 only, a key header, never a cookie.
 2. **Review**: artifact, transcript, feedback box.
 3. **Board**: every soldier live.
 
