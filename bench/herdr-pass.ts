@@ -9,15 +9,10 @@
  */
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHerdrClient } from "../src/backends/herdr";
-import { realExec } from "../src/exec";
-import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
-import { newMemory, runPass } from "../src/sentinel/pass";
 import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
-import { realClock } from "../src/time";
 import { startRealHerdr } from "../test/herdr-real";
-import { benchWorld, fakeHerdrList, median } from "./lib";
+import { benchWorld, fakeHerdrList, median, timedPasses } from "./lib";
 
 const sizes = (process.argv[2] ?? "20,200").split(",").map(Number);
 // A stand-in Claude Code: herdr detects the agent by the foreground program's name (so the script
@@ -89,26 +84,9 @@ async function measure(n: number): Promise<void> {
     const fromFile = fakeHerdrList(fileBin, w.base, listed);
     const fileEnv = { ...w.env, PATH: `${fileBin}:${w.env.PATH}` };
 
-    const passes = async (env: Record<string, string>, count: () => number) => {
-      const ctx = {
-        root, exec: realExec, ops: { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env },
-        log: () => {}, windows: NOMINAL_WINDOWS, memory: newMemory(),
-      };
-      const cpu: number[] = [];
-      const perPass: number[] = [];
-      for (let i = 0; i < 30; i++) {
-        const before = count();
-        const u0 = process.cpuUsage();
-        await runPass(ctx);
-        const u = process.cpuUsage(u0);
-        if (i >= 5) cpu.push((u.user + u.system) / 1000);
-        perPass.push(count() - before);
-      }
-      return { cpu, perPass };
-    };
-    const real = await passes(realEnv, () => calls().length);
+    const real = await timedPasses(root, realEnv, () => calls().length, 30, 5);
     const kinds = [...new Set(calls())].join(", ");
-    const file = await passes(fileEnv, fromFile.calls);
+    const file = await timedPasses(root, fileEnv, fromFile.calls, 30, 5);
     console.log(`${n} running tasks over ${Math.ceil(n / 10)} projects, 30 in-process passes on the real herdr:`);
     console.log(`  herdr processes per pass: ${[...new Set(real.perPass)].join(", ")} (${kinds}) (goal 1)`);
     console.log(

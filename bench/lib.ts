@@ -2,6 +2,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createHerdrClient } from "../src/backends/herdr";
+import { realExec } from "../src/exec";
+import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
+import { newMemory, runPass } from "../src/sentinel/pass";
+import { realClock } from "../src/time";
 
 export const VX = resolve(import.meta.dir, "..", "dist", "vx");
 
@@ -84,4 +89,29 @@ export function fakeHerdrList(bin: string, base: string, agents: unknown[]): { c
   writeFileSync(join(bin, "herdr"), `#!/bin/sh\necho x >> ${callLog}\nexec cat ${listFile}\n`, { mode: 0o755 });
   writeFileSync(callLog, "");
   return { calls: () => readFileSync(callLog, "utf8").split("\n").filter(Boolean).length };
+}
+
+/**
+ * `n` in-process sentinel passes over the state root `root` with `env` (its PATH picks the herdr and
+ * tmux the passes call): each pass's CPU in ms (the first `warmup` left out) and the processes
+ * `count` says it started.
+ */
+export async function timedPasses(
+  root: string, env: Record<string, string>, count: () => number, n: number, warmup: number,
+): Promise<{ cpu: number[]; perPass: number[] }> {
+  const ctx = {
+    root, exec: realExec, ops: { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env },
+    log: () => {}, windows: NOMINAL_WINDOWS, memory: newMemory(),
+  };
+  const cpu: number[] = [];
+  const perPass: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const before = count();
+    const u0 = process.cpuUsage();
+    await runPass(ctx);
+    const u = process.cpuUsage(u0);
+    if (i >= warmup) cpu.push((u.user + u.system) / 1000);
+    perPass.push(count() - before);
+  }
+  return { cpu, perPass };
 }

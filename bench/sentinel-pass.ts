@@ -12,15 +12,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHerdrClient } from "../src/backends/herdr";
-import { realExec } from "../src/exec";
-import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { SENTINEL_RUNTIME_ENV } from "../src/sentinel/ensure";
-import { newMemory, runPass } from "../src/sentinel/pass";
 import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
-import { realClock } from "../src/time";
-import { VX, benchWorld, fakeHerdrList, median, rssKiB, run } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, rssKiB, run, timedPasses } from "./lib";
 
 const passes = Number(process.argv[2] ?? 3_000);
 const w = benchWorld();
@@ -49,24 +44,7 @@ const env = { ...w.env, PATH: `${bin}:${w.env.PATH}` };
 const calls = herdr.calls;
 
 // 1. In-process passes.
-const ctx = {
-  root,
-  exec: realExec,
-  ops: { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env },
-  log: () => {},
-  windows: NOMINAL_WINDOWS,
-  memory: newMemory(),
-};
-const cpu: number[] = [];
-const perPass: number[] = [];
-for (let i = 0; i < 60; i++) {
-  const before = calls();
-  const u0 = process.cpuUsage();
-  await runPass(ctx);
-  const u = process.cpuUsage(u0);
-  if (i >= 10) cpu.push((u.user + u.system) / 1000);
-  perPass.push(calls() - before);
-}
+const { cpu, perPass } = await timedPasses(root, env, calls, 60, 10);
 console.log(`200 running tasks over 20 projects, ${perPass.length} in-process passes`);
 console.log(`herdr processes per pass: ${[...new Set(perPass)].join(", ")} (goal 1)`);
 console.log(`sentinel CPU per pass: median ${median(cpu).toFixed(2)} ms, max ${Math.max(...cpu).toFixed(2)} ms (goal <= 20 ms)`);

@@ -12,18 +12,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHerdrClient } from "../src/backends/herdr";
 import { acquireCamp } from "../src/camps/pool";
 import { realExec } from "../src/exec";
-import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { TRAILER } from "../src/lifecycle/evidence";
-import { newMemory, runPass } from "../src/sentinel/pass";
 import { writeSoldierState } from "../src/soldiers/states";
 import { type ProjectPaths, projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { createTask } from "../src/state/tasks";
-import { realClock } from "../src/time";
-import { VX, benchWorld, fakeHerdrList, median, run } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, run, timedPasses } from "./lib";
 
 const runs = Number(process.argv[2] ?? 20);
 const w = benchWorld();
@@ -72,26 +68,7 @@ const herdr = fakeHerdrList(bin, w.base, agents);
 
 async function passes(keep: "tmux" | "herdr"): Promise<{ cpu: number[]; perPass: number[] }> {
   // Only one backend's projects are listed: the other's state dirs are moved aside meanwhile.
-  const ctx = {
-    root,
-    exec: realExec,
-    ops: { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env },
-    log: () => {},
-    windows: NOMINAL_WINDOWS,
-    memory: newMemory(),
-  };
-  const calls = keep === "tmux" ? tmuxCalls : herdr.calls;
-  const cpu: number[] = [];
-  const perPass: number[] = [];
-  for (let i = 0; i < 60; i++) {
-    const before = calls();
-    const u0 = process.cpuUsage();
-    await runPass(ctx);
-    const u = process.cpuUsage(u0);
-    if (i >= 10) cpu.push((u.user + u.system) / 1000);
-    perPass.push(calls() - before);
-  }
-  return { cpu, perPass };
+  return timedPasses(root, env, keep === "tmux" ? tmuxCalls : herdr.calls, 60, 10);
 }
 
 const projectsDir = join(root, "projects");
