@@ -224,9 +224,10 @@ async function closeOr(close: Promise<void>, goneCode: string): Promise<boolean>
     await close;
     return true;
   } catch (err) {
-    // A stopped herdr server took every pane process with it (herdr.md section 3.1): closed too.
+    // A stopped or stopping herdr server takes every pane process with it (herdr.md section 3.1,
+    // server_unavailable while it stops): closed too.
     const code = herdrCode(err);
-    if (code === goneCode || code === "server_not_running") return false;
+    if (code === goneCode || code === "server_not_running" || code === "server_unavailable") return false;
     throw err;
   }
 }

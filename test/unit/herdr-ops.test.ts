@@ -296,6 +296,14 @@ describe("reads and closes", () => {
     expect(await closeTab(ops, ws.tab_id)).toBe(false);
   });
 
+  test("a server that is stopping takes every pane with it: closing counts as done", async () => {
+    // The real 0.8.2 answers server_unavailable while it stops (docs/real-clients.md).
+    queueFailure(fake, "tab close", "server_unavailable");
+    queueFailure(fake, "pane close", "server_unavailable");
+    expect(await closeTab(ops, ws.tab_id)).toBe(false);
+    expect(await closePane(ops, ws.pane_id)).toBe(false);
+  });
+
   test("other close failures are thrown", async () => {
     setProtocolMismatch(fake, true);
     expect((await rejection(closeTab(ops, ws.tab_id))).code).toBe("protocol_mismatch");
