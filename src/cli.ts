@@ -14,7 +14,7 @@ async function run(): Promise<number> {
     const { fastDrain } = await import("./fast-drain");
     if (await fastDrain(process.env, process.cwd())) return EXIT.ok;
   }
-  // A tmux soldier's pane starts here (backends/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
+  // A soldier's harness starts here (backends/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
   if (route === "soldier-exec") {
     const { soldierExec } = await import("./backends/soldier-exec");
     return soldierExec(argv.slice(1));

@@ -28,11 +28,11 @@ export const DURATIONS = {
   retireStep: 200,
   quickSettle: 15 * S,
   herdrPromptFallback: 30 * S,
-  trustWait: 15 * S,
   trustPoll: 200,
   paneBusyStep: 500,
   promptStalledStep: 500,
-  tmuxReady: 30 * S,
+  /** TMX-02, HRD-06: a started harness's ready text (its folder-trust dialog answered on the way). */
+  harnessReady: 30 * S,
   /** CMD-RESUME-01: the limit on asking a harness which session is its soldier's (`opencode session list`). */
   sessionLookup: 30 * S,
   doctorProbe: 5 * S,

@@ -105,7 +105,12 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Starts a headless real herdr server with a private HOME; `opts.env` adds to its environment. */
+/**
+ * Starts a headless real herdr server with a private HOME; `opts.env` adds to its environment,
+ * which every pane's program inherits. A HOME there is a person's (their login started herdr): the
+ * server runs with it and gets the network-off config in it, as theirs; its socket stays in the
+ * private home (`HERDR_SOCKET_PATH`), so `run` and `env` reach it either way.
+ */
 export async function startRealHerdr(opts: { env?: Record<string, string> } = {}): Promise<RealHerdr> {
   const binary = realHerdrBinary();
   const home = mkdtempSync(join(tmpdir(), "vx-herdr-"));
@@ -117,10 +122,15 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
   const socket = join(home, ".config", "herdr", "herdr.sock");
   const path = sandboxPath(binDir);
   const serverEnv: Record<string, string> = {
-    HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", TMPDIR: tmpdir(), ...opts.env,
+    HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", TMPDIR: tmpdir(), ...opts.env, HERDR_SOCKET_PATH: socket,
     // herdr first whatever PATH the caller gives: its panes' programs call it back.
     PATH: `${binDir}:${opts.env?.PATH ?? path}`,
   };
+  if (serverEnv.HOME !== home) {
+    const config = join(serverEnv.XDG_CONFIG_HOME || join(serverEnv.HOME as string, ".config"), "herdr");
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "config.toml"), CONFIG);
+  }
   const cliEnv = { HOME: home, PATH: path, HERDR_SOCKET_PATH: socket, TMPDIR: tmpdir() };
   let pid = 0;
 
@@ -138,6 +148,7 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
   };
   const launch = async () => {
     // setsid: detached from the test's process group, as `herdr server` runs under a person's login.
+    // By its path: a PATH given in `opts.env` (a person's) need not hold the test's herdr.
     const proc = Bun.spawn(["setsid", join(binDir, "herdr"), "server"], {
       env: serverEnv, cwd: home, stdin: "ignore", stdout: "ignore", stderr: "ignore",
     });

@@ -2,7 +2,7 @@
  * A world for sentinel tests: a temp HOME with projects, tasks written as files, and the fake herdr
  * on PATH. Passes run in-process against the real fake herdr processes with a fake clock.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient } from "../src/backends/herdr";
 import { tmuxBackend } from "../src/backends/soldiers";
@@ -13,9 +13,10 @@ import { type PassCtx, newMemory } from "../src/sentinel/pass";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { type ProjectPaths, projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
-import type { Task } from "../src/state/schemas";
+import type { SoldierWake, Task } from "../src/state/schemas";
 import { compactTask, taskPath } from "../src/state/tasks";
 import { renderState } from "../src/state/record";
+import { writeSoldierWake } from "../src/wakes/queue";
 import { fakeClock } from "./deps";
 import { installFakeHerdr } from "./fakes/herdr-control";
 import { memoryTmux } from "./fakes/tmux-memory";
@@ -113,4 +114,18 @@ export async function finishedTmuxMission(w: ReturnType<typeof tmuxWorld>, proje
   w.tmux.add("vx-m", { text: `> prompt\n${TRAILER}\n⏺ Fixed it and committed.\n` });
   w.writeTask(project.paths, { id, backend: "tmux", tmux_target: "vx-m", camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot, ...over });
   return id;
+}
+
+/**
+ * `entry` registered as the project's `harness` commander, and a done task with its pending wake:
+ * what the sentinel's delivery to a hook-less commander starts from.
+ */
+export function commanderWithWake(w: World, paths: ProjectPaths, harness: string, entry: Record<string, unknown>) {
+  writeFileSync(paths.commandersFile, JSON.stringify({ schema_version: 1, commanders: { [harness]: entry } }, null, 2));
+  const id = taskId();
+  w.writeTask(paths, { id, status: "done" });
+  const wake: SoldierWake = { task_id: id, kind: "mission", old_status: "running", new_status: "done", detected_at: iso(T0 + 1000) };
+  const wakePath = writeSoldierWake(paths.root, paths.wakesDir, wake);
+  const queued = () => readdirSync(paths.wakesDir).filter((n) => n.endsWith(".json"));
+  return { id, wake, wakePath, queued };
 }

@@ -1,25 +1,28 @@
 /**
  * The herdr launch shared by dispatch and redispatch (CMD-DISPATCH-03 from "create the pane" on):
- * tab, `running` with the identifiers, harness start, re-stamp, first prompt, quick-settle. The
- * task arrives `pending` with its camp leased; every save is guarded on the status and
- * `updated_at` it was decided on, and a failure leaves the task `failed` with its lease kept, so
- * it can be struck.
+ * the dispatcher's environment for the launcher (`soldier-env.ts`), tab, `running` with the
+ * identifiers, harness start, readiness by its screen (a folder-trust dialog answered, never
+ * typed into), re-stamp, first prompt, quick-settle. The task arrives `pending` with its camp
+ * leased; every save is guarded on the status and `updated_at` it was decided on, and a failure
+ * leaves the task `failed` with its lease kept, so it can be struck.
  */
 import { markFailed } from "../state/mark-failed";
-import { type HerdrOps, agentName, closeTab, fallbackName, promptAgent, readTranscript, readVisible, startAgent } from "./herdr-ops";
+import { type HerdrOps, agentName, closeTab, fallbackName, isGone, promptAgent, readTranscript, readVisible, startAgent } from "./herdr-ops";
+import { type ReadyPane, lastWords, showsTrustDialog, waitReady } from "./readiness";
+import { launcherDir, removeLaunchFiles, writeLauncherScript, writeSoldierEnv } from "./soldier-env";
 import { HerdrError } from "./herdr";
 import { agentTarget } from "./herdr-types";
 import type { PromptOutcome } from "./types";
 import { type LaunchResult, type LifecycleRules, type Relaunch, type Settlement, changedUnderLaunch } from "./terminal-types";
 import type { Deps } from "../deps";
-import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
+import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
 import type { Exec } from "../exec";
 import { guardedSave } from "../state/guarded";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, loadTask } from "../state/tasks";
-import { isoTime, scaled } from "../time";
+import { isoTime, nominalSeconds, scaled } from "../time";
 
 /**
  * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
@@ -43,14 +46,62 @@ async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<T
   return { task: saved.task, error: reason };
 }
 
+/**
+ * The soldier's pane as the readiness wait reads it: the screen as shown (a dialog drawn at the top
+ * of a fresh pane is read whole, never cut to its bottom rows), keys through `agent send-keys`.
+ */
+function herdrPane(ops: HerdrOps, name: string): ReadyPane {
+  return {
+    async look(last) {
+      try {
+        return { screen: await ops.herdr.agentRead(name, "visible") };
+      } catch (err) {
+        if (isGone(err)) return { gone: lastWords(last ?? "") };
+        throw err;
+      }
+    },
+    press: (key) => ops.herdr.agentSendKeys(name, [key]),
+  };
+}
+
+/** Why a started harness is not taking input, or undefined once it is (its ready text shows). */
+async function notReady(ctx: LaunchCtx, name: string, harness: HarnessName): Promise<string | undefined> {
+  const ready = await waitReady(herdrPane(ctx.ops, name), harness, ctx.deps, scaled("harnessReady", ctx.deps.env));
+  if (ready.kind === "ready") return undefined;
+  if (ready.kind === "gone") return `${harness} exited in its herdr pane before it became ready${ready.last ? ` (its last output: "${ready.last}")` : ""}`;
+  if (ready.screen && showsTrustDialog(ready.screen)) return `${harness} is still showing a folder-trust dialog vx could not answer (no option trusts the folder, or its keys did nothing)`;
+  return `${harness} did not become ready in its herdr pane within ${nominalSeconds("harnessReady")}s (a start-up screen vx does not answer, or a slow start)`;
+}
+
 /** Launches the soldier of a `pending` task whose camp is leased; never throws for herdr failures. */
 export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
+  const { deps, paths } = ctx;
+  const harness = pending.harness ?? DEFAULT_HARNESS;
+  try {
+    writeSoldierEnv(paths, pending.id, { ...deps.env, ...harnessOf(harness).soldierEnv });
+    writeLauncherScript(paths, pending.id, deps.self, harnessOf(harness).exe);
+  } catch (err) {
+    removeLaunchFiles(paths, pending.id);
+    return fail(ctx, pending, `could not write the soldier's launcher: ${errorMessage(err)}`);
+  }
+  try {
+    return await launchInTab(ctx, pending, harness, relaunch);
+  } finally {
+    // Read by the launcher once the harness started; never left behind, whatever became of the pane.
+    removeLaunchFiles(paths, pending.id);
+  }
+}
+
+async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, ops } = ctx;
   const now = () => isoTime(deps.clock.now());
   const candidate = agentName(pending.prompt, pending.id);
+  // The tab's shell finds the launcher script first, by the harness's own name (`agent start`
+  // runs that name); the rest is the dispatcher's PATH, which the launcher then runs the harness with.
+  const path = [launcherDir(paths, pending.id), deps.env.PATH].filter(Boolean).join(":");
   let tab: { tabId: string; paneId: string };
   try {
-    tab = await ops.herdr.tabCreate({ workspace: ctx.workspace, cwd: pending.camp_path ?? "", label: candidate });
+    tab = await ops.herdr.tabCreate({ workspace: ctx.workspace, cwd: pending.camp_path ?? "", label: candidate, env: { PATH: path } });
   } catch (err) {
     return fail(ctx, pending, `could not create the soldier's herdr tab: ${errorMessage(err)}`);
   }
@@ -77,7 +128,6 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   }
   let task = step.task;
 
-  const harness = task.harness ?? DEFAULT_HARNESS;
   let name: string;
   try {
     name = await startAgent(ops, {
@@ -91,6 +141,13 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
     const used = nameTried(err, candidate, task.id);
     return fail(ctx, task, `could not start ${harness} in the soldier's pane: ${errorMessage(err)}`, { herdr_agent_name: used });
   }
+  let why: string | undefined;
+  try {
+    why = await notReady(ctx, name, harness);
+  } catch (err) {
+    why = `could not read the soldier's herdr pane while ${harness} started: ${errorMessage(err)}`;
+  }
+  if (why) return fail(ctx, task, why, { herdr_agent_name: name });
 
   // The settle grace (SEN-07) runs from the moment the prompt goes in, not from tab creation.
   // Marks a sentinel set while the harness was starting describe that start, not this run.
@@ -101,7 +158,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   const text = relaunch?.text ?? ctx.rules.firstPrompt(paths, task);
   let outcome: PromptOutcome;
   try {
-    outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env) });
+    outcome = await promptAgent(ops, name, text, { waitTimeoutMs: scaled("quickSettle", deps.env), unsent: harnessOf(harness).unsent });
   } catch (err) {
     return fail(ctx, task, `could not deliver the soldier's first prompt: ${errorMessage(err)}`);
   }

@@ -1,13 +1,16 @@
 /**
  * herdr behaviours with herdr's known failure modes handled (SPEC HRD-05, HRD-06, HRD-07, SEN-06):
- * naming, starting an agent through busy panes and the folder-trust dialog, delivering a prompt at
+ * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
 import type { Env } from "../state/paths";
-import { type Clock, COUNTS, deadlineIn, nominalSeconds, scaled } from "../time";
+import { type Clock, COUNTS, scaled } from "../time";
 import type { Exec } from "../exec";
-import { type AgentInfo, type HerdrClient, HerdrError, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
-import { type PromptOutcome, TRUST_RE } from "./types";
+import { terminalText } from "../terminal-text";
+import { RESEND_POLLS } from "./readiness";
+import { type PasteWatch, enterWhileUnsent } from "./unsent";
+import { type AgentInfo, type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
+import type { PromptOutcome } from "./types";
 
 export type { PromptOutcome } from "./types";
 
@@ -61,7 +64,10 @@ export type StartRequest = {
 /**
  * Starts the harness (HRD-05/06) and returns the agent name actually used: `agent_pane_busy` is
  * retried while the new tab's shell comes up, `agent_name_taken` switches once to the fallback name,
- * and `agent_not_ready` gets the folder-trust rule. Any other failure is thrown as HerdrError.
+ * `agent_not_ready` (blocked on a start-up screen) is a started agent: the launch's readiness
+ * wait reads that screen and answers it when it is a folder-trust dialog; after `timeout` or
+ * `agent_name_not_found` the harness of that kind in the pane gets the name back. Any other
+ * failure is thrown as HerdrError.
  */
 export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<string> {
   let name = req.name;
@@ -77,13 +83,28 @@ export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<stri
         renamed = true;
         continue;
       }
-      if (code === "agent_not_ready") {
-        await acceptTrustDialog(ops, name, err as HerdrError);
-        return name;
-      }
+      if (code === "agent_not_ready") return name;
+      if ((code === "timeout" || code === "agent_name_not_found") && (await adopt(ops, { ...req, name }))) return name;
       throw err;
     }
   }
+}
+
+/**
+ * herdr drops the name `agent start` gave when the start outlasts its wait (a harness that resumes
+ * a turn and works on, never idle) or loses sight of the harness for a moment while it starts; the
+ * harness still runs in the pane. The agent there, of the kind started, gets the name back.
+ */
+async function adopt(ops: HerdrOps, req: StartRequest): Promise<boolean> {
+  let agent: AgentInfo;
+  try {
+    agent = await ops.herdr.agentGet(req.pane);
+  } catch {
+    return false;
+  }
+  if (agent.agent !== req.kind) return false;
+  if (agent.name !== req.name) await ops.herdr.agentRename(req.pane, req.name);
+  return true;
 }
 
 async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void> {
@@ -98,82 +119,87 @@ async function startThroughBusy(ops: HerdrOps, req: StartRequest): Promise<void>
   }
 }
 
-// A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
-const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
-
-/** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
-export function trustOptionDigit(screen: string): string | undefined {
-  for (const line of screen.split("\n")) {
-    const m = OPTION_RE.exec(line);
-    if (m && m[2]!.startsWith("Yes")) return m[1];
-  }
-  return undefined;
-}
-
-/**
- * HRD-06: herdr kept the name, so the dialog can be read and answered. Only a folder-trust dialog
- * is answered; vx never guesses at other startup screens (logins, updates, ...).
- */
-async function acceptTrustDialog(ops: HerdrOps, name: string, cause: HerdrError): Promise<void> {
-  const fail = (why: string) => new HerdrError("agent_not_ready", `herdr agent start: ${name} ${why}`, cause.argv, cause.detail);
-  let screen: string;
-  try {
-    // The whole screen: `--lines` counts the pane's bottom rows, blank ones included, and a dialog
-    // drawn at the top of a fresh pane is not among them (docs/real-clients.md, herdr 0.8.2).
-    screen = await ops.herdr.agentRead(name, "visible");
-  } catch {
-    throw fail("is blocked on a startup screen that could not be read");
-  }
-  if (!TRUST_RE.test(screen)) throw fail("is blocked on a startup screen that is not a folder-trust dialog");
-  const digit = trustOptionDigit(screen);
-  if (!digit) throw fail(`is showing a folder-trust dialog without a "Yes" option`);
-  await ops.herdr.agentSendKeys(name, [digit]);
-  const deadline = deadlineIn(ops.clock, scaled("trustWait", ops.env));
-  for (;;) {
-    if ((await ops.herdr.agentGet(name)).interactive_ready) return;
-    if (deadline.passed()) {
-      throw fail(`did not become ready within ${nominalSeconds("trustWait")}s of accepting the folder-trust dialog`);
-    }
-    await ops.clock.sleep(scaled("trustPoll", ops.env));
-  }
-}
-
 function moved(before: AgentInfo, now: AgentInfo): boolean {
   return now.agent_status === "working" || now.state_change_seq > before.state_change_seq;
 }
 
+/** How a prompt goes in: the probe's wait, and the harness's sign that its input box holds text (`Harness.unsent`). */
+export type DeliveryOptions = PromptOptions & { unsent?: RegExp };
+
+/** `enterWhileUnsent`'s watch over a herdr agent: its visible screen, keys through `agent send-keys`. */
+function herdrWatch(ops: HerdrOps, target: string, unsent: RegExp): PasteWatch {
+  return {
+    term: {
+      capture: async () => (await readVisible(ops, target)) ?? "",
+      sendKeys: (_pane, keys) => ops.herdr.agentSendKeys(target, keys),
+    },
+    pane: target,
+    clock: ops.clock,
+    env: ops.env,
+    pollMs: scaled("trustPoll", ops.env) * 2 * RESEND_POLLS,
+    holds: (screen) => unsent.test(screen),
+  };
+}
+
+/** A piece of the text that shows wherever the harness drew it: its first line's start. */
+function markOf(text: string): string {
+  return (terminalText(text).split("\n").find((l) => l.trim() !== "") ?? "").trim().slice(0, 40);
+}
+
+/** How many times the pane's transcript shows `mark`; undefined when it cannot be read (or there is no mark). */
+async function timesShown(ops: HerdrOps, target: string, mark: string): Promise<number | undefined> {
+  if (!mark) return undefined;
+  const transcript = await readTranscript(ops, target).catch(() => undefined);
+  return transcript === undefined ? undefined : transcript.split(mark).length - 1;
+}
+
 /**
- * Delivers `text` at most once. `agent_prompt_stalled` can be false (herdr #2690, #2682), so a stall
- * is only retried when the agent shows no sign of the prompt: not working, and no state change since
- * the read taken before the first attempt. When it did move, the prompt counts as delivered and a
- * wait carries on with `agent wait` for what is left of that attempt's window.
+ * Delivers `text` at most once. `agent_prompt_stalled` says only that herdr saw no state change
+ * within 5 s (herdr #2690, #2682; a slow harness's screen lags its input), so a stall is retried
+ * only when the agent shows no sign of the prompt: not working, no state change since the read taken
+ * before the first attempt, and its text not in the pane more often than before. When it did show,
+ * the prompt counts as delivered and a wait carries on with `agent wait` for what is left of that
+ * attempt's window.
  */
-export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: PromptOptions = {}): Promise<PromptOutcome> {
+export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: DeliveryOptions = {}): Promise<PromptOutcome> {
   const wait = opts.waitTimeoutMs !== undefined;
+  const mark = markOf(text);
   let before: AgentInfo;
+  let shownBefore: number | undefined;
+  let screenBefore = "";
   try {
     before = await ops.herdr.agentGet(target);
+    shownBefore = await timesShown(ops, target, mark);
+    if (opts.unsent) screenBefore = (await readVisible(ops, target)) ?? "";
   } catch (err) {
     return goneOrThrow(err);
   }
   for (let retry = 0; ; retry++) {
     const sentAt = ops.clock.monotonic();
     try {
-      const agent = await ops.herdr.agentPrompt(target, text, opts);
+      const agent = await ops.herdr.agentPrompt(target, text, { waitTimeoutMs: opts.waitTimeoutMs });
       return wait ? { kind: "settled", agent } : { kind: "sent", agent };
     } catch (err) {
       const code = herdrCode(err);
       if (code !== undefined && GONE.has(code)) return { kind: "gone", code };
       if (code === "agent_blocked") return { kind: "blocked" };
-      if (code === "timeout" && wait) return { kind: "timeout" };
+      if (code === "timeout" && wait) {
+        // A probe shorter than herdr's 5 s for a state change ends here, its Enter maybe lost.
+        if (opts.unsent) await enterWhileUnsent(herdrWatch(ops, target, opts.unsent), screenBefore, text);
+        return { kind: "timeout" };
+      }
       if (code !== "agent_prompt_stalled") throw err;
       let now: AgentInfo;
+      let shown: number | undefined;
       try {
         now = await ops.herdr.agentGet(target);
+        shown = await timesShown(ops, target, mark);
       } catch (getErr) {
         return goneOrThrow(getErr);
       }
-      if (moved(before, now)) {
+      if (moved(before, now) || (shown !== undefined && shown > (shownBefore ?? 0))) {
+        // In its input box, its Enter lost (Gemini CLI's, typed by herdr as by a tmux paste): Enter again.
+        if (opts.unsent) await enterWhileUnsent(herdrWatch(ops, target, opts.unsent), screenBefore, text);
         if (!wait) return { kind: "sent", agent: now };
         return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.monotonic());
       }

@@ -9,6 +9,7 @@ import type { PromptOutcome } from "./types";
 import { type AgentInfo, herdrCode } from "./herdr-types";
 import { herdrSighting } from "./soldiers";
 import type { Deps } from "../deps";
+import { harnessOf } from "../harnesses";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import { COUNTS, deadlineIn, scaled } from "../time";
@@ -55,7 +56,7 @@ export function herdrTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleR
       if (!workspace) throw new Error("a herdr launch needs the caller's workspace");
       return launchSoldier({ deps, paths, ops, workspace, rules }, pending, relaunch);
     },
-    prompt: (task, text) => promptAgent(ops, soldierTarget(task), text, { waitTimeoutMs: scaled("quickSettle", deps.env) }),
+    prompt: (task, text) => promptAgent(ops, soldierTarget(task), text, { waitTimeoutMs: scaled("quickSettle", deps.env), unsent: harnessOf(task.harness).unsent }),
     async press(task, key) {
       const target = soldierTarget(task);
       let before: AgentInfo;

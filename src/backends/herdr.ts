@@ -17,7 +17,13 @@ export * from "./herdr-types";
 /** Where `agent read` takes its text from: transcripts, the rendered screen, or herdr's default (`recent`). */
 export type ReadSource = "recent-unwrapped" | "visible";
 
-export type TabCreateRequest = { workspace: string; cwd: string; label: string };
+export type TabCreateRequest = {
+  workspace: string;
+  cwd: string;
+  label: string;
+  /** Variables for the tab's shell (`--env K=V`): on a command line, so never a secret. */
+  env?: Record<string, string>;
+};
 export type PromptOptions = {
   /** Wait (`--wait --timeout <ms>`) until the agent settles; omitted means fire and return. */
   waitTimeoutMs?: number;
@@ -45,12 +51,14 @@ export const herdrArgv = {
   serverStatus: (): string[] => ["herdr", "status", "server", "--json"],
   tabCreate: (r: TabCreateRequest): string[] => [
     "herdr", "tab", "create", "--workspace", r.workspace, "--cwd", r.cwd, "--label", r.label, "--no-focus",
+    ...Object.entries(r.env ?? {}).flatMap(([k, v]) => ["--env", `${k}=${v}`]),
   ],
   /** `--` is left out when there are no harness args: herdr documents it as optional. */
   agentStart: (name: string, kind: string, pane: string, args: string[]): string[] => [
     "herdr", "agent", "start", name, "--kind", kind, "--pane", pane, ...(args.length ? ["--", ...args] : []),
   ],
   agentGet: (target: string): string[] => ["herdr", "agent", "get", target],
+  agentRename: (target: string, name: string): string[] => ["herdr", "agent", "rename", target, name],
   agentList: (): string[] => ["herdr", "agent", "list"],
   /** herdr types the text into the pane, so it goes as `terminalText` leaves it: data, never keys. */
   agentPrompt: (target: string, text: string, opts: PromptOptions = {}): string[] => [
@@ -85,6 +93,8 @@ export interface HerdrClient {
   /** Starts a harness in an available shell; returns herdr's view of it when reported. */
   agentStart(name: string, kind: string, pane: string, args: string[]): Promise<AgentInfo | undefined>;
   agentGet(target: string): Promise<AgentInfo>;
+  /** Names the agent at `target` (a pane id, say); returns it as renamed. */
+  agentRename(target: string, name: string): Promise<AgentInfo>;
   agentList(): Promise<AgentInfo[]>;
   /** Sends `text` as one argv element; with a wait, returns the agent as it settled. */
   agentPrompt(target: string, text: string, opts?: PromptOptions): Promise<AgentInfo>;
@@ -231,6 +241,7 @@ export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
       return toAgentInfo(result.agent);
     },
     agentGet: (target) => agentCall(herdrArgv.agentGet(target)),
+    agentRename: (target, name) => agentCall(herdrArgv.agentRename(target, name)),
     async agentList() {
       const argv = herdrArgv.agentList();
       const { result, stdout } = await envelope(argv);

@@ -6,8 +6,6 @@
  * workspace and label with a pane in the task's camp; the named session on that server, verified
  * as the task's (`tmux-soldier.ts`).
  */
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { type HerdrOps, closeTab } from "./herdr-ops";
 import { type BackendName, backendOf } from "./names";
 import type { TmuxClient } from "./tmux";
@@ -15,9 +13,8 @@ import { errorMessage } from "../errors";
 import { type ProjectPaths, realpathOr } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { isTaskBusy } from "../state/tasks";
-import { hooksDir } from "./tmux-launch";
+import { removeLaunchFiles } from "./soldier-env";
 import { markFailed } from "../state/mark-failed";
-import { SOLDIER_ENV_FILE } from "./soldier-exec";
 import { identify } from "./tmux-soldier";
 
 /** The reason a launch whose command died is failed with (TSK-07 note `... - marked failed.`). */
@@ -87,9 +84,9 @@ export async function failAbandonedLaunch(
   // Checked again: a strike may have taken the task while herdr was being asked.
   if (isTaskBusy(ctx.paths, task.id)) return { failed: false, closed, error };
   // The copy of the dispatcher's environment (API keys included) the dead launch wrote for its
-  // pane's launcher, which never ran (or ran and removed it). Removed while the task is still
+  // pane's launcher, which never ran (or ran and removed it), and a herdr pane's launcher script. Removed while the task is still
   // pending, so no relaunch can have written a new one yet.
-  rmSync(join(hooksDir(ctx.paths, task.id), SOLDIER_ENV_FILE), { force: true });
+  removeLaunchFiles(ctx.paths, task.id);
   const saved = await markFailed(ctx.paths, task, ABANDONED_REASON, ctx.now);
   return { failed: saved.written, closed, error };
 }

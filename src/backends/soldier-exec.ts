@@ -1,11 +1,13 @@
 /**
- * The first program in a tmux soldier's pane (issue 15): it reads the dispatching environment from
- * the 0600 file the launch wrote, removes the file, and replaces itself (execve) with the harness.
- * So no variable of the user's environment (API keys) is ever on a command line: the `new-session`
- * that starts a tmux server stays that server's command line for life, readable by every user in
- * the process table. Only vx's own variables (no secrets) go on it, as `-e`. A file beats the tmux
- * client's environment because a server that is already running gives new sessions its own global
- * environment, not the client's.
+ * The launcher of a soldier's harness (issue 15, issue 24): it reads the dispatching environment
+ * from the 0600 file the launch wrote, removes the file, and replaces itself (execve) with the
+ * harness. So no variable of the user's environment (API keys) is ever on a command line: the
+ * `new-session` that starts a tmux server stays that server's command line for life, readable by
+ * every user in the process table. On tmux it is the pane's first program, and only vx's own
+ * variables (no secrets) go on tmux's command line, as `-e`; a file beats the tmux client's
+ * environment because a server that is already running gives new sessions its own global
+ * environment, not the client's. On herdr a pane inherits the herdr server's environment, and a
+ * launcher script named like the harness runs it (`soldier-env.ts`).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
@@ -39,7 +41,7 @@ function readEnvFile(file: string): Record<string, string> {
 export function soldierExec(args: string[], env: NodeJS.ProcessEnv = process.env, stderr: (line: string) => void = (l) => void process.stderr.write(l)): number {
   const [file, sep, cmd, ...rest] = args;
   if (!file || sep !== "--" || !cmd || basename(file) !== SOLDIER_ENV_FILE) {
-    stderr(`vx: ${SOLDIER_EXEC} is run by vx in a soldier's tmux pane: ${SOLDIER_EXEC} <dir>/${SOLDIER_ENV_FILE} -- <harness> [args...]\n`);
+    stderr(`vx: ${SOLDIER_EXEC} is run by vx in a soldier's pane: ${SOLDIER_EXEC} <dir>/${SOLDIER_ENV_FILE} -- <harness> [args...]\n`);
     return EXIT.usage;
   }
   let extra: Record<string, string>;

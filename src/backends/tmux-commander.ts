@@ -5,7 +5,8 @@
  *   ancestor of that vx whose program is the harness, its pane is `TMUX_PANE` on the server of
  *   `TMUX`, and the harness marks the commands it runs (`CODEX_THREAD_ID`, ...);
  * - liveness: that pid still runs the harness and the pane is still on its server;
- * - idleness and an empty input line: read from the pane's screen, by the harness's own texts.
+ * - idleness and an empty input line: read from the pane's screen, by the harness's own texts
+ *   (`commander-screen.ts`).
  * The per-harness knowledge of this is each harness module's `commander.tmuxCommander`.
  */
 import { errorMessage } from "../errors";
@@ -14,9 +15,9 @@ import { HARNESSES, type HarnessName } from "../harnesses";
 import type { Delivery, TmuxCommanderRule } from "../harnesses/types";
 import { inspectProcess } from "../procs";
 import type { Commander } from "../state/schemas";
-import { type Clock, scaled } from "../time";
-import { type TmuxClient, createTmuxClient } from "./tmux";
-import { enterWhileUnsent } from "./unsent";
+import type { Clock } from "../time";
+import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "./commander-screen";
+import { createTmuxClient } from "./tmux";
 
 type Env = Record<string, string | undefined>;
 
@@ -83,31 +84,6 @@ export async function tmuxCommanderLive(harness: HarnessName, entry: Commander, 
   }
 }
 
-export type ScreenState = { idle: boolean; inputEmpty: boolean };
-
-/**
- * Pure: whether the harness is idle (no busy text on screen) and its input line holds nothing the
- * person typed. The input line is the last line starting with one of the harness's prompt marks. A
- * harness without plain-tmux rules reads as busy: it is never typed into.
- */
-export function screenState(harness: HarnessName, screen: string): ScreenState {
-  const rule = HARNESSES[harness].commander.tmuxCommander;
-  if (!rule) return { idle: false, inputEmpty: false };
-  const typed = inputLine(rule, screen);
-  return { idle: !rule.busy.test(screen), inputEmpty: typed !== undefined && rule.emptyInput.test(typed) };
-}
-
-/** The rest of the input line (the last line one of the marks starts), trimmed; undefined when none shows. */
-function inputLine(rule: TmuxCommanderRule, screen: string): string | undefined {
-  const marks = typeof rule.mark === "string" ? [rule.mark] : rule.mark;
-  let typed: string | undefined;
-  for (const line of screen.split("\n").map((l) => l.trim())) {
-    const mark = marks.find((m) => line.startsWith(m));
-    if (mark !== undefined) typed = line.slice(mark.length).trim();
-  }
-  return typed;
-}
-
 /** CMDR-10: the commander's tmux pane, read now; unreadable counts as busy, never typed into. */
 export async function readCommanderScreen(exec: Exec, env: Env, harness: HarnessName, entry: Commander): Promise<ScreenState & { screen?: string }> {
   try {
@@ -119,9 +95,6 @@ export async function readCommanderScreen(exec: Exec, env: Env, harness: Harness
   }
 }
 
-/** The looks at the screen after a paste, one every RESEND_POLLS polls. */
-const RESEND_POLLS = 5;
-
 /**
  * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter; for a
  * harness that can lose that Enter, Enter again while `pasteLeftUnsent` says the wake still sits
@@ -131,26 +104,14 @@ const RESEND_POLLS = 5;
  */
 export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string, clock: Clock): Promise<Delivery> {
   const state = await readCommanderScreen(exec, env, harness, entry);
-  if (!state.idle || !state.inputEmpty) {
-    return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${state.idle ? "holding unsent text in its input line" : "busy"}` };
-  }
+  const why = notTypedBecause(state);
+  if (why) return { ok: false, error: `tmux pane ${entry.tmux_pane}: the commander is ${why}` };
   const tmux = createTmuxClient({ exec, env, socket: entry.tmux_socket });
   try {
     await tmux.paste(entry.tmux_pane as string, text);
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }
-  if (HARNESSES[harness].unsent) await resubmit(tmux, entry.tmux_pane as string, harness, state.screen ?? "", text, clock, env).catch(() => undefined);
+  await resubmitWake({ term: tmux, pane: entry.tmux_pane as string, clock, env }, harness, state.screen ?? "", text).catch(() => undefined);
   return { ok: true };
-}
-
-/**
- * Enter again while the wake still sits alone in the idle commander's input box (judged against
- * the screen read before the paste), as `enterWhileUnsent` watches, until the readiness wait runs out.
- */
-async function resubmit(tmux: TmuxClient, pane: string, harness: HarnessName, before: string, text: string, clock: Clock, env: Env): Promise<void> {
-  const rule = HARNESSES[harness].commander.tmuxCommander as TmuxCommanderRule;
-  const unsent = HARNESSES[harness].unsent as RegExp;
-  const pollMs = scaled("trustPoll", env) * RESEND_POLLS;
-  await enterWhileUnsent({ tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) && !rule.busy.test(screen) }, before, text);
 }

@@ -9,15 +9,13 @@
  */
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { agentName, fallbackName, trustOptionDigit } from "./herdr-ops";
+import { agentName, fallbackName } from "./herdr-ops";
+import { RESEND_POLLS, type Readiness, lastWords, waitReady } from "./readiness";
 import { enterWhileUnsent } from "./unsent";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
-import { TRUST_RE } from "./types";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
-import { printable } from "../printable";
-import { redact } from "../redact";
 import { writeStateFile } from "../state/files";
 import { guardedSave } from "../state/guarded";
 import { markFailed } from "../state/mark-failed";
@@ -27,7 +25,8 @@ import { EPISODE_CLEARS } from "../state/tasks";
 import { COUNTS, deadlineIn, isoTime, scaled } from "../time";
 import { type HookedLaunch, shellQuote, stateHooks } from "../harnesses/soldier-hooks";
 import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "./terminal-types";
-import { SOLDIER_ENV_FILE, soldierExecArgv } from "./soldier-exec";
+import { soldierExecArgv } from "./soldier-exec";
+import { hooksDir, soldierEnvFile, writeSoldierEnv } from "./soldier-env";
 import { deliverUnderIntent, readSoldierState, warnTo } from "../state/soldier-state";
 import { tmuxSurvey } from "./soldiers";
 import { loadTask } from "../state/tasks";
@@ -52,27 +51,6 @@ export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): Hooke
   return wrapper ? { ...hooks, files: [...hooks.files, wrapper] } : hooks;
 }
 
-// What the dispatcher's environment must not override in the soldier's pane (the launcher lays
-// the file over the pane's own environment): tmux sets TMUX and TMUX_PANE for that pane, HERDR_*
-// names the dispatcher's herdr pane, and VX_* is vx's own, set for this soldier by `-e`.
-const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
-
-/**
- * What the soldier inherits from the dispatching environment. It goes through a 0600 file its pane
- * reads and removes (`soldier-exec.ts`), never on tmux's command line (issue 15): only the hooks'
- * variables, which hold no secrets, go as `-e`.
- */
-export function inheritedEnv(env: Deps["env"]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.test(k)) out[k] = v;
-  return out;
-}
-
-/** Where a soldier's hook files go: under its state dir, never in the camp. */
-export function hooksDir(paths: ProjectPaths, taskId: string): string {
-  return join(paths.stateDir, "hooks", taskId);
-}
-
 export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
 /** `kill`: the session this launch made (its id, from the command that made it). */
@@ -88,50 +66,6 @@ async function sessionName(tmux: TmuxClient, task: Task): Promise<string> {
   return (await tmux.hasSession(candidate)) ? fallbackName(candidate, task.id) : candidate;
 }
 
-// A row of a selection list under its cursor glyph, and an option that accepts a folder-trust
-// dialog (Claude Code's "Yes, I trust this folder", Codex's "Trust and continue").
-const CURSOR_ROW_RE = /^(\s*)[❯›>](\s+)(\S.*)$/u;
-const ACCEPT_RE = /^(?:[1-9][.)]\s+)?(?:yes|trust)\b/i;
-
-/**
- * The next key toward accepting the folder-trust dialog on `screen`. Harnesses draw its options as
- * a list and take Enter on the highlighted row (Claude Code's rows carry no digits and Codex
- * ignores them), so it is Enter on the accepting option or the arrow toward it; a list with no
- * cursor shown gets the option's digit. Undefined when no option accepts.
- */
-export function trustKey(screen: string): string | undefined {
-  const lines = screen.split("\n").map((l) => l.trimEnd());
-  const at = lines.findIndex((l) => CURSOR_ROW_RE.test(l));
-  if (at === -1) return trustOptionDigit(screen);
-  const m = CURSOR_ROW_RE.exec(lines[at]!)!;
-  // The list: the cursor's row and the rows around it whose text starts in the same column.
-  const column = m[1]!.length + 1 + m[2]!.length;
-  const option = (l: string | undefined) => l !== undefined && l.length > column && l.slice(0, column).trim() === "" && l[column] !== " ";
-  let first = at;
-  while (option(lines[first - 1])) first--;
-  let end = at + 1;
-  while (option(lines[end])) end++;
-  for (let i = first; i < end; i++) {
-    if (!ACCEPT_RE.test(i === at ? m[3]! : lines[i]!.slice(column))) continue;
-    return i === at ? "Enter" : i > at ? "Down" : "Up";
-  }
-  return undefined;
-}
-
-// Polls without a visible change after a key before it is pressed again (a key pressed while the
-// dialog is still being drawn can be lost).
-const RESEND_POLLS = 5;
-
-/** Waits for the harness to take input, answering a folder-trust dialog; false when it never did. */
-type Readiness = { kind: "ready" } | { kind: "timeout" } | { kind: "gone"; last: string };
-
-/** The last line a harness printed before it exited, redacted and escaped for one error line. */
-function lastWords(screen: string): string {
-  const lines = screen.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("Pane is dead"));
-  const line = lines.pop() ?? "";
-  return printable(redact(line)).slice(0, 200);
-}
-
 /**
  * What a pane that just died last showed: tmux clears the dead pane's screen, so the history is
  * read, and the last screen seen alive stands in when that holds nothing.
@@ -141,42 +75,20 @@ async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | un
   return lastWords(history) || lastWords(alive ?? "");
 }
 
-// A harness whose `ready` is "still" (no fixed text) counts a screen that stops changing; never the
-// others, whose start-up shows still screens before a folder-trust dialog, where a pasted prompt is lost.
-async function waitReady(ctx: TmuxLaunchCtx, session: string, harness: HarnessName): Promise<Readiness> {
-  const { clock, env } = ctx.deps;
-  const ready = harnessOf(harness).ready;
-  const deadline = deadlineIn(clock, scaled("tmuxReady", env));
-  let last: string | undefined;
-  // The screen the last key was pressed on, and how many polls have shown it since.
-  let keyed: { screen: string; polls: number } | undefined;
-  while (!deadline.passed()) {
-    let screen: string;
-    try {
-      screen = await ctx.tmux.capture(session);
-      if (await ctx.tmux.paneDead(session)) return { kind: "gone", last: await deadWords(ctx, session, last) };
-    } catch {
-      return { kind: "gone", last: lastWords(last ?? "") };
-    }
-    if (TRUST_RE.test(screen)) {
-      // A key only on a screen seen twice running, so a redraw still in flight is never answered;
-      // one key per redraw, and the same key again only after a quiet spell. A cursor key waits
-      // longer: one that was slow, not lost, would move the cursor past "Yes" onto "No, exit".
-      const key = trustKey(screen);
-      const fresh = !keyed || keyed.screen !== screen;
-      const quiet = keyed ? ++keyed.polls : 0;
-      const patience = key === "Up" || key === "Down" ? RESEND_POLLS * 4 : RESEND_POLLS;
-      if (key && screen === last && (fresh || quiet >= patience)) {
-        await ctx.tmux.sendKeys(session, [key]);
-        keyed = { screen, polls: 0 };
+/** Waits for the harness to take input in its tmux pane (readiness.ts), answering a folder-trust dialog. */
+function waitReadyIn(ctx: TmuxLaunchCtx, pane: string, harness: HarnessName): Promise<Readiness> {
+  return waitReady({
+    async look(last) {
+      try {
+        const screen = await ctx.tmux.capture(pane);
+        if (await ctx.tmux.paneDead(pane)) return { gone: await deadWords(ctx, pane, last) };
+        return { screen };
+      } catch {
+        return { gone: lastWords(last ?? "") };
       }
-    } else if (ready === "still" ? screen.trim() !== "" && screen === last : ready.test(screen)) {
-      return { kind: "ready" };
-    }
-    last = screen;
-    await clock.sleep(scaled("trustPoll", env) * 2);
-  }
-  return { kind: "timeout" };
+    },
+    press: (key) => ctx.tmux.sendKeys(pane, [key]),
+  }, harness, ctx.deps, scaled("harnessReady", ctx.deps.env));
 }
 
 /**
@@ -197,7 +109,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? DEFAULT_HARNESS;
   let name: string;
-  const envFile = join(hooksDir(paths, pending.id), SOLDIER_ENV_FILE);
+  const envFile = soldierEnvFile(paths, pending.id);
   let ids: { sessionId: string; paneId: string };
   try {
     name = await sessionName(tmux, pending);
@@ -225,7 +137,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
       rmSync(l.path, { force: true });
       symlinkSync(l.target, l.path);
     }
-    writeStateFile(paths.root, envFile, JSON.stringify(inheritedEnv(deps.env)));
+    writeSoldierEnv(paths, pending.id, deps.env);
     ids = await tmux.newSession({
       name,
       cwd: pending.camp_path ?? "",
@@ -257,7 +169,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   let task = step.task;
 
   // From here the session's own ids: its name may be another session's once this one ends.
-  const ready = await waitReady(ctx, paneId, harness);
+  const ready = await waitReadyIn(ctx, paneId, harness);
   // Read by the pane's launcher by now; never left behind, whatever became of the pane.
   rmSync(envFile, { force: true });
   if (ready.kind === "gone") {
@@ -296,7 +208,7 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
   if (!unsent) return;
   const { clock, env } = deps;
   const pollMs = scaled("trustPoll", env) * 2 * RESEND_POLLS;
-  await enterWhileUnsent({ tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
+  await enterWhileUnsent({ term: tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
 }
 
 /**

@@ -17,6 +17,8 @@ export const NOTE_TMUX_GONE =
 
 export type BackendTraits = {
   readonly name: BackendName;
+  /** The program every call to this backend runs, found on PATH (the sentinel's PATH check, SEN-23). */
+  readonly program: string;
   /** How notes and refusals name the soldier's pane. */
   readonly pane: string;
   /** What `vx strike` reports it closed. */
@@ -45,6 +47,7 @@ export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run f
 export const BACKEND_TRAITS = {
   herdr: {
     name: "herdr",
+    program: "herdr",
     pane: "herdr pane",
     closed: "herdr pane",
     leftover: "tab",
@@ -59,6 +62,7 @@ export const BACKEND_TRAITS = {
   },
   tmux: {
     name: "tmux",
+    program: "tmux",
     pane: "tmux pane",
     closed: "tmux session",
     leftover: "tmux session",

@@ -65,9 +65,12 @@ export function pasteLeftUnsent(before: string, after: string, text: string): bo
 /** Enters pressed again at most after a paste whose Enter was lost. */
 export const MAX_RESENDS = 3;
 
+/** A terminal's two calls the watch makes: the pane's screen, and keys (tmux's names: `Enter`). */
+export type PaneKeys = Pick<TmuxClient, "capture" | "sendKeys">;
+
 /** What watching a paste needs: the pane, the clock, how often to look, and the harness's own signs. */
 export type PasteWatch = {
-  tmux: Pick<TmuxClient, "capture" | "sendKeys">;
+  term: PaneKeys;
   pane: string;
   clock: Clock;
   env: Record<string, string | undefined>;
@@ -86,13 +89,13 @@ export type PasteWatch = {
  * looks late, then kept it unsent (CI). Returns the Enters pressed.
  */
 export async function enterWhileUnsent(w: PasteWatch, before: string, text: string): Promise<number> {
-  const deadline = deadlineIn(w.clock, scaled("tmuxReady", w.env));
+  const deadline = deadlineIn(w.clock, scaled("harnessReady", w.env));
   const undrawn = squeeze(before);
   let misses = 0;
   let presses = 0;
   while (misses < 2 && presses < MAX_RESENDS && !deadline.passed()) {
     await w.clock.sleep(w.pollMs);
-    const screen = await w.tmux.capture(w.pane).catch(() => undefined);
+    const screen = await w.term.capture(w.pane).catch(() => undefined);
     if (screen !== undefined && presses === 0 && squeeze(screen) === undrawn) continue;
     if (screen === undefined || !w.holds(screen) || !pasteLeftUnsent(before, screen, text)) {
       misses++;
@@ -100,7 +103,7 @@ export async function enterWhileUnsent(w: PasteWatch, before: string, text: stri
     }
     misses = 0;
     presses++;
-    await w.tmux.sendKeys(w.pane, ["Enter"]);
+    await w.term.sendKeys(w.pane, ["Enter"]);
   }
   return presses;
 }

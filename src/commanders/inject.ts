@@ -1,21 +1,21 @@
 /**
  * The sentinel's delivery to commanders that have no async hook (CMDR-08, CMDR-09). After each
- * pass, for every project with a live registered `codex` or `opencode` commander that no live
- * await serves, the project's wakes are claimed and filtered exactly as a drain would and sent
- * once: to Codex with `codex queue` (run by its TUI after the running turn), and to an OpenCode
- * without the wake plugin by typing them into its idle pane with `herdr agent prompt`. After 30 s
- * of Codex failures the pane is typed into as well, only while the commander is idle. A commander
- * in a plain tmux pane (CMDR-10) is found live by its pid and pane instead of herdr, and typed into
- * with tmux, only while its screen shows it idle with an empty input line. An undeliverable wake
- * goes back to the queue stamped with `delivery_failing_since`; it is retried every pass and never
- * discarded.
+ * pass, for every project with a live registered hook-less commander that no live await serves,
+ * the project's wakes are claimed and filtered exactly as a drain would and sent once: to Codex
+ * with `codex queue` (run by its TUI after the running turn), and to the others (OpenCode without
+ * its plugin, Gemini CLI, Copilot CLI) by typing them into their pane with `herdr agent prompt`.
+ * After 30 s of Codex failures the pane is typed into as well. Typing happens only while the
+ * commander's screen shows it idle with an empty input line (and, in a herdr pane, herdr reports it
+ * idle too); a commander in a plain tmux pane (CMDR-10) is found live by its pid and pane instead of
+ * herdr, and typed into with tmux. An undeliverable wake goes back to the queue stamped with
+ * `delivery_failing_since`; it is retried every pass and never discarded.
  */
 import { existsSync } from "node:fs";
 import { liveAwaiters } from "../awaiters/registry";
-import { type AgentInfo, isIdleStatus } from "../backends/herdr";
-import { type HerdrOps, promptAgent } from "../backends/herdr-ops";
+import type { AgentInfo } from "../backends/herdr";
+import { promptHerdrCommander, readHerdrCommander } from "../backends/herdr-commander";
+import type { HerdrOps } from "../backends/herdr-ops";
 import { isLanded } from "../camps/git";
-import { errorMessage } from "../errors";
 import type { Exec } from "../exec";
 import { HARNESSES, type HarnessName } from "../harnesses";
 import { type Log, errorText, foreign } from "../sentinel/log";
@@ -40,8 +40,6 @@ export type InjectCtx = { root: string; exec: Exec; ops: HerdrOps; log: Log; mem
 
 /** One project whose wakes go to a live hook-less commander, seen by herdr or in a plain tmux pane. */
 type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent?: AgentInfo };
-
-type Delivery = { ok: true } | { ok: false; error: string };
 
 // Log de-duplication only (last error logged per project); every fact lives in the wake files.
 const lastFailure = new WeakMap<object, Map<string, string>>();
@@ -150,7 +148,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   // Typing into the pane can join an unsent draft, so it happens only at a turn's end (and, in a
   // plain tmux pane, only when the input line is empty); an `idle-prompt` commander has no other
   // path, so its wakes wait in the queue, unclaimed, meanwhile.
-  const idle = t.agent ? isIdleStatus(t.agent.agent_status) : (await readCommanderScreen(ctx.exec, ctx.ops.env, t.harness, t.entry)).idle;
+  const idle = t.agent ? (await readHerdrCommander(ctx.ops, t.harness, t.agent))?.idle === true : (await readCommanderScreen(ctx.exec, ctx.ops.env, t.harness, t.entry)).idle;
   const wake = HARNESSES[t.harness].commander.wake;
   if (wake.kind === "idle-prompt" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
@@ -171,7 +169,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
     wake.kind === "queue" && !viaHerdr
       ? await wake.send({ exec: ctx.exec, env: ctx.ops.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
       : t.agent
-        ? await promptViaHerdr(ctx, t, text)
+        ? await promptHerdrCommander(ctx.ops, t.harness, t.agent, text)
         : await typeIntoCommander(ctx.exec, ctx.ops.env, t.harness, t.entry, text, ctx.ops.clock);
   if (result.ok) {
     finishClaims(claims);
@@ -182,19 +180,6 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   }
   logOnce(ctx, t.paths.key, `sentinel: ${t.harness} commander of ${t.project} not reached: ${foreign(result.error)} (wakes kept, retried every pass)`);
   keepForRetry(ctx, t, claims, now);
-}
-
-async function promptViaHerdr(ctx: InjectCtx, t: Target, text: string): Promise<Delivery> {
-  const pane = t.entry.herdr_pane_id as string;
-  try {
-    const out = await promptAgent(ctx.ops, pane, text);
-    if (out.kind === "sent" || out.kind === "settled") return { ok: true };
-    if (out.kind === "gone") return { ok: false, error: `herdr agent prompt ${pane}: the commander is gone (${out.code})` };
-    if (out.kind === "blocked") return { ok: false, error: `herdr agent prompt ${pane}: the commander is at a dialog (agent_blocked)` };
-    return { ok: false, error: `herdr agent prompt ${pane}: timeout` };
-  } catch (err) {
-    return { ok: false, error: errorMessage(err) };
-  }
 }
 
 /**

@@ -63,8 +63,10 @@ export const codex: Harness = {
   ],
   stateHooks: ({ vx }) => ({ args: hookArgs(vx), env: {}, files: [] }),
   // Codex draws its composer ("Ask Codex to do anything") while still loading, seconds before its
-  // folder-trust dialog; the session's "permissions:" header line comes only once it takes input.
-  ready: /^\s*permissions: |context left/m,
+  // folder-trust dialog; the session's "permissions:" header line and the footer's "← for agents"
+  // come only once it takes input (the footer stays on screen when a resumed history scrolls the
+  // header away).
+  ready: /^\s*permissions: |context left|← for agents/m,
   unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,

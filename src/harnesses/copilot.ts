@@ -178,6 +178,7 @@ export const copilot: Harness = {
   ready: COPILOT_SCREEN.ready,
   // Its Enter after a paste was seen to submit every time (docs/real-clients.md).
   unsent: undefined,
+  soldierEnv: COPILOT_SOLDIER_ENV,
   // Any model goes through (the provider's list, GitHub's or the user's own); the effort list is
   // the CLI's own, and a wrong one would end the soldier in its pane.
   checkModelEffort(_model, effort) {

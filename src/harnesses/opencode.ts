@@ -70,8 +70,9 @@ export const opencode: Harness = {
     };
   },
   // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
-  // key hint is drawn with the input box.
-  ready: /Ask anything|\btab agents\b/,
+  // key hint is drawn with the input box, in two rows in a narrower pane (`tab  ctrl+p` over
+  // `agents  commands`, a herdr pane's 95 columns).
+  ready: /Ask anything|\btab agents\b|\btab\s+ctrl\+p\b/,
   unsent: undefined,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");
@@ -100,8 +101,10 @@ export const opencode: Harness = {
     nonInteractive: () => false,
     // Its plugin starts the next await itself on a quiet exit, at no turn's cost.
     rearmsByTurn: () => false,
-    // OpenCode 1.x: `esc interrupt` in its footer while busy; its prompt box line starts with `┃`.
+    // OpenCode 1.x: `esc interrupt` in its footer while busy; every row of its prompt box starts with
+    // `┃`, the last one its agent and model (`┃  Build · mock-1 mock`), the others blank or its
+    // placeholder `Ask anything… "<example>"` when nothing is typed (docs/real-clients.md).
     // OpenCode sets OPENCODE=1 and OPENCODE_PID on itself, so its shell tool's commands inherit both.
-    tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything\.\.\..*)?$/ },
+    tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything(?:\.\.\.|…).*)?$/, trailerRows: 1 },
   },
 };

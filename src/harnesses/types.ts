@@ -66,10 +66,12 @@ export type TmuxCommanderRule = {
   program: RegExp;
   /** On screen while a turn runs. */
   busy: RegExp;
-  /** What starts the input line (one of these, where it changes with a mode). */
+  /** What starts the input line, or each row of a box (one of these, where it changes with a mode). */
   mark: string | readonly string[];
   /** The rest of that line when it holds nothing the person typed (a placeholder, or nothing). */
   emptyInput: RegExp;
+  /** Marked rows at the end of the input box that are not input (OpenCode's agent row); none when unset. */
+  trailerRows?: number;
 };
 
 export type CommanderSide = {
@@ -118,6 +120,11 @@ export interface Harness {
    * paste presses Enter again while the screen shows it. Undefined when Enter is never lost.
    */
   readonly unsent: RegExp | undefined;
+  /**
+   * HRD-04/08: variables (no secrets) a soldier runs with on either terminal, over the dispatcher's
+   * environment; on tmux they also come with its state hooks' `env`.
+   */
+  readonly soldierEnv?: Readonly<Record<string, string>>;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */

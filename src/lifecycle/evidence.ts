@@ -19,13 +19,14 @@ export const DECISION_PLACEHOLDER = "<a one-line summary of the question and any
 export const EVIDENCE_LINES = COUNTS.evidenceLines;
 
 // A narrow pane wraps the echoed prompt, so the trailer may be split over lines (with the echo's
-// indentation). Such an occurrence is still the echo, so it must still delimit the window; otherwise
-// a wrapped template line (`needs-decision: <a one-line summary of the question and any`) would
-// look like a real question.
+// indentation, and a frame's right border where the harness draws one: Copilot CLI's `┃` in a
+// herdr pane). Such an occurrence is still the echo, so it must still delimit the window;
+// otherwise a wrapped template line (`needs-decision: <a one-line summary of the question and any`)
+// would look like a real question.
 const TRAILER_RE = new RegExp(
   TRAILER.split(" ")
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("\\s+"),
+    .join("(?:\\s|[\\u2500-\\u257f])+"),
   "g",
 );
 
@@ -104,8 +105,9 @@ export function backgroundWork(window: string): Evidence | null {
 // SEN-16.2: leading whitespace, marker glyphs and Markdown emphasis, in any mix.
 const CANDIDATE_PREFIX_RE = /^(?:\s|[⏺●•\-*>│`]|__)*/u;
 const NEEDS_DECISION = "needs-decision:";
-// Trailing emphasis; a single `*` is included so `*needs-decision: x*` (italics) reads `x`.
-const TRAILING_EMPHASIS_RE = /(?:\s|\*|`|__)+$/;
+// Trailing emphasis; a single `*` is included so `*needs-decision: x*` (italics) reads `x`. A
+// frame's right border (box drawing) ends a line too.
+const TRAILING_EMPHASIS_RE = /(?:\s|\*|`|__|[\u2500-\u257f])+$/u;
 const ONE_ANGLE_GROUP_RE = /^<[^<>]*>$/;
 const NOTHING_VALUES = new Set(["none", "n/a", "na", "nothing", "no", "nil", "null", "-", "—"]);
 const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;

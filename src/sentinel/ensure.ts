@@ -8,10 +8,43 @@ import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { foreignPidNamespace } from "../sandbox";
-import { ensureDir, openStateAppend, writeStateFile } from "../state/files";
+import { ensureDir, openStateAppend, readStateText, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { GUARDS, ageOf, scaled } from "../time";
 import { readSentinelInfo, readSentinelPid, sentinelState } from "./singleton";
+
+/** Where a command that started a successor over a stale holder says so: its pid, then why. */
+export function successorMarker(root: string): string {
+  return join(root, ".sentinel-successor");
+}
+
+/**
+ * Why the sentinel `self`, started at `since`, should give way to a successor a command started
+ * after it (the marker's reason), or undefined when none waits: no marker newer than its start,
+ * or its successor already gone.
+ */
+export function successorWaiting(root: string, self: number, since: number): string | undefined {
+  const marker = successorMarker(root);
+  if (!writtenSince(marker, since)) return undefined;
+  let text: string | undefined;
+  try {
+    text = readStateText(marker);
+  } catch {
+    return undefined;
+  }
+  const [pidLine, reason] = (text ?? "").split("\n");
+  const pid = Number(pidLine);
+  if (!Number.isSafeInteger(pid) || pid <= 1 || pid === self || !isAlive(pid)) return undefined;
+  return reason ? `a successor (pid ${pid}) was started because ${reason}` : `a successor (pid ${pid}) was started`;
+}
+
+function writtenSince(marker: string, since: number): boolean {
+  try {
+    return statSync(marker).mtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether `marker` was written within `ms` before `now` (one from the future was not: TIME-02). */
 function startedWithin(marker: string, now: number, ms: number): boolean {
@@ -100,7 +133,7 @@ export type EnsureResult = { started?: number; error?: string };
 export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean } = {}): EnsureResult {
   const paths = rootPaths(root);
   try {
-    const state = sentinelState(paths);
+    const state = sentinelState(paths, deps.env);
     if (state.running && !state.stale) return {};
     // Inside a sandbox's own pid namespace (Codex's default sandbox) a started sentinel dies when
     // the sandboxed command ends, and the pid it records is a namespace pid no one outside can
@@ -109,7 +142,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     if (namespace) throw new Error(`not from inside a sandbox (${namespace}), where it would die with this command`);
     // A successor waits up to the retire wait for a stale holder to let go: one is enough, however
     // many awaits poll meanwhile.
-    const marker = join(root, ".sentinel-successor");
+    const marker = successorMarker(root);
     if (state.running && startedWithin(marker, deps.clock.now(), scaled("retireWait", deps.env))) return {};
     ensureDir(root);
     const logFd = openStateAppend(paths.sentinelLog);
@@ -119,7 +152,8 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     } finally {
       closeSync(logFd);
     }
-    if (state.running) writeStateFile(root, marker, `${pid}\n`);
+    // The holder reads why it is stale here (its own check sees only a binary change) and retires.
+    if (state.running) writeStateFile(root, marker, `${pid}\n${state.stale ?? ""}\n`);
     if (opts.quiet) return { started: pid };
     // Said only when true: the new sentinel holds the lock, or is alive and waiting out a stale
     // holder. One that exited at once lost the start to another (nothing to say) or failed.

@@ -23,6 +23,7 @@ import { type Log, createLog, errorText } from "./log";
 import type { Build } from "../state/schemas";
 import { type PassCtx, type PassResult, newMemory, reportTickError, runPass, stateDirs } from "./pass";
 import { acquireSingleton } from "./singleton";
+import { successorWaiting } from "./ensure";
 import { EXIT } from "../exit-codes";
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -146,6 +147,8 @@ function sameDir(path: string, id: string | undefined): boolean {
 /** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
   const paths = rootPaths(root);
+  // A successor marker older than this holds for the holder before it (SEN-23).
+  const since = deps.clock.now();
   const reaped = await reapAwaiters(root, deps.exec);
   if (reaped > 0) log(`sentinel: stopped ${reaped} orphaned await process(es)`);
   const interval = scaled("sentinelPoll", deps.env);
@@ -186,6 +189,11 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       const reason = changeReason(build);
       if (reason) {
         log(`sentinel: retiring, ${reason} - the next vx dispatch, prompt or Stop hook await starts a fresh one`);
+        break;
+      }
+      const successor = successorWaiting(root, deps.pid, since);
+      if (successor) {
+        log(`sentinel: retiring, ${successor} - it takes over`);
         break;
       }
       // Its state root removed (or replaced) under it: nothing left to watch, so it does not poll on forever.

@@ -69,9 +69,14 @@ export function reportTickError(ctx: Pick<PassCtx, "memory" | "log">, key: strin
   logOnce(ctx, key, err === undefined ? undefined : `sentinel: tick error: ${key.split(" ")[0]}: ${errorText(err)}`);
 }
 
-/** A backend that could not be asked at all this pass (SEN-05, TMX-04): logged when its error first appears or changes. */
+/**
+ * A backend that could not be asked at all this pass (SEN-05, TMX-04): logged when its error first
+ * appears or changes, and once when it answers again, so the log says when an outage ended.
+ */
 function reportSurveyError(ctx: PassCtx, backend: BackendName, err: unknown | undefined): void {
-  logOnce(ctx, `survey ${backend}`, err === undefined ? undefined : `sentinel: ${backend} unavailable: ${errorText(err)}`);
+  const key = `survey ${backend}`;
+  if (err === undefined && ctx.memory.errors.has(key)) ctx.log(`sentinel: ${backend} available again`);
+  logOnce(ctx, key, err === undefined ? undefined : `sentinel: ${backend} unavailable: ${errorText(err)}`);
 }
 
 function logOnce(ctx: Pick<PassCtx, "memory" | "log">, key: string, message: string | undefined): void {

@@ -1,13 +1,17 @@
 /**
  * One sentinel per state root (SEN-01, SEN-02): an exclusive flock held for the process's life,
  * `sentinel.pid` and `sentinel.json` naming the holder, and a successor that waits for a stale
- * holder to retire instead of refusing (SEN-23).
+ * holder to retire instead of refusing (SEN-23). A holder is stale when its binary changed on
+ * disk, or when it cannot find a backend's program on its PATH that the caller's PATH has (it
+ * was started from a shell with a bad PATH, and would keep that PATH for life).
  */
+import { BACKEND_TRAITS } from "../backends/traits";
 import type { Deps } from "../deps";
+import { which } from "../exec";
 import { VxError } from "../errors";
 import { ensureDir, readStateText, removeFile, writeStateFile } from "../state/files";
 import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
-import type { rootPaths } from "../state/paths";
+import type { Env, rootPaths } from "../state/paths";
 import { foreignPidNamespace } from "../sandbox";
 import { loadRecord, renderState } from "../state/record";
 import { type Build, type SentinelInfo, SentinelInfoSchema } from "../state/schemas";
@@ -36,11 +40,30 @@ export function readSentinelPid(paths: RootPaths): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/** Whether a sentinel holds the lock, and whether its recorded build no longer matches its file. */
-export function sentinelState(paths: RootPaths): { running: boolean; stale?: string; info?: SentinelInfo } {
+/**
+ * Why a sentinel running on `path` serves a caller whose PATH is `callerPath` worse than a new
+ * one would: a backend's program the caller finds and it does not. Undefined when it finds all
+ * the caller does, or when it recorded no PATH (an older sentinel).
+ */
+export function pathReason(path: string | undefined, callerPath: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const missing = Object.values(BACKEND_TRAITS).map((t) => t.program).filter((p) => which(p, callerPath ?? "") && !which(p, path));
+  return missing.length ? `its PATH has no ${missing.join(" or ")}, which a newer caller's has` : undefined;
+}
+
+/** Why the holder recorded in `info` should give way to a sentinel started with `env`, or undefined. */
+export function staleReason(info: SentinelInfo, env?: Env): string | undefined {
+  return changeReason(info.build) ?? (env ? pathReason(info.path, env.PATH) : undefined);
+}
+
+/**
+ * Whether a sentinel holds the lock, and whether it is stale: its recorded build no longer
+ * matches its file, or (given the caller's `env`) it cannot find a backend the caller can.
+ */
+export function sentinelState(paths: RootPaths, env?: Env): { running: boolean; stale?: string; info?: SentinelInfo } {
   if (!isLockHeld(paths.sentinelLock)) return { running: false };
   const info = readSentinelInfo(paths);
-  return { running: true, info, stale: info ? changeReason(info.build) : undefined };
+  return { running: true, info, stale: info ? staleReason(info, env) : undefined };
 }
 
 export type Singleton = { release(): void };
@@ -76,7 +99,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
       await deps.clock.sleep(20, signal);
       continue;
     }
-    const stale = Boolean(info && changeReason(info.build));
+    const stale = Boolean(info && staleReason(info, deps.env));
     if (info && stale) stalePid = info.pid;
     const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
     if (stalePid === undefined || freshHolder || deadline.passed()) {
@@ -96,7 +119,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
   }
   const held = lock;
   writeStateFile(paths.root, paths.sentinelPid, `${deps.pid}\n`);
-  const info: SentinelInfo = { pid: deps.pid, started_at: isoTime(deps.clock.now()), build };
+  const info: SentinelInfo = { pid: deps.pid, started_at: isoTime(deps.clock.now()), build, ...(deps.env.PATH === undefined ? {} : { path: deps.env.PATH }) };
   writeStateFile(paths.root, paths.sentinelInfo, renderState(info));
   return {
     release() {

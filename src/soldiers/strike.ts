@@ -19,7 +19,7 @@ import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
-import { hooksDir } from "../backends/tmux-launch";
+import { hooksDir } from "../backends/soldier-env";
 import { removeSoldierFiles, warnTo } from "./states";
 import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";

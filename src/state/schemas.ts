@@ -173,6 +173,8 @@ export const SentinelInfoSchema = v.object({
   pid: Int,
   started_at: Time,
   build: BuildSchema,
+  /** SEN-02: the PATH it runs with (the backends' programs are found there); absent from older sentinels. */
+  path: v.optional(v.string()),
 });
 export type SentinelInfo = v.InferOutput<typeof SentinelInfoSchema>;
 

@@ -7,9 +7,10 @@
 // the typing, whichever comes first, once); a person's unsent draft is never sent or overwritten.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { stopSentinels } from "../helpers";
-import { draftWaits, expect1, idleWake, registerFromPane, settled, startPlain, startSentinel } from "./commander-tmux-kit";
+import { typedSeat, wakeChecks } from "./commander-checks";
+import { registerFromPane, startPlain, startSentinel } from "./commander-kit";
 import { copilotCommanderWorld } from "./copilot-setup";
-import { type World, screenShows, wakeDuringBusyTurn, wakeOf } from "./world";
+import { type World, screenShows } from "./world";
 
 let w: World;
 let sentinel: Bun.Subprocess | undefined;
@@ -39,17 +40,5 @@ describe("Copilot CLI commander in a plain tmux pane", () => {
     expect(entry.pid).toBeGreaterThan(1);
   });
 
-  test("idle: a wake is typed once, reaches the model, and leaves the input line empty", async () => {
-    await idleWake(w, PANE, "copilot", "a1a1a1a1a1a1a1a1");
-  });
-
-  test("busy: a wake that arrives during a turn reaches the model after that turn, once", async () => {
-    await wakeDuringBusyTurn(w, PANE, "copilot", "b2b2b2b2b2b2b2b2");
-    await settled(w, PANE, "copilot", "Copilot idle after the wake's turn");
-    expect1(w, wakeOf("b2b2b2b2b2b2b2b2"));
-  });
-
-  test("a person's unsent draft is never sent or overwritten: the wake waits until it is cleared", async () => {
-    await draftWaits(w, PANE, "copilot", "c3c3c3c3c3c3c3c3", ["C-u"]);
-  });
+  wakeChecks(() => typedSeat(w, PANE, "copilot"), "copilot");
 });

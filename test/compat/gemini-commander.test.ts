@@ -6,9 +6,10 @@
 // a turn waits for the turn's end; a person's unsent draft is never sent or overwritten.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { git, stopSentinels } from "../helpers";
-import { draftWaits, idleWake, registerFromPane, settled, startPlain, startSentinel, expect1 } from "./commander-tmux-kit";
+import { firstTurn, typedSeat, wakeChecks } from "./commander-checks";
+import { registerFromPane, startPlain, startSentinel } from "./commander-kit";
 import { GEMINI_MODEL, geminiEnv, seedGemini } from "./gemini-setup";
-import { type World, say, screenShows, wakeDuringBusyTurn, wakeOf, world } from "./world";
+import { type World, screenShows, world } from "./world";
 
 let w: World;
 let sentinel: Bun.Subprocess | undefined;
@@ -33,14 +34,7 @@ afterAll(async () => {
 
 describe("Gemini CLI commander in a plain tmux pane", () => {
   test("a first turn ends normally, and it is read idle with an empty input line", async () => {
-    w.models.respond((r) => (r.lastUser.includes("hello gemini") ? { text: "hello person" } : undefined));
-    try {
-      await say(w, PANE, "hello gemini");
-      await screenShows(w, PANE, /hello person/, 60_000);
-      await settled(w, PANE, "gemini", "Gemini idle after its first turn");
-    } finally {
-      w.models.respond(undefined);
-    }
+    await firstTurn(typedSeat(w, PANE, "gemini"), "gemini");
   });
 
   test("a vx dispatch run by Gemini records it from its tmux pane, with its own pid", async () => {
@@ -51,17 +45,5 @@ describe("Gemini CLI commander in a plain tmux pane", () => {
     expect(entry.pid).toBeGreaterThan(1);
   });
 
-  test("idle: a wake is typed once, reaches the model, and leaves the input line empty", async () => {
-    await idleWake(w, PANE, "gemini", "a1a1a1a1a1a1a1a1");
-  });
-
-  test("busy: a wake that arrives during a turn reaches the model after that turn, once", async () => {
-    await wakeDuringBusyTurn(w, PANE, "gemini", "b2b2b2b2b2b2b2b2");
-    await settled(w, PANE, "gemini", "Gemini idle after the wake's turn");
-    expect1(w, wakeOf("b2b2b2b2b2b2b2b2"));
-  });
-
-  test("a person's unsent draft is never sent or overwritten: the wake waits until it is cleared", async () => {
-    await draftWaits(w, PANE, "gemini", "c3c3c3c3c3c3c3c3", ["C-u"]);
-  });
+  wakeChecks(() => typedSeat(w, PANE, "gemini"), "gemini");
 });

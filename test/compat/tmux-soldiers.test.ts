@@ -15,18 +15,16 @@ import { pathToFileURL } from "node:url";
 import { NOTE_TMUX_GONE } from "../../src/lifecycle/notes";
 import { git, vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
-import { seedCodex, stopCodexDaemon } from "./codex-setup";
+import { seedCodex, stopCodexDaemon, untrusted } from "./codex-setup";
 import { geminiEnv, seedGemini } from "./gemini-setup";
 import type { HarnessName } from "./harnesses";
 import { seedOpencode } from "./opencode-setup";
 import { PI_ENV, seedPi } from "./pi-setup";
 import { isToolResult } from "./soldier-kit";
+import { ANSWER, FINAL, QUESTION, finishMission } from "./fleet";
 import { type Dispatched, type Fleet, commitAndHold, fleet, settles, shellCall, wakeSeen } from "./tmux-fleet";
 import { requestWith } from "./world";
 
-const FINAL = "Wrote the work file and committed it.";
-const QUESTION = "paint the work blue or green?";
-const ANSWER = "green, please";
 
 type Spec = {
   harness: HarnessName;
@@ -77,12 +75,6 @@ const SPECS: Spec[] = [
 
 const ms = (t: number) => `${Math.round(t)} ms`;
 
-/** Codex's seeded config without its trusted project. */
-function untrusted(env: Record<string, string>): Record<string, string> {
-  const path = join(env.CODEX_HOME!, "config.toml");
-  writeFileSync(path, readFileSync(path, "utf8").replace(/^\[projects\."[^"]*"\]\ntrust_level = "trusted"\n/m, ""));
-  return env;
-}
 
 /** OPENCODE_CONFIG_CONTENT naming a plugin that does nothing, as a soldier's names vx's. */
 function warmPlugin(f: Fleet): string[] {
@@ -136,13 +128,7 @@ for (const spec of SPECS) {
       expect(alpha.stdout).toContain(`tmux: session=${alpha.session} cwd=${alpha.camp}`);
       await waitFor(() => git(alpha.camp, "log", "-1", "--format=%s") === "work", 60_000, "the soldier's commit");
       expect(f.task(alpha.id).status).toBe("running");
-      const woke = wakeSeen(f, alpha.id, 90_000);
-      f.open("alpha");
-      const done = await settles(f, alpha, "done", 90_000);
-      const wakeAt = await woke;
-      const last = m.replies.at(-1)!;
-      expect(last.reply.text).toBe(FINAL);
-      expect(done.output).toContain(FINAL);
+      const { wakeAt, last } = await finishMission(f, m, alpha, (d, s, t) => settles(f, d, s, t));
       const idle = JSON.parse(readFileSync(join(f.stateDir, "states", `${alpha.id}.json`), "utf8")) as { state: string; at: string; source: string };
       expect(idle).toMatchObject({ state: "idle", source: h });
       const wake = JSON.parse(readFileSync(f.wakePath(alpha.id), "utf8"));

@@ -6,21 +6,25 @@
  */
 import { rmSync } from "node:fs";
 
-export type Tmux = {
+/** What a test does at a pane as the person: types, presses keys (tmux's names), reads the screen. */
+export type Terminal = {
+  /** Types literal text (no Enter). */
+  type(name: string, text: string): void;
+  /** Sends key names (`Enter`, `Escape`, `C-c`, ...). */
+  keys(name: string, ...keys: string[]): void;
+  /** The visible screen, joined lines. */
+  screen(name: string): string;
+};
+
+export type Tmux = Terminal & {
   socket: string;
   /**
    * Starts `argv` in a new detached session `columns` wide (default: the server's width);
    * returns the pane's process id.
    */
   start(name: string, argv: string[], cwd: string, columns?: number): number;
-  /** Types literal text (no Enter). */
-  type(name: string, text: string): void;
   /** Pastes text as one bracketed paste (no Enter), as TMX-02 delivers a prompt. */
   paste(name: string, text: string): void;
-  /** Sends key names (`Enter`, `Escape`, `C-c`, ...). */
-  keys(name: string, ...keys: string[]): void;
-  /** The visible screen, joined lines. */
-  screen(name: string): string;
   hasSession(name: string): boolean;
   close(): void;
 };

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenState } from "../../src/backends/tmux-commander";
+import { screenState } from "../../src/backends/commander-screen";
 import { taskWithWake } from "../await-kit";
 import { VX_BIN, stopSentinels, waitFor } from "../helpers";
 import { seedCodex, stopCodexDaemon } from "./codex-setup";

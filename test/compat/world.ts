@@ -1,23 +1,29 @@
 /**
- * One compat world: a temp HOME, a real git project initialized by the compiled vx, the fake
- * herdr (herdr itself cannot be installed here) and vx on PATH, the mock model server, and a
- * private tmux server whose panes see exactly this world's environment.
+ * One compat world: a temp HOME, a real git project initialized by the compiled vx, herdr (the
+ * fake, or the real 0.8.2 started with the world's environment) and vx on PATH, the mock model
+ * server, and a private tmux server whose panes see exactly this world's environment.
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { procEnviron } from "../../src/procs";
 import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
+import { type RealHerdr, realHerdrBinary, startRealHerdr } from "../herdr-real";
 import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor } from "../helpers";
 import { type HarnessName, harness } from "./harnesses";
 import { startMockGemini } from "./mock-gemini";
 import { type LoggedRequest, type MockModels, startMockModels } from "./mock-models";
-import { type Tmux, startTmux } from "./tmux";
+import { herdrTerminal } from "./herdr-term";
+import { type Terminal, type Tmux, startTmux } from "./tmux";
 
 export type World = Queue & {
   exe: string;
   models: MockModels;
   tmux: Tmux;
+  /** The real herdr, in a world made with `herdr: "real"`. */
+  herdr?: RealHerdr;
+  /** Where the test plays the person (`say`, `screenShows`): the real herdr's panes by id, else tmux's by session name. */
+  term: Terminal;
   /** The vx every hook and extension runs (a link to dist/vx in the world's bin). */
   vxPath: string;
   /** Live `vx sentinel await` processes of this world, from `ps` (not from the registry). */
@@ -31,6 +37,11 @@ export type WorldOptions = {
   harness: HarnessName;
   commander: "claude" | "pi" | "opencode" | "codex" | "copilot" | "gemini";
   env?: Record<string, string>;
+  /**
+   * `real`: the real herdr instead of the fake, started once the world is prepared with its
+   * environment, as from the person's login (its panes inherit it); no pane variables preset.
+   */
+  herdr?: "fake" | "real";
   /** The width of the world's tmux panes (default: wide, WIDE_COLUMNS). */
   columns?: number;
   /**
@@ -45,7 +56,9 @@ export async function world(opts: WorldOptions): Promise<World> {
   const s = sandbox();
   // Gemini CLI speaks only the Gemini API.
   const models = opts.harness === "gemini" ? startMockGemini() : startMockModels();
-  const herdr = installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
+  const real = opts.herdr === "real";
+  if (real) symlinkSync(realHerdrBinary(), join(s.bin, "herdr"));
+  const fake = real ? {} : installFakeHerdr(s.bin, { stateDir: join(s.home, "..", "herdr") });
   const vxPath = join(s.bin, "vx");
   symlinkSync(VX_BIN, vxPath);
   // Harnesses leave files in the temp dir (Gemini CLI a gemini-shell-* dir per shell call,
@@ -53,11 +66,10 @@ export async function world(opts: WorldOptions): Promise<World> {
   // sandbox is removed with the world, not left in the machine's /tmp. Codex 0.171 still puts its
   // daemon's socket in /tmp/codex-daemon-<uid> whatever TMPDIR says.
   Object.assign(s.env, {
-    ...herdr,
+    ...fake,
     TMPDIR: privateTmp(s.home),
     PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-    HERDR_WORKSPACE_ID: "w1",
-    HERDR_PANE_ID: "w1:p1",
+    ...(real ? {} : { HERDR_WORKSPACE_ID: "w1", HERDR_PANE_ID: "w1:p1" }),
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
     ...opts.env,
@@ -67,12 +79,16 @@ export async function world(opts: WorldOptions): Promise<World> {
   const root = join(s.home, ".vexillum");
   const stateDir = join(root, "projects", readdirSync(join(root, "projects"))[0] as string);
   Object.assign(s.env, opts.prepare?.({ ...s, models, root, stateDir }) ?? {});
+  const herdr = real ? await startRealHerdr({ env: { ...s.env } }) : undefined;
+  if (herdr) s.env.HERDR_SOCKET_PATH = herdr.socket;
   const tmux = startTmux(s.env, opts.columns);
   const awaitersDir = join(root, "sentinel-awaiters");
   const w: World = Object.assign(s, {
     exe,
     models,
     tmux,
+    herdr,
+    term: herdr ? herdrTerminal(herdr) : tmux,
     vxPath,
     root,
     stateDir,
@@ -94,6 +110,8 @@ export async function world(opts: WorldOptions): Promise<World> {
       }
     },
     async close() {
+      // A stopped herdr server takes its panes' programs with it.
+      await herdr?.stop();
       w.tmux.close();
       models.stop();
       // Awaits end with their owner; wait for that rather than signalling them.
@@ -151,11 +169,11 @@ export function requestWith(w: World, text: string, after = 0, timeoutMs = 60_00
 export async function screenShows(w: World, name: string, re: RegExp, timeoutMs = 60_000): Promise<string> {
   try {
     return await waitFor(() => {
-      const s = w.tmux.screen(name);
+      const s = w.term.screen(name);
       return re.test(s) ? s : undefined;
     }, timeoutMs, `the screen to show ${re}`);
   } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- screen ---\n${w.tmux.screen(name)}`);
+    throw new Error(`${(err as Error).message}\n--- screen ---\n${w.term.screen(name)}`);
   }
 }
 
@@ -172,19 +190,19 @@ const PERSON_PACE_MS = 150;
  * turn never went. An Enter on an input already sent is empty, which every harness ignores.
  */
 export async function say(w: World, pane: string, text: string): Promise<void> {
-  w.tmux.type(pane, text);
+  w.term.type(pane, text);
   await screenShows(w, pane, new RegExp(text));
   // A person's pace, not a wait for anything: the screen is polled every 20 ms, and Gemini CLI takes
   // an Enter within 40 ms of a burst of typed characters for part of a paste (a newline).
   await Bun.sleep(PERSON_PACE_MS);
-  w.tmux.keys(pane, "Enter");
+  w.term.keys(pane, "Enter");
   const deadline = Date.now() + 90_000;
   for (let presses = 1; ; presses++) {
     const got = await requestWith(w, text, 0, 15_000).catch(() => undefined);
     if (got) return;
-    if (Date.now() > deadline || presses >= 4 || !w.tmux.screen(pane).includes(text)) break;
+    if (Date.now() > deadline || presses >= 4 || !w.term.screen(pane).includes(text)) break;
     console.log(`compat: ${pane}: no request ${presses * 15} s after Enter with the text still shown; Enter again`);
-    w.tmux.keys(pane, "Enter");
+    w.term.keys(pane, "Enter");
   }
   await requestWith(w, text, 0, 30_000);
 }

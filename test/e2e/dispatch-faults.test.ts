@@ -1,6 +1,6 @@
 // `vx dispatch` against herdr's faults (HRD-05/06), concurrency (STA-09) and commanders (CMDR-01..04).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { projectPaths } from "../../src/state/paths";
@@ -8,7 +8,7 @@ import { listTasks } from "../../src/state/tasks";
 import {
   addAgent, callsOf, createWorkspace, getAgent, holdCommand, queueFailure, recordedPrompts, sentKeys,
 } from "../fakes/herdr-control";
-import { git, sandbox, waitFor } from "../helpers";
+import { VX_BIN, git, sandbox, waitFor } from "../helpers";
 import { field, taskIdOf } from "./soldier-field";
 
 describe("vx dispatch: herdr faults", () => {
@@ -54,6 +54,35 @@ describe("vx dispatch: herdr faults", () => {
     expect(existsSync(f.paths.wakesDir) ? readdirSync(f.paths.wakesDir).filter((n) => n.endsWith(".json")) : []).toEqual([]);
   });
 
+  test("HRD-08: while the harness starts, the dispatcher's environment waits in a 0600 file for a launcher first on the tab's PATH; both are gone after", async () => {
+    await using f = await field();
+    f.env.COMPAT_KEY = "sk-dispatcher-only";
+    const hold = holdCommand(f.fh, "agent start");
+    const dispatching = f.run(["dispatch", "fix it"]);
+    try {
+      await waitFor(() => callsOf(f.fh, "agent", "start").length === 1, 30_000, "the agent start");
+      const id = listTasks(f.paths)[0]!.value.id;
+      const hooks = join(f.paths.stateDir, "hooks", id);
+      const [create] = callsOf(f.fh, "tab", "create").map((c) => c.argv);
+      expect(create!.slice(-2)).toEqual(["--env", `PATH=${join(hooks, "bin")}:${f.env.PATH}`]);
+      expect(JSON.parse(readFileSync(join(hooks, "soldier-env.json"), "utf8"))).toMatchObject({ COMPAT_KEY: "sk-dispatcher-only", HOME: f.home });
+      expect(statSync(join(hooks, "soldier-env.json")).mode & 0o777).toBe(0o600);
+      const script = join(hooks, "bin", "claude");
+      expect(statSync(script).mode & 0o777).toBe(0o700);
+      expect(readFileSync(script, "utf8")).toBe(`#!/bin/sh\nexec '${join(hooks, "bin", ".vx", "claude")}' '__soldier-exec' '${join(hooks, "soldier-env.json")}' '--' 'claude' "$@"\n`);
+      expect(realpathSync(join(hooks, "bin", ".vx", "claude"))).toBe(realpathSync(VX_BIN));
+      // No value but PATH on herdr's command lines.
+      expect(callsOf(f.fh).some((c) => c.argv.join(" ").includes("sk-dispatcher-only"))).toBe(false);
+    } finally {
+      hold.release();
+    }
+    const r = await dispatching;
+    expect(r.code).toBe(0);
+    const id = taskIdOf(r.stdout);
+    expect(existsSync(join(f.paths.stateDir, "hooks", id, "soldier-env.json"))).toBe(false);
+    expect(existsSync(join(f.paths.stateDir, "hooks", id, "bin"))).toBe(false);
+  });
+
   test("agent_pane_busy right after tab creation is retried", async () => {
     await using f = await field();
     queueFailure(f.fh, "agent start", "agent_pane_busy", { count: 2 });
@@ -76,14 +105,14 @@ describe("vx dispatch: herdr faults", () => {
     expect(recordedPrompts(f.fh)).toHaveLength(0);
   });
 
-  test("the folder-trust dialog is accepted by its digit", async () => {
+  test("the folder-trust dialog is answered as its screen shows it: Down to 'Yes, I trust this folder', then Enter", async () => {
     // The 15 s trust wait scaled to 3 s: at 0.02 (300 ms) a loaded machine's fake herdr calls outlast it.
     await using f = await field({ scale: "0.2" });
     queueFailure(f.fh, "agent start", "agent_not_ready");
     const r = await f.run(["dispatch", "fix it"]);
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
     expect(r.stdout).toContain("\nstatus=running\n");
-    expect(sentKeys(f.fh, "vx-fix-it").map((k) => k.keys)).toEqual([["1"]]);
+    expect(sentKeys(f.fh, "vx-fix-it").map((k) => k.keys)).toEqual([["Down"], ["Enter"]]);
     expect(recordedPrompts(f.fh)).toHaveLength(1);
   });
 

@@ -46,13 +46,28 @@ function waitOptions(p: Parsed, needsWait: boolean): { until: AgentStatus[]; tim
   return { until: until.length ? (until as AgentStatus[]) : DEFAULT_UNTIL, timeout: optInt(p, "--timeout") };
 }
 
-function trustDialog(cwd: string): string {
+function trustDialog(cwd: string, onYes = false): string {
+  // Claude Code 2.1.332's, as the real herdr shows it: options without digits, the cursor on "No, exit".
   return [
     "Accessing workspace:", "", ` ${cwd}`, "",
     " Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known",
     " open source project, or work from your team). If not, take a moment to review what's in this folder first.",
-    "", " ❯ 1. Yes, I trust this folder", "   2. No, exit", "", " Enter to confirm · Esc to cancel",
+    "", onYes ? "   No, exit" : " ❯ No, exit", onYes ? " ❯ Yes, I trust this folder" : "   Yes, I trust this folder",
+    "", " Enter to confirm · Esc to cancel",
   ].join("\n");
+}
+
+/** What each harness shows once it takes input (the real ones' idle screens, in short). */
+const READY_SCREENS: Record<string, string> = {
+  claude: "╭ Claude Code\n❯ \n? for shortcuts",
+  codex: ">_ OpenAI Codex\npermissions: YOLO mode\n› Ask Codex to do anything",
+  opencode: "Ask anything",
+  copilot: "> \n· / commands",
+  gemini: "> Type your message or @path/to/file",
+};
+
+function readyScreen(kind: string): string {
+  return READY_SCREENS[kind] ?? `${kind} ready`;
 }
 
 /** Echo of a submitted prompt: herdr types it, so each of its lines is an input line of its own. */
@@ -205,15 +220,17 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       Object.assign(agent, { status: "unknown", state_change_seq: 0, launch_pending: true, detected: false, interactive_ready: false });
       agent.env = paneEnv(s, pane, ctx.socket);
       const f = ctx.failure;
+      if (!f) appendLine(pane, readyScreen(kind));
       if (f) {
         // A startup screen: detected and blocked, still launch-pending; the name is kept, so
         // `agent read` and `agent send-keys` reach the dialog.
         agent.detected = true;
         setStatus(s, pane, "blocked");
         const dialog = f.dialog ?? trustDialog(pane.cwd);
+        // On screen only: once answered, the real harness draws over it.
         pane.visible = dialog;
-        appendLine(pane, dialog);
-        agent.accept_key = f.accept_key ?? "1";
+        // The default dialog takes Down, then Enter; a scripted one the key it names.
+        agent.accept_key = f.accept_key ?? (f.dialog === undefined ? "Down Enter" : "1");
         throw new ApiError(f.code, failureMessage(f));
       }
       const missing = s.server_env !== null && !onPath(argv[0]!, s.server_env);
@@ -287,9 +304,17 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       checkKeys(keys);
       const agent = pane.agent!;
       s.keys.push({ agent: agent.name ?? null, pane_id: pane.pane_id, keys, at: iso(now) });
-      if (agent.accept_key && keys.some((k) => k.toLowerCase() === agent.accept_key!.toLowerCase())) {
-        agent.accept_key = undefined;
+      for (const key of keys) {
+        // The dialog's keys, in order: each one expected moves it on; the last accepts it.
+        const [next, ...rest] = agent.accept_key?.split(" ") ?? [];
+        if (next === undefined || key.toLowerCase() !== next.toLowerCase()) continue;
+        agent.accept_key = rest.length ? rest.join(" ") : undefined;
+        if (rest.length) {
+          pane.visible = trustDialog(pane.cwd, true);
+          continue;
+        }
         pane.visible = null;
+        appendLine(pane, readyScreen(agent.kind));
         finishStart(s, pane, now);
       }
       return { json: { type: "ok" } };

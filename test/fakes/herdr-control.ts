@@ -284,7 +284,7 @@ export interface FailureOptions {
   target?: string;
   /** agent start + agent_not_ready: dialog text shown in the pane (default: a trust-folder dialog). */
   dialog?: string;
-  /** agent start + agent_not_ready: key that dismisses the dialog via `agent send-keys` (default "1"). */
+  /** agent start + agent_not_ready: keys that dismiss the dialog via `agent send-keys`, space-separated, in order (default: "1" for a given dialog, "Down Enter" for the default one). */
   acceptKey?: string;
   /** agent prompt: deliver the prompt, then fail anyway (a false agent_prompt_stalled). */
   deliver?: boolean;

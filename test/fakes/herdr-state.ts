@@ -34,7 +34,7 @@ export interface AgentRec {
   /** One-shot reactions, consumed by prompts in order before `reaction`. */
   reactions: ReactionStep[][];
   reaction?: ReactionStep[];
-  /** A startup dialog that this key dismisses (agent_not_ready / trust dialog). */
+  /** A startup dialog that these keys (space-separated, in order) dismiss (agent_not_ready / trust dialog). */
   accept_key?: string;
   /** The native session an integration reported (AgentInfo `agent_session`). */
   agent_session?: { source: string; agent: string; kind: "id" | "path"; value: string };

@@ -2,7 +2,7 @@
 // from the real CLI 1.0.102 in an 80-column tmux pane (the compat smoke test runs the real thing).
 import { realExec } from "../../src/exec";
 import { describe, expect, test } from "bun:test";
-import { screenState } from "../../src/backends/tmux-commander";
+import { screenState } from "../../src/backends/commander-screen";
 import { HARNESSES } from "../../src/harnesses";
 import { COPILOT, COPILOT_SCREEN, COPILOT_WAKE_HOOK, copilot, copilotHooksJson, copilotSoldierArgs, copilotStateHooks, copilotUnsentText } from "../../src/harnesses/copilot";
 import { COMMANDER_NAMES, HARNESS_NAMES } from "../../src/harnesses/names";

@@ -230,6 +230,26 @@ describe("needsDecision", () => {
     expect(needsDecision(finalTurnWindow(transcript))).toBeNull();
   });
 
+  test("an echo framed by a right border (Copilot CLI in a 95-column herdr pane) is no decision", () => {
+    // As the real herdr 0.8.2 showed it: the trailer wrapped at the border, and the template line
+    // ending in the frame's `┃`.
+    const transcript = [
+      "   If you cannot continue without a decision from the general, end your turn with            ┃",
+      "   exactly one line:                                                                         ┃",
+      `   needs-decision: ${DECISION_PLACEHOLDER}                      ┃`,
+      "   Use that line only when you truly need a decision; do not use it for an ordinary          ┃",
+      "   status update.                                                                            ┃",
+      "                                                                                             ┃",
+      " ● Wrote the work file and committed it.                                                     ┃",
+    ].join("\n");
+    expect(finalTurnWindow(transcript)).not.toContain(DECISION_PLACEHOLDER);
+    expect(needsDecision(finalTurnWindow(transcript))).toBeNull();
+    // Nor the template line alone, when the trailer scrolled out.
+    expect(needsDecision(`   needs-decision: ${DECISION_PLACEHOLDER}   ┃`)).toBeNull();
+    // A real question in such a frame loses the border.
+    expect(needsDecision(` ● needs-decision: ${Q}          ┃`)).toBe(Q);
+  });
+
   test("a question from an earlier turn is outside the window", () => {
     const transcript = `${DISPATCH_ECHO}\n⏺ needs-decision: ${Q}\n${PROMPT_ECHO}\n⏺ Using Redis. Done.`;
     expect(needsDecision(finalTurnWindow(transcript))).toBeNull();

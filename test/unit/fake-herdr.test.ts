@@ -259,7 +259,7 @@ describe("agents", () => {
     expect(sentKeys(env, "vx-one").map((k) => k.keys)).toEqual([["2", "Enter", "shift+tab", "f12", "esc"]]);
   });
 
-  test("queued start failures: busy twice, then a trust dialog dismissed by its digit", async () => {
+  test("queued start failures: busy twice, then a trust dialog dismissed by Down and Enter", async () => {
     const ws = createWorkspace(env, { cwd: "/repo" });
     const start = ["agent", "start", "vx-t", "--kind", "claude", "--pane", ws.pane_id];
     queueFailure(env, "agent start", "agent_pane_busy", { count: 2 });
@@ -267,11 +267,13 @@ describe("agents", () => {
     expect((await apiError(...start)).code).toBe("agent_pane_busy");
     queueFailure(env, "agent start", "agent_not_ready");
     expect((await apiError(...start)).code).toBe("agent_not_ready");
-    expect((await herdr("agent", "read", "vx-t", "--source", "visible")).stdout.toLowerCase()).toContain("trust this folder");
+    expect((await herdr("agent", "read", "vx-t", "--source", "visible")).stdout).toContain(" ❯ No, exit\n   Yes, I trust this folder");
     expect(getAgent(env, "vx-t")).toMatchObject({ agent_status: "blocked", launch_pending: true });
     expect(getAgent(env, "vx-t")?.interactive_ready).toBeUndefined();
     expect((await apiError("agent", "prompt", "vx-t", "hi")).code).toBe("agent_blocked");
-    await ok("agent", "send-keys", "vx-t", "1");
+    await ok("agent", "send-keys", "vx-t", "Down");
+    expect((await herdr("agent", "read", "vx-t", "--source", "visible")).stdout).toContain("   No, exit\n ❯ Yes, I trust this folder");
+    await ok("agent", "send-keys", "vx-t", "Enter");
     expect((await ok("agent", "get", "vx-t")).agent).toMatchObject({ interactive_ready: true, agent_status: "idle" });
   });
 

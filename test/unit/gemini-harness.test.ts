@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { screenState } from "../../src/backends/tmux-commander";
+import { screenState } from "../../src/backends/commander-screen";
 import { HARNESSES } from "../../src/harnesses";
 import { mergeGeminiSettings, soldierArgs, soldierHome } from "../../src/harnesses/gemini";
 import { SettingsShapeError } from "../../src/errors";

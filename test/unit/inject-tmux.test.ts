@@ -1,25 +1,26 @@
 // CMDR-10 (AWT-12): the sentinel's delivery to a hook-less commander in a plain tmux pane, without
 // herdr: a real private tmux server, a stand-in OpenCode (a shell whose argv[0] is `opencode`, with
-// an input line marked `┃` as OpenCode's is) in its pane. It is live only while its recorded pid
+// a prompt box drawn as OpenCode's is, every row marked `┃`) in its pane. It is live only while its recorded pid
 // runs it in that pane; a wake is typed only when the screen shows it idle with an empty input
 // line, and is otherwise kept and retried; it is typed once.
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { liveTmuxCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";
 import { injectWakes } from "../../src/commanders/inject";
 import { noteCommander } from "../../src/commanders/resolve";
-import { identifyTmuxCommander, screenState } from "../../src/backends/tmux-commander";
+import { screenState } from "../../src/backends/commander-screen";
+import { identifyTmuxCommander } from "../../src/backends/tmux-commander";
 import { realExec } from "../../src/exec";
 import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
-import type { Commanders, SoldierWake } from "../../src/state/schemas";
-import { writeSoldierWake } from "../../src/wakes/queue";
+import type { Commanders } from "../../src/state/schemas";
 import { fakeClock, testDeps } from "../deps";
 import { waitFor } from "../helpers";
-import { T0, iso, taskId, world } from "../sentinel-kit";
+import { T0, commanderWithWake, iso, world } from "../sentinel-kit";
 
-const FAKE = `printf '┃ '\nwhile IFS= read -r l; do printf 'got: %s\\n┃ ' "$l"; done\n`;
+/** The stand-in OpenCode, its prompt box drawn as OpenCode's is. */
+const STAND_IN = join(import.meta.dir, "..", "fixtures", "opencode-stand-in.sh");
 
 async function field() {
   const w = world();
@@ -29,18 +30,12 @@ async function field() {
     const r = Bun.spawnSync(["tmux", "-S", socket, "-f", "/dev/null", ...args], { env: w.env, stdout: "pipe", stderr: "pipe" });
     return r.stdout.toString();
   };
-  writeFileSync(join(w.home, "fake-opencode.sh"), FAKE);
-  tmux("new-session", "-d", "-s", "cmd", "-x", "200", "-y", "20", "--", "bash", "-c", `exec -a opencode bash ${join(w.home, "fake-opencode.sh")}`);
+  tmux("new-session", "-d", "-s", "cmd", "-x", "200", "-y", "20", "--", "bash", "-c", `exec -a opencode bash ${STAND_IN}`);
   const [pane, pid] = tmux("display-message", "-p", "-t", "cmd", "#{pane_id} #{pane_pid}").trim().split(" ");
   const screen = () => tmux("capture-pane", "-p", "-t", "cmd");
   await waitFor(() => (screen().includes("┃") ? true : undefined), 10_000, "the stand-in's input line");
   const entry = { project_path: dir, registered_at: iso(T0), tmux_pane: pane, tmux_socket: socket, pid: Number(pid) };
-  writeFileSync(paths.commandersFile, JSON.stringify({ schema_version: 1, commanders: { opencode: entry } }, null, 2));
-  const id = taskId();
-  w.writeTask(paths, { id, status: "done" });
-  const wake: SoldierWake = { task_id: id, kind: "mission", old_status: "running", new_status: "done", detected_at: iso(T0 + 1000) };
-  const wakePath = writeSoldierWake(paths.root, paths.wakesDir, wake);
-  const queued = () => readdirSync(paths.wakesDir).filter((n) => n.endsWith(".json"));
+  const { id, wakePath, queued } = commanderWithWake(w, paths, "opencode", entry);
   const close = () => {
     tmux("kill-server");
     w[Symbol.dispose]();
@@ -67,7 +62,7 @@ describe("a hook-less commander in a plain tmux pane (CMDR-10)", () => {
     const f = await field();
     try {
       f.tmux("send-keys", "-t", "cmd", "-l", "half a thought");
-      await waitFor(() => (f.screen().includes("┃ half a thought") ? true : undefined), 10_000, "the draft");
+      await waitFor(() => (f.screen().includes("┃  half a thought") ? true : undefined), 10_000, "the draft");
       await injectWakes(f.w.ctx, undefined);
       expect(f.queued()).toEqual([`${f.id}.json`]);
       expect(JSON.parse(readFileSync(f.wakePath, "utf8")).delivery_failing_since).toBeDefined();
@@ -172,6 +167,19 @@ describe("screenState", () => {
     ["codex, no input line", "loading", { idle: true, inputEmpty: false }],
   ])("%s", (_name, screen, want) => {
     expect(screenState("codex", screen)).toEqual(want);
+  });
+
+  // OpenCode 1.18's prompt box as a real herdr pane showed it: every row marked, the last its agent row.
+  const box = (rows: string[]) => ["  ┃", ...rows.map((r) => `  ┃  ${r}`), "  ┃", "  ┃  Build · mock-1 mock", "  ╹▀▀▀▀▀▀▀▀▀▀", "   /tmp/project    ctrl+p commands"].join("\n");
+  const history = "  ┃\n  ┃  a slow question\n  ┃\n\n     slow answer\n\n     ▣  Build · mock-1 · 5.0s\n\n";
+  test.each([
+    ["a new session, its placeholder", box(['Ask anything… "Fix broken tests"']), { idle: true, inputEmpty: true }],
+    ["after a turn, no placeholder", history + box([]).replace("  ┃\n", "  ┃\n  ┃\n"), { idle: true, inputEmpty: true }],
+    ["a draft", history + box(["half a thought"]), { idle: true, inputEmpty: false }],
+    ["a draft on its second row", history + box(["", "half a thought"]), { idle: true, inputEmpty: false }],
+    ["busy", history + box([]) + "\n  ■■⬝⬝  esc interrupt", { idle: false, inputEmpty: true }],
+  ])("opencode: %s", (_name, screen, want) => {
+    expect(screenState("opencode", screen)).toEqual(want);
   });
 
   test("a harness whose module has no plain-tmux rules (its hook wakes it) reads busy: never typed into", () => {

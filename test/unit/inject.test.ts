@@ -11,20 +11,27 @@ import type { SoldierWake } from "../../src/state/schemas";
 import { writeForumWake, writeSoldierWake } from "../../src/wakes/queue";
 import { reasonText } from "../../src/wakes/reason";
 import { installFakeCodex } from "../fakes/codex";
-import { addAgent, callsOf, createWorkspace, recordedPrompts, setAgentStatus } from "../fakes/herdr-control";
+import { addAgent, callsOf, createWorkspace, recordedPrompts, setAgentStatus, setPaneText } from "../fakes/herdr-control";
 import { writeExecutable } from "../helpers";
 import { T0, iso, taskId, world } from "../sentinel-kit";
 
 const FALLBACK_MS = 30_000;
 const THREAD = "019a0000-1111-7222-8333-444455556666";
 
-/** A project with a live hook-less commander, a done task and its pending wake. */
+/** Each commander's screen as herdr renders it, idle with an empty input line (docs/real-clients.md). */
+const EMPTY: Record<"codex" | "opencode", string> = {
+  codex: "› Ask Codex to do anything\n\n  mock-1 default · /tmp/project\n  ← for agents · ? for shortcuts\n",
+  opencode: '  ┃\n  ┃  Ask anything… "Fix broken tests"\n  ┃\n  ┃  Build · mock-1 mock\n  ╹▀▀▀▀▀▀▀▀\n',
+};
+
+/** A project with a live hook-less commander (its screen idle, its input empty), a done task and its pending wake. */
 async function field(opts: { harness?: "codex" | "opencode"; status?: "working" | "idle" | "done"; register?: boolean; thread?: string | null } = {}) {
   const harness = opts.harness ?? "codex";
   const w = world();
   const { dir, paths } = w.addProject();
   const ws = createWorkspace(w.herdr, { cwd: dir });
   addAgent(w.herdr, ws.pane_id, { kind: harness, status: opts.status ?? "working" });
+  setPaneText(w.herdr, ws.pane_id, EMPTY[harness], "visible");
   if (opts.register !== false) {
     const entry: Record<string, string> = { herdr_pane_id: ws.pane_id, herdr_workspace_id: ws.workspace_id, project_path: dir, registered_at: iso(T0) };
     if (harness === "codex" && opts.thread !== null) Object.assign(entry, { codex_thread_id: opts.thread ?? THREAD, codex_home: join(w.home, ".codex-c") });
@@ -212,6 +219,45 @@ describe("OpenCode without its wake plugin (CMDR-08)", () => {
     expect(queueNames(f.paths)).toEqual([]);
     expect(f.w.logs).toEqual([`sentinel: delivered 1 wake(s) to the opencode commander of ${f.dir} via herdr agent prompt`]);
     expect(f.codex.calls()).toHaveLength(0);
+  });
+});
+
+describe("what herdr reports idle, the screen may not be (CMDR-08 in a herdr pane)", () => {
+  test("a person's unsent draft: nothing typed, the wake kept, then typed once the box is empty", async () => {
+    const f = await field({ status: "idle", thread: null });
+    using _w = f.w;
+    setPaneText(f.w.herdr, f.pane, "› half a thought\n\n  mock-1 default · /tmp/project\n", "visible");
+    await injectWakes(f.w.ctx, await f.agents());
+    f.w.clock.advance(FALLBACK_MS);
+    await injectWakes(f.w.ctx, await f.agents());
+    expect(callsOf(f.w.herdr, "agent", "prompt")).toHaveLength(0);
+    expect(queueNames(f.paths)).toEqual([`${f.id}.json`]);
+    expect(f.w.logs.at(-1)).toBe(`sentinel: codex commander of ${f.dir} not reached: herdr pane ${f.pane}: the commander is holding unsent text in its input line (wakes kept, retried every pass)`);
+
+    setPaneText(f.w.herdr, f.pane, EMPTY.codex, "visible");
+    await injectWakes(f.w.ctx, await f.agents());
+    expect(recordedPrompts(f.w.herdr, f.pane).map((p) => p.text)).toEqual([reasonText([f.wake], [])]);
+    expect(queueNames(f.paths)).toEqual([]);
+  });
+
+  test("a busy screen, or a folder-trust dialog herdr takes for idle: nothing typed, not even claimed", async () => {
+    const f = await field({ harness: "opencode", status: "idle" });
+    using _w = f.w;
+    const before = readFileSync(f.wakePath, "utf8");
+    setPaneText(f.w.herdr, f.pane, `${EMPTY.opencode}  ■■■⬝⬝  esc interrupt\n`, "visible");
+    await injectWakes(f.w.ctx, await f.agents());
+    expect(readFileSync(f.wakePath, "utf8")).toBe(before);
+
+    const g = await field({ status: "idle", thread: null });
+    using _g = g.w;
+    // Codex 0.171's trust screen, as a herdr pane shows it: its option row starts with Codex's own mark.
+    setPaneText(g.w.herdr, g.pane, "  Trust this folder?\n\n› 1. Trust and continue\n  2. Back to Agent Command Center\n\n  enter continue · esc back\n", "visible");
+    g.w.clock.advance(FALLBACK_MS);
+    await injectWakes(g.w.ctx, await g.agents());
+    g.w.clock.advance(FALLBACK_MS);
+    await injectWakes(g.w.ctx, await g.agents());
+    expect(callsOf(g.w.herdr, "agent", "prompt")).toHaveLength(0);
+    expect(queueNames(g.paths)).toEqual([`${g.id}.json`]);
   });
 });
 

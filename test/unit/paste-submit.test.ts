@@ -124,7 +124,7 @@ function scripted(screens: string[], holds = (_: string) => true) {
     },
   };
   // The readiness wait unscaled (30 s), looked at every second.
-  return { watch: { tmux, pane: "p", clock, env: {}, pollMs: 1000, holds }, enters: () => enters, looks: () => looks };
+  return { watch: { term: tmux, pane: "p", clock, env: {}, pollMs: 1000, holds }, enters: () => enters, looks: () => looks };
 }
 
 describe("enterWhileUnsent", () => {

@@ -21,7 +21,7 @@ describe("soldier-exec", () => {
 
   test("refusals: another file name, no separator, no harness", () => {
     for (const args of [["/tmp/other.json", "--", "claude"], [`/tmp/${SOLDIER_ENV_FILE}`, "claude"], [`/tmp/${SOLDIER_ENV_FILE}`, "--"]]) {
-      expect(run(args)).toMatchObject({ code: 64, stderr: expect.stringContaining("is run by vx in a soldier's tmux pane") });
+      expect(run(args)).toMatchObject({ code: 64, stderr: expect.stringContaining("is run by vx in a soldier's pane") });
     }
   });
 

@@ -1,0 +1,122 @@
+/**
+ * Waiting for a soldier's harness to take input, on either terminal (TMX-02, HRD-06): its screen
+ * read as it shows, a folder-trust dialog answered with the keys a person would press, and
+ * readiness only once the harness's own ready text shows. Neither backend's own idea of "ready"
+ * is trusted for this: herdr reports Codex's trust screen idle and ready, and Claude Code ready
+ * before it has drawn anything (docs/real-clients.md).
+ */
+import { type HarnessName, harnessOf } from "../harnesses";
+import { printable } from "../printable";
+import { redact } from "../redact";
+import { deadlineIn, scaled } from "../time";
+import { TRUST_RE, type Timing } from "./types";
+
+// A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
+const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
+// A row of a selection list under its cursor glyph, and an option that accepts a folder-trust
+// dialog (Claude Code's "Yes, I trust this folder", Codex's "Trust and continue").
+const CURSOR_ROW_RE = /^(\s*)[❯›>](\s+)(\S.*)$/u;
+const ACCEPT_RE = /^(?:[1-9][.)]\s+)?(?:yes|trust)\b/i;
+
+/** The digit of the first option whose text starts with `Yes`; undefined when there is none. */
+export function trustOptionDigit(screen: string): string | undefined {
+  for (const line of screen.split("\n")) {
+    const m = OPTION_RE.exec(line);
+    if (m && m[2]!.startsWith("Yes")) return m[1];
+  }
+  return undefined;
+}
+
+/**
+ * The next key toward accepting the folder-trust dialog on `screen`. Harnesses draw its options as
+ * a list and take Enter on the highlighted row (Claude Code's rows carry no digits and Codex
+ * ignores them), so it is Enter on the accepting option or the arrow toward it; a list with no
+ * cursor shown gets the option's digit. Undefined when no option accepts.
+ */
+export function trustKey(screen: string): string | undefined {
+  const lines = screen.split("\n").map((l) => l.trimEnd());
+  const at = lines.findIndex((l) => CURSOR_ROW_RE.test(l));
+  if (at === -1) return trustOptionDigit(screen);
+  const m = CURSOR_ROW_RE.exec(lines[at]!)!;
+  // The list: the cursor's row and the rows around it whose text starts in the same column.
+  const column = m[1]!.length + 1 + m[2]!.length;
+  const option = (l: string | undefined) => l !== undefined && l.length > column && l.slice(0, column).trim() === "" && l[column] !== " ";
+  let first = at;
+  while (option(lines[first - 1])) first--;
+  let end = at + 1;
+  while (option(lines[end])) end++;
+  for (let i = first; i < end; i++) {
+    if (!ACCEPT_RE.test(i === at ? m[3]! : lines[i]!.slice(column))) continue;
+    return i === at ? "Enter" : i > at ? "Down" : "Up";
+  }
+  return undefined;
+}
+
+// Polls without a visible change after a key before it is pressed again (a key pressed while the
+// dialog is still being drawn can be lost).
+export const RESEND_POLLS = 5;
+
+/** The last line a harness printed before it exited, redacted and escaped for one error line. */
+export function lastWords(screen: string): string {
+  const lines = screen.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("Pane is dead"));
+  const line = lines.pop() ?? "";
+  return printable(redact(line)).slice(0, 200);
+}
+
+/** One look at the soldier's pane: its screen as shown, or gone with the last words it printed. */
+export type Look = { screen: string } | { gone: string };
+
+/** The pane as a terminal shows it to the readiness wait. */
+export type ReadyPane = {
+  /** The screen now; `last` is the previous one seen alive (for the words of a pane that died). */
+  look(last: string | undefined): Promise<Look>;
+  press(key: string): Promise<void>;
+};
+
+export type Readiness =
+  | { kind: "ready" }
+  /** Not ready in time; `screen` is the last one seen. */
+  | { kind: "timeout"; screen?: string }
+  | { kind: "gone"; last: string };
+
+/** Whether `screen` shows a folder-trust dialog (a screen vx answers, never types into). */
+export function showsTrustDialog(screen: string): boolean {
+  return TRUST_RE.test(screen);
+}
+
+/**
+ * Waits up to `limitMs` for the harness's ready text, answering a folder-trust dialog on the way.
+ * A harness whose `ready` is "still" (no fixed text) counts a screen that stops changing; never the
+ * others, whose start-up shows still screens before a folder-trust dialog, where a prompt is lost.
+ * A key goes only on a screen seen twice running, so a redraw still in flight is never answered;
+ * one key per redraw, and the same key again only after a quiet spell. A cursor key waits longer:
+ * one that was slow, not lost, would move the cursor past "Yes" onto "No, exit".
+ */
+export async function waitReady(pane: ReadyPane, harness: HarnessName, timing: Timing, limitMs: number): Promise<Readiness> {
+  const { clock, env } = timing;
+  const ready = harnessOf(harness).ready;
+  const deadline = deadlineIn(clock, limitMs);
+  let last: string | undefined;
+  // The screen the last key was pressed on, and how many polls have shown it since.
+  let keyed: { screen: string; polls: number } | undefined;
+  while (!deadline.passed()) {
+    const look = await pane.look(last);
+    if ("gone" in look) return { kind: "gone", last: look.gone };
+    const { screen } = look;
+    if (showsTrustDialog(screen)) {
+      const key = trustKey(screen);
+      const fresh = !keyed || keyed.screen !== screen;
+      const quiet = keyed ? ++keyed.polls : 0;
+      const patience = key === "Up" || key === "Down" ? RESEND_POLLS * 4 : RESEND_POLLS;
+      if (key && screen === last && (fresh || quiet >= patience)) {
+        await pane.press(key);
+        keyed = { screen, polls: 0 };
+      }
+    } else if (ready === "still" ? screen.trim() !== "" && screen === last : ready.test(screen)) {
+      return { kind: "ready" };
+    }
+    last = screen;
+    await clock.sleep(scaled("trustPoll", env) * 2);
+  }
+  return { kind: "timeout", screen: last };
+}
