@@ -10,12 +10,13 @@
 import { randomBytes } from "node:crypto";
 import { type Exec, realExec } from "./exec";
 import { processesWithEnv, stillHasEnv } from "./procs";
+import { GUARDS } from "./time";
 
 /** The variable that carries a child's mark (spec STA-10, WAK-14). */
 export const CHILD_MARK = "VX_CHILD_MARK";
 
 /** Rounds of finding and killing: a process forked between a look and the kills is found by the next look. */
-const SWEEP_ROUNDS = 5;
+const SWEEP_ROUNDS = 6;
 
 export type ChildMark = {
   /** The variables to add to the child's environment. */
@@ -31,9 +32,17 @@ export function childMark(exec: Exec = realExec): ChildMark {
     async sweep() {
       let killed = 0;
       try {
+        // Done after two looks in a row find nothing, GUARDS.childSweepGap apart.
+        let quiet = false;
         for (let round = 0; round < SWEEP_ROUNDS; round++) {
           const pids = await processesWithEnv(CHILD_MARK, value, exec);
-          if (pids.length === 0) break;
+          if (pids.length === 0) {
+            if (quiet) break;
+            quiet = true;
+            await Bun.sleep(GUARDS.childSweepGap);
+            continue;
+          }
+          quiet = false;
           for (const pid of pids) {
             if (!stillHasEnv(pid, CHILD_MARK, value, exec)) continue;
             try {

@@ -85,8 +85,13 @@ export const GUARDS = {
   forumStart: 10 * S,
   /** `vx demo`: how long its scripted commander waits for one wake before calling the step failed. */
   demoWake: 60 * S,
-  /** `vx demo`'s teardown: how long a verified sentinel gets after SIGTERM before SIGKILL. */
+  /** `vx demo`'s teardown, `vx sentinel stop`: how long a verified sentinel gets after SIGTERM before SIGKILL. */
   demoSentinelStop: 5 * S,
+  /**
+   * A child mark's sweep looks again this long after a look found nothing: a process caught inside
+   * execve (a `setsid cmd &` the shell forked just before it exited) shows no environment for a moment.
+   */
+  childSweepGap: 50,
   /** `vx forum`: one probe of whether the server on the recorded port answers. */
   forumProbe: 2 * S,
   /** FOR-06: an artifact frame's view code is good for one request within this long of the page asking. */
