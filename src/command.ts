@@ -14,6 +14,8 @@ export type VxCommand = {
   /** Usage lines after `vx `, e.g. `status [--json]`. */
   usage: string[];
   args: ArgsDef;
+  /** Run by hooks and the sentinel rather than by people: listed apart in `vx --help` (CLI-02). */
+  plumbing?: boolean;
   /** Message for an unknown flag; default `unknown flag "<x>"`. */
   unknownFlag?: (flag: string) => string;
   /** `rawArgs`: argv as `checkFlags` returned it, for a flag that may be given more than once. */

@@ -23,6 +23,8 @@ export type Deps = {
   stderr: Output;
   /** True when stdin is a terminal (consent questions are only asked then). */
   stdinIsTTY: boolean;
+  /** True when stderr is a terminal: a person is watching, so a slow command says what it waits for. */
+  progress?: boolean;
   /** Reads one line from stdin; undefined when input is closed. */
   readLine(): Promise<string | undefined>;
   /** consola's prompts, present only when every stream is a terminal and NO_COLOR is unset. */
@@ -91,6 +93,9 @@ export function realDeps(): Deps {
     // A getter: touching process.stdin builds a stream, which costs every command start-up.
     get stdinIsTTY() {
       return (require("node:tty") as typeof import("node:tty")).isatty(0);
+    },
+    get progress() {
+      return (require("node:tty") as typeof import("node:tty")).isatty(2);
     },
     readLine: readLineFromStdin,
     get prompter() {

@@ -37,6 +37,17 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
     deps.stdout.write(`vx ${VERSION}\n`);
     return EXIT.ok;
   }
+  if (first === "help") {
+    // `vx help [<command>]`, as git and most CLIs take it.
+    const [name, extra] = rest;
+    const named = name === undefined ? undefined : findCommand(name);
+    if (name !== undefined && (!named || extra !== undefined)) {
+      deps.stderr.write(`vx: ${named ? `unexpected argument "${printable(extra!)}"` : `unknown command "${printable(name)}"`}\nRun 'vx --help' for a list of commands.\n`);
+      return EXIT.usage;
+    }
+    deps.stdout.write(named ? commandHelp(named) : generalHelp());
+    return EXIT.ok;
+  }
   const cmd = findCommand(first);
   if (!cmd) {
     deps.stderr.write(`vx: unknown command "${printable(first)}"\nRun 'vx --help' for a list of commands.\n`);

@@ -77,7 +77,12 @@ export async function backendToolChecks(deps: Deps, backend: BackendName): Promi
     if (found) {
       out.push({ status: "ok", name, detail: found });
       out.push(...(await FOUND[name](deps, found, backend === name)));
-    } else if (backend === name) out.push({ status: "missing", name, detail: `${name} not found in PATH`, required: true });
+    } else if (backend === name) {
+      // Required, and how to get past it: install it, or take the backend that is there.
+      const other = (Object.keys(FOUND) as BackendName[]).find((b) => b !== name && which(b, deps.env.PATH));
+      const fix = `install ${name}${other ? `, or use ${other}: vx init --backend ${other}` : ""}`;
+      out.push({ status: "missing", name, detail: `${name} not found in PATH (required, the soldiers' terminal) - ${fix}`, required: true });
+    }
     else out.push({ status: "missing", name, detail: `${name} not found in PATH (optional, for the ${name} backend)` });
   }
   return out;

@@ -42,7 +42,7 @@ export type BackendTraits = {
 };
 
 /** CMD-DISPATCH-02, shared by redispatch. */
-export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane";
+export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)";
 
 export const BACKEND_TRAITS = {
   herdr: {

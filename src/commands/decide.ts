@@ -17,7 +17,7 @@ import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { Decision, Task } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, resolveTaskRef, withTaskOp } from "../state/tasks";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
@@ -192,10 +192,11 @@ export const decideCommand = defineVxCommand({
     dismiss: { type: "boolean", description: "Clear a question the task was marked blocked on by mistake; sends nothing" },
   },
   async run(args, deps) {
-    const { id, answer, dismiss } = parseDecide(args);
+    const { id: ref, answer, dismiss } = parseDecide(args);
     const cleaned = controlNote(answer, "the answer");
     if (cleaned) deps.stderr.write(cleaned);
     const project = await openProject(deps);
+    const id = resolveTaskRef(project.paths, ref, "decide");
     return withTaskOp(project.paths, id, () => decideTask(deps, project, id, answer, dismiss));
   },
 });

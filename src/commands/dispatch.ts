@@ -5,7 +5,7 @@
  */
 import { DEFAULT_BACKEND } from "../backends/names";
 import { acquireCamp, releaseLease } from "../camps/pool";
-import { campBase, currentBranch, hasCommit } from "../camps/git";
+import { campBase, currentBranch, hasCommit, isClean } from "../camps/git";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -23,7 +23,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, LISTED_HARNESSES, SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
-import { reportLaunch } from "../soldiers/launch";
+import { announceLaunch, reportLaunch } from "../soldiers/launch";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
 import { soldierTerminal } from "../soldiers/terminal";
 import { isoTime } from "../time";
@@ -94,6 +94,11 @@ export const dispatchCommand = defineVxCommand({
     checkLaunchRefusal(deps, harness, backend);
     const workspace = checkBackend(deps, backend);
     await checkSandbox(deps, project);
+    // A camp is a worktree of the base's last commit: edits not committed stay behind. A status
+    // git cannot give costs the warning, never the dispatch.
+    if (!(await isClean(project.paths.project, deps.exec, { ignoreUntracked: true }).catch(() => true))) {
+      deps.stderr.write(`vx: warning: ${project.paths.project} has uncommitted changes the soldier's camp will not have (it starts from ${base}'s last commit) - commit them first if the soldier needs them\n`);
+    }
 
     ensureSentinel(deps, project.root);
     ensureProjectRecord(project.paths);
@@ -137,7 +142,8 @@ export const dispatchCommand = defineVxCommand({
         await releaseLease(project.paths, id).catch(() => undefined);
         throw err;
       }
-      return reportLaunch(deps, await soldierTerminal(deps, project.paths, task, workspace).launch(task));
+      announceLaunch(deps, task);
+      return reportLaunch(deps, await soldierTerminal(deps, project.paths, task, workspace).launch(task), true);
     });
   },
 });

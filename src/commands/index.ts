@@ -47,16 +47,19 @@ export function findCommand(name: string): VxCommand | undefined {
 
 export function generalHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const rows = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  const rows = (plumbing: boolean) => COMMANDS.filter((c) => Boolean(c.plumbing) === plumbing).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     "vx - run coding agents (soldiers) in parallel camps, watched by a sentinel that wakes the commander",
     "",
     "Usage: vx <command> [options]",
     "",
     "Commands:",
-    ...rows,
+    ...rows(false),
     "",
-    "Run 'vx <command> --help' for a command's usage. 'vx --version' prints the version.",
+    "Plumbing (run by harness hooks and the sentinel, not by hand):",
+    ...rows(true),
+    "",
+    "Run 'vx help <command>' or 'vx <command> --help' for a command's usage. 'vx --version' prints the version.",
     "",
   ].join("\n");
 }

@@ -1,8 +1,9 @@
 /** `vx init`: prepare the current project to be orchestrated (section 9, CMD-INIT-01). */
-import { DEFAULT_BACKEND } from "../backends/names";
+import { DEFAULT_BACKEND, installedBackend } from "../backends/names";
 import { ignoredEnvFiles } from "../camps/include";
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
+import { which } from "../exec";
 import { DEFAULT_HARNESS } from "../harnesses/names";
 import { configPath, locateProject } from "../project";
 import { type BlockLang, hasClaudeImport } from "../scaffold/block";
@@ -20,6 +21,11 @@ function enumFlag<T extends string>(name: string, value: unknown, allowed: reado
     throw new UsageError(`unknown ${name} "${String(value)}", expected one of ${allowed.join(", ")}`, "init");
   }
   return value as T;
+}
+
+/** What a person does after init (CMD-INIT-01): a camp is forked from the last commit. */
+export function nextStep(commander: string): string {
+  return `next: commit what vx init wrote (each soldier's camp starts from your last commit), then start ${commander} here and ask it to dispatch a soldier; 'vx doctor' checks this machine, 'vx demo' shows the whole loop without a harness\n`;
 }
 
 export const initCommand = defineVxCommand({
@@ -80,7 +86,10 @@ export const initCommand = defineVxCommand({
       if (!create) worktreeInclude = [];
     }
     const commanderDefault = existing?.value.commander ?? DEFAULT_HARNESS;
-    const backendDefault = existing?.value.backend ?? DEFAULT_BACKEND;
+    const backendDefault = existing?.value.backend ?? installedBackend(deps.env, (p) => which(p, deps.env.PATH) !== undefined);
+    if (!backend && !existing?.value.backend && backendDefault !== DEFAULT_BACKEND) {
+      deps.stderr.write(`vx init: ${DEFAULT_BACKEND} is not installed here, so soldiers will run in ${backendDefault} (--backend picks another)\n`);
+    }
     const harnessDefault = existing?.value.harness ?? DEFAULT_HARNESS;
     const choices: InitChoices = {
       blockFile,
@@ -96,6 +105,8 @@ export const initCommand = defineVxCommand({
       worktreeInclude,
     };
     const plan = planInit(top, choices, { raw: existing?.raw, config: existing?.value });
-    return applyPlan(deps, { root, top, plan, heading: `vx init will prepare ${top}:`, yes, command: "vx init" });
+    const code = await applyPlan(deps, { root, top, plan, heading: `vx init will prepare ${top}:`, yes, command: "vx init" });
+    deps.stderr.write(nextStep(choices.commander));
+    return code;
   },
 });

@@ -9,7 +9,7 @@ import { openProject } from "../project";
 import { StrikeError, strikeTask } from "../soldiers/strike";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, listTasks, requireTask, sortTasks, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, listTasks, requireTask, resolveTaskRef, sortTasks, updateTask, withTaskOp } from "../state/tasks";
 import { isoTime } from "../time";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
@@ -105,8 +105,9 @@ export const landCommand = defineVxCommand({
   usage: ["land <task-id>"],
   args: { ...TASK_ID_ARG },
   async run(args, deps) {
-    const id = taskIdOnly(positionals(args), "land");
+    const ref = taskIdOnly(positionals(args), "land");
     const { paths } = await openProject(deps);
+    const id = resolveTaskRef(paths, ref, "land");
     return withTaskOp(paths, id, () => landTask(deps, paths, id));
   },
 });

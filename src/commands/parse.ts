@@ -5,11 +5,11 @@
  */
 import type { ArgsDef, ParsedArgs } from "citty";
 import { UsageError } from "../errors";
-import { assertTaskId } from "../state/ids";
+import { assertTaskRef } from "../state/ids";
 
 /** The `<task-id>` positional, declared so the argument definition says what a command takes. */
 export const TASK_ID_ARG = {
-  "task-id": { type: "positional", required: false, description: "The task's id (16 lowercase hex characters)" },
+  "task-id": { type: "positional", required: false, description: "The task's id (16 lowercase hex characters) or a unique prefix of it" },
 } as const satisfies ArgsDef;
 
 /** The words after the flags, as strings. */
@@ -17,17 +17,17 @@ export function positionals(args: Pick<ParsedArgs, "_">): string[] {
   return (args._ as unknown[]).map(String);
 }
 
-/** A task id, then the words after it (the answer, the prompt text). */
+/** A task id (or a prefix: `resolveTaskRef` once the project is open), then the words after it (the answer, the prompt text). */
 export function taskIdThenWords(words: readonly string[], command: string): { id: string; rest: string[] } {
   const [raw, ...rest] = words;
   if (raw === undefined) throw new UsageError("missing task id", command);
-  return { id: assertTaskId(raw, command), rest };
+  return { id: assertTaskRef(raw, command), rest };
 }
 
-/** The one task id a command takes and nothing after it. */
+/** The one task id (or a prefix) a command takes and nothing after it. */
 export function taskIdOnly(words: readonly string[], command: string): string {
   const [raw, extra] = words;
   if (raw === undefined) throw new UsageError("missing task id", command);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, command);
-  return assertTaskId(raw, command);
+  return assertTaskRef(raw, command);
 }

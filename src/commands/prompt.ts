@@ -16,7 +16,7 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { ProjectPaths } from "../state/paths";
 import type { Amendment, Task } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, resolveTaskRef, updateTask, withTaskOp } from "../state/tasks";
 import { addAmendment, withAmendment } from "../soldiers/amendments";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
@@ -130,11 +130,12 @@ export const promptCommand = defineVxCommand({
   usage: ["prompt <task-id> <text...>"],
   args: { ...TASK_ID_ARG },
   async run(args, deps) {
-    const { id, text } = parsePrompt(args);
+    const { id: ref, text } = parsePrompt(args);
     const cleaned = controlNote(text, "the prompt");
     if (cleaned) deps.stderr.write(cleaned);
     const project = await openProject(deps);
     const { paths } = project;
+    const id = resolveTaskRef(paths, ref, "prompt");
     return withTaskOp(paths, id, () => promptTask(deps, project, id, text));
   },
 });

@@ -20,7 +20,7 @@ import { exists, removeFile } from "../state/files";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, resolveTaskRef, withTaskOp } from "../state/tasks";
 import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
@@ -164,8 +164,9 @@ export const redispatchCommand = defineVxCommand({
     profile: { type: "string", valueHint: "name", description: "Relaunch with a profile's harness, model and effort instead of the task's own" },
   },
   async run(args, deps) {
-    const id = taskIdOnly(positionals(args), "redispatch");
+    const ref = taskIdOnly(positionals(args), "redispatch");
     const project = await openProject(deps);
+    const id = resolveTaskRef(project.paths, ref, "redispatch");
     // CMD-MODELS-01: --profile replaces the recorded harness, model and effort as on a dispatch.
     const choice = args.profile === undefined ? undefined : redispatchChoice(deps, project, args.profile);
     return withTaskOp(project.paths, id, () => redispatchTask(deps, project, id, choice));

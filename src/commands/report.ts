@@ -15,6 +15,7 @@ import { isoTime } from "../time";
 export const reportCommand = defineVxCommand({
   name: "report",
   summary: "Record a soldier's harness state from inside its camp (for harness hooks)",
+  plumbing: true,
   usage: ["report working|idle|blocked"],
   args: {},
   async run(args, deps) {

@@ -6,8 +6,8 @@
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { openProject } from "../project";
-import { assertTaskId } from "../state/ids";
-import { withTaskOp } from "../state/tasks";
+import { assertTaskRef } from "../state/ids";
+import { resolveTaskRef, withTaskOp } from "../state/tasks";
 import { reportLaunch } from "../soldiers/launch";
 import { assertPromptSize } from "../soldiers/prompt-text";
 import { resumeTask } from "../soldiers/resume";
@@ -22,7 +22,7 @@ export const resumeCommand = defineVxCommand({
   async run(args, deps) {
     const [raw, ...words] = (args._ as unknown[]).map(String);
     if (raw === undefined) throw new UsageError("missing task id", "resume");
-    const id = assertTaskId(raw, "resume");
+    const ref = assertTaskRef(raw, "resume");
     let text: string | undefined;
     if (words.length > 0) {
       text = words.join(" ");
@@ -32,6 +32,7 @@ export const resumeCommand = defineVxCommand({
       if (cleaned) deps.stderr.write(cleaned);
     }
     const project = await openProject(deps);
+    const id = resolveTaskRef(project.paths, ref, "resume");
     return reportLaunch(deps, await withTaskOp(project.paths, id, () => resumeTask(deps, project, id, text)));
   },
 });

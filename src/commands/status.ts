@@ -11,6 +11,9 @@ import type { ProjectPaths } from "../state/paths";
 import { listTasks, sortTasks } from "../state/tasks";
 import { printable } from "../printable";
 import { isoTime } from "../time";
+import { existsSync } from "node:fs";
+import { reportPath } from "../lifecycle/observe";
+import { endingNote } from "../soldiers/wait";
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
 export function shortPrompt(prompt: string): string {
@@ -31,7 +34,25 @@ export function resumableLine(tasks: readonly Task[], leased: ReadonlySet<string
   return `${ids.length} interrupted tasks can be resumed in their camps, their work kept: vx resume <task-id> (${ids.join(", ")})`;
 }
 
-export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string): string {
+/** Why a task stopped, for the statuses that need one: its output's closing `[vexillum]` note. */
+function whyLine(t: Task): string | undefined {
+  if (t.status !== "failed" && t.status !== "interrupted" && t.status !== "unconfirmed") return undefined;
+  const note = endingNote(t.output);
+  return note ? `    why: ${note.replace(/^\[vexillum\]\s*/, "")}` : undefined;
+}
+
+/** The scouts' reports that exist, by task id (a report is written where the scout was told to). */
+export function scoutReports(paths: ProjectPaths, tasks: readonly Task[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tasks) {
+    if (t.kind !== "scout") continue;
+    const path = reportPath(paths, t);
+    if (existsSync(path)) out[t.id] = path;
+  }
+  return out;
+}
+
+export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string, reports: Readonly<Record<string, string>> = {}): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
   for (const { value: t } of sortTasks(tasks)) {
@@ -39,6 +60,9 @@ export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLand
       `${t.id}  ${t.kind.padEnd(7)}  ${t.status.padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`,
     );
     if (t.status === "blocked" && t.decision) out.push(`    question: ${t.decision.question}`);
+    const why = whyLine(t);
+    if (why) out.push(why);
+    if (reports[t.id]) out.push(`    report: ${reports[t.id]}`);
     const l = landing.find((x) => x.id === t.id);
     if (l) out.push(landingLine(l));
   }
@@ -87,9 +111,10 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks, leased);
     if (!args.json) {
       const ordered = sortTasks(tasks).map((t) => t.value);
-      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased)));
+      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered)));
       return EXIT.ok;
     }
+    const reports = scoutReports(project.paths, tasks.map((t) => t.value));
     const doc = {
       schema_version: SCHEMA_VERSION,
       generated_at: isoTime(deps.clock.now()),
@@ -97,6 +122,8 @@ export const statusCommand = defineVxCommand({
       tasks: sortTasks(tasks).map((t) => t.raw),
       // Only when some mission has commits ahead, so the envelope is unchanged otherwise.
       ...(landing.length > 0 ? { landing: landing.map(landingJson) } : {}),
+      // Likewise only when a scout's report exists: its path by task id.
+      ...(Object.keys(reports).length > 0 ? { reports } : {}),
     };
     deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return EXIT.ok;

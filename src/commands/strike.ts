@@ -4,6 +4,7 @@ import type { ParsedArgs } from "citty";
 import { EXIT } from "../errors";
 import { openProject } from "../project";
 import { strikeTask } from "../soldiers/strike";
+import { resolveTaskRef } from "../state/tasks";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 
 export type StrikeOptions = { id: string; force: boolean; discard: boolean };
@@ -25,8 +26,9 @@ export const strikeCommand = defineVxCommand({
     },
   },
   async run(args, deps) {
-    const { id, force, discard } = parseStrike(args);
+    const { id: ref, force, discard } = parseStrike(args);
     const project = await openProject(deps);
+    const id = resolveTaskRef(project.paths, ref, "strike");
     await strikeTask(deps, project.paths, id, { force, discard });
     return EXIT.ok;
   },

@@ -11,11 +11,9 @@ import { join } from "node:path";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { which } from "../exec";
-import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
-import { readSentinelPid, sentinelState } from "../sentinel/singleton";
+import { stopSentinel as stopRootSentinel } from "../sentinel/stop";
 import { tmuxFormatLiteral, tmuxLiteral } from "../backends/tmux";
 import { DEMO_ENV } from "../harnesses/demo";
-import { rootPaths } from "../state/paths";
 import { GUARDS } from "../time";
 
 /** The demo runs vx's windows (settle grace, quick settle, polls) at this fraction of their length. */
@@ -118,32 +116,9 @@ export async function startTmux(deps: Deps, w: World): Promise<void> {
   w.env = { ...w.env, TMUX: `${w.socket},0,0`, TMUX_PANE: w.commanderPane };
 }
 
-/** Stops this demo's sentinel: only a live `vx sentinel` of this state root, and waits for it to go. */
+/** Stops this demo's sentinel (only a live `vx sentinel` of this state root); what could not be stopped, named. */
 export async function stopSentinel(deps: Deps, w: World): Promise<string | undefined> {
-  const paths = rootPaths(join(w.home, ".vexillum"));
-  const pid = readSentinelPid(paths);
-  if (pid === undefined) return sentinelState(paths).running ? "a sentinel holds the lock but wrote no pid file" : undefined;
-  const ours = async () => {
-    const info = await inspectProcess(pid, deps.exec);
-    // `vx sentinel` as vx names itself, or exactly as this vx started it (bun under another name).
-    const sentinel = [...deps.self, "sentinel"];
-    const same = info?.argv.length === sentinel.length && info.argv.every((a, i) => a === sentinel[i]);
-    if (!info || !(same || (isVxArgv(info.argv) && info.argv.slice(-1)[0] === "sentinel"))) return false;
-    return (await processStateRoot(pid, deps.exec)) === realpathSync(paths.root);
-  };
-  if (!(await ours())) return sentinelState(paths).running ? `the sentinel lock is held, but pid ${pid} is not this demo's sentinel` : undefined;
-  // SIGTERM, and SIGKILL only for a sentinel still verified as this demo's 5 s later.
-  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-    if (!(await ours())) break;
-    try {
-      process.kill(pid, signal);
-    } catch {
-      break; // gone already
-    }
-    const until = deps.clock.now() + GUARDS.demoSentinelStop;
-    while (deps.clock.now() < until && ((await ours()) || sentinelState(paths).running)) await deps.clock.sleep(50);
-  }
-  return (await ours()) || sentinelState(paths).running ? `the sentinel (pid ${pid}) did not stop` : undefined;
+  return (await stopRootSentinel(deps, join(w.home, ".vexillum"))).left;
 }
 
 /** Kills the private tmux server; an error names what is left. */

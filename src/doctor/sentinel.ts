@@ -6,7 +6,7 @@ import { psEnv } from "../procs";
 import { listWakeNames } from "../wakes/queue";
 import type { Deps } from "../deps";
 import { changeReason } from "../sentinel/build";
-import { sentinelState } from "../sentinel/singleton";
+import { pathReason, sentinelState } from "../sentinel/singleton";
 import type { ProjectPaths } from "../state/paths";
 import { rootPaths } from "../state/paths";
 import { VERSION } from "../version";
@@ -53,6 +53,9 @@ export async function sentinelCheck(deps: Deps, root: string): Promise<Check> {
     if (info.build.version !== VERSION) {
       warnings.push(`the running sentinel (pid ${info.pid}) is version ${info.build.version} but this binary is ${VERSION} - stop it with 'kill ${info.pid}'`);
     }
+    // Started from a shell whose PATH lacked a backend this one has (SEN-23's successor rule).
+    const path = pathReason(info.path, deps.env.PATH);
+    if (path) warnings.push(`the running sentinel (pid ${info.pid}) started with a PATH that cannot serve this shell: ${path} - a vx dispatch from here starts a successor it gives way to`);
     const why = changeReason(info.build);
     if (why) {
       warnings.push(

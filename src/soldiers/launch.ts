@@ -5,13 +5,31 @@
  */
 import type { LaunchResult } from "../backends/terminal-types";
 import type { Deps } from "../deps";
+import type { Task } from "../state/schemas";
+import { nominalSeconds } from "../time";
 
 export type { LaunchResult, Relaunch } from "../backends/terminal-types";
 
-/** CMD-DISPATCH-04's stdout, then the failure on stderr; returns the exit code. */
-export function reportLaunch(deps: Deps, result: LaunchResult): number {
+/** CMD-DISPATCH-04's first line: the task and its camp, known before its soldier starts. */
+export function launchHead(t: Task): string {
+  return `task_id=${t.id} kind=${t.kind} camp_slot=${t.camp_slot ?? ""} camp_branch=${t.camp_branch ?? ""}\n`;
+}
+
+/**
+ * Printed the moment the task and its camp exist: the id at once, and on a terminal what the
+ * command now waits for (a harness's start and the quick-settle probe take seconds).
+ */
+export function announceLaunch(deps: Deps, t: Task): void {
+  deps.stdout.write(launchHead(t));
+  if (!deps.progress) return;
+  const waitS = nominalSeconds("harnessReady") + nominalSeconds("quickSettle");
+  deps.stderr.write(`vx: camp ${t.camp_path ?? ""} ready; starting ${t.harness ?? ""} on ${t.backend ?? ""}, then watching it take the prompt (up to ${waitS}s)\n`);
+}
+
+/** CMD-DISPATCH-04's stdout (after `launchHead`, unless `headed` says it went out already), then the failure on stderr; returns the exit code. */
+export function reportLaunch(deps: Deps, result: LaunchResult, headed = false): number {
   const t = result.task;
-  const lines = [`task_id=${t.id} kind=${t.kind} camp_slot=${t.camp_slot ?? ""} camp_branch=${t.camp_branch ?? ""}`, `status=${t.status}`];
+  const lines = [...(headed ? [] : [launchHead(t).trimEnd()]), `status=${t.status}`];
   if (t.herdr_pane_id) {
     lines.push(`herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}`);
   } else if (t.tmux_target && t.status !== "failed") {

@@ -14,10 +14,10 @@ import { openProject } from "../project";
 import { redact } from "../redact";
 import { ensureSentinel } from "../sentinel/ensure";
 import { reportPath } from "../lifecycle/observe";
-import { assertTaskId } from "../state/ids";
+import { assertTaskRef } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { loadTask, noTask } from "../state/tasks";
+import { loadTask, noTask, resolveTaskRef } from "../state/tasks";
 import { COUNTS, scaled } from "../time";
 
 /** What one `vx wait` run needs, already validated. Durations in milliseconds. */
@@ -73,7 +73,7 @@ export function parseWaitOptions(positionals: string[], flags: WaitFlags, deps: 
   const maxWaitMs = flags.maxWait === undefined ? scaled("waitMax", deps.env) : positiveSeconds("max-wait", flags.maxWait);
   const paneTailLines = flags.paneTailLines === undefined ? COUNTS.paneTailLines : tailCount(flags.paneTailLines);
   if (flags.logFile !== undefined && flags.logFile === "") throw new UsageError("invalid --log-file \"\": expected a path", "wait");
-  const taskId = assertTaskId(positionals[0], "wait");
+  const taskId = assertTaskRef(positionals[0], "wait");
   const logFile = flags.logFile === undefined ? undefined : resolve(deps.cwd, flags.logFile);
   return { taskId, pollMs, maxWaitMs, logFile, paneTailLines };
 }
@@ -183,6 +183,7 @@ async function finish(deps: Deps, sink: Sink, paths: ProjectPaths, task: Task, o
 export async function waitForTask(deps: Deps, opts: WaitOptions): Promise<number> {
   const project = await openProject(deps);
   const paths = project.paths;
+  opts = { ...opts, taskId: resolveTaskRef(paths, opts.taskId, "wait") };
   // An elapsed time inside this process: the monotonic clock (TIME-02).
   const started = deps.clock.monotonic();
   let task = mustLoad(paths, opts.taskId);

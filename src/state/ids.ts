@@ -2,6 +2,8 @@
 import { UsageError } from "../errors";
 
 const TASK_ID = /^[0-9a-f]{16}$/;
+// A prefix as short as git takes for a commit: the lists show 8 characters.
+const TASK_REF = /^[0-9a-f]{4,16}$/;
 
 export function isTaskId(x: string): boolean {
   return TASK_ID.test(x);
@@ -10,6 +12,17 @@ export function isTaskId(x: string): boolean {
 /** TSK-02: a malformed id is a usage error (64) before any file is touched. */
 export function assertTaskId(x: string, command?: string): string {
   if (!isTaskId(x)) throw new UsageError(`invalid task id "${x}": expected 16 lowercase hex characters`, command);
+  return x;
+}
+
+/**
+ * TSK-02: an id or a prefix of one as a user gives it (4 to 16 lowercase hex), checked before any
+ * file is touched; `resolveTaskRef` (state/tasks.ts) turns it into the one id it names.
+ */
+export function assertTaskRef(x: string, command?: string): string {
+  if (!TASK_REF.test(x)) {
+    throw new UsageError(`invalid task id "${x}": expected 16 lowercase hex characters, or a unique prefix of at least 4`, command);
+  }
   return x;
 }
 

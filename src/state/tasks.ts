@@ -4,7 +4,8 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { StateError, VxError } from "../errors";
+import { StateError, UsageError, VxError } from "../errors";
+import { isTaskId } from "./ids";
 import { ensureStateDir, readStateText, refuseLinks, writeStateFile } from "./files";
 import { isLockHeld, withLock } from "./lock";
 import type { ProjectPaths } from "./paths";
@@ -59,6 +60,19 @@ export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefi
 /** The refusal of a task id with no task file here (TSK-01, WAIT-05). */
 export function noTask(id: string): VxError {
   return new VxError(`no task ${id} in this project - 'vx status' lists its tasks`);
+}
+
+/**
+ * TSK-02: the one task id `ref` names: a whole id as it is, a prefix when exactly one task's id
+ * starts with it (as git takes a commit's); none is `noTask`'s refusal, several a usage error.
+ */
+export function resolveTaskRef(paths: ProjectPaths, ref: string, command?: string): string {
+  if (isTaskId(ref)) return ref;
+  const ids = taskFileNames(paths).map((n) => n.slice(0, -".json".length)).filter((id) => isTaskId(id) && id.startsWith(ref));
+  if (ids.length === 1) return ids[0]!;
+  if (ids.length === 0) throw noTask(ref);
+  const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? `, and ${ids.length - 5} more` : "");
+  throw new UsageError(`task id prefix "${ref}" is ambiguous: it starts ${shown} - give more of the id`, command);
 }
 
 /** Loads a task the user named: a missing file is `noTask`'s refusal. */

@@ -62,7 +62,8 @@ describe("camp setup: .worktreeinclude", () => {
     write(join(p, ".worktreeinclude"), "# local files\n.env*\n*.env\nlocal/\nsecrets.json\n");
 
     const r = await f.run(["dispatch", "fix it"]);
-    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: "" });
+    // The edit of a tracked file stays in the checkout, and dispatch says so (CMD-DISPATCH-02).
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: `vx: warning: ${p} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n` });
     const id = taskIdOf(r.stdout);
     const camp = f.task(id).camp_path!;
     const mode = (rel: string) => statSync(join(camp, rel)).mode & 0o777;

@@ -25,6 +25,20 @@ describe("vx shell", () => {
     expect(r.stdout).toStartWith("Usage: vx status [--json]\n");
   });
 
+  test("vx help is --help; vx help <command> is that command's usage; plumbing is listed apart", async () => {
+    using s = sandbox();
+    const general = await vx(["help"], { cwd: s.project, env: s.env });
+    expect(general).toEqual(await vx(["--help"], { cwd: s.project, env: s.env }));
+    const [people, plumbing] = general.stdout.split("Plumbing (run by harness hooks and the sentinel, not by hand):\n");
+    expect(people).toMatch(/^  dispatch /m);
+    expect(people).not.toMatch(/^  report /m);
+    expect(plumbing).toMatch(/^  report /m);
+    expect(plumbing).toMatch(/^  sentinel /m);
+    expect(await vx(["help", "status"], { cwd: s.project, env: s.env })).toEqual(await vx(["status", "--help"], { cwd: s.project, env: s.env }));
+    const bad = await vx(["help", "frobnicate"], { cwd: s.project, env: s.env });
+    expect(bad).toEqual({ code: 64, stdout: "", stderr: `vx: unknown command "frobnicate"\nRun 'vx --help' for a list of commands.\n` });
+  });
+
   test("unknown command: exact message, exit 64", async () => {
     using s = sandbox();
     const r = await vx(["frobnicate"], { cwd: s.project, env: s.env });

@@ -74,10 +74,10 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       expect(await complete("vx fo")).toEqual(["forum"]);
     });
 
-    test("subcommands: sentinel drain|await, forum reply|end|list|board|stop|serve|inbox, completion's shells", async () => {
+    test("subcommands: sentinel drain|await|stop, forum reply|end|list|board|stop|serve|inbox, completion's shells", async () => {
       using s = shellSandbox(shell);
       const complete = completers[shell](s);
-      expect(sorted(await complete("vx sentinel "))).toEqual(["await", "drain"]);
+      expect(sorted(await complete("vx sentinel "))).toEqual(["await", "drain", "stop"]);
       expect(sorted(await complete("vx forum "))).toEqual(["board", "end", "inbox", "list", "reply", "serve", "stop"]);
       expect(sorted(await complete("vx completion "))).toEqual(["bash", "fish", "zsh"]);
     });

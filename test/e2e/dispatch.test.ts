@@ -8,7 +8,7 @@ import { pausePath, reportPath } from "../../src/lifecycle/observe";
 import { TRAILER } from "../../src/lifecycle/evidence";
 import { dispatchText } from "../../src/soldiers/prompt-text";
 import { activeWaits, agentArgv, appendPaneText, recordedPrompts, setAgentStatus } from "../fakes/herdr-control";
-import { git, waitFor } from "../helpers";
+import { VX_BIN, git, waitFor } from "../helpers";
 import { type Field, field, stillRunningLines, taskIdOf } from "./soldier-field";
 
 function nothingCreated(f: Field): void {
@@ -66,7 +66,7 @@ describe("vx dispatch: bad input", () => {
     await using f = await field();
     const { HERDR_WORKSPACE_ID: _, ...env } = f.env;
     const r = await f.run(["dispatch", "fix it"], { env });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane\n" });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)\n" });
     nothingCreated(f);
   });
 
@@ -170,6 +170,33 @@ describe("vx dispatch", () => {
     expect(prompts[0].text).toEndWith(TRAILER);
     expect(prompts[0].text).toContain(`write ${join(f.paths.stateDir, "pauses", `${name}.md`)} with a first line`);
     expect(prompts[0].text).not.toContain("Before you finish");
+  });
+
+  test("uncommitted changes to tracked files: warned about first, the camp starts from the last commit", async () => {
+    await using f = await field();
+    const tracked = git(f.project, "ls-files").split("\n")[0]!;
+    writeFileSync(join(f.project, tracked), "an edit not committed\n");
+    const r = await f.run(["dispatch", "fix", "it"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toStartWith(
+      `vx: warning: ${f.project} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n`,
+    );
+    const camp = f.task(taskIdOf(r.stdout)).camp_path as string;
+    expect(git(camp, "status", "--porcelain")).toBe("");
+  });
+
+  test("on a terminal: the task line at once, then what it waits for, then the rest", async () => {
+    await using f = await field();
+    // The sentinel started (and later stopped) by the field, so the terminal run starts none.
+    expect((await f.run(["dispatch", "first"])).code).toBe(0);
+    // util-linux's script gives vx a terminal for stdout and stderr alike, in the order written.
+    const script = Bun.which("script", { PATH: process.env.PATH ?? "/usr/bin:/bin" }) ?? "/usr/bin/script";
+    const p = Bun.spawnSync([script, "-qec", `${VX_BIN} dispatch second`, "/dev/null"], { cwd: f.project, env: { ...f.env, SHELL: "/bin/sh" }, stdout: "pipe", stderr: "pipe" });
+    const lines = p.stdout.toString().replaceAll("\r", "").split("\n");
+    expect(p.exitCode).toBe(0);
+    const head = lines.findIndex((l) => l.startsWith("task_id="));
+    expect(lines[head + 1]).toMatch(/^vx: camp \/.+ ready; starting claude on herdr, then watching it take the prompt \(up to 45s\)$/);
+    expect(lines[head + 2]).toBe("status=running");
   });
 
   test("model and effort reach the harness (codex, claude)", async () => {

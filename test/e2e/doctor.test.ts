@@ -1,11 +1,11 @@
 // `vx doctor` end to end (section 16): line formats, summary and exit code, read-only.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { configure, installFakeHerdr, stopServer } from "../fakes/herdr-control";
 import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
 import { projectKey } from "../../src/state/paths";
-import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, writeExecutable, writeTaskFile } from "../helpers";
+import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, waitFor, writeExecutable, writeTaskFile } from "../helpers";
 import { REAL_HERDR_PROTOCOL, REAL_HERDR_VERSION, startRealHerdr } from "../herdr-real";
 import { sandboxPath } from "../tool-path";
 
@@ -124,7 +124,7 @@ describe("vx doctor", () => {
     using s = sandbox();
     writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH\n");
+    expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH (required, the soldiers' terminal) - install herdr, or use tmux: vx init --backend tmux\n");
     expect(r.stdout).not.toContain("herdr version");
     expect(r.stdout).toContain("[missing] ~/.vexillum/ - does not exist, run 'vx init'\n");
     expect(r.stdout).toContain("[missing] project initialized - run 'vx init'\n");
@@ -150,6 +150,23 @@ describe("vx doctor", () => {
       "[warn] sentinel Stop hook finds vx - not found with a minimal environment (HOME and PATH=/usr/bin:/bin only), so the commander is never woken; install vx where the hook looks (~/.local/bin, or Homebrew) and run 'vx upgrade' to rewrite the hook\n",
     );
     expect(r.code).toBe(0);
+  });
+
+  test("a sentinel started with a PATH that finds no herdr, where this shell's does: a warning naming the fix", async () => {
+    using s = await ready();
+    // Started as from a pane whose PATH held only the system tools: no herdr.
+    const p = Bun.spawn([VX_BIN, "sentinel"], { cwd: s.home, env: { ...s.env, PATH: sandboxPath(), VX_TIME_SCALE: "0.01" }, stdout: "ignore", stderr: "ignore" });
+    try {
+      const json = join(s.home, ".vexillum", "sentinel.json");
+      await waitFor(() => existsSync(json), 5000, "sentinel.json");
+      const r = await vx(["doctor"], { cwd: s.project, env: s.env });
+      expect(r.stdout).toContain(
+        `the running sentinel (pid ${p.pid}) started with a PATH that cannot serve this shell: its PATH has no herdr, which a newer caller's has - a vx dispatch from here starts a successor it gives way to`,
+      );
+    } finally {
+      p.kill("SIGTERM");
+      await p.exited;
+    }
   });
 
   test("hook not registered, edited skill, invalid models.json, drifted block", async () => {

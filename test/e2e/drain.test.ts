@@ -33,7 +33,8 @@ describe("vx sentinel drain", () => {
     const config = join(q.project, ".vexillum", "config.json");
     const tmuxEnv = { ...q.env, TMUX: "/tmp/tmux-0/default,1,0", TMUX_PANE: "%3" };
     const wake = taskWithWake(q, ID);
-    // The backend is still herdr: a tmux pane alone delivers nothing.
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "herdr" }));
+    // The backend is herdr: a tmux pane alone delivers nothing.
     expect(await vx(["sentinel", "drain"], { cwd: q.project, env: tmuxEnv })).toEqual({ code: 0, stdout: "{}\n", stderr: "" });
     expect(existsSync(wake)).toBe(true);
     writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), backend: "tmux" }));

@@ -1,6 +1,6 @@
 // `vx init` end to end with the compiled binary (section 9).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
 import { projectKey } from "../../src/state/paths";
@@ -36,8 +36,10 @@ describe("vx init", () => {
 
   test("--yes creates every file, the state dir 0700, and the exact Stop hook entry", async () => {
     using s = sandbox();
+    writeFileSync(join(s.bin, "herdr"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
     const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
     expect(r.stderr).not.toContain("vx: ");
+    expect(r.stderr).toEndWith("\nnext: commit what vx init wrote (each soldier's camp starts from your last commit), then start claude here and ask it to dispatch a soldier; 'vx doctor' checks this machine, 'vx demo' shows the whole loop without a harness\n");
     expect(r.code).toBe(0);
     for (const f of MANAGED.filter((f) => f !== "AGENTS.md")) expect(r.stdout).toContain(`created ${f}\n`);
     const settings = JSON.parse(read(join(s.project, ".claude/settings.json")));
@@ -141,6 +143,36 @@ describe("vx init", () => {
     expect(read(ext)).toEndWith("// mine\n");
     expect(again.stderr).toContain(".pi/extensions/vexillum-wake.ts: edited by hand, left as it is");
     expect(require("node:fs").statSync(join(s.project, ".vexillum")).mode & 0o777).toBe(0o755);
+  });
+
+  describe("the backend of a new project without --backend (CMD-INIT-01)", () => {
+    const backendOf = (s: { project: string }) => JSON.parse(readFileSync(join(s.project, ".vexillum", "config.json"), "utf8")).backend;
+    test("only tmux installed: tmux, and init says so", async () => {
+      using s = sandbox();
+      const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain("vx init: herdr is not installed here, so soldiers will run in tmux (--backend picks another)\n");
+      expect(backendOf(s)).toBe("tmux");
+    });
+    test("herdr on PATH, or a herdr pane: herdr, without a word", async () => {
+      using s = sandbox();
+      writeFileSync(join(s.bin, "herdr"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+      expect(r.stderr).not.toContain("not installed");
+      expect(backendOf(s)).toBe("herdr");
+      using t = sandbox();
+      await vx(["init", "--yes"], { cwd: t.project, env: { ...t.env, HERDR_WORKSPACE_ID: "w1" } });
+      expect(backendOf(t)).toBe("herdr");
+    });
+    test("a project's recorded backend is kept", async () => {
+      using s = sandbox();
+      writeFileSync(join(s.bin, "herdr"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+      await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+      rmSync(join(s.bin, "herdr"));
+      const again = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+      expect(again.stderr).not.toContain("not installed");
+      expect(backendOf(s)).toBe("herdr");
+    });
   });
 
   test("--backend tmux is stored in config.json", async () => {

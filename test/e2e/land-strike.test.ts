@@ -327,9 +327,19 @@ describe("task ids", () => {
       using w = await world();
       const bad = await w.run(cmd, "0123456789ABCDEF");
       expect(bad.code).toBe(64);
-      expect(bad.stderr).toStartWith('vx: invalid task id "0123456789ABCDEF": expected 16 lowercase hex characters\n');
+      expect(bad.stderr).toStartWith('vx: invalid task id "0123456789ABCDEF": expected 16 lowercase hex characters, or a unique prefix of at least 4\n');
       expect(await w.run(cmd, "ffffffffffffffff")).toEqual({ code: 1, stdout: "", stderr: "vx: no task ffffffffffffffff in this project - 'vx status' lists its tasks\n" });
       expect((await w.run(cmd)).code).toBe(64);
+    });
+
+    test(`${cmd}: the 8 characters the lists show name the task; a prefix of none is refused (TSK-02)`, async () => {
+      using w = await world({ status: "done" });
+      // Land needs a commit ahead of the base; strike needs the work landed (none is).
+      if (cmd === "land") commit(w.camp, "fix.txt", "fixed\n", "fix the bug");
+      expect(await w.run(cmd, "ffff")).toEqual({ code: 1, stdout: "", stderr: "vx: no task ffff in this project - 'vx status' lists its tasks\n" });
+      const r = await w.run(cmd, ID.slice(0, 8));
+      expect(r.code).toBe(0);
+      expect(leaseOf(w.paths, ID)).toBeUndefined();
     });
 
     test(`${cmd}: refused from inside a camp (STA-08)`, async () => {

@@ -58,7 +58,7 @@ describe("vx prompt: refusals", () => {
     expect(r.stderr).toStartWith("vx: the prompt text is empty\n");
     r = await f.run(["prompt", "NOT-AN-ID", "hi"]);
     expect(r.code).toBe(64);
-    expect(r.stderr).toStartWith('vx: invalid task id "NOT-AN-ID": expected 16 lowercase hex characters\n');
+    expect(r.stderr).toStartWith('vx: invalid task id "NOT-AN-ID": expected 16 lowercase hex characters, or a unique prefix of at least 4\n');
     r = await f.run(["prompt", "0123456789abcdef", "hi"]);
     expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: no task 0123456789abcdef in this project - 'vx status' lists its tasks\n" });
   });

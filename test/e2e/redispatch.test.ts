@@ -21,7 +21,7 @@ describe("vx redispatch", () => {
     const gone = await seedTask(f, { status: "interrupted" });
     const { HERDR_WORKSPACE_ID: _, ...env } = f.env;
     r = await f.run(["redispatch", gone.task.id], { env });
-    expect(r.stderr).toBe("vx: HERDR_WORKSPACE_ID is not set - dispatch must run from inside a herdr-managed pane\n");
+    expect(r.stderr).toBe("vx: HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)\n");
     r = await f.run(["redispatch"]);
     expect(r.code).toBe(64);
     expect(f.task(gone.task.id)).toEqual(gone.task);

@@ -34,7 +34,7 @@ describe("project command refusals", () => {
     using s = sandbox();
     const r = await vx([cmd, "../../x", ...(cmd === "prompt" || cmd === "decide" ? ["text"] : [])], { cwd: s.project, env: s.env });
     expect(r.code).toBe(64);
-    expect(r.stderr).toStartWith('vx: invalid task id "../../x": expected 16 lowercase hex characters\n');
+    expect(r.stderr).toStartWith('vx: invalid task id "../../x": expected 16 lowercase hex characters, or a unique prefix of at least 4\n');
   });
 
   test.each(WITH_ID)("%s of an id with no task file", async (...argv) => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installFakeHerdr } from "../fakes/herdr-control";
-import { VX_BIN, sandbox, vx, waitFor } from "../helpers";
+import { VX_BIN, alive, sandbox, vx, waitFor } from "../helpers";
 
 function start(bin: string, env: Record<string, string>, cwd: string) {
   return Bun.spawn([bin, "sentinel"], { cwd, env, stdout: "pipe", stderr: "pipe" });
@@ -47,6 +47,27 @@ describe("vx sentinel process", () => {
       expect(out).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z sentinel: polling .* every 0\.05s as vx \S+ \(ctrl-c to stop\)\n/);
       expect(out).toContain(`sentinel: stopped by ${sig}\n`);
       expect(existsSync(join(root, "sentinel.json"))).toBe(false);
+    }
+  });
+
+  test("vx sentinel stop: stops this state root's sentinel, and nothing that only claims to be it", async () => {
+    using s = sandbox();
+    const p = start(VX_BIN, { ...s.env, VX_TIME_SCALE: "0.01" }, s.home);
+    const root = join(s.home, ".vexillum");
+    await waitFor(() => existsSync(join(root, "sentinel.json")), 5000, "sentinel.json");
+    const r = await vx(["sentinel", "stop"], { cwd: s.project, env: s.env });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: `vx: stopped the sentinel (pid ${p.pid}); the next vx dispatch starts it again\n` });
+    expect(await p.exited).toBe(0);
+    expect(await vx(["sentinel", "stop"], { cwd: s.project, env: s.env })).toEqual({ code: 0, stdout: "", stderr: "vx: no sentinel is running\n" });
+    // A pid file naming another process (here a sleep) is never signalled.
+    const other = Bun.spawn(["sleep", "30"], { stdout: "ignore" });
+    try {
+      writeFileSync(join(root, "sentinel.pid"), `${other.pid}\n`);
+      const planted = await vx(["sentinel", "stop"], { cwd: s.project, env: s.env });
+      expect(planted).toEqual({ code: 0, stdout: "", stderr: "vx: no sentinel is running\n" });
+      expect(alive(other.pid)).toBe(true);
+    } finally {
+      other.kill();
     }
   });
 

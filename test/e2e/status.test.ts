@@ -1,8 +1,10 @@
 // `vx status` end to end (TSK-08..10, STA-07, STA-08).
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { projectKey } from "../../src/state/paths";
+import { dirname, join } from "node:path";
+import { reportPath } from "../../src/lifecycle/observe";
+import type { Task } from "../../src/state/schemas";
+import { projectKey, projectPaths } from "../../src/state/paths";
 import { type Sandbox, git, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
 
 function tasksDir(s: Sandbox): string {
@@ -48,6 +50,29 @@ describe("vx status", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  test("why a task failed, and where a scout's report is, in text and --json", async () => {
+    using s = await initialized();
+    const failed = task("eeeeeeeeeeeeeeee", { status: "failed", output: "some work\n[vexillum] claude exited in its tmux pane before it became ready (its last output: \"no key\") - marked failed." });
+    const scout = task("ffffffffffffffff", { kind: "scout", status: "done", updated_at: "2026-11-30T09:00:00Z" });
+    writeTask(s, failed);
+    writeTask(s, scout);
+    const report = reportPath(projectPaths(join(s.home, ".vexillum"), s.project), scout as unknown as Task);
+    mkdirSync(dirname(report), { recursive: true });
+    writeFileSync(report, "# findings\n");
+    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(r.stdout).toBe(
+      [
+        "eeeeeeeeeeeeeeee  mission  failed       vexillum/eeeeeeeeeeeeeeee  fix the login bug",
+        '    why: claude exited in its tmux pane before it became ready (its last output: "no key") - marked failed.',
+        "ffffffffffffffff  scout    done         vexillum/ffffffffffffffff  fix the login bug",
+        `    report: ${report}`,
+        "",
+      ].join("\n"),
+    );
+    const doc = JSON.parse((await vx(["status", "--json"], { cwd: s.project, env: s.env })).stdout);
+    expect(doc.reports).toEqual({ ffffffffffffffff: report });
   });
 
   test("escape sequences in a prompt, a question or an argument are shown, not sent to the terminal", async () => {

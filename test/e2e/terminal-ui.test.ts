@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { VX_BIN, git, sandbox, waitFor } from "../helpers";
+import { VX_BIN, git, sandbox, waitFor, writeExecutable } from "../helpers";
 
 const SCRIPT = Bun.which("script");
 const STTY = Bun.which("stty");
@@ -52,13 +52,19 @@ async function onPty(argv: string[], cwd: string, env: Record<string, string>, s
   }
 }
 
+/** herdr on PATH, so init's backend default is herdr (CMD-INIT-01) and the arrows start there. */
+function withHerdr<T extends { bin: string }>(s: T): T {
+  writeExecutable(join(s.bin, "herdr"), "#!/bin/sh\nexit 0\n");
+  return s;
+}
+
 function config(project: string): { commander: string; backend: string; harness: string } {
   return JSON.parse(readFileSync(join(project, ".vexillum/config.json"), "utf8"));
 }
 
 describe.skipIf(!SCRIPT || !STTY)("vx init on a terminal (consola prompts)", () => {
   test("confirms and the three selects: arrows pick pi, tmux and codex", async () => {
-    using s = sandbox();
+    using s = withHerdr(sandbox());
     const { code, screen } = await initOnPty(s.project, s.env, [
       ["Put the vexillum commander block in CLAUDE.md instead?", ENTER],
       ["Install the vexillum skill?", "n"],
@@ -119,7 +125,7 @@ describe.skipIf(!SCRIPT || !STTY)("vx init on a terminal (consola prompts)", () 
   });
 
   test("NO_COLOR keeps the plain [Y/n] questions on the same terminal", async () => {
-    using s = sandbox();
+    using s = withHerdr(sandbox());
     const { code, screen } = await initOnPty(s.project, { ...s.env, NO_COLOR: "1" }, [
       ["Put the vexillum commander block in CLAUDE.md instead? [Y/n]", "\n"],
       ["Install the vexillum skill? [Y/n]", "\n"],

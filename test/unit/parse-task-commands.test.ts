@@ -26,7 +26,10 @@ describe("the task-id helpers", () => {
     expect(taskIdOnly([ID], "land")).toBe(ID);
     expect(usage(() => taskIdOnly([], "land"))).toBe("missing task id");
     expect(usage(() => taskIdOnly([ID, "x"], "land"))).toBe('unexpected argument "x"');
-    expect(usage(() => taskIdOnly(["../etc"], "land"))).toBe('invalid task id "../etc": expected 16 lowercase hex characters');
+    expect(usage(() => taskIdOnly(["../etc"], "land"))).toBe('invalid task id "../etc": expected 16 lowercase hex characters, or a unique prefix of at least 4');
+    // A prefix is resolved once the project is open (resolveTaskRef); shorter than 4 is refused here.
+    expect(taskIdOnly(["0a1b"], "land")).toBe("0a1b");
+    expect(usage(() => taskIdOnly(["0a1"], "land"))).toContain('invalid task id "0a1"');
   });
 
   test("taskIdThenWords: the id, then the words as given", () => {

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { StateError, VxError } from "../../src/errors";
-import { assertTaskId, isTaskId, newTaskId } from "../../src/state/ids";
+import { assertTaskId, assertTaskRef, isTaskId, newTaskId } from "../../src/state/ids";
 import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
 import { isUnder, projectKey, projectPaths, refuseInsideCamp, stateRoot } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
-import { createTask, isLeaseAbandoned, isTaskBusy, listTasks, loadTask, taskPath, updateTask, withTaskOp } from "../../src/state/tasks";
+import { createTask, isLeaseAbandoned, isTaskBusy, listTasks, loadTask, resolveTaskRef, taskPath, updateTask, withTaskOp } from "../../src/state/tasks";
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), "vx-unit-"));
@@ -65,6 +65,33 @@ describe("task ids", () => {
     const ids = new Set(Array.from({ length: 100 }, newTaskId));
     expect(ids.size).toBe(100);
     for (const id of ids) expect(isTaskId(id)).toBe(true);
+  });
+});
+
+describe("a task named by a prefix of its id (TSK-02)", () => {
+  test("a unique prefix names its task; a whole id is taken as it is", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    for (const id of ["0a1b2c3d4e5f6071", "0a1b99999999aaaa", "ffee000000000001"]) await createTask(paths, task(id));
+    expect(resolveTaskRef(paths, "ffee")).toBe("ffee000000000001");
+    expect(resolveTaskRef(paths, "0a1b2c3d")).toBe("0a1b2c3d4e5f6071");
+    // A whole id is never looked up here: its missing file is the command's own refusal.
+    expect(resolveTaskRef(paths, "1111111111111111")).toBe("1111111111111111");
+  });
+  test("several matches are a usage error naming them; none is 'no task'", async () => {
+    const paths = projectPaths(tmp(), "/p/app");
+    for (const id of ["0a1b2c3d4e5f6071", "0a1b99999999aaaa"]) await createTask(paths, task(id));
+    let err: unknown;
+    try {
+      resolveTaskRef(paths, "0a1b", "land");
+    } catch (e) {
+      err = e;
+    }
+    expect((err as VxError).message).toBe('task id prefix "0a1b" is ambiguous: it starts 0a1b2c3d4e5f6071, 0a1b99999999aaaa - give more of the id');
+    expect((err as VxError).exit).toBe(64);
+    expect(() => resolveTaskRef(paths, "beef")).toThrow("no task beef in this project - 'vx status' lists its tasks");
+  });
+  test.each(["abc", "ABCD", "../x", "0123456789abcdef0"])("the parse refuses %p before any file is touched", (ref) => {
+    expect(() => assertTaskRef(ref)).toThrow(`invalid task id "${ref}": expected 16 lowercase hex characters, or a unique prefix of at least 4`);
   });
 });
 

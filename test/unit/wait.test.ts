@@ -81,7 +81,7 @@ const lines = (d: TestDeps) => d.text().stdout.split("\n").slice(0, -1);
 describe("flag validation (WAIT-01)", () => {
   const rows: { argv: string[]; message: string }[] = [
     { argv: [], message: "missing task id" },
-    { argv: ["XYZ"], message: 'invalid task id "XYZ": expected 16 lowercase hex characters' },
+    { argv: ["XYZ"], message: 'invalid task id "XYZ": expected 16 lowercase hex characters, or a unique prefix of at least 4' },
     { argv: [ID, ID], message: `unexpected argument "${ID}"` },
     { argv: [ID, "--poll-interval", "0"], message: 'invalid --poll-interval "0": expected a positive number of seconds' },
     { argv: [ID, "--poll-interval", "-1"], message: 'invalid --poll-interval "-1": expected a positive number of seconds' },
