@@ -9,6 +9,7 @@
  * both fleets run at the compat suite's VX_TIME_SCALE).
  * Usage: bun run build && bun bench/dispatch-real.ts [runs=5]   (needs the compat harness cache)
  */
+import { claudeEnv, seedClaude } from "../test/compat/claude-setup";
 import { type Dispatched, FINAL, type Mission } from "../test/compat/fleet";
 import { type HerdrFleet, herdrFleet } from "../test/compat/herdr-fleet";
 import { type Fleet, fleet } from "../test/compat/tmux-fleet";
@@ -36,11 +37,13 @@ async function once(f: HerdrFleet | Fleet, b: Backend, i: number): Promise<Times
   return { request, exit: d.ms };
 }
 
-const h = await herdrFleet("claude");
+// As the compat suite seats Claude Code: its home seeded (nothing trusted), the mock model server.
+const setup: Parameters<typeof herdrFleet>[1] = { prepare: (x) => (seedClaude(x.home, []), claudeEnv(x.models.url)) };
+const h = await herdrFleet("claude", setup);
 let t: Fleet | undefined;
 const times: Record<Backend, Times[]> = { herdr: [], tmux: [] };
 try {
-  t = await fleet("claude");
+  t = await fleet("claude", setup);
   for (let i = 0; i < runs; i++) {
     times.herdr.push(await once(h, "herdr", i));
     times.tmux.push(await once(t, "tmux", i));
