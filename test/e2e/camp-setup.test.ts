@@ -152,7 +152,12 @@ describe("camp setup: camp_setup commands", () => {
     const log = join(f.paths.stateDir, "logs", `${id}-setup.log`);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     const text = readFileSync(log, "utf8");
-    expect(text).toContain('$ record-setup --frozen "two words"\ninstalling dependencies\nwarning: something minor\nexited 0\n$ second-step\nsecond saw the first\nexited 0\n');
+    // Its stdout and stderr come through two pipes: lines of the two keep no order between them
+    // (one run of four under two CPU hogs logged the warning first); each command's block does.
+    const stdoutFirst = "installing dependencies\nwarning: something minor\n";
+    const stderrFirst = "warning: something minor\ninstalling dependencies\n";
+    const blocks = (lines: string) => `$ record-setup --frozen "two words"\n${lines}exited 0\n$ second-step\nsecond saw the first\nexited 0\n`;
+    expect([blocks(stdoutFirst), blocks(stderrFirst)].some((b) => text.includes(b))).toBe(true);
     expect(f.task(id).status).not.toBe("failed");
   });
 
