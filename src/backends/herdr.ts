@@ -147,6 +147,8 @@ function apiError(stderr: string): { code: string; message: string } | undefined
   return undefined;
 }
 
+const CONNECTION_LOST = /\b(?:ConnectionReset|ConnectionRefused|ConnectionAborted|BrokenPipe|NotConnected)\b|connection (?:reset|refused)|broken pipe/i;
+
 /** Turns a failed run into the HerdrError HRD-02 calls for. */
 export function failure(argv: string[], res: ExecResult, guardMs: number): HerdrError {
   const name = label(argv);
@@ -158,6 +160,11 @@ export function failure(argv: string[], res: ExecResult, guardMs: number): Herdr
     return new HerdrError("exec_timeout", `${name} did not finish within ${Math.round(guardMs / 1000)}s`, argv);
   }
   const text = firstLine(res.stderr) || firstLine(res.stdout);
+  // The socket failed under the CLI (the server stopping or gone): herdr 0.8.2 prints the OS error
+  // (`Error: Os { code: 104, kind: ConnectionReset, ... }`), no envelope. An outage, not a bad call.
+  if (CONNECTION_LOST.test(res.stderr)) {
+    return new HerdrError("server_unavailable", `${name}: the herdr server could not be reached (${text})`, argv, text);
+  }
   if (res.code === 1 || res.code === 2) {
     return new HerdrError("usage", `${name}: herdr rejected the call (exit ${res.code}): ${text}`, argv, text);
   }

@@ -158,7 +158,10 @@ describe("envelope parsing", () => {
 
   test.each([
     { name: "exit 2 with plain text", reply: { code: 2, stderr: "unknown option: --json\n" }, code: "usage" },
-    { name: "exit 1 with plain text", reply: { code: 1, stderr: "Error: connection refused\n" }, code: "usage" },
+    { name: "exit 1 with plain text", reply: { code: 1, stderr: "Error: no such option\n" }, code: "usage" },
+    // The socket reset under the CLI while the server stops (herdr 0.8.2 prints the OS error).
+    { name: "a connection reset", reply: { code: 1, stderr: 'Error: Os { code: 104, kind: ConnectionReset, message: "Connection reset by peer" }\n' }, code: "server_unavailable" },
+    { name: "a connection refused", reply: { code: 1, stderr: "Error: connection refused\n" }, code: "server_unavailable" },
     { name: "a crash", reply: { code: 101, stderr: "thread 'main' panicked\n" }, code: "failed" },
     { name: "stdout that is not JSON", reply: { code: 0, stdout: "hello\n" }, code: "unparsable" },
     { name: "JSON without result", reply: { code: 0, stdout: `{"id":"cli:agent:list"}\n` }, code: "unparsable" },
