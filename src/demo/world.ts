@@ -41,7 +41,8 @@ const DROPPED = /^(TMUX|TMUX_PANE|TMUX_TMPDIR|HERDR_.*|VX_.*|CLAUDE_CODE_.*|CODE
 export function demoEnv(base: Deps["env"], dir: string, home: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined && !DROPPED.test(k)) env[k] = v;
-  return { ...env, HOME: home, TMUX_TMPDIR: join(dir, "tmux"), VX_TIME_SCALE: DEMO_TIME_SCALE, [DEMO_ENV]: "1" };
+  // The machine's git config too (/etc/gitconfig: hooks, signing): the demo's HOME has none of its own.
+  return { ...env, HOME: home, GIT_CONFIG_NOSYSTEM: "1", TMUX_TMPDIR: join(dir, "tmux"), VX_TIME_SCALE: DEMO_TIME_SCALE, [DEMO_ENV]: "1" };
 }
 
 /** CMD-DEMO-02: git and tmux are all the demo needs; either missing is one line naming it. */

@@ -53,7 +53,7 @@ describe("demo commander", () => {
 
   test("the demo's environment drops the person's tmux, herdr, vx and git settings", () => {
     const env = demoEnv({ PATH: "/bin", HOME: "/h", TMUX: "/tmp/s,1,0", TMUX_PANE: "%1", HERDR_PANE_ID: "p", VX_TIME_SCALE: "5", GIT_DIR: "/x", CLAUDE_CODE_ENTRYPOINT: "cli" }, "/d", "/d/home");
-    expect(env).toEqual({ PATH: "/bin", HOME: "/d/home", TMUX_TMPDIR: "/d/tmux", VX_TIME_SCALE: "0.2", VX_DEMO: "1" });
+    expect(env).toEqual({ PATH: "/bin", HOME: "/d/home", GIT_CONFIG_NOSYSTEM: "1", TMUX_TMPDIR: "/d/tmux", VX_TIME_SCALE: "0.2", VX_DEMO: "1" });
   });
 });
 
