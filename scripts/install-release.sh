@@ -10,7 +10,8 @@
 #   VX_INSTALL_DIR   where vx goes (default ~/.local/bin)
 #   VX_VERSION       a version to install (e.g. 0.2.0) instead of the latest
 #   VX_RELEASES_URL  another releases base with the same layout (a mirror)
-# It leaves a receipt, <dir>/.vx-install, which is how `vx upgrade` knows this script installed it.
+# It leaves a receipt, <dir>/.vx-install, which is how `vx upgrade` knows this script installed it
+# (and from which releases base, so a mirror's install upgrades from the same mirror).
 set -eu
 
 say() { printf 'vx install: %s\n' "$*" >&2; }
@@ -20,6 +21,8 @@ base=${VX_RELEASES_URL:-@RELEASES_URL@}
 base=${base%/}
 case $base in
   @*) die "this is the installer's template; run the install.sh of a release, or set VX_RELEASES_URL" ;;
+  # The receipt records it in JSON, so `vx upgrade` goes back to the same mirror.
+  *'"'*|*'\'*|*[[:space:]]*) die "VX_RELEASES_URL must be a URL without quotes, backslashes or spaces" ;;
 esac
 # The most bytes the archive's vx may have (MAX_BINARY_BYTES in src/release-info.ts, written in
 # at release time): a gzip archive of a few MB can unpack to gigabytes.
@@ -156,7 +159,7 @@ chmod 755 "$staged"
 mv -f "$staged" "$dir/vx" || die "cannot replace $dir/vx"
 staged=""
 receipt=$(mktemp "$dir/.vx-install.XXXXXX") || die "cannot write the receipt in $dir"
-printf '{"installer":"install.sh","version":"%s","os":"%s","arch":"%s"}\n' "$got" "$os" "$arch" >"$receipt"
+printf '{"installer":"install.sh","version":"%s","os":"%s","arch":"%s","releases":"%s"}\n' "$got" "$os" "$arch" "$base" >"$receipt"
 chmod 644 "$receipt"
 mv -f "$receipt" "$dir/.vx-install"
 receipt=""

@@ -46,9 +46,12 @@ export function archiveName(p: Platform): string {
   return `vx-${p.os}-${p.arch}.tar.gz`;
 }
 
-/** The base every release URL starts with, without a trailing slash. */
-export function releasesBase(env: Env): string {
-  return (env.VX_RELEASES_URL || RELEASES_URL).replace(/\/+$/, "");
+/**
+ * The base every release URL starts with, without a trailing slash: `VX_RELEASES_URL`, else the
+ * base the install recorded (a mirror it came from), else the one named in `RELEASES_URL`.
+ */
+export function releasesBase(env: Env, recorded?: string): string {
+  return (env.VX_RELEASES_URL || recorded || RELEASES_URL).replace(/\/+$/, "");
 }
 
 export function assetUrl(base: string, version: string | "latest", asset: string): string {

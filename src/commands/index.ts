@@ -1,5 +1,6 @@
 /** The command registry: the one list `vx --help`, dispatch and the README table come from. */
 import type { VxCommand } from "../command";
+import { archiveCommand } from "./archive";
 import { completionCommand } from "./completion";
 import { decideCommand } from "./decide";
 import { demoCommand } from "./demo";
@@ -39,6 +40,7 @@ export const COMMANDS: VxCommand[] = [
   resumeCommand,
   modelsCommand,
   demoCommand,
+  archiveCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

@@ -11,8 +11,7 @@ import type { ProjectPaths } from "../state/paths";
 import { listTasks, sortTasks } from "../state/tasks";
 import { printable } from "../printable";
 import { isoTime } from "../time";
-import { existsSync } from "node:fs";
-import { reportPath } from "../lifecycle/observe";
+import { scoutReports } from "../lifecycle/observe";
 import { endingNote } from "../soldiers/wait";
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
@@ -39,17 +38,6 @@ function whyLine(t: Task): string | undefined {
   if (t.status !== "failed" && t.status !== "interrupted" && t.status !== "unconfirmed") return undefined;
   const note = endingNote(t.output);
   return note ? `    why: ${note.replace(/^\[vexillum\]\s*/, "")}` : undefined;
-}
-
-/** The scouts' reports that exist, by task id (a report is written where the scout was told to). */
-export function scoutReports(paths: ProjectPaths, tasks: readonly Task[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const t of tasks) {
-    if (t.kind !== "scout") continue;
-    const path = reportPath(paths, t);
-    if (existsSync(path)) out[t.id] = path;
-  }
-  return out;
 }
 
 export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string, reports: Readonly<Record<string, string>> = {}): string {

@@ -14,7 +14,7 @@ import type { BlockLang } from "../scaffold/block";
 import { type RefreshFlags, refreshScaffold } from "../scaffold/refresh";
 import { gitToplevel, refuseInsideCamp, stateRoot } from "../state/paths";
 import { downloadText } from "../upgrade/download";
-import { installKind } from "../upgrade/install-kind";
+import { installKind, receiptReleases } from "../upgrade/install-kind";
 import { replaceFromRelease } from "../upgrade/replace";
 import { BUILD_KIND, VERSION } from "../version";
 
@@ -77,14 +77,14 @@ export const upgradeCommand = defineVxCommand({
     const flags: RefreshFlags = { yes: Boolean(args.yes), force: Boolean(args.force), lang: args.lang as BlockLang | undefined, skills: args.skills as boolean | undefined };
     if (args["scaffold-only"]) return refreshScaffold(deps, flags);
 
-    const base = releasesBase(deps.env);
+    const install = installKind(deps.self, BUILD_KIND);
+    const base = releasesBase(deps.env, install.kind === "installer" ? receiptReleases(install.receipt) : undefined);
     if (args.check) {
       const latest = await latestVersion(base);
       deps.stdout.write(Bun.semver.order(latest, VERSION) > 0 ? `vx ${VERSION} -> ${latest} available\n` : `vx ${VERSION} is the latest\n`);
       return EXIT.ok;
     }
     const project = await inInitializedProject(deps);
-    const install = installKind(deps.self, BUILD_KIND);
     if (install.kind === "other") {
       throw new VxError(`${install.why}, so vx upgrade cannot replace it - ${reinstallHint(base)}; 'vx upgrade --scaffold-only' still refreshes a project's scaffold`);
     }

@@ -18,6 +18,7 @@ import type { Task } from "../state/schemas";
 import { listTasks, sortTasks } from "../state/tasks";
 import { GUARDS } from "../time";
 import { listWakeNames } from "../wakes/queue";
+import { scoutReports } from "../lifecycle/observe";
 
 /** How many stored output lines each task shows. */
 export const OUTPUT_LINES = 12;
@@ -28,6 +29,8 @@ export type BoardTask = Record<string, unknown> & {
   output_tail: string[];
   question?: string;
   diff_stat?: string;
+  /** A scout's report, once written (as `vx status` shows it). */
+  report_path?: string;
 };
 
 export type BoardProject = {
@@ -63,14 +66,16 @@ function openQuestion(task: Task): string | undefined {
   return d.options?.length ? `${d.question} [${d.options.join(" / ")}]` : d.question;
 }
 
-function boardTask(t: Loaded<Task>): BoardTask {
+function boardTask(t: Loaded<Task>, paths: ProjectPaths): BoardTask {
   const lines = (t.value.output ?? "").replace(/\s+$/, "").split("\n");
+  const report = scoutReports(paths, [t.value])[t.value.id];
   return {
     ...t.raw,
     id: t.value.id,
     first_line: t.value.prompt.split("\n").find((l) => l.trim() !== "")?.trim() ?? "",
     output_tail: t.value.output ? lines.slice(-OUTPUT_LINES) : [],
     ...(openQuestion(t.value) ? { question: openQuestion(t.value) } : {}),
+    ...(report ? { report_path: report } : {}),
   };
 }
 
@@ -126,7 +131,7 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
       const tasks = sortTasks(listTasks(paths));
       entry.tasks = await Promise.all(
         tasks.map(async (t) => {
-          const bt = boardTask(t);
+          const bt = boardTask(t, paths);
           const stat = await diffStat(exec, paths.project, t.value, cache, now).catch(() => undefined);
           return stat ? { ...bt, diff_stat: stat } : bt;
         }),

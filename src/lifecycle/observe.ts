@@ -3,7 +3,7 @@
  * tasks being settled or held), its completion signal (SEN-14), its pause file (SEN-17), and the
  * stabilizing re-reads of SEN-15.
  */
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { HerdrOps } from "../backends/herdr-ops";
 import type { Sighting, Timing } from "../backends/types";
@@ -23,6 +23,17 @@ export function soldierName(task: Task): string {
 /** SCF/CMD-DISPATCH-05: where a scout writes its report. */
 export function reportPath(paths: ProjectPaths, task: Task): string {
   return join(paths.reportsDir, `${soldierName(task)}-${task.id}.md`);
+}
+
+/** The scouts' reports that exist, by task id (a report is written where the scout was told to). */
+export function scoutReports(paths: ProjectPaths, tasks: readonly Task[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const t of tasks) {
+    if (t.kind !== "scout") continue;
+    const path = reportPath(paths, t);
+    if (existsSync(path)) out[t.id] = path;
+  }
+  return out;
 }
 
 export function pausePath(paths: ProjectPaths, task: Task): string {

@@ -7,6 +7,7 @@ import { BACKEND_TRAITS } from "../backends/traits";
 import { runGit } from "../camps/git";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
+import { which } from "../exec";
 import { type HarnessName, harnessOf } from "../harnesses";
 import type { Project } from "../project";
 import { canCreateIn, foreignPidNamespace, sandboxRefusal } from "../sandbox";
@@ -21,9 +22,19 @@ export function checkBackend(deps: Deps, backend: Backend): string | undefined {
   return BACKEND_TRAITS[backend].check(deps.env);
 }
 
-/** A harness that would die in its pane, or cannot run on `backend`, said so here, before a camp is leased. */
+/**
+ * A harness that is not installed, would die in its pane, or cannot run on `backend`, said so here,
+ * before a task, a camp, a sentinel or a pane exists. Its program is looked up on the caller's PATH:
+ * the launcher runs it with the dispatcher's environment on either terminal (HRD-08).
+ */
 export function checkLaunchRefusal(deps: Deps, harness: HarnessName, backend: Backend): void {
-  const refusal = harnessOf(harness).launchRefusal(deps.env, backend);
+  const h = harnessOf(harness);
+  const [exe] = h.program(deps.self);
+  // vx itself (the demo soldier) is found by the path it runs from.
+  if (exe && !exe.includes("/") && !which(exe, deps.env.PATH)) {
+    throw new VxError(`${exe} not found in PATH, needed to run ${h.label} soldiers - install ${h.label} (or put ${exe} on PATH), or dispatch with another --harness`);
+  }
+  const refusal = h.launchRefusal(deps.env, backend);
   if (refusal) throw new VxError(refusal);
 }
 

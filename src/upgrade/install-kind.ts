@@ -16,7 +16,14 @@ export type Install =
   | { kind: "installer"; executable: string; receipt: string }
   | { kind: "other"; why: string };
 
-export type Receipt = { installer: "install.sh"; version: string; os: string; arch: string };
+/** `releases`: the base it was installed from, so an upgrade goes back to the same mirror. */
+export type Receipt = { installer: "install.sh"; version: string; os: string; arch: string; releases?: string };
+
+/** The releases base a receipt recorded, when it is a usable http(s) URL. */
+export function receiptReleases(path: string): string | undefined {
+  const r = parseReceipt(readTextIfExists(path));
+  return typeof r?.releases === "string" && /^https?:\/\/\S+$/.test(r.releases) ? r.releases : undefined;
+}
 
 export function parseReceipt(text: string | undefined): Receipt | undefined {
   if (text === undefined) return undefined;

@@ -124,6 +124,6 @@ export async function replaceFromRelease(o: ReplaceOptions): Promise<void> {
     throw err;
   }
   syncDir(dirname(o.target));
-  const receipt: Receipt = { installer: "install.sh", version: o.version, os: o.platform.os, arch: o.platform.arch };
+  const receipt: Receipt = { installer: "install.sh", version: o.version, os: o.platform.os, arch: o.platform.arch, releases: o.base };
   writeAtomic(o.receipt, `${JSON.stringify(receipt)}\n`, 0o644, 0o755);
 }

@@ -1,7 +1,7 @@
 // `vx dispatch` end to end: validation (CMD-DISPATCH-01/02), the stdout lines (CMD-DISPATCH-04),
 // the submitted text (CMD-DISPATCH-05) and the quick-settle probe (CMD-DISPATCH-06).
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { pausePath, reportPath } from "../../src/lifecycle/observe";
@@ -70,6 +70,20 @@ describe("vx dispatch: bad input", () => {
     nothingCreated(f);
   });
 
+  test("a harness that is not installed is refused before a task, a camp or a sentinel exists", async () => {
+    await using f = await field();
+    rmSync(join(f.bin, "codex"));
+    const r = await f.run(["dispatch", "--harness", "codex", "fix it"]);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: codex not found in PATH, needed to run Codex soldiers - install Codex (or put codex on PATH), or dispatch with another --harness\n" });
+    nothingCreated(f);
+    expect(existsSync(join(f.home, ".vexillum", "sentinel.pid"))).toBe(false);
+    // As root without IS_SANDBOX, the missing program is still the first thing said.
+    rmSync(join(f.bin, "claude"));
+    const { IS_SANDBOX: _, ...env } = f.env;
+    const root = await f.run(["dispatch", "fix it"], { env });
+    expect(root.stderr).toBe("vx: claude not found in PATH, needed to run Claude Code soldiers - install Claude Code (or put claude on PATH), or dispatch with another --harness\n");
+  });
+
   test("from inside a camp, outside a project, and before init", async () => {
     await using f = await field();
     const camp = join(f.home, ".vexillum", "projects", "x-00000000", "camps", "1", "project");
@@ -126,6 +140,7 @@ describe("vx dispatch: bad input", () => {
     const onlyGit = join(f.bin, "only-git");
     mkdirSync(onlyGit);
     symlinkSync(Bun.which("git") as string, join(onlyGit, "git"));
+    symlinkSync(join(f.bin, "claude"), join(onlyGit, "claude"));
     const r = await f.run(["dispatch", "fix it", "--backend", "tmux"], { env: { ...f.env, PATH: onlyGit } });
     expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then run the command again\n" });
     nothingCreated(f);

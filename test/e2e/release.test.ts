@@ -121,7 +121,7 @@ describe("install.sh through sh", () => {
     const vx = join(b.dest, "vx");
     expect(statSync(vx).mode & 0o777).toBe(0o755);
     expect((await run([vx, "--version"], { cwd: b.home, env: b.env })).stdout).toBe(`vx ${newer}\n`);
-    expect(JSON.parse(readFileSync(join(b.dest, RECEIPT_NAME), "utf8"))).toEqual({ installer: "install.sh", version: newer, os: HOST.os, arch: HOST.arch });
+    expect(JSON.parse(readFileSync(join(b.dest, RECEIPT_NAME), "utf8"))).toEqual({ installer: "install.sh", version: newer, os: HOST.os, arch: HOST.arch, releases: server.base });
     expect(r.stderr).toContain(`vx install: installed vx ${newer} to ${vx}\n`);
     expect(r.stderr).toContain(`vx install: ${b.dest} is not on your PATH; add it`);
     expect(r.stderr).toContain("vx install: next: in your project, run 'vx init', then 'vx doctor'\n");

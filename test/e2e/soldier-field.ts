@@ -14,7 +14,8 @@ import { ensureProjectRecord } from "../../src/state/project-record";
 import type { Task } from "../../src/state/schemas";
 import { createTask, loadTask } from "../../src/state/tasks";
 import { type AgentStatus, type FakeHerdrEnv, addAgent, createTab, createWorkspace, installFakeHerdr } from "../fakes/herdr-control";
-import { type RunResult, type Sandbox, sandbox, stopSentinels, vx } from "../helpers";
+import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
+import { type RunResult, type Sandbox, sandbox, stopSentinels, vx, writeExecutable } from "../helpers";
 import { initProject } from "../init-project";
 
 export type Field = Sandbox & {
@@ -35,6 +36,9 @@ const STARTED_RE = /auto-started sentinel \(pid (\d+)\)/g;
 export async function field(opts: { scale?: string; init?: boolean; name?: string } = {}): Promise<Field> {
   const s = sandbox({ name: opts.name });
   const fh = installFakeHerdr(s.bin);
+  // Every listed harness installed, as dispatch checks before anything starts; the fake herdr
+  // never runs them (a test that needs one running writes its own over it).
+  for (const name of LISTED_HARNESS_NAMES) writeExecutable(join(s.bin, HARNESSES[name].exe), "#!/bin/sh\nexit 0\n");
   const ws = createWorkspace(fh, { cwd: s.project });
   const env: Record<string, string> = {
     ...s.env,

@@ -63,6 +63,17 @@ describe("vx upgrade, installer-script install", () => {
     expect(sha256File(w.vx)).toBe(before);
   });
 
+  test("installed from a mirror, it upgrades from that mirror with no VX_RELEASES_URL set", async () => {
+    const w = world();
+    using _ = w.s;
+    expect(JSON.parse(readFileSync(join(w.dir, RECEIPT_NAME), "utf8")).releases).toBe(server.base);
+    const { VX_RELEASES_URL: __, ...env } = w.s.env;
+    const seen = server.requests.length;
+    const r = await run([w.vx, "upgrade", "--check"], { cwd: w.s.project, env });
+    expect(r).toEqual({ code: 0, stdout: `vx ${older} -> ${newer} available\n`, stderr: "" });
+    expect(server.requests.slice(seen)).toEqual(["/releases/latest/download/version.txt"]);
+  });
+
   test("--yes: the binary replaced in place keeping its mode, the new version, then the new binary refreshes the scaffold", async () => {
     const w = world();
     using _ = w.s;
@@ -81,7 +92,7 @@ describe("vx upgrade, installer-script install", () => {
     console.error(`upgrade from the local server: ${ms} ms`);
     expect((await run([w.vx, "--version"], { cwd: w.s.home, env: w.s.env })).stdout).toBe(`vx ${newer}\n`);
     expect(statSync(w.vx).mode & 0o777).toBe(0o750);
-    expect(JSON.parse(readFileSync(join(w.dir, RECEIPT_NAME), "utf8")).version).toBe(newer);
+    expect(JSON.parse(readFileSync(join(w.dir, RECEIPT_NAME), "utf8"))).toMatchObject({ version: newer, releases: server.base });
     expect(w.leftovers()).toEqual([]);
     // Written by the new binary: only it knows it is `newer`.
     expect(JSON.parse(readFileSync(join(w.s.project, ".vexillum", "config.json"), "utf8")).vx_version).toBe(newer);

@@ -10,6 +10,12 @@ import { projectPaths } from "../../src/state/paths";
 import { unreadSessions } from "../../src/forum/inbox";
 import { idleReason } from "../../src/forum/server";
 import { DURATIONS } from "../../src/time";
+import { boardData } from "../../src/forum/board";
+import { realExec } from "../../src/exec";
+import { reportPath } from "../../src/lifecycle/observe";
+import { ensureProjectRecord } from "../../src/state/project-record";
+import { createTask } from "../../src/state/tasks";
+import { taskFixture } from "../helpers";
 
 describe("messages and sessions (FOR-07, FOR-10)", () => {
   test("session keys are safe names from the real path", () => {
@@ -65,5 +71,28 @@ describe("the idle limit (FOR-05)", () => {
     expect(idleReason(t0 + 10 * limit, t0, 1, limit)).toBeUndefined();
     // Activity starts the wait again.
     expect(idleReason(t0 + limit, t0 + 1, 0, limit)).toBeUndefined();
+  });
+});
+
+describe("the board's data (FOR-04)", () => {
+  test("a scout's report path once it exists, as vx status shows it; nothing for a mission", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "vx-board-")));
+    try {
+      const paths = projectPaths(root, "/p/app");
+      ensureProjectRecord(paths);
+      const scout = taskFixture({ id: "5555555555555555", kind: "scout", status: "done" });
+      await createTask(paths, scout);
+      await createTask(paths, taskFixture({ id: "6666666666666666", kind: "mission", status: "done" }));
+      const before = await boardData(root, realExec, new Map(), Date.now());
+      expect(before.projects[0]!.tasks.map((t) => t.report_path)).toEqual([undefined, undefined]);
+      const report = reportPath(paths, scout);
+      mkdirSync(join(report, ".."), { recursive: true });
+      writeFileSync(report, "# findings\n");
+      const after = await boardData(root, realExec, new Map(), Date.now());
+      const byId = Object.fromEntries(after.projects[0]!.tasks.map((t) => [t.id, t.report_path]));
+      expect(byId).toEqual({ "5555555555555555": report, "6666666666666666": undefined });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

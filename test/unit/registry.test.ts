@@ -39,6 +39,7 @@ describe("command registry", () => {
     ["resume", "Resume an interrupted soldier in its camp, keeping its work"],
     ["models", "List the model profiles a dispatch can use"],
     ["demo", "Watch vx run a whole mission loop with scripted soldiers, no harness or API key needed"],
+    ["archive", "Take finished tasks off the list, keeping their files"],
   ];
 
   test("the registry is CLI-02's commands, summaries and order", () => {

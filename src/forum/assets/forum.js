@@ -252,6 +252,7 @@ function taskRow(t) {
   const what = el("td");
   what.append(el("div", "", t.first_line || "(no prompt)"));
   if (t.question) what.append(el("div", "question", `asks: ${t.question}`));
+  if (t.report_path) what.append(el("div", "meta", `report: ${t.report_path}`));
   if (t.output_tail && t.output_tail.length) {
     const d = el("details");
     d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
