@@ -36,6 +36,10 @@ const BOTTOM_ROWS = 8;
 const bottom = (screen: string) => screen.split("\n").filter((l) => l.trim() !== "").slice(-BOTTOM_ROWS).join("\n");
 /** A person presses a key again when the screen still shows what it answered after this long. */
 const REPRESS_MS = 5000;
+/** How long a person looks at a first-run screen before the first key. */
+const READ_MS = 1500;
+/** How long a person waits to see a key take effect before the next one. */
+const KEY_SHOWN_MS = 2000;
 /**
  * How long the input box must show, no first-run screen over it, before the person takes it for
  * ready: Gemini CLI draws its box before its folder-trust dialog, and again as it restarts.
@@ -65,7 +69,9 @@ export async function startCommander(w: World, command: string, ready: RegExp, f
   } else {
     startPlain(w, pane, ["sh", "-c", command]);
   }
+  // When each screen's whole answer went in (for the ready check), and how far into its keys the person is.
   const pressed = new Map<string, number>();
+  const reading = new Map<string, { since: number; key: number; at?: number; screen?: string }>();
   let readySince: number | undefined;
   const program = command.split(" ")[0];
   try {
@@ -77,12 +83,27 @@ export async function startCommander(w: World, command: string, ready: RegExp, f
         return Date.now() - readySince >= READY_HOLD_MS ? true : undefined;
       }
       readySince = undefined;
-      const last = shown && pressed.get(shown.name);
-      if (!shown || (last !== undefined && Date.now() - last < REPRESS_MS)) return undefined;
-      const status = w.herdr ? ` (herdr status: ${herdrStatus(w, pane)})` : "";
-      if (last === undefined) console.log(`compat: ${program} ${w.herdr ? "in a herdr pane" : "in plain tmux"}: ${shown.name} shown${status}; the person presses ${shown.keys.join(", ")}`);
-      for (const k of shown.keys) w.term.keys(pane, k);
-      pressed.set(shown.name, Date.now());
+      if (!shown) return undefined;
+      const now = Date.now();
+      let r = reading.get(shown.name);
+      if (!r) reading.set(shown.name, (r = { since: now, key: 0 }));
+      // A person reads the screen before answering it (a key pressed while a loaded harness still
+      // sets its dialog up is lost: Claude Code then took the Enter alone, on "No, exit").
+      if (now - r.since < READ_MS) return undefined;
+      if (r.key === shown.keys.length) {
+        // Answered and still shown: press the whole answer again, after a while.
+        if (now - (r.at ?? now) >= REPRESS_MS) reading.set(shown.name, { since: now - READ_MS, key: 0 });
+        return undefined;
+      }
+      // One key at a time, the next once the screen shows the last one (or after a while without).
+      if (r.key > 0 && screen === r.screen && now - (r.at ?? now) < KEY_SHOWN_MS) return undefined;
+      if (r.key === 0 && !pressed.has(shown.name)) {
+        const status = w.herdr ? ` (herdr status: ${herdrStatus(w, pane)})` : "";
+        console.log(`compat: ${program} ${w.herdr ? "in a herdr pane" : "in plain tmux"}: ${shown.name} shown${status}; the person presses ${shown.keys.join(", ")}`);
+      }
+      w.term.keys(pane, shown.keys[r.key]!);
+      Object.assign(r, { key: r.key + 1, at: now, screen });
+      if (r.key === shown.keys.length) pressed.set(shown.name, now);
       return undefined;
     }, timeoutMs, `${command} to show ${ready}`);
   } catch (err) {
