@@ -9,7 +9,8 @@ import { procEnviron } from "../../src/procs";
 import { type Queue, taskWithWake } from "../await-kit";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { type RealHerdr, realHerdrBinary, startRealHerdr } from "../herdr-real";
-import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor } from "../helpers";
+import { VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
+import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
 import { type HarnessName, harness } from "./harnesses";
 import { startMockGemini } from "./mock-gemini";
 import { type LoggedRequest, type MockModels, startMockModels } from "./mock-models";
@@ -65,10 +66,20 @@ export async function world(opts: WorldOptions): Promise<World> {
   // OpenCode's runtime its native library, Claude Code its claude-<uid> dir): a TMPDIR inside the
   // sandbox is removed with the world, not left in the machine's /tmp. Codex 0.171 still puts its
   // daemon's socket in /tmp/codex-daemon-<uid> whatever TMPDIR says.
+  // The listed harnesses this world does not install stand in last on PATH, never shadowing a real
+  // one: `vx dispatch` (run by a commander under test, for its registration) checks its soldier's
+  // program is there before it starts anything, and a stand-in that is run fails as a missing one would.
+  const standIns = join(s.home, "..", "stand-ins");
+  mkdirSync(standIns, { recursive: true });
+  const path = `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+  for (const name of LISTED_HARNESS_NAMES) {
+    const program = HARNESSES[name].exe;
+    if (!Bun.which(program, { PATH: path })) writeExecutable(join(standIns, program), `#!/bin/sh\necho "${program}: not installed in this compat world" >&2\nexit 127\n`);
+  }
   Object.assign(s.env, {
     ...fake,
     TMPDIR: privateTmp(s.home),
-    PATH: `${s.bin}:${dirname(exe)}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    PATH: `${path}:${standIns}`,
     ...(real ? {} : { HERDR_WORKSPACE_ID: "w1", HERDR_PANE_ID: "w1:p1" }),
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
