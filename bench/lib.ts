@@ -2,7 +2,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createHerdrClient } from "../src/backends/herdr";
 import { realExec } from "../src/exec";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { newMemory, runPass } from "../src/sentinel/pass";
@@ -100,7 +99,7 @@ export async function timedPasses(
   root: string, env: Record<string, string>, count: () => number, n: number, warmup: number,
 ): Promise<{ cpu: number[]; perPass: number[] }> {
   const ctx = {
-    root, exec: realExec, ops: { herdr: createHerdrClient({ exec: realExec, env }), clock: realClock, env },
+    root, exec: realExec, clock: realClock, env,
     log: () => {}, windows: NOMINAL_WINDOWS, memory: newMemory(),
   };
   const cpu: number[] = [];

@@ -1,13 +1,13 @@
 /**
  * The herdr contract's two sides: the real herdr 0.8.2 (herdr-real.ts) and the fake
  * (fakes/herdr*.ts), each with the same scripted harness program in its panes, and vx's own client
- * (src/backends/herdr.ts) making every call, so what is compared is what vx parses. The program is
+ * (src/backends/herdr/client.ts) making every call, so what is compared is what vx parses. The program is
  * data (a ProgramDef): the real server runs it as a bash script named `claude` (so herdr takes it
  * for Claude Code and reads its screens with Claude Code's rules), the fake plays the same screens.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHerdrClient, type HerdrClient } from "../src/backends/herdr";
+import { createHerdrClient, type HerdrClient } from "../src/backends/herdr/client";
 import { type Exec, type ExecResult, realExec } from "../src/exec";
 import {
   beginServerStop, type FakeHerdrEnv, holdCommand, installFakeHerdr, type ProgramDef, type ProgramScreen,

@@ -4,8 +4,7 @@
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createHerdrClient } from "../src/backends/herdr";
-import { tmuxBackend } from "../src/backends/soldiers";
+import { tmuxBackend } from "../src/backends/tmux/survey";
 import { acquireCamp } from "../src/camps/pool";
 import { TRAILER } from "../src/lifecycle/evidence";
 import { realExec } from "../src/exec";
@@ -52,7 +51,8 @@ export function world(): World {
   const ctx: PassCtx = {
     root,
     exec: realExec,
-    ops: { herdr: createHerdrClient({ exec: realExec, env: s.env }), clock, env: s.env },
+    clock,
+    env: s.env,
     log: (m) => logs.push(m),
     windows: NOMINAL_WINDOWS,
     memory: newMemory(),

@@ -3,7 +3,7 @@
  * claimed, and the lookups the currency filter needs.
  */
 import { join } from "node:path";
-import { BACKEND_TRAITS } from "../backends/traits";
+import { ALL_BACKENDS, BACKENDS } from "../backends";
 import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";
 import { isLiveVx } from "../procs";
@@ -20,7 +20,7 @@ export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefi
   if (isUnder(deps.cwd, root)) return undefined;
   const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
   if (!top || isUnder(top, root)) return undefined;
-  if (!Object.values(BACKEND_TRAITS).some((b) => b.commanderHere(deps.env, () => configuredBackend(top) === b.name))) return undefined;
+  if (!ALL_BACKENDS.some((b) => b.commanderHere(deps.env, () => configuredBackend(top) === b.name))) return undefined;
   const paths = projectPaths(root, top);
   return {
     root,

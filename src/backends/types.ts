@@ -2,11 +2,11 @@
  * The backend-neutral types of the soldier-terminal seam: what a prompt came to, what a survey saw,
  * and the timing every wait needs (the caller's clock, passed in, never borrowed from a backend).
  */
+import { type AgentInfo } from "./agents";
 import type { Env } from "../state/paths";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import type { Clock } from "../time";
-import type { AgentInfo } from "./herdr-types";
 import type { BackendName } from "./names";
 
 /** The clock to wait on and the env that sets VX_TIME_SCALE. */

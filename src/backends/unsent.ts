@@ -12,7 +12,7 @@
  */
 import { terminalText } from "../terminal-text";
 import { type Clock, deadlineIn, scaled } from "../time";
-import type { TmuxClient } from "./tmux";
+import type { TmuxClient } from "./tmux/client";
 
 /** Whitespace, box drawing (U+2500-U+257F) and the input marks harnesses draw. */
 const DRAWING = /[\s\u2500-\u257f>*❯│]/g;

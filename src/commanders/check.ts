@@ -1,14 +1,13 @@
 /**
- * Which registered commanders are live (CMDR-03), (doctor's DOC-12 check reads them: doctor/commanders.ts). A
- * commander is live when one `herdr agent list` shows an agent of its kind in its pane.
+ * Which registered commanders are live (CMDR-03, CMDR-10; doctor's DOC-12 check reads them:
+ * doctor/commanders.ts): live as the backend holding its pane finds it (`Backend.findCommander`).
  */
-import type { AgentInfo } from "../backends/herdr-types";
-import { tmuxCommanderLive } from "../backends/tmux-commander";
+import { ALL_BACKENDS, type BackendDeps, type CommanderCtx, type CommanderSeat } from "../backends";
+import type { AgentInfo } from "../backends/agents";
 import { HARNESSES, HARNESS_NAMES, type HarnessName } from "../harnesses";
-import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";
 import { loadRecord } from "../state/record";
-import { type Commanders, CommandersSchema } from "../state/schemas";
+import { type Commander, type Commanders, CommandersSchema } from "../state/schemas";
 
 /** Commanders without an async hook, which the sentinel delivers to itself (CMDR-08, CMDR-09). */
 export const HOOKLESS: readonly HarnessName[] = HARNESS_NAMES.filter((h) => HARNESSES[h].commander.wake.kind !== "hook");
@@ -23,7 +22,7 @@ export function hasHooklessCommander(paths: ProjectPaths): boolean {
   }
 }
 
-/** One registered commander that the agent list shows alive. */
+/** One registered commander a backend finds live, and where. */
 export type LiveCommander = { harness: string; pane: string };
 
 /** The project's `commanders.json`; undefined when there is none. Throws on a corrupt file. */
@@ -31,20 +30,29 @@ export function readCommanders(paths: ProjectPaths): Commanders | undefined {
   return loadRecord(paths.commandersFile, CommandersSchema, true)?.value;
 }
 
-/** The registered commanders with an agent of their kind in their pane, sorted by harness. */
-export function liveCommanders(registry: Commanders, agents: readonly AgentInfo[]): LiveCommander[] {
-  return Object.entries(registry.commanders)
-    .filter(([harness, c]) => c.herdr_pane_id !== undefined && agents.some((a) => a.pane_id === c.herdr_pane_id && a.agent === harness))
-    .map(([harness, c]) => ({ harness, pane: c.herdr_pane_id as string }))
-    .sort((a, b) => (a.harness < b.harness ? -1 : a.harness > b.harness ? 1 : 0));
+/** The first backend (in registry order) that finds the registered commander live (CMDR-03, CMDR-10). */
+export async function findSeat(ctx: CommanderCtx, harness: HarnessName, entry: Commander): Promise<CommanderSeat | undefined> {
+  for (const b of ALL_BACKENDS) {
+    const seat = await b.findCommander(ctx, harness, entry);
+    if (seat) return seat;
+  }
+  return undefined;
 }
 
-/** CMDR-10: the registered commanders live in a plain tmux pane (their own pid, their pane). */
-export async function liveTmuxCommanders(registry: Commanders, exec: Exec, env: Record<string, string | undefined>): Promise<LiveCommander[]> {
+/** The registered commanders some backend finds live, sorted by harness (`ctx.agents`: the listed agents). */
+export async function liveCommanders(registry: Commanders, ctx: CommanderCtx): Promise<LiveCommander[]> {
   const out: LiveCommander[] = [];
   for (const [harness, c] of Object.entries(registry.commanders)) {
-    if (!c.tmux_pane || !(HARNESS_NAMES as readonly string[]).includes(harness)) continue;
-    if (await tmuxCommanderLive(harness as HarnessName, c, exec, env)) out.push({ harness, pane: `${c.tmux_pane} (tmux)` });
+    // A kind label vx has no module for can still be live by an agent list, never by a tmux rule.
+    const seat = await findSeat(ctx, harness as HarnessName, c);
+    if (seat) out.push({ harness, pane: seat.pane });
   }
+  return out.sort((a, b) => (a.harness < b.harness ? -1 : a.harness > b.harness ? 1 : 0));
+}
+
+/** Every agent the backends that list commanders show (herdr's `agent list`); throws when one cannot be asked. */
+export async function listedAgents(deps: BackendDeps): Promise<AgentInfo[]> {
+  const out: AgentInfo[] = [];
+  for (const b of ALL_BACKENDS) if (b.survey.listsCommanders) out.push(...((await b.survey.backend(deps).survey([])).agents ?? []));
   return out;
 }

@@ -3,18 +3,16 @@
  * pass, for every project with a live registered hook-less commander that no live await serves,
  * the project's wakes are claimed and filtered exactly as a drain would and sent once: to Codex
  * with `codex queue` (run by its TUI after the running turn), and to the others (OpenCode without
- * its plugin, Gemini CLI, Copilot CLI) by typing them into their pane with `herdr agent prompt`.
+ * its plugin, Gemini CLI, Copilot CLI) by typing them into their pane through its backend.
  * After 30 s of Codex failures the pane is typed into as well. Typing happens only while the
- * commander's screen shows it idle with an empty input line (and, in a herdr pane, herdr reports it
- * idle too); a commander in a plain tmux pane (CMDR-10) is found live by its pid and pane instead of
- * herdr, and typed into with tmux. An undeliverable wake goes back to the queue stamped with
+ * commander's screen shows it idle with an empty input line (and its backend agrees); each backend
+ * finds it live its own way (`Backend.findCommander`). An undeliverable wake goes back to the queue stamped with
  * `delivery_failing_since`; it is retried every pass and never discarded.
  */
 import { existsSync } from "node:fs";
+import type { CommanderSeat } from "../backends";
+import type { AgentInfo } from "../backends/agents";
 import { liveAwaiters } from "../awaiters/registry";
-import type { AgentInfo } from "../backends/herdr";
-import { promptHerdrCommander, readHerdrCommander } from "../backends/herdr-commander";
-import type { HerdrOps } from "../backends/herdr-ops";
 import { isLanded } from "../camps/git";
 import type { Exec } from "../exec";
 import { HARNESSES, type HarnessName } from "../harnesses";
@@ -22,24 +20,23 @@ import { type Log, errorText, foreign } from "../sentinel/log";
 import { isLiveVx } from "../procs";
 import { readStateText } from "../state/files";
 import { stateDirs } from "../state/project-record";
-import { type ProjectPaths, rootPaths } from "../state/paths";
+import { type Env, type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
-import { GUARDS, ageOf, isoTime, parseTime, scaled } from "../time";
+import { type Clock, GUARDS, ageOf, isoTime, parseTime, scaled } from "../time";
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
-import { readCommanderScreen, tmuxCommanderLive, typeIntoCommander } from "../backends/tmux-commander";
-import { HOOKLESS, readCommanders } from "./check";
+import { HOOKLESS, findSeat, readCommanders } from "./check";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
 /** What delivery needs from the sentinel's pass (its PassCtx is one); `memory` lives as long as the sentinel. */
-export type InjectCtx = { root: string; exec: Exec; ops: HerdrOps; log: Log; memory: object; signal?: AbortSignal };
+export type InjectCtx = { root: string; exec: Exec; clock: Clock; env: Env; log: Log; memory: object; signal?: AbortSignal };
 
-/** One project whose wakes go to a live hook-less commander, seen by herdr or in a plain tmux pane. */
-type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; agent?: AgentInfo };
+/** One project whose wakes go to a live hook-less commander, found by its backend. */
+type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; seat: CommanderSeat };
 
 // Log de-duplication only (last error logged per project); every fact lives in the wake files.
 const lastFailure = new WeakMap<object, Map<string, string>>();
@@ -59,8 +56,8 @@ function logOnce(ctx: InjectCtx, key: string, message: string): void {
 
 /**
  * Run by the sentinel after the pass and dead-claim recovery. `agents` is the pass's one
- * `herdr agent list`; without it (no list this pass, or herdr unavailable) no commander can be
- * shown live, so nothing is claimed.
+ * agent list (the backends whose survey lists commanders); without it a commander only such a
+ * backend could show live is not found, so nothing of its is claimed.
  */
 export async function injectWakes(
   ctx: InjectCtx,
@@ -95,11 +92,10 @@ async function findTargets(ctx: InjectCtx, agents: readonly AgentInfo[], dirs: P
     }
     for (const harness of HOOKLESS) {
       const entry = registry?.commanders[harness];
-      // CMDR-03: live means an agent of that kind in that pane; its status is used below.
-      const agent = entry?.herdr_pane_id ? agents.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness) : undefined;
-      // CMDR-10: without herdr, live means its own process still runs in its tmux pane.
-      if (!entry || (!agent && !(await tmuxCommanderLive(harness, entry, ctx.exec, ctx.ops.env)))) continue;
-      out.push({ paths, project: paths.project || entry.project_path, harness, entry, agent });
+      if (!entry) continue;
+      const seat = await findSeat({ exec: ctx.exec, clock: ctx.clock, env: ctx.env, agents }, harness, entry);
+      if (!seat) continue;
+      out.push({ paths, project: paths.project || entry.project_path, harness, entry, seat });
       break;
     }
   }
@@ -119,7 +115,7 @@ async function awaitedProjects(ctx: InjectCtx): Promise<Set<string>> {
 /** What drain's `deliverDeps` gives, built from the pass's exec and clock. */
 function deliverDepsFor(ctx: InjectCtx): DeliverDeps {
   return {
-    clock: ctx.ops.clock,
+    clock: ctx.clock,
     isLiveVx: (pid) => isLiveVx(pid, ctx.exec),
     currency: {
       root: ctx.root,
@@ -148,7 +144,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   // Typing into the pane can join an unsent draft, so it happens only at a turn's end (and, in a
   // plain tmux pane, only when the input line is empty); an `idle-prompt` commander has no other
   // path, so its wakes wait in the queue, unclaimed, meanwhile.
-  const idle = t.agent ? (await readHerdrCommander(ctx.ops, t.harness, t.agent))?.idle === true : (await readCommanderScreen(ctx.exec, ctx.ops.env, t.harness, t.entry)).idle;
+  const idle = await t.seat.idle();
   const wake = HARNESSES[t.harness].commander.wake;
   if (wake.kind === "idle-prompt" && !idle) return;
   const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
@@ -159,22 +155,20 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
     return;
   }
   const text = reasonText(got.soldier, got.forum);
-  const now = ctx.ops.clock.now();
+  const now = ctx.clock.now();
   const since = failingSince(got.soldier);
-  const viaHerdr =
+  const typed =
     wake.kind !== "queue" ||
-    (since !== undefined && ageOf(now, since) >= scaled("herdrPromptFallback", ctx.ops.env) && idle);
+    (since !== undefined && ageOf(now, since) >= scaled("herdrPromptFallback", ctx.env) && idle);
   // CMDR-09: the harness's own queue into the thread the commander ran vx from.
   const result =
-    wake.kind === "queue" && !viaHerdr
-      ? await wake.send({ exec: ctx.exec, env: ctx.ops.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
-      : t.agent
-        ? await promptHerdrCommander(ctx.ops, t.harness, t.agent, text)
-        : await typeIntoCommander(ctx.exec, ctx.ops.env, t.harness, t.entry, text, ctx.ops.clock);
+    wake.kind === "queue" && !typed
+      ? await wake.send({ exec: ctx.exec, env: ctx.env, cwd: existsSync(t.project) ? t.project : undefined, timeoutMs: GUARDS.codexCall }, t.entry, text)
+      : await t.seat.type(text);
   if (result.ok) {
     finishClaims(claims);
     failures(ctx).delete(t.paths.key);
-    const how = !viaHerdr ? "" : t.agent ? " via herdr agent prompt" : " typed into its tmux pane";
+    const how = typed ? t.seat.via : "";
     ctx.log(`sentinel: delivered ${claims.length} wake(s) to the ${t.harness} commander of ${t.project}${how}`);
     return;
   }

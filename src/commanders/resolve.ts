@@ -3,9 +3,9 @@
  * its hook drains, and its entry in that project's `commanders.json`. Dispatch, redispatch,
  * prompt and decide record it so the commander that sent the latest instruction is woken next.
  */
+import { type AgentInfo } from "../backends/agents";
 import { liveAwaiters } from "../awaiters/registry";
-import type { AgentInfo } from "../backends/herdr";
-import { herdrOps } from "../backends/herdr-ops";
+import { herdrOps } from "../backends/herdr/ops";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { HARNESSES, type HarnessName } from "../harnesses";
@@ -16,7 +16,7 @@ import { ensureProjectRecord } from "../state/project-record";
 import { loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { CommanderSchema, CommandersSchema, SCHEMA_VERSION, type Task, keysOf } from "../state/schemas";
 import { isoTime } from "../time";
-import { identifyTmuxCommander } from "../backends/tmux-commander";
+import { identifyTmuxCommander } from "../backends/tmux/commander";
 
 /** The calling commander, as far as it could be resolved from `HERDR_PANE_ID`. */
 export type Commander = {

@@ -4,9 +4,10 @@
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
 import type { ParsedArgs } from "citty";
+import { type Sighting } from "../backends/types";
+import { isIdleStatus } from "../backends/agents";
 import { backendOf } from "../backends/names";
 import type { PromptOutcome } from "../backends/types";
-import { isIdleStatus } from "../backends/herdr-types";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
 import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
@@ -21,7 +22,6 @@ import { EPISODE_CLEARS, requireTask, resolveTaskRef, withTaskOp } from "../stat
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave, settleSeen } from "../soldiers/quick-settle";
-import type { Sighting } from "../backends/soldiers";
 import { isoTime } from "../time";
 import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
 import { restorePatch } from "./prompt";

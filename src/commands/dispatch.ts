@@ -3,6 +3,7 @@
  * first, then ensure-running the sentinel, record the commander, lease a camp and save the task
  * `pending` with the camp fields at once (a later failure can then never leak a slot), and launch.
  */
+import { backendFor } from "../backends";
 import { DEFAULT_BACKEND } from "../backends/names";
 import { acquireCamp, releaseLease } from "../camps/pool";
 import { campBase, currentBranch, hasCommit, isClean } from "../camps/git";
@@ -22,7 +23,6 @@ import { profileChoice } from "../state/models";
 import { ensureProjectRecord } from "../state/project-record";
 import { BACKENDS, HARNESSES, KINDS, LISTED_HARNESSES, SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask, isLeaseAbandoned, withTaskOp } from "../state/tasks";
-import { launchIntent } from "../backends/herdr-launch";
 import { announceLaunch, reportLaunch } from "../soldiers/launch";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "../soldiers/launch-checks";
 import { soldierTerminal } from "../soldiers/terminal";
@@ -133,7 +133,7 @@ export const dispatchCommand = defineVxCommand({
         model: flags.model,
         effort: flags.effort,
         ...commander,
-        ...(workspace ? launchIntent({ id, prompt: flags.prompt }, workspace) : {}),
+        ...backendFor({ backend }).intent({ id, prompt: flags.prompt }, workspace),
       };
       try {
         await createTask(project.paths, task);

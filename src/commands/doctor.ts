@@ -1,7 +1,6 @@
 /** `vx doctor`: a read-only health report of the vexillum environment (section 16). */
-import { herdrOps } from "../backends/herdr-ops";
-import type { AgentInfo } from "../backends/herdr-types";
-import { liveCommanders, liveTmuxCommanders, readCommanders } from "../commanders/check";
+import type { AgentInfo } from "../backends/agents";
+import { listedAgents, liveCommanders, readCommanders } from "../commanders/check";
 import { commandersCheck } from "../doctor/commanders";
 import { gitCommonDir } from "../camps/git";
 import { defineVxCommand } from "../command";
@@ -21,8 +20,9 @@ import { UsageError } from "../errors";
 import { HARNESSES } from "../harnesses";
 import { loadConfig } from "../project";
 import { gitToplevel, projectPaths, realpathOr, refuseInsideCamp, stateRoot } from "../state/paths";
-import type { Commanders, ProjectConfig } from "../state/schemas";
+import type { ProjectConfig } from "../state/schemas";
 import { colourReport } from "../ui/terminal";
+import type { Deps } from "../deps";
 
 export const doctorCommand = defineVxCommand({
   name: "doctor",
@@ -71,12 +71,11 @@ export const doctorCommand = defineVxCommand({
     checks.push(forumCheck(root));
     if (top && config) {
       const paths = projectPaths(root, top);
-      // One `herdr agent list` at most, shared by the commanders and pending-wakes checks.
+      // One agent list at most, shared by the commanders and pending-wakes checks.
       let agents: Promise<AgentInfo[]> | undefined;
-      const listAgents = () => (agents ??= herdrOps(deps).herdr.agentList());
-      const tmuxLive = (r: Commanders) => liveTmuxCommanders(r, deps.exec, deps.env);
-      checks.push(...(await commandersCheck(paths, listAgents, tmuxLive)));
-      checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(paths, listAgents, tmuxLive)));
+      const listAgents = () => (agents ??= listedAgents(deps));
+      checks.push(...(await commandersCheck(paths, listAgents, deps)));
+      checks.push(await pendingWakesCheck(deps, root, paths, () => commanderLive(deps, paths, listAgents)));
       checks.push(...recordChecks(paths));
       checks.push(...(await campChecks(paths, deps.exec, deps.env)));
     }
@@ -87,17 +86,13 @@ export const doctorCommand = defineVxCommand({
   },
 });
 
-/** DOC-13: whether any commander registered for this project is live in herdr now. */
-async function commanderLive(
-  paths: ReturnType<typeof projectPaths>,
-  listAgents: () => Promise<AgentInfo[]>,
-  tmuxLive: (r: Commanders) => Promise<unknown[]>,
-): Promise<boolean> {
+/** DOC-13: whether any commander registered for this project is live now. */
+async function commanderLive(deps: Deps, paths: ReturnType<typeof projectPaths>, listAgents: () => Promise<AgentInfo[]>): Promise<boolean> {
   try {
     const registry = readCommanders(paths);
     if (!registry) return false;
-    if ((await tmuxLive(registry)).length > 0) return true;
-    return liveCommanders(registry, await listAgents()).length > 0;
+    const agents = await listAgents().catch(() => []);
+    return (await liveCommanders(registry, { ...deps, agents })).length > 0;
   } catch {
     return false;
   }

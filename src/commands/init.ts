@@ -1,5 +1,6 @@
 /** `vx init`: prepare the current project to be orchestrated (section 9, CMD-INIT-01). */
-import { DEFAULT_BACKEND, installedBackend } from "../backends/names";
+import { installedBackend } from "../backends";
+import { DEFAULT_BACKEND } from "../backends/names";
 import { ignoredEnvFiles } from "../camps/include";
 import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";

@@ -4,7 +4,7 @@
  * sentinel watches the new turn; a delivery that fails puts it back as it was.
  */
 import type { ParsedArgs } from "citty";
-import type { PromptOutcome } from "../backends/herdr-ops";
+import type { PromptOutcome } from "../backends/types";
 import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
 import { noteCommander } from "../commanders/resolve";
@@ -23,7 +23,7 @@ import { controlNote, terminalText } from "../terminal-text";
 import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { soldierTerminal } from "../soldiers/terminal";
-import { traitsOf } from "../backends/traits";
+import { backendFor } from "../backends";
 
 /** CMD-PROMPT-01: why this task cannot be prompted, or undefined when it can. */
 export function promptRefusal(paths: ProjectPaths, task: Task): string | undefined {
@@ -34,7 +34,7 @@ export function promptRefusal(paths: ProjectPaths, task: Task): string | undefin
     case "blocked":
       return `task ${id} is blocked on a question ("${task.decision?.question ?? ""}") - answer it with 'vx decide ${id} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id} --dismiss'`;
     case "interrupted":
-      return `task ${id} is interrupted, its ${traitsOf(task).pane} is gone - use 'vx redispatch ${id}' instead`;
+      return `task ${id} is interrupted, its ${backendFor(task).pane} is gone - use 'vx redispatch ${id}' instead`;
     case "done":
     case "shipped":
     case "unconfirmed":

@@ -3,7 +3,8 @@
  * id (CMD-REDISPATCH-01/02, T11). It is a re-run, not a resumption: the old camp's work, report
  * and pause are discarded first.
  */
-import { agentName } from "../backends/herdr-ops";
+import { agentName } from "../backends/soldier-name";
+import { backendFor } from "../backends";
 import { backendOf } from "../backends/names";
 import { campBase, currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
 import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
@@ -21,7 +22,6 @@ import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, resolveTaskRef, withTaskOp } from "../state/tasks";
-import { launchIntent } from "../backends/herdr-launch";
 import { reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
 import { guardedSave } from "../soldiers/quick-settle";
@@ -71,14 +71,13 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
 
   // The same id (and usually the same name) comes back, so an old report or pause would be
   // mistaken for the new run's.
-  const names = new Set([task.herdr_agent_name, agentName(task.prompt, task.id)].filter(Boolean) as string[]);
+  const names = new Set([backendFor(task).soldierName(task), agentName(task.prompt, task.id)].filter(Boolean) as string[]);
   for (const name of names) {
-    const named = { ...task, herdr_agent_name: name };
-    removeFile(reportPath(paths, named));
-    removeFile(pausePath(paths, named));
+    removeFile(reportPath(paths, task, name));
+    removeFile(pausePath(paths, task, name));
   }
   // Its pane only: a never-recorded tab was the interrupted run's business, not this one's.
-  if (task.herdr_tab_id || task.tmux_target) {
+  if (backendFor(task).hasPane(task)) {
     await soldierTerminal(deps, paths, task)
       .close(task)
       .catch((err: unknown) => warn(deps, errorMessage(err).replace("could not close the soldier's", "could not close the old")));
@@ -115,13 +114,7 @@ async function redispatchTask(deps: Deps, project: Project, id: string, choice: 
       camp_branch: camp.branch,
       camp_base: base,
       backend: backendOf(task),
-      herdr_tab_id: undefined,
-      herdr_pane_id: undefined,
-      tmux_target: undefined,
-      tmux_socket: undefined,
-      tmux_session_id: undefined,
-      tmux_pane_id: undefined,
-      ...(workspace ? launchIntent(task, workspace) : { herdr_workspace_id: undefined, herdr_agent_name: undefined }),
+      ...backendFor(task).relaunch(task, workspace, false),
       output: undefined,
       decision: undefined,
       ...EPISODE_CLEARS,

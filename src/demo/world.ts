@@ -12,7 +12,7 @@ import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { which } from "../exec";
 import { stopSentinel as stopRootSentinel } from "../sentinel/stop";
-import { tmuxFormatLiteral, tmuxLiteral } from "../backends/tmux";
+import { tmuxFormatLiteral, tmuxLiteral } from "../backends/tmux/client";
 import { DEMO_ENV } from "../harnesses/demo";
 import { GUARDS } from "../time";
 

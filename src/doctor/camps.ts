@@ -5,7 +5,7 @@
  * will (or what the user must do). Unreadable files are the records check's business.
  */
 import { readdirSync } from "node:fs";
-import { unleasedHarnesses } from "../backends/doctor";
+import { strayHarnesses } from "../backends/doctor";
 import { campPath, readPool } from "../camps/pool";
 import { worktreeKind } from "../camps/git";
 import type { Exec } from "../exec";
@@ -59,7 +59,7 @@ export async function campChecks(paths: ProjectPaths, exec: Exec, env: Record<st
       detail: `${list(abandoned)} pending with no vx command launching it; a running sentinel marks it failed, then vx strike returns its camp`,
     });
   }
-  for (const detail of await unleasedHarnesses(pool, tasks, exec, env)) checks.push({ status: "warn", name: "unleased camps", detail });
+  for (const detail of await strayHarnesses(pool, tasks, { exec, env })) checks.push({ status: "warn", name: "unleased camps", detail });
   const strays = await strayDirs(paths, pool, exec);
   if (strays.adoptable.length) {
     checks.push({ status: "warn", name: "camp directories", detail: `slot ${list(strays.adoptable.map(String))} not in pool.json; the next vx dispatch adopts it` });

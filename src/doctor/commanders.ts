@@ -1,6 +1,7 @@
-/** Doctor's commanders check (DOC-12): who is registered, who is live (in a herdr pane or a plain tmux pane, CMDR-10), and whether they share a queue. */
-import type { AgentInfo } from "../backends/herdr-types";
-import { type LiveCommander, liveCommanders, readCommanders } from "../commanders/check";
+/** Doctor's commanders check (DOC-12): who is registered, who is live (as the backend of its pane finds it, CMDR-03, CMDR-10), and whether they share a queue. */
+import type { BackendDeps } from "../backends";
+import type { AgentInfo } from "../backends/agents";
+import { liveCommanders, readCommanders } from "../commanders/check";
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Commanders } from "../state/schemas";
@@ -10,12 +11,12 @@ const NAME = "commanders";
 
 /**
  * DOC-12. `listAgents` is called at most once, and only when a commander is registered; when it
- * fails (herdr missing or down) no commander counts as live. Read-only.
+ * fails no commander counts as live by an agent list. Read-only.
  */
 export async function commandersCheck(
   paths: ProjectPaths,
   listAgents: () => Promise<AgentInfo[]>,
-  tmuxLive: (registry: Commanders) => Promise<LiveCommander[]> = async () => [],
+  deps: BackendDeps,
 ): Promise<Check[]> {
   let registry: Commanders | undefined;
   try {
@@ -29,9 +30,9 @@ export async function commandersCheck(
   try {
     agents = await listAgents();
   } catch {
-    // Unreachable herdr: nobody can be shown live.
+    // An agent list that cannot be had (herdr missing or down): nobody can be shown live by it.
   }
-  const live = [...liveCommanders(registry, agents), ...(await tmuxLive(registry))];
+  const live = await liveCommanders(registry, { ...deps, agents });
   if (live.length === 0) return [{ status: "ok", name: NAME, detail: `none live (registered: ${registered.join(", ")})` }];
   if (live.length === 1) return [{ status: "ok", name: NAME, detail: `${live[0].harness} live in pane ${live[0].pane}` }];
   return [

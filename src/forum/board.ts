@@ -7,6 +7,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { liveAwaiters } from "../awaiters/registry";
+import { registeredPane } from "../backends";
 import { readCommanders } from "../commanders/check";
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
@@ -142,7 +143,7 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
     entry.awaits = awaiters.filter((a) => a.rec.project_key === paths.key).map((a) => ({ pid: a.rec.pid, started_at: a.rec.started_at }));
     try {
       const reg = readCommanders(paths);
-      entry.commanders = Object.entries(reg?.commanders ?? {}).map(([harness, c]) => ({ harness, pane: c.herdr_pane_id ?? c.tmux_pane ?? "" }));
+      entry.commanders = Object.entries(reg?.commanders ?? {}).map(([harness, c]) => ({ harness, pane: registeredPane(c) }));
     } catch (err) {
       entry.error = entry.error ?? errorMessage(err);
     }

@@ -3,7 +3,7 @@
  * of its soldier, and the time (SEN-07..19). The pass gathers observations and applies the action
  * through a guarded save; every rule here is tested with a fake clock.
  */
-import { traitsOf } from "../backends/traits";
+import { backendFor } from "../backends";
 import { parseModal, parseProse } from "../decisions/dialog";
 import { redact } from "../redact";
 import type { Decision, Task, TaskStatus } from "../state/schemas";
@@ -95,7 +95,7 @@ export function decide(task: Task, obs: Observation, now: number, w: Windows, ke
   if (obs.kind === "missing") {
     if (!task.agent_not_found_since) return mark({ agent_not_found_since: nowIso });
     if (since(now, task.agent_not_found_since) < w.notFoundWindow) return { type: "none" };
-    const note = traitsOf(task).goneNote;
+    const note = backendFor(task).goneNote;
     return { type: "settle", to: "interrupted", output: notes.composeOutput(undefined, task.output, [note]), note };
   }
 

@@ -1,7 +1,5 @@
 /** The exact `[vexillum]` notes the sentinel appends to a task's output (SEN-08/13/15/18, TMX-06). */
-
-// A soldier that disappeared is told in its backend's words, so those notes live with the backend.
-export { NOTE_AGENT_GONE, NOTE_TMUX_GONE } from "../backends/traits";
+// A soldier that disappeared is told in its backend's words: each backend's `goneNote`.
 
 export function noteStillRunning(evidence: string): string {
   return `[vexillum] this soldier's pane still showed work in progress (${evidence}) 30 minutes after its turn went idle - stopped waiting and marked unconfirmed, not done; its report may not exist. Check its camp/pane before assuming either way.`;

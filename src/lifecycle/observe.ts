@@ -5,24 +5,24 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { HerdrOps } from "../backends/herdr-ops";
+import { backendFor } from "../backends";
 import type { Sighting, Timing } from "../backends/types";
 import { commitsAhead } from "../camps/git";
 import type { Exec } from "../exec";
 import { exists } from "../state/files";
-import type { ProjectPaths } from "../state/paths";
+import type { Env, ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { COUNTS, ageOf, scaled } from "../time";
 import type { Observation, PauseState } from "./decide";
 
-/** The soldier's name: herdr agent name, or tmux session (pause and report files use it). */
+/** The soldier's name as its backend gave it (pause and report files carry it); "" before it has one. */
 export function soldierName(task: Task): string {
-  return task.herdr_agent_name ?? task.tmux_target ?? "";
+  return backendFor(task).soldierName(task) ?? "";
 }
 
 /** SCF/CMD-DISPATCH-05: where a scout writes its report. */
-export function reportPath(paths: ProjectPaths, task: Task): string {
-  return join(paths.reportsDir, `${soldierName(task)}-${task.id}.md`);
+export function reportPath(paths: ProjectPaths, task: Task, name = soldierName(task)): string {
+  return join(paths.reportsDir, `${name}-${task.id}.md`);
 }
 
 /** The scouts' reports that exist, by task id (a report is written where the scout was told to). */
@@ -36,8 +36,8 @@ export function scoutReports(paths: ProjectPaths, tasks: readonly Task[]): Recor
   return out;
 }
 
-export function pausePath(paths: ProjectPaths, task: Task): string {
-  return join(paths.pausesDir, `${soldierName(task)}.md`);
+export function pausePath(paths: ProjectPaths, task: Task, name = soldierName(task)): string {
+  return join(paths.pausesDir, `${name}.md`);
 }
 
 /** SEN-17: a pause file is active while its mtime is within the trust window (one in the future is not, TIME-02). */
@@ -61,7 +61,7 @@ export async function completion(paths: ProjectPaths, task: Task, exec: Exec): P
   return { signal: (ahead ?? 0) > 0 };
 }
 
-export type ObserveCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; now: number };
+export type ObserveCtx = { env: Env; exec: Exec; paths: ProjectPaths; now: number };
 
 /** Builds the observation for one running task from what the pass's survey saw (undefined = not found). */
 export async function observe(task: Task, soldier: Sighting | undefined, ctx: ObserveCtx): Promise<Observation> {
@@ -75,7 +75,7 @@ export async function observe(task: Task, soldier: Sighting | undefined, ctx: Ob
     transcript: await soldier.read(),
     completion: done.signal,
     reportPath: done.reportPath,
-    pause: pauseState(ctx.paths, task, ctx.now, ctx.ops.env),
+    pause: pauseState(ctx.paths, task, ctx.now, ctx.env),
   };
 }
 
@@ -86,13 +86,13 @@ export async function observe(task: Task, soldier: Sighting | undefined, ctx: Ob
 export async function stabilize(
   first: string | undefined,
   read: () => Promise<string | undefined>,
-  ops: Timing,
+  timing: Timing,
   signal?: AbortSignal,
 ): Promise<{ transcript?: string; stability: "stable" | "unstable" | "unreadable" }> {
   let last = first;
   let everRead = first !== undefined;
   for (let reads = 1; reads < COUNTS.stabilizeReads; reads++) {
-    await ops.clock.sleep(scaled("stabilizeGap", ops.env), signal);
+    await timing.clock.sleep(scaled("stabilizeGap", timing.env), signal);
     const next = await read();
     if (next !== undefined) everRead = true;
     if (next !== undefined && next === last) return { transcript: next, stability: "stable" };

@@ -3,7 +3,6 @@
  * orphaned awaits, then passes every poll interval until a signal (SEN-24) or a binary change
  * (SEN-22) ends it after the current step.
  */
-import { herdrOps } from "../backends/herdr-ops";
 import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
@@ -156,7 +155,8 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const ctx: PassCtx = {
     root,
     exec: deps.exec,
-    ops: herdrOps(deps),
+    clock: deps.clock,
+    env: deps.env,
     log,
     windows: scaledWindows(deps.env),
     memory: newMemory(),

@@ -5,12 +5,13 @@
  * project ends that project's pass only.
  */
 import { join } from "node:path";
-import type { HerdrOps } from "../backends/herdr-ops";
-import { traitsOf } from "../backends/traits";
-import { type BackendName, COMMANDER_LISTING, SURVEYS, type Sighting, type SoldierBackend, type Survey, backendOf } from "../backends/soldiers";
-import { type TmuxClient, createTmuxClient } from "../backends/tmux";
+import { type Sighting, type SoldierBackend, type Survey } from "../backends/types";
+import { type BackendName, backendOf } from "../backends/names";
+import { type AgentInfo } from "../backends/agents";
+import { BACKENDS, type Backend, COMMANDER_LISTING, backendFor } from "../backends";
+import type { Env } from "../state/paths";
+import type { Clock } from "../time";
 import { errorMessage } from "../errors";
-import type { AgentInfo } from "../backends/herdr-types";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
 import { type ProjectPaths, projectPaths } from "../state/paths";
@@ -37,20 +38,18 @@ export type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: 
 export type PassCtx = {
   root: string;
   exec: Exec;
-  ops: HerdrOps;
+  /** The clock every wait and stamp uses, and the env that sets VX_TIME_SCALE and PATH. */
+  clock: Clock;
+  env: Env;
   log: Log;
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
   /** Backends to survey instead of the registry's (tests); the registry's real one where absent. */
   backends?: Partial<Record<BackendName, SoldierBackend>>;
-  /** The tmux client of a server's socket (undefined: tmux's choice); a real one over `exec` when absent. */
-  tmuxClient?: (socket?: string) => TmuxClient;
+  /** How to close what a dead launch left, instead of the registry's (tests); the registry's where absent. */
+  closeLeft?: Partial<Record<BackendName, Backend["closeLeft"]>>;
 };
-
-function tmuxClientOf(ctx: PassCtx): (socket?: string) => TmuxClient {
-  return ctx.tmuxClient ?? ((socket) => createTmuxClient({ exec: ctx.exec, env: ctx.ops.env, socket }));
-}
 
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
@@ -172,10 +171,9 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   if (wanted.size === 0) return { wakes: 0, dirs, written: [] };
 
   const surveys = new Map<BackendName, Survey>();
-  const deps = { ops: ctx.ops, tmuxClient: tmuxClientOf(ctx) };
   for (const [name, tasks] of wanted) {
     try {
-      const survey = await (ctx.backends?.[name] ?? SURVEYS[name].backend(deps)).survey(tasks);
+      const survey = await (ctx.backends?.[name] ?? BACKENDS[name].survey.backend(ctx)).survey(tasks);
       surveys.set(name, survey);
       reportSurveyError(ctx, name, undefined);
       reportServerErrors(ctx, name, survey.servers);
@@ -222,9 +220,9 @@ async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
   for (const task of p.tasks) {
     if (ctx.signal?.aborted || !isAbandonedLaunch(p.paths, task)) continue;
     try {
-      const r = await failAbandonedLaunch({ paths: p.paths, ops: ctx.ops, now: ctx.ops.clock.now(), tmux: tmuxClientOf(ctx) }, task);
+      const r = await failAbandonedLaunch({ paths: p.paths, deps: ctx, now: ctx.clock.now(), closeLeft: ctx.closeLeft?.[backendOf(task)] }, task);
       if (!r.failed) continue;
-      const what = traitsOf(task).leftover;
+      const what = backendFor(task).leftover;
       const tabs = r.closed.length ? `; closed its ${what} ${r.closed.join(", ")}` : "";
       const unknown = r.error ? `; could not look for a ${what} it left: ${foreign(r.error)}` : "";
       ctx.log(`sentinel: ${task.kind} ${task.id} (${p.paths.key}): pending -> failed (its launch stopped${tabs}${unknown})`);
@@ -236,7 +234,7 @@ async function settleAbandoned(ctx: PassCtx, p: Project): Promise<void> {
 }
 
 function applyCtxFor(ctx: PassCtx, p: Project, written?: WrittenWake[]): ApplyCtx {
-  return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.ops.clock.now(), log: ctx.log, written };
+  return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.clock.now(), log: ctx.log, written };
 }
 
 async function serveProject(
@@ -278,10 +276,10 @@ function sight(ctx: PassCtx, p: Project, task: Task, survey: Survey): Sighting |
 
 /** Decides and applies for one running task; true when it settled with a wake. */
 async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey, written: WrittenWake[]): Promise<boolean> {
-  const now = ctx.ops.clock.now();
+  const now = ctx.clock.now();
   if (inSettleGrace(task, now, ctx.windows)) return false;
   const soldier = sight(ctx, p, task, survey);
-  let obs = await observe(task, soldier, { ops: ctx.ops, exec: ctx.exec, paths: p.paths, now });
+  let obs = await observe(task, soldier, { env: ctx.env, exec: ctx.exec, paths: p.paths, now });
   if (obs.kind === "present" && !KNOWN_STATUSES.has(obs.status)) {
     if (!ctx.memory.statuses.has(obs.status)) {
       ctx.log(`sentinel: unexpected ${backendOf(task)} status "${foreign(obs.status)}" for ${task.kind} ${task.id} (${p.paths.key}) - skipping it`);
@@ -291,11 +289,11 @@ async function serveRunning(ctx: PassCtx, p: Project, task: Task, survey: Survey
   }
   let action = decide(task, obs, now, ctx.windows, p.paths.key);
   if (action.type === "stabilize" && obs.kind === "idle" && soldier) {
-    const s = await stabilize(obs.transcript, () => soldier.read(), ctx.ops, ctx.signal);
+    const s = await stabilize(obs.transcript, () => soldier.read(), ctx, ctx.signal);
     // A signal cut the re-reads short: that says nothing about the pane, so settle next time.
     if (ctx.signal?.aborted) return false;
     obs = { ...obs, transcript: s.transcript, stability: s.stability };
-    action = decide(task, obs, ctx.ops.clock.now(), ctx.windows, p.paths.key);
+    action = decide(task, obs, ctx.clock.now(), ctx.windows, p.paths.key);
   }
   // A command that began while the pane was being read owns the task now.
   if (action.type !== "none" && isTaskBusy(p.paths, task.id)) return false;

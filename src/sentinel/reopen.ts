@@ -2,8 +2,8 @@
  * SEN-20: a finished soldier that herdr shows working again (someone typed into its pane) goes
  * back to running, with no wake. Only tasks whose camp is still leased are probed.
  */
-import type { Sighting } from "../backends/soldiers";
-import { traitsOf } from "../backends/traits";
+import { type Sighting } from "../backends/types";
+import { backendFor } from "../backends";
 import type { Task } from "../state/schemas";
 import { guardedUpdate } from "../state/guarded";
 import { EPISODE_CLEARS } from "../state/tasks";
@@ -14,7 +14,7 @@ export const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"])
 
 export function isReopenCandidate(task: Task): boolean {
   if (!REOPENABLE.has(task.status)) return false;
-  return traitsOf(task).recorded(task);
+  return backendFor(task).recorded(task);
 }
 
 /** Reopens `task` if its soldier is working; returns whether it did. */

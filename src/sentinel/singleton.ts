@@ -5,7 +5,7 @@
  * disk, or when it cannot find a backend's program on its PATH that the caller's PATH has (it
  * was started from a shell with a bad PATH, and would keep that PATH for life).
  */
-import { BACKEND_TRAITS } from "../backends/traits";
+import { ALL_BACKENDS, BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { which } from "../exec";
 import { VxError } from "../errors";
@@ -47,7 +47,7 @@ export function readSentinelPid(paths: RootPaths): number | undefined {
  */
 export function pathReason(path: string | undefined, callerPath: string | undefined): string | undefined {
   if (path === undefined) return undefined;
-  const missing = Object.values(BACKEND_TRAITS).map((t) => t.program).filter((p) => which(p, callerPath ?? "") && !which(p, path));
+  const missing = ALL_BACKENDS.map((t) => t.program).filter((p) => which(p, callerPath ?? "") && !which(p, path));
   return missing.length ? `its PATH has no ${missing.join(" or ")}, which a newer caller's has` : undefined;
 }
 

@@ -3,7 +3,7 @@
  * the backend can take a soldier from here (CMD-DISPATCH-02), the harness would not die in its
  * pane, and no sandbox would break the launch half-way (issue 15 item 8).
  */
-import { BACKEND_TRAITS } from "../backends/traits";
+import { ALL_BACKENDS, BACKENDS } from "../backends";
 import { runGit } from "../camps/git";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
@@ -19,7 +19,7 @@ type Backend = NonNullable<Task["backend"]>;
 
 /** CMD-DISPATCH-02 for the backend: throws when it cannot take a soldier from here; the herdr workspace when it is herdr. */
 export function checkBackend(deps: Deps, backend: Backend): string | undefined {
-  return BACKEND_TRAITS[backend].check(deps.env);
+  return BACKENDS[backend].check(deps.env);
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * CMD-DISPATCH-04's report of a launch. The launches themselves are the backends'
- * (`backends/herdr-launch.ts`, `backends/tmux-launch.ts`); their result and a relaunch's arguments
+ * (`backends/herdr/launch.ts`, `backends/tmux/launch.ts`); their result and a relaunch's arguments
  * are declared with the terminal interface (`backends/terminal-types.ts`).
  */
+import { backendFor } from "../backends";
 import type { LaunchResult } from "../backends/terminal-types";
 import type { Deps } from "../deps";
 import type { Task } from "../state/schemas";
@@ -30,11 +31,8 @@ export function announceLaunch(deps: Deps, t: Task): void {
 export function reportLaunch(deps: Deps, result: LaunchResult, headed = false): number {
   const t = result.task;
   const lines = [...(headed ? [] : [launchHead(t).trimEnd()]), `status=${t.status}`];
-  if (t.herdr_pane_id) {
-    lines.push(`herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}`);
-  } else if (t.tmux_target && t.status !== "failed") {
-    lines.push(`tmux: session=${t.tmux_target} cwd=${t.camp_path ?? ""} branch=${t.camp_branch ?? ""} gate=ok`);
-  }
+  const where = backendFor(t).launchLine(t);
+  if (where) lines.push(where);
   if (t.status === "running") lines.push("still running past the quick-settle probe - the sentinel will record its final status");
   else if (!result.error && t.status !== "failed") lines.push("output:", t.output ?? "");
   deps.stdout.write(`${lines.join("\n")}\n`);

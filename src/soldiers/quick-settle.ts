@@ -4,12 +4,12 @@
  * to the sentinel. It reuses the sentinel's own decision with windows that never run out, so steps
  * 6 and 7 of SEN-11 (pauses, the unconfirmed window) and the still-running limit can never fire
  * here: a probe never marks `unconfirmed` and never writes a wake (WAK-13). The terminals get it
- * as `LifecycleRules.judge` (`soldiers/terminal.ts`); herdr's probe is `backends/herdr-launch.ts`'s
+ * as `LifecycleRules.judge` (`soldiers/terminal.ts`); herdr's probe is `backends/herdr/launch.ts`'s
  * `quickSettle`, tmux's that launch's `probe`.
  */
+import { isIdleStatus } from "../backends/agents";
 import type { Sighting } from "../backends/types";
 import type { SettleCtx, Settlement } from "../backends/terminal-types";
-import { isIdleStatus } from "../backends/herdr-types";
 import { type Observation, type Windows, decide } from "../lifecycle/decide";
 import { completion, stabilize } from "../lifecycle/observe";
 import type { Task } from "../state/schemas";

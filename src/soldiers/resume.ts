@@ -4,6 +4,8 @@
  * conversation up where it stopped and every commit and uncommitted change in the camp stays. Unlike redispatch nothing in
  * the camp is touched: no reset, no camp setup, no lease change.
  */
+import { backendFor } from "../backends";
+import { backendOf } from "../backends/names";
 import { assertCampOfPool, leaseOf } from "../camps/pool";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
@@ -16,8 +18,6 @@ import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask } from "../state/tasks";
 import { isoTime } from "../time";
-import { launchIntent } from "../backends/herdr-launch";
-import { backendOf } from "../backends/soldiers";
 import { type SoldierTerminal, soldierTerminal } from "./terminal";
 import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { addAmendment, withAmendment } from "./amendments";
@@ -39,9 +39,9 @@ export function resumeRefusal(task: Task, leased: boolean): string | undefined {
   return undefined;
 }
 
-/** How a refusal names the soldier's pane: its tmux session or herdr agent, as recorded. */
+/** How a refusal names the soldier's pane: as its backend recorded it. */
 function paneName(terminal: SoldierTerminal, task: Task): string {
-  const name = task.tmux_target ?? task.tmux_pane_id ?? task.herdr_agent_name ?? task.herdr_pane_id;
+  const name = backendFor(task).paneName(task);
   return name ? `${terminal.pane} ${name}` : terminal.pane;
 }
 
@@ -77,7 +77,7 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
   const said = text ?? RESUME_TEXT;
   const relaunch = await relaunchOf(deps, project, task, said);
   // A pane or tab left behind (herdr restores its layout after a restart, without the harness).
-  if (task.herdr_tab_id || task.tmux_target) {
+  if (backendFor(task).hasPane(task)) {
     await old.close(task).catch((err: unknown) => deps.stderr.write(`vx: warning: ${errorMessage(err).replace("could not close the soldier's", "could not close the old")}\n`));
   }
 
@@ -90,12 +90,7 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
     status: "pending",
     updated_at: isoTime(deps.clock.now()),
     backend: backendOf(task),
-    herdr_tab_id: undefined,
-    herdr_pane_id: undefined,
-    tmux_target: undefined,
-    tmux_session_id: undefined,
-    tmux_pane_id: undefined,
-    ...(workspace ? launchIntent(task, workspace) : { herdr_workspace_id: undefined, herdr_agent_name: undefined }),
+    ...backendFor(task).relaunch(task, workspace, true),
     resumes: (task.resumes ?? 0) + 1,
   });
   if (!saved.written) throw new VxError(`task ${id} changed while it was being resumed (it is now ${saved.task.status}) - nothing was relaunched; see 'vx status', then resume it again if it is still interrupted or unconfirmed`);

@@ -10,7 +10,7 @@ import {
 } from "../camps/git";
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import { type BackendName, backendOf } from "../backends/names";
-import { BACKEND_TRAITS } from "../backends/traits";
+import { ALL_BACKENDS, BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { composeOutput } from "../lifecycle/notes";
@@ -107,7 +107,7 @@ async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opt
   removeSoldierFiles(paths, taskId, hooksDir(paths, taskId), warnTo(deps.stderr));
   const status = await recordStruck(deps, paths, taskId);
   const backend = backendOf(task);
-  const closed = leftRunning ?? `${BACKEND_TRAITS[backend].closed} closed`;
+  const closed = leftRunning ?? `${BACKENDS[backend].closed} closed`;
   deps.stdout.write(`struck: camp returned to the pool, ${closed}.\n`);
   return { backend, status, branchDeleted };
 }

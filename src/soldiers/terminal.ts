@@ -4,7 +4,7 @@
  * that sit above it passed in: the quick-settle probe's judgement (`quick-settle.ts`) and the
  * dispatch text (`prompt-text.ts`). Every launch but a relaunch sets its camp up first (STA-10).
  */
-import { backendTerminal } from "../backends/terminal";
+import { backendTerminal } from "../backends";
 import type { LifecycleRules, SoldierTerminal } from "../backends/terminal-types";
 import { currentBranch } from "../camps/git";
 import { campBranch } from "../camps/pool";

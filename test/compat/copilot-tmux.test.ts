@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { NOTE_TMUX_GONE } from "../../src/lifecycle/notes";
+import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import { git, vx, waitFor } from "../helpers";
 import { COPILOT_MODEL, copilotEnv, seedCopilot } from "./copilot-setup";
 import { isToolResult } from "./soldier-kit";

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { NOTE_AGENT_GONE } from "../../src/lifecycle/notes";
+import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
 import { procEnviron } from "../../src/procs";
 import { git, vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";

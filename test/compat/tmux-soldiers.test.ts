@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { NOTE_TMUX_GONE } from "../../src/lifecycle/notes";
+import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import { git, vx, waitFor } from "../helpers";
 import { claudeEnv, seedClaude } from "./claude-setup";
 import { seedCodex, stopCodexDaemon, untrusted } from "./codex-setup";

@@ -1,7 +1,7 @@
 // `vx doctor` for a project on the tmux backend: tmux is required, and so is a tmux new enough.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { parseTmuxVersion } from "../../src/backends/doctor";
+import { parseTmuxVersion } from "../../src/backends/tmux/doctor";
 import { sandbox, vx, writeExecutable } from "../helpers";
 
 const tmuxLines = (out: string) => out.split("\n").filter((l) => /^\[\w+\] tmux( version)?\b/.test(l));

@@ -1,4 +1,4 @@
-// The herdr contract: every herdr call vx makes (src/backends/herdr.ts), through vx's own client,
+// The herdr contract: every herdr call vx makes (src/backends/herdr/client.ts), through vx's own client,
 // against the real herdr 0.8.2 and against the fake, with the same scripted harness in their panes;
 // the fake must answer what the real server answers (exit codes, envelope keys and their order,
 // error codes, field types, ids, statuses and the order they come in, what the screen reads).
@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HerdrClient, failure, herdrArgv, herdrCode } from "../../src/backends/herdr";
+import { type HerdrClient, failure, herdrArgv, herdrCode } from "../../src/backends/herdr/client";
 import { type Side, fakeSide, programDir, rawShape, realSide, SCRIPTED_CLAUDE, shape } from "../herdr-contract-kit";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-herdr-contract-")));

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configPath } from "../../src/project";
-import { NOTE_AGENT_GONE } from "../../src/lifecycle/notes";
+import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
 import { reasonText } from "../../src/wakes/reason";
 import { removeAgent, setAgentStatus, setPaneText } from "../fakes/herdr-control";
 import { VX_BIN, alive, vx, waitFor, writeExecutable } from "../helpers";

@@ -5,7 +5,7 @@
  * started (by pid, verified first) before the directories go.
  */
 import { join } from "node:path";
-import { agentName, fallbackName } from "../../src/backends/herdr-ops";
+import { agentName, fallbackName } from "../../src/backends/soldier-name";
 import { acquireCamp, releaseLease } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { newTaskId } from "../../src/state/ids";

@@ -4,7 +4,7 @@
  * environment. The real client is tested against real tmux (test/unit/tmux-client.test.ts); this
  * fake only stands in for it, and takes the same targets: a session name, `$N` or `%N`.
  */
-import { TmuxError, type TmuxClient, type TmuxPane } from "../../src/backends/tmux";
+import { TmuxError, type TmuxClient, type TmuxPane } from "../../src/backends/tmux/client";
 
 export type FakeSession = {
   id: string;

@@ -3,15 +3,16 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type AgentInfo } from "../../src/backends/agents";
 import { registerAwaiter } from "../../src/awaiters/registry";
-import type { AgentInfo } from "../../src/backends/herdr";
 import { liveCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";
 import { commanderFields, noteCommander, recordCommander, resolveCommander } from "../../src/commanders/resolve";
 import type { Exec, ExecResult } from "../../src/exec";
 import { type ExecStub, execStub, psCall } from "../fakes/exec";
 import { projectPaths, rootPaths } from "../../src/state/paths";
-import { testDeps } from "../deps";
+import { fakeClock, testDeps } from "../deps";
+import { realExec } from "../../src/exec";
 
 let base: string;
 let root: string;
@@ -159,10 +160,14 @@ describe("commandersCheck", () => {
 
   async function check(agents: AgentInfo[] | Error) {
     const paths = projectPaths(root, project);
-    return commandersCheck(paths, async () => {
-      if (agents instanceof Error) throw agents;
-      return agents;
-    });
+    return commandersCheck(
+      paths,
+      async () => {
+        if (agents instanceof Error) throw agents;
+        return agents;
+      },
+      { exec: realExec, clock: fakeClock(0), env: {} },
+    );
   }
 
   test("none registered, none live, one live, two live", async () => {
@@ -180,7 +185,7 @@ describe("commandersCheck", () => {
           "2 commanders are live in this project (claude, pi) and a wake is delivered once, to whichever asks first, so the others never hear of that soldier or that forum message; keep one commander per project (the others can catch up with vx status and vx forum inbox)",
       },
     ]);
-    expect(liveCommanders({ commanders: {} }, [info("pi", "w1:p1")])).toEqual([]);
+    expect(await liveCommanders({ commanders: {} }, { exec: realExec, clock: fakeClock(0), env: {}, agents: [info("pi", "w1:p1")] })).toEqual([]);
   });
 
   test("a corrupt registry is a warning naming the file", async () => {

@@ -2,6 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { type Action, NOMINAL_WINDOWS, type Observation, decide } from "../../src/lifecycle/decide";
 import { TRAILER } from "../../src/lifecycle/evidence";
+import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
+import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import * as notes from "../../src/lifecycle/notes";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
@@ -49,11 +51,11 @@ describe("not found -> interrupted (SEN-08)", () => {
   });
   test("after 10 s: interrupted with the note, previous output kept", () => {
     const a = run(task({ agent_not_found_since: iso(at - 10 * S), output: "earlier" }), { kind: "missing" }, at);
-    expect(a).toEqual({ type: "settle", to: "interrupted", output: `earlier\n\n${notes.NOTE_AGENT_GONE}`, note: notes.NOTE_AGENT_GONE });
+    expect(a).toEqual({ type: "settle", to: "interrupted", output: `earlier\n\n${NOTE_AGENT_GONE}`, note: NOTE_AGENT_GONE });
   });
   test("tmux variant of the note", () => {
     const a = run(task({ backend: "tmux", agent_not_found_since: iso(at - 10 * S) }), { kind: "missing" }, at);
-    expect(a).toMatchObject({ to: "interrupted", note: notes.NOTE_TMUX_GONE });
+    expect(a).toMatchObject({ to: "interrupted", note: NOTE_TMUX_GONE });
   });
   test("a sighting clears the mark (a blip never counts later)", () => {
     const t = task({ agent_not_found_since: iso(at - 5 * S) });

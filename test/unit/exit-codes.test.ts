@@ -37,7 +37,7 @@ const NOT_EXIT_CODES: Record<string, string[]> = {
   // CMD-DISPATCH-04's report returns EXIT.error / EXIT.ok after that move.
   "soldiers/launch.ts": ["return 1;", "return 0;"],
   // The herdr client's own reading of the Exec seam's timeout (EXEC_TIMED_OUT after the move).
-  "backends/herdr.ts": ["if (res.code === 124) {", "if (res.code === 1 || res.code === 2) {"],
+  "backends/herdr/client.ts": ["if (res.code === 124) {", "if (res.code === 1 || res.code === 2) {"],
 };
 
 function isComment(line: string): boolean {

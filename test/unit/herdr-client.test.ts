@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import {
   CALL_GUARD_MS, createHerdrClient, type HerdrClient, HerdrError, herdrArgv, promptTextArg,
-} from "../../src/backends/herdr";
+} from "../../src/backends/herdr/client";
 import { MuxError } from "../../src/errors";
 import { type ExecResult, realExec } from "../../src/exec";
 import { type ExecStub, execStub } from "../fakes/exec";

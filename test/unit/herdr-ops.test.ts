@@ -2,11 +2,10 @@
 // processes through PATH. vx waits on a fake clock: a retry's wait costs no real time, and each
 // test can tell how long vx would have waited.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type AgentInfo, createHerdrClient } from "../../src/backends/herdr";
-import {
-  agentName, closePane, closeTab, fallbackName, findAgent, type HerdrOps, promptAgent, readTranscript, readVisible,
-  startAgent,
-} from "../../src/backends/herdr-ops";
+import { agentName, fallbackName } from "../../src/backends/soldier-name";
+import { type AgentInfo } from "../../src/backends/agents";
+import { createHerdrClient } from "../../src/backends/herdr/client";
+import { closePane, closeTab, findAgent, type HerdrOps, promptAgent, readTranscript, readVisible, startAgent } from "../../src/backends/herdr/ops";
 import { realExec } from "../../src/exec";
 import { scaled } from "../../src/time";
 import {

@@ -1,6 +1,6 @@
 // HRD-01: which herdr versions vx supports, and doctor's word on what each was proven against.
 import { expect, test } from "bun:test";
-import { HERDR_PROVEN, herdrVersionNote, parseHerdrVersion } from "../../src/backends/herdr-version";
+import { HERDR_PROVEN, herdrVersionNote, parseHerdrVersion } from "../../src/backends/herdr/version";
 import { REAL_HERDR_VERSION } from "../herdr-real";
 
 const note = (line: string) => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHerdrClient } from "../../src/backends/herdr";
+import { createHerdrClient } from "../../src/backends/herdr/client";
 import { injectWakes } from "../../src/commanders/inject";
 import { realExec } from "../../src/exec";
 import { waitFor } from "../helpers";
@@ -39,7 +39,7 @@ type Field = Awaited<ReturnType<typeof field>>;
 async function field() {
   const w = world();
   const env = { ...w.env, ...h.env };
-  w.ctx.ops = { herdr: createHerdrClient({ exec: realExec, env }), clock: w.clock, env };
+  w.ctx.env = env;
   w.ctx.exec = realExec;
   const { dir, paths } = w.addProject();
   const ws = h.workspace(dir);
@@ -52,7 +52,7 @@ async function field() {
   });
   const entry = { herdr_pane_id: ws.pane, herdr_workspace_id: ws.workspace, project_path: dir, registered_at: iso(T0) };
   const { id, wakePath, queued } = commanderWithWake(w, paths, "opencode", entry);
-  const agents = () => w.ctx.ops.herdr.agentList();
+  const agents = () => createHerdrClient({ exec: realExec, env }).agentList();
   const typed = (what: string) => waitFor(() => (screen().includes(what) ? true : undefined), 10_000, JSON.stringify(what));
   const close = () => {
     h.run(["pane", "close", ws.pane]);

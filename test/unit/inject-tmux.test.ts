@@ -6,12 +6,11 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { liveTmuxCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";
 import { injectWakes } from "../../src/commanders/inject";
 import { noteCommander } from "../../src/commanders/resolve";
 import { screenState } from "../../src/backends/commander-screen";
-import { identifyTmuxCommander } from "../../src/backends/tmux-commander";
+import { identifyTmuxCommander } from "../../src/backends/tmux/commander";
 import { realExec } from "../../src/exec";
 import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
 import type { Commanders } from "../../src/state/schemas";
@@ -101,13 +100,13 @@ describe("a hook-less commander in a plain tmux pane (CMDR-10)", () => {
   test("doctor's commanders check shows it live in its tmux pane, and not once its pid runs something else", async () => {
     const f = await field();
     try {
-      const tmuxLive = (r: Commanders) => liveTmuxCommanders(r, realExec, f.w.env);
+      const deps = { exec: realExec, clock: f.w.clock, env: f.w.env };
       const noHerdr = async () => [];
-      expect(await commandersCheck(f.paths, noHerdr, tmuxLive)).toEqual([{ status: "ok", name: "commanders", detail: `opencode live in pane ${f.pane} (tmux)` }]);
+      expect(await commandersCheck(f.paths, noHerdr, deps)).toEqual([{ status: "ok", name: "commanders", detail: `opencode live in pane ${f.pane} (tmux)` }]);
       const commanders = JSON.parse(readFileSync(f.paths.commandersFile, "utf8"));
       commanders.commanders.opencode.pid = process.pid;
       writeFileSync(f.paths.commandersFile, JSON.stringify(commanders));
-      expect(await commandersCheck(f.paths, noHerdr, tmuxLive)).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: opencode)" }]);
+      expect(await commandersCheck(f.paths, noHerdr, deps)).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: opencode)" }]);
     } finally {
       f.close();
     }

@@ -13,6 +13,8 @@ import { reasonText } from "../../src/wakes/reason";
 import { installFakeCodex } from "../fakes/codex";
 import { addAgent, callsOf, createWorkspace, recordedPrompts, setAgentStatus, setPaneText } from "../fakes/herdr-control";
 import { writeExecutable } from "../helpers";
+import { createHerdrClient } from "../../src/backends/herdr/client";
+import { realExec } from "../../src/exec";
 import { T0, iso, taskId, world } from "../sentinel-kit";
 
 const FALLBACK_MS = 30_000;
@@ -42,7 +44,7 @@ async function field(opts: { harness?: "codex" | "opencode"; status?: "working" 
   const wake: SoldierWake = { task_id: id, kind: "mission", old_status: "running", new_status: "done", detected_at: iso(T0 + 1000) };
   const wakePath = writeSoldierWake(paths.root, paths.wakesDir, wake);
   const codex = installFakeCodex(w.bin);
-  const agents = () => w.ctx.ops.herdr.agentList();
+  const agents = () => createHerdrClient({ exec: realExec, env: w.ctx.env }).agentList();
   return { w, dir, paths, pane: ws.pane_id, id, wake, wakePath, codex, agents };
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
-import { launchTmuxSoldier } from "../../src/backends/tmux-launch";
+import { launchTmuxSoldier } from "../../src/backends/tmux/launch";
 import { trustKey } from "../../src/backends/readiness";
 import { LIFECYCLE_RULES } from "../../src/soldiers/terminal";
 import { loadTask } from "../../src/state/tasks";

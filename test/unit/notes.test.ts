@@ -1,10 +1,12 @@
 // The `[vexillum]` notes, compared with the specification's own words (not with our constants).
 import { expect, test } from "bun:test";
+import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
+import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import * as notes from "../../src/lifecycle/notes";
 
 test.each([
-  [notes.NOTE_AGENT_GONE, "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp."],
-  [notes.NOTE_TMUX_GONE, "[vexillum] this soldier's tmux pane disappeared (session closed, harness exited, or tmux restarted) - marked interrupted. Any work it already committed is still in its camp."],
+  [NOTE_AGENT_GONE, "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp."],
+  [NOTE_TMUX_GONE, "[vexillum] this soldier's tmux pane disappeared (session closed, harness exited, or tmux restarted) - marked interrupted. Any work it already committed is still in its camp."],
   [notes.noteStillRunning("a spinner line with a timer"), "[vexillum] this soldier's pane still showed work in progress (a spinner line with a timer) 30 minutes after its turn went idle - stopped waiting and marked unconfirmed, not done; its report may not exist. Check its camp/pane before assuming either way."],
   [notes.noteUnstable("done"), "[vexillum] the soldier's pane was still changing when it was marked done, so its final report may be missing above. Read the pane, or ask the soldier for the report with 'vx prompt'."],
   [notes.noteUnreadable("blocked"), "[vexillum] the soldier's pane could not be read when it was marked blocked, so its final report may be missing above. Read the pane, or ask the soldier for the report with 'vx prompt'."],

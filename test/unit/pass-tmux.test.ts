@@ -3,13 +3,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxBackend } from "../../src/backends/soldiers";
-import { TmuxError, createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux";
+import { tmuxBackend } from "../../src/backends/tmux/survey";
+import { TmuxError, createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux/client";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/lifecycle/evidence";
-import { NOTE_TMUX_GONE } from "../../src/lifecycle/notes";
+import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import { ABANDONED_REASON } from "../../src/backends/leftovers";
+import { killLeftSession } from "../../src/backends/tmux/leftovers";
 import { runPass } from "../../src/sentinel/pass";
 import { writeSoldierState } from "../../src/soldiers/states";
 import type { ProjectPaths } from "../../src/state/paths";
@@ -206,7 +207,7 @@ describe("sentinel pass: tmux soldiers", () => {
 
   test("an abandoned tmux launch: its session, verified as the task's, is killed and the task failed; another task's session is left", async () => {
     using w = tmuxWorld();
-    w.ctx.tmuxClient = () => w.tmux;
+    w.ctx.closeLeft = { tmux: (_deps, task) => killLeftSession(w.tmux, task) };
     const { paths } = w.addProject();
     const left = w.writeTask(paths, { id: taskId(), status: "pending", backend: "tmux", tmux_target: "vx-left", camp_path: "/camps/1" });
     w.tmux.add("vx-left", { path: "/camps/1", env: { VX_TASK_ID: left.id } });

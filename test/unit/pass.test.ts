@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireCamp } from "../../src/camps/pool";
 import { runPass } from "../../src/sentinel/pass";
-import { NOTE_AGENT_GONE } from "../../src/lifecycle/notes";
+import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
 import { loadTask, taskPath } from "../../src/state/tasks";
 import { realExec } from "../../src/exec";
 import { TRAILER } from "../../src/lifecycle/evidence";
@@ -78,7 +78,7 @@ describe("sentinel pass", () => {
     writeExecutable(join(w.bin, "herdr"), "#!/bin/sh\necho 'not json at all'\n");
     await runPass(w.ctx);
     expect(w.logs.filter((l) => l.startsWith("sentinel: herdr unavailable:"))).toHaveLength(2);
-    w.ctx.ops.env.PATH = "/usr/bin:/bin";
+    w.ctx.env.PATH = "/usr/bin:/bin";
     await runPass(w.ctx);
     expect(w.logs.filter((l) => l.startsWith("sentinel: herdr unavailable:"))).toHaveLength(3);
     expect(readFileSync(taskPath(paths, t.id), "utf8")).toBe(before);

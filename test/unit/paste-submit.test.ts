@@ -3,7 +3,7 @@
 // only while the prompt still sits alone in the input box, judged against the screen before the
 // paste (pasteLeftUnsent); never for a harness whose Enter is never lost, never into a dialog.
 import { describe, expect, test } from "bun:test";
-import { pasteAndSubmit } from "../../src/backends/tmux-launch";
+import { pasteAndSubmit } from "../../src/backends/tmux/launch";
 import { MAX_RESENDS, enterWhileUnsent, pasteLeftUnsent } from "../../src/backends/unsent";
 import { fakeClock } from "../deps";
 import { memoryTmux } from "../fakes/tmux-memory";

@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { AgentInfo, HerdrClient } from "../../src/backends/herdr";
-import type { HerdrOps, PromptOutcome } from "../../src/backends/herdr-ops";
+import { type AgentInfo } from "../../src/backends/agents";
+import type { HerdrClient } from "../../src/backends/herdr/client";
+import type { HerdrOps, PromptOutcome } from "../../src/backends/herdr/ops";
 import { realExec } from "../../src/exec";
 import { SENSITIVE_LINE } from "../../src/redact";
 import { noteUnstable } from "../../src/lifecycle/notes";
 import { pausePath, reportPath } from "../../src/lifecycle/observe";
-import { quickSettle as herdrQuickSettle } from "../../src/backends/herdr-launch";
+import { quickSettle as herdrQuickSettle } from "../../src/backends/herdr/launch";
 import { type Settlement, guardedSave, settleSeen } from "../../src/soldiers/quick-settle";
 import { type ProjectPaths, stateDirPaths } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
@@ -65,7 +66,7 @@ function ops(transcripts: (string | undefined)[], visible?: string): HerdrOps & 
       }
       const text = transcripts[Math.min(i++, transcripts.length - 1)];
       if (text === undefined) {
-        const { HerdrError } = await import("../../src/backends/herdr-types");
+        const { HerdrError } = await import("../../src/backends/herdr/types");
         throw new HerdrError("agent_not_idle", "busy", []);
       }
       return text;

@@ -1,6 +1,6 @@
 // The sentinel log (SEN-21/25): vx's own words as they are, text from panes and other programs redacted.
 import { describe, expect, test } from "bun:test";
-import { HerdrError } from "../../src/backends/herdr-types";
+import { HerdrError } from "../../src/backends/herdr/types";
 import { StateError } from "../../src/errors";
 import { SECRET, SENSITIVE_LINE } from "../../src/redact";
 import { createLog, errorText, foreign } from "../../src/sentinel/log";

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmuxBackend } from "../../src/backends/soldiers";
+import { tmuxBackend } from "../../src/backends/tmux/survey";
 import { runPass } from "../../src/sentinel/pass";
 import { statePath, writeSoldierState } from "../../src/soldiers/states";
 import { loadTask } from "../../src/state/tasks";

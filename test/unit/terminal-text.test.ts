@@ -1,8 +1,8 @@
 // Text bound for an agent's terminal is data (issue 15): no escape can end a bracketed paste and
 // no bare CR can submit, at every door that reaches a terminal.
 import { describe, expect, test } from "bun:test";
-import { herdrArgv } from "../../src/backends/herdr";
-import { createTmuxClient } from "../../src/backends/tmux";
+import { herdrArgv } from "../../src/backends/herdr/client";
+import { createTmuxClient } from "../../src/backends/tmux/client";
 import { codexQueueArgv } from "../../src/harnesses/codex";
 import type { Exec } from "../../src/exec";
 import { controlCount, controlNote, terminalText } from "../../src/terminal-text";

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTmuxClient, defaultSocket, parsePaneInfo, parsePanes, tmuxArgv } from "../../src/backends/tmux";
+import { createTmuxClient, defaultSocket, parsePaneInfo, parsePanes, tmuxArgv } from "../../src/backends/tmux/client";
 import { realExec } from "../../src/exec";
 import { waitFor } from "../helpers";
 

@@ -8,10 +8,10 @@
  * the session: the harness may have cd'd out of the camp, and it must still die with its strike.
  */
 import { sep } from "node:path";
-import { type TmuxClient, createTmuxClient } from "./tmux";
-import type { Exec } from "../exec";
-import { realpathOr } from "../state/paths";
-import type { Task } from "../state/schemas";
+import { type TmuxClient, createTmuxClient } from "./client";
+import type { Exec } from "../../exec";
+import { realpathOr } from "../../state/paths";
+import type { Task } from "../../state/schemas";
 
 type TmuxIds = Pick<Task, "tmux_socket" | "tmux_session_id" | "tmux_pane_id" | "tmux_target">;
 

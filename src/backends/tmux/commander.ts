@@ -9,15 +9,15 @@
  *   (`commander-screen.ts`).
  * The per-harness knowledge of this is each harness module's `commander.tmuxCommander`.
  */
-import { errorMessage } from "../errors";
-import type { Exec } from "../exec";
-import { HARNESSES, type HarnessName } from "../harnesses";
-import type { Delivery, TmuxCommanderRule } from "../harnesses/types";
-import { inspectProcess } from "../procs";
-import type { Commander } from "../state/schemas";
-import type { Clock } from "../time";
-import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "./commander-screen";
-import { createTmuxClient } from "./tmux";
+import { errorMessage } from "../../errors";
+import type { Exec } from "../../exec";
+import { HARNESSES, type HarnessName } from "../../harnesses";
+import type { Delivery, TmuxCommanderRule } from "../../harnesses/types";
+import { inspectProcess } from "../../procs";
+import type { Commander } from "../../state/schemas";
+import type { Clock } from "../../time";
+import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "../commander-screen";
+import { createTmuxClient } from "./client";
 
 type Env = Record<string, string | undefined>;
 
@@ -73,7 +73,7 @@ export async function identifyTmuxCommander(env: Env, ppid: number, exec: Exec):
 
 /** Live: the recorded pid still runs the harness, and the pane is still on its server. */
 export async function tmuxCommanderLive(harness: HarnessName, entry: Commander, exec: Exec, env: Env): Promise<boolean> {
-  const rule = HARNESSES[harness].commander.tmuxCommander;
+  const rule = HARNESSES[harness]?.commander.tmuxCommander;
   if (!rule || !entry.tmux_pane || !entry.tmux_socket || !entry.pid) return false;
   const info = await inspectProcess(entry.pid, exec);
   if (!info || !rule.program.test(baseName(info.command))) return false;

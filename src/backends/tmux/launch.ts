@@ -9,27 +9,27 @@
  */
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { agentName, fallbackName } from "./herdr-ops";
-import { RESEND_POLLS, type Readiness, lastWords, waitReady } from "./readiness";
-import { enterWhileUnsent } from "./unsent";
-import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./tmux";
-import type { Deps } from "../deps";
-import { errorMessage } from "../errors";
-import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
-import { writeStateFile } from "../state/files";
-import { guardedSave } from "../state/guarded";
-import { markFailed } from "../state/mark-failed";
-import { type ProjectPaths, realpathOr } from "../state/paths";
-import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS } from "../state/tasks";
-import { COUNTS, deadlineIn, isoTime, scaled } from "../time";
-import { type HookedLaunch, shellQuote, stateHooks } from "../harnesses/soldier-hooks";
-import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "./terminal-types";
-import { soldierExecArgv } from "./soldier-exec";
-import { hooksDir, soldierEnvFile, writeSoldierEnv } from "./soldier-env";
-import { deliverUnderIntent, readSoldierState, warnTo } from "../state/soldier-state";
-import { tmuxSurvey } from "./soldiers";
-import { loadTask } from "../state/tasks";
+import { tmuxSurvey } from "./survey";
+import { agentName, fallbackName } from "../soldier-name";
+import { RESEND_POLLS, type Readiness, lastWords, waitReady } from "../readiness";
+import { enterWhileUnsent } from "../unsent";
+import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./client";
+import type { Deps } from "../../deps";
+import { errorMessage } from "../../errors";
+import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../../harnesses";
+import { writeStateFile } from "../../state/files";
+import { guardedSave } from "../../state/guarded";
+import { markFailed } from "../../state/mark-failed";
+import { type ProjectPaths, realpathOr } from "../../state/paths";
+import type { Task } from "../../state/schemas";
+import { EPISODE_CLEARS } from "../../state/tasks";
+import { COUNTS, deadlineIn, isoTime, scaled } from "../../time";
+import { type HookedLaunch, shellQuote, stateHooks } from "../../harnesses/soldier-hooks";
+import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "../terminal-types";
+import { soldierExecArgv } from "../soldier-exec";
+import { hooksDir, soldierEnvFile, writeSoldierEnv } from "../soldier-env";
+import { deliverUnderIntent, readSoldierState, warnTo } from "../../state/soldier-state";
+import { loadTask } from "../../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 

@@ -6,23 +6,24 @@
  * leased; every save is guarded on the status and `updated_at` it was decided on, and a failure
  * leaves the task `failed` with its lease kept, so it can be struck.
  */
-import { markFailed } from "../state/mark-failed";
-import { type HerdrOps, agentName, closeTab, fallbackName, isGone, promptAgent, readTranscript, readVisible, startAgent } from "./herdr-ops";
-import { type ReadyPane, lastWords, showsTrustDialog, waitReady } from "./readiness";
-import { launcherDir, removeLaunchFiles, writeLauncherScript, writeSoldierEnv } from "./soldier-env";
-import { HerdrError } from "./herdr";
-import { agentTarget } from "./herdr-types";
-import type { PromptOutcome } from "./types";
-import { type LaunchResult, type LifecycleRules, type Relaunch, type Settlement, changedUnderLaunch } from "./terminal-types";
-import type { Deps } from "../deps";
-import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../harnesses";
-import { errorMessage } from "../errors";
-import type { Exec } from "../exec";
-import { guardedSave } from "../state/guarded";
-import type { ProjectPaths } from "../state/paths";
-import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, loadTask } from "../state/tasks";
-import { isoTime, nominalSeconds, scaled } from "../time";
+import { agentName, fallbackName } from "../soldier-name";
+import { markFailed } from "../../state/mark-failed";
+import { type HerdrOps, closeTab, isGone, promptAgent, readTranscript, readVisible, startAgent } from "./ops";
+import { type ReadyPane, lastWords, showsTrustDialog, waitReady } from "../readiness";
+import { launcherDir, removeLaunchFiles, writeLauncherScript, writeSoldierEnv } from "../soldier-env";
+import { HerdrError } from "./client";
+import { agentTarget } from "./types";
+import type { PromptOutcome } from "../types";
+import { type LaunchResult, type LifecycleRules, type Relaunch, type Settlement, changedUnderLaunch } from "../terminal-types";
+import type { Deps } from "../../deps";
+import { DEFAULT_HARNESS, type HarnessName, harnessOf } from "../../harnesses";
+import { errorMessage } from "../../errors";
+import type { Exec } from "../../exec";
+import { guardedSave } from "../../state/guarded";
+import type { ProjectPaths } from "../../state/paths";
+import type { Task } from "../../state/schemas";
+import { EPISODE_CLEARS, loadTask } from "../../state/tasks";
+import { isoTime, nominalSeconds, scaled } from "../../time";
 
 /**
  * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a

@@ -7,13 +7,13 @@
  * in a plain tmux pane; and a harness that can lose the prompt's Enter (Gemini CLI, its `unsent`)
  * gets Enter again while the wake still sits alone in its box (docs/real-clients.md).
  */
-import { errorMessage } from "../errors";
-import type { HarnessName } from "../harnesses";
-import type { Delivery } from "../harnesses/types";
-import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "./commander-screen";
-import { type AgentInfo, isIdleStatus } from "./herdr";
-import { type HerdrOps, promptAgent, readVisible } from "./herdr-ops";
-import type { PaneKeys } from "./unsent";
+import { type AgentInfo, isIdleStatus } from "../agents";
+import { errorMessage } from "../../errors";
+import type { HarnessName } from "../../harnesses";
+import type { Delivery } from "../../harnesses/types";
+import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "../commander-screen";
+import { type HerdrOps, promptAgent, readVisible } from "./ops";
+import type { PaneKeys } from "../unsent";
 
 /**
  * The commander in `pane` as herdr lists it (`agent`) and as its screen shows it: idle only when

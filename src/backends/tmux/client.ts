@@ -7,9 +7,9 @@
  */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
-import { terminalText } from "../terminal-text";
-import { GUARDS } from "../time";
+import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
+import { terminalText } from "../../terminal-text";
+import { GUARDS } from "../../time";
 
 export type TmuxErrorCode = "tmux_missing" | "no_server" | "session_not_found" | "duplicate_session" | "failed";
 

@@ -4,19 +4,20 @@
  * for the agent to leave that dialog, `agent read` for the screen and transcripts, and the tab
  * (or pane) closed on strike. Behaviour is what the commands did before the seam.
  */
-import { type HerdrOps, closePane, closeTab, herdrOps, isGone, promptAgent, readVisible } from "./herdr-ops";
-import type { PromptOutcome } from "./types";
-import { type AgentInfo, herdrCode } from "./herdr-types";
-import { herdrSighting } from "./soldiers";
-import type { Deps } from "../deps";
-import { harnessOf } from "../harnesses";
-import { errorMessage } from "../errors";
-import type { ProjectPaths } from "../state/paths";
-import { COUNTS, deadlineIn, scaled } from "../time";
-import { launchSoldier, settleAfterPrompt } from "./herdr-launch";
 import { closeUnrecordedTabs } from "./leftovers";
-import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
-import type { Task } from "../state/schemas";
+import { herdrSighting } from "./survey";
+import { type AgentInfo } from "../agents";
+import { type HerdrOps, closePane, closeTab, herdrOps, isGone, promptAgent, readVisible } from "./ops";
+import type { PromptOutcome } from "../types";
+import { herdrCode } from "./types";
+import type { Deps } from "../../deps";
+import { harnessOf } from "../../harnesses";
+import { errorMessage } from "../../errors";
+import type { ProjectPaths } from "../../state/paths";
+import { COUNTS, deadlineIn, scaled } from "../../time";
+import { launchSoldier, settleAfterPrompt } from "./launch";
+import type { LifecycleRules, SoldierTerminal } from "../terminal-types";
+import type { Task } from "../../state/schemas";
 
 /**
  * After an option's key, waits (within the probe window) for the agent to leave the dialog it

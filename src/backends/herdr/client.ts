@@ -3,16 +3,15 @@
  * Argv is built by the pure functions in `herdrArgv`; every call runs through the injected Exec with
  * the caller's environment unchanged (ENV-02) and a timeout. Retries and recovery live in herdr-ops.
  */
-import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../exec";
-import type { Env } from "../state/paths";
-import { terminalText } from "../terminal-text";
-import { GUARDS } from "../time";
-import { type HerdrVersion, parseHerdrVersion } from "./herdr-version";
-import {
-  type AgentInfo, HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus,
-} from "./herdr-types";
+import { type AgentInfo } from "../agents";
+import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
+import type { Env } from "../../state/paths";
+import { terminalText } from "../../terminal-text";
+import { GUARDS } from "../../time";
+import { type HerdrVersion, parseHerdrVersion } from "./version";
+import { HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus } from "./types";
 
-export * from "./herdr-types";
+export * from "./types";
 
 /** Where `agent read` takes its text from: transcripts, the rendered screen, or herdr's default (`recent`). */
 export type ReadSource = "recent-unwrapped" | "visible";

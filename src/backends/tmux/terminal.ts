@@ -7,16 +7,17 @@
  * own server and ids, and a paste, key or kill only to a pane verified as the task's
  * (`tmux-soldier.ts`).
  */
-import type { PromptOutcome } from "./herdr-ops";
-import { type Sighting, tmuxSurvey } from "./soldiers";
-import type { Deps } from "../deps";
-import type { ProjectPaths } from "../state/paths";
-import type { Task } from "../state/schemas";
-import { isoTime } from "../time";
-import { launchTmuxOf, launchTmuxSoldier, pasteAndSubmit, probe, soldierHooks } from "./tmux-launch";
-import { deliverUnderIntent, warnTo } from "../state/soldier-state";
-import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
-import { identify, killIfOurs, paneOf, tmuxFor } from "./tmux-soldier";
+import { tmuxSurvey } from "./survey";
+import { type Sighting } from "../types";
+import type { PromptOutcome } from "../herdr/ops";
+import type { Deps } from "../../deps";
+import type { ProjectPaths } from "../../state/paths";
+import type { Task } from "../../state/schemas";
+import { isoTime } from "../../time";
+import { launchTmuxOf, launchTmuxSoldier, pasteAndSubmit, probe, soldierHooks } from "./launch";
+import { deliverUnderIntent, warnTo } from "../../state/soldier-state";
+import type { LifecycleRules, SoldierTerminal } from "../terminal-types";
+import { identify, killIfOurs, paneOf, tmuxFor } from "./soldier";
 
 export function tmuxTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRules): SoldierTerminal {
   const tmuxOfTask = (task: Task) => tmuxFor(deps.exec, deps.env, task);

@@ -2,36 +2,8 @@
  * Record shapes vx reads from herdr (SPEC HRD-02, HRD-06) and the typed error its calls raise.
  * Parsing is lenient about key order and extra fields, strict about the fields vx relies on.
  */
-import { MuxError } from "../errors";
-
-/** herdr's agent states. `idle` and `done` mean the same thing (HRD-06); `unknown` never means success. */
-export const AGENT_STATUSES = ["idle", "working", "blocked", "done", "unknown"] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
-
-/**
- * One agent as `agent get`, `agent list`, `agent prompt` and `agent wait` report it (herdr.md section 4),
- * reduced to the fields vx uses.
- */
-export type AgentInfo = {
-  /** The agent's herdr name; absent for agents herdr detected on its own. */
-  name?: string;
-  /** Kind label, e.g. `claude`, `codex`. */
-  agent?: string;
-  /**
-   * Usually one of AGENT_STATUSES. A newer herdr may report other values, and an absent field is
-   * kept as "", so callers can apply SEN-09 (skip and log) instead of failing the whole read.
-   */
-  agent_status: AgentStatus | (string & {});
-  pane_id: string;
-  tab_id: string;
-  workspace_id: string;
-  /** Advances on each lifecycle change; herdr always sends it, 0 when absent. */
-  state_change_seq: number;
-  /** herdr omits the field when false; normalised to a boolean here. */
-  interactive_ready: boolean;
-  cwd?: string;
-  agent_session?: { source?: string; agent?: string; kind?: string; value?: string };
-};
+import { MuxError } from "../../errors";
+import type { AgentInfo } from "../agents";
 
 /** `herdr status server --json`, for doctor. Fields are null while the server is down. */
 export type ServerStatus = {
@@ -62,11 +34,6 @@ export class HerdrError extends MuxError {
 /** The herdr error code of `err`, or undefined when it is not a HerdrError. */
 export function herdrCode(err: unknown): string | undefined {
   return err instanceof HerdrError ? err.code : undefined;
-}
-
-/** `idle` or `done`: the turn is over and the agent is ready (HRD-06). */
-export function isIdleStatus(status: string): boolean {
-  return status === "idle" || status === "done";
 }
 
 type Json = Record<string, unknown>;

@@ -3,16 +3,18 @@
  * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
-import type { Env } from "../state/paths";
-import { type Clock, COUNTS, scaled } from "../time";
-import type { Exec } from "../exec";
-import { terminalText } from "../terminal-text";
-import { RESEND_POLLS } from "./readiness";
-import { type PasteWatch, enterWhileUnsent } from "./unsent";
-import { type AgentInfo, type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./herdr";
-import type { PromptOutcome } from "./types";
+import { type AgentInfo } from "../agents";
+import type { Env } from "../../state/paths";
+import { type Clock, COUNTS, scaled } from "../../time";
+import type { Exec } from "../../exec";
+import { terminalText } from "../../terminal-text";
+import { fallbackName } from "../soldier-name";
+import { RESEND_POLLS } from "../readiness";
+import { type PasteWatch, enterWhileUnsent } from "../unsent";
+import { type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./client";
+import type { PromptOutcome } from "../types";
 
-export type { PromptOutcome } from "./types";
+export type { PromptOutcome } from "../types";
 
 /** What every operation needs: the client, the clock to wait on, and the env that sets VX_TIME_SCALE. */
 export type HerdrOps = { herdr: HerdrClient; clock: Clock; env: Env };
@@ -22,33 +24,11 @@ export function herdrOps(deps: { exec: Exec; clock: Clock; env: Env }): HerdrOps
   return { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
 }
 
-const NAME_MAX = 32;
 const GONE = new Set(["agent_not_found", "agent_not_running"]);
 
 /** True for the codes that mean the agent (or its pane) is gone (HRD-05). */
 export function isGone(err: unknown): boolean {
   return GONE.has(herdrCode(err) ?? "");
-}
-
-function trimDashes(s: string): string {
-  return s.replace(/^-+|-+$/g, "");
-}
-
-/**
- * HRD-06 candidate name: `vx-` plus a slug of the prompt, at most 32 characters, always matching
- * herdr's `[a-z][a-z0-9_-]{0,31}`; `vx-<first 8 hex of the id>` when the prompt has no usable letter.
- */
-export function agentName(prompt: string, taskId: string): string {
-  const slug = trimDashes(prompt.toLowerCase().replace(/[^a-z0-9]+/g, "-"));
-  if (!slug) return `vx-${taskId.slice(0, 8)}`;
-  // The cut can land just after a separator; a name ending in `-` would read as truncated noise.
-  return trimDashes(`vx-${slug}`.slice(0, NAME_MAX));
-}
-
-/** HRD-06 fallback after `agent_name_taken`: the candidate cut so `<cut>-<first 6 hex of id>` fits 32. */
-export function fallbackName(candidate: string, taskId: string): string {
-  const suffix = `-${taskId.slice(0, 6)}`;
-  return `${trimDashes(candidate.slice(0, NAME_MAX - suffix.length))}${suffix}`;
 }
 
 export type StartRequest = {

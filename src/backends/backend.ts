@@ -1,0 +1,94 @@
+/**
+ * What a terminal backend is: everything vx does that differs between herdr, tmux and the next
+ * one, behind one interface. Each backend's folder implements it and is the only reader and writer
+ * of its own task fields; `index.ts` lists them. A new backend is one folder, its name in
+ * `names.ts` and one line in `index.ts`: the `satisfies` there makes a missing part a compile
+ * error. Fields a new backend records of its soldier go in the task's `backend_state` map (the
+ * first two keep their own top-level fields, which older task files carry).
+ */
+import type { Check } from "../check";
+import type { Deps } from "../deps";
+import type { Exec } from "../exec";
+import type { HarnessName } from "../harnesses";
+import type { Delivery } from "../harnesses/types";
+import type { Env, ProjectPaths } from "../state/paths";
+import type { Commander, Pool, Task } from "../state/schemas";
+import type { Clock } from "../time";
+import type { AgentInfo } from "./agents";
+import type { BackendName } from "./names";
+import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
+import type { SoldierBackend } from "./types";
+
+/** What a backend builds its clients from: the caller's exec, clock and environment. */
+export type BackendDeps = { exec: Exec; clock: Clock; env: Env };
+
+/** What finding a commander needs: the pass's agent list, when a backend's survey made one. */
+export type CommanderCtx = BackendDeps & { agents?: readonly AgentInfo[] };
+
+/** A hook-less commander found live in one of this backend's panes (CMDR-08..10). */
+export interface CommanderSeat {
+  /** How doctor names where it runs. */
+  readonly pane: string;
+  /** How the sentinel's log says a wake typed into it went (" via herdr agent prompt"). */
+  readonly via: string;
+  /** Its screen shows it idle with an empty input line (and its backend agrees). */
+  idle(): Promise<boolean>;
+  /** Types a wake into it, once. */
+  type(text: string): Promise<Delivery>;
+}
+
+export interface Backend {
+  readonly name: BackendName;
+  /** The program every call to this backend runs, found on PATH (the sentinel's PATH check, SEN-23). */
+  readonly program: string;
+  /** How notes and refusals name the soldier's pane. */
+  readonly pane: string;
+  /** What `vx strike` reports it closed. */
+  readonly closed: string;
+  /** What a launch that died may have left behind (the sentinel's log). */
+  readonly leftover: string;
+  /** The note of a soldier that disappeared (SEN-18, TMX-06). */
+  readonly goneNote: string;
+  /** A new project that names no backend gets the first one (in registry order) present here. */
+  present(env: Env, onPath: (program: string) => boolean): boolean;
+  /**
+   * CMD-DISPATCH-02 before anything is written: throws when this backend cannot take a soldier
+   * from here; returns where a launch puts its pane (herdr: the workspace), when that matters.
+   */
+  check(env: Env): string | undefined;
+  /** AWT-01: a commander's hook here has wakes to deliver (`configured`: the project names this backend). */
+  commanderHere(env: Env, configured: () => boolean): boolean;
+
+  /** The task records where its soldier is (the reopen pass needs that, SEN-20). */
+  recorded(task: Task): boolean;
+  /** The task records a pane or tab that a relaunch closes first. */
+  hasPane(task: Task): boolean;
+  /** The soldier's name, which its report and pause files carry; undefined before it has one. */
+  soldierName(task: Task): string | undefined;
+  /** The soldier's pane as a refusal names it (a session, an agent), when recorded. */
+  paneName(task: Task): string | undefined;
+  /** CMD-DISPATCH-04's line on where the soldier runs; undefined when there is nothing to say. */
+  launchLine(task: Task): string | undefined;
+  /** Saved on the pending task before its pane exists, so a launch that dies can be cleaned up. */
+  intent(task: Pick<Task, "id" | "prompt">, where: string | undefined): Partial<Task>;
+  /** What a relaunch saves first: the old pane's fields cleared, the new intent; `sameServer` for a resume. */
+  relaunch(task: Task, where: string | undefined, sameServer: boolean): Partial<Task>;
+
+  /** The lifecycle seam's terminal for this backend's soldiers. */
+  terminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRules, where?: string): SoldierTerminal;
+  /**
+   * The pass's survey. `listsCommanders`: it also lists commanders' panes (`agents`), so a pass
+   * asks it whenever a hook-less commander has wakes waiting, even with no soldier to judge (CMDR-08).
+   */
+  readonly survey: { readonly listsCommanders: boolean; backend(deps: BackendDeps): SoldierBackend };
+  /** Doctor's lines once its program is found (`required`: the project's backend), DOC-04. */
+  doctor(deps: Deps, exe: string, required: boolean): Promise<Check[]>;
+  /** Doctor: soldiers still running in a camp the pool took back, each with how to stop it. */
+  strays(pool: Pool, tasks: Task[], deps: Pick<BackendDeps, "exec" | "env">): Promise<string[]>;
+  /** Closes what a launch that died left unrecorded (a tab, a session); returns what it closed. */
+  closeLeft(deps: BackendDeps, task: Task): Promise<string[]>;
+  /** The pane a registered commander's entry records on this backend, if it records one (the board shows it). */
+  commanderPane(entry: Commander): string | undefined;
+  /** The commander side: a registered hook-less commander live in one of its panes, else undefined. */
+  findCommander(ctx: CommanderCtx, harness: HarnessName, entry: Commander): Promise<CommanderSeat | undefined>;
+}

@@ -1,0 +1,74 @@
+/**
+ * herdr as a terminal backend: its soldiers are herdr agents in tabs of the commander's workspace
+ * (HRD-01..07), its survey is one `agent list`, which also shows hook-less commanders (CMDR-08).
+ */
+import { VxError } from "../../errors";
+import type { Task } from "../../state/schemas";
+import type { Backend } from "../backend";
+import { agentName } from "../soldier-name";
+import { promptHerdrCommander, readHerdrCommander } from "./commander";
+import { herdrChecks } from "./doctor";
+import { closeUnrecordedTabs } from "./leftovers";
+import { herdrOps } from "./ops";
+import { herdrBackend } from "./survey";
+import { herdrTerminal } from "./terminal";
+
+/** SEN-18: the note of a soldier whose agent disappeared. */
+export const NOTE_AGENT_GONE =
+  "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
+
+/** CMD-DISPATCH-02, shared by redispatch and resume. */
+export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)";
+
+/** Saved before the tab exists: where it will be and its label, so a dead launch's tab is found (`leftovers.ts`). */
+function intent(task: Pick<Task, "prompt" | "id">, workspace: string | undefined): Partial<Task> {
+  return workspace ? { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) } : {};
+}
+
+export const herdr = {
+  name: "herdr",
+  program: "herdr",
+  pane: "herdr pane",
+  closed: "herdr pane",
+  leftover: "tab",
+  goneNote: NOTE_AGENT_GONE,
+  present: (env, onPath) => Boolean(env.HERDR_WORKSPACE_ID) || onPath("herdr"),
+  check(env) {
+    const workspace = env.HERDR_WORKSPACE_ID;
+    if (!workspace) throw new VxError(NO_WORKSPACE);
+    return workspace;
+  },
+  commanderHere: (env) => Boolean(env.HERDR_WORKSPACE_ID),
+
+  recorded: (task) => Boolean(task.herdr_agent_name || task.herdr_pane_id),
+  hasPane: (task) => Boolean(task.herdr_tab_id),
+  soldierName: (task) => task.herdr_agent_name,
+  paneName: (task) => task.herdr_agent_name ?? task.herdr_pane_id,
+  launchLine: (t) =>
+    t.herdr_pane_id ? `herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}` : undefined,
+  intent,
+  relaunch: (task, workspace) => ({
+    herdr_tab_id: undefined,
+    herdr_pane_id: undefined,
+    ...(workspace ? intent(task, workspace) : { herdr_workspace_id: undefined, herdr_agent_name: undefined }),
+  }),
+
+  terminal: herdrTerminal,
+  survey: { listsCommanders: true, backend: (deps) => herdrBackend(herdrOps(deps)) },
+  doctor: (deps, exe) => herdrChecks(deps, exe),
+  strays: async () => [],
+  closeLeft: (deps, task) => closeUnrecordedTabs(herdrOps(deps), task),
+  commanderPane: (entry) => entry.herdr_pane_id,
+  // CMDR-03: live means an agent of the registered kind in the registered pane, in the pass's list.
+  async findCommander(ctx, harness, entry) {
+    const agent = entry.herdr_pane_id ? ctx.agents?.find((a) => a.pane_id === entry.herdr_pane_id && a.agent === harness) : undefined;
+    if (!agent) return undefined;
+    const ops = herdrOps(ctx);
+    return {
+      pane: agent.pane_id,
+      via: " via herdr agent prompt",
+      idle: async () => (await readHerdrCommander(ops, harness, agent))?.idle === true,
+      type: (text) => promptHerdrCommander(ops, harness, agent, text),
+    };
+  },
+} satisfies Backend;

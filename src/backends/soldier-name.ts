@@ -1,0 +1,27 @@
+/**
+ * A soldier's name (HRD-06): its herdr agent name and tab label, its tmux session's name, and the
+ * name its report and pause files carry, made the same way on every backend.
+ */
+
+const NAME_MAX = 32;
+
+function trimDashes(s: string): string {
+  return s.replace(/^-+|-+$/g, "");
+}
+
+/**
+ * HRD-06 candidate name: `vx-` plus a slug of the prompt, at most 32 characters, always matching
+ * herdr's `[a-z][a-z0-9_-]{0,31}`; `vx-<first 8 hex of the id>` when the prompt has no usable letter.
+ */
+export function agentName(prompt: string, taskId: string): string {
+  const slug = trimDashes(prompt.toLowerCase().replace(/[^a-z0-9]+/g, "-"));
+  if (!slug) return `vx-${taskId.slice(0, 8)}`;
+  // The cut can land just after a separator; a name ending in `-` would read as truncated noise.
+  return trimDashes(`vx-${slug}`.slice(0, NAME_MAX));
+}
+
+/** HRD-06 fallback after `agent_name_taken`: the candidate cut so `<cut>-<first 6 hex of id>` fits 32. */
+export function fallbackName(candidate: string, taskId: string): string {
+  const suffix = `-${taskId.slice(0, 6)}`;
+  return `${trimDashes(candidate.slice(0, NAME_MAX - suffix.length))}${suffix}`;
+}
