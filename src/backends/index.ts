@@ -14,7 +14,8 @@ import { tmux } from "./tmux";
 
 export type { Backend, BackendDeps, CommanderCtx, CommanderSeat } from "./backend";
 
-export const BACKENDS = { herdr, tmux } as const satisfies Record<BackendName, Backend>;
+/** The table: typed as the interface, so what reads it never depends on one backend's own shape. */
+export const BACKENDS: Readonly<Record<BackendName, Backend>> = { herdr, tmux };
 
 /** Every backend, in registry order (the order doctor lists them and a new project prefers them). */
 export const ALL_BACKENDS: readonly Backend[] = BACKEND_NAMES.map((name) => BACKENDS[name]);

@@ -71,6 +71,8 @@ export const TaskSchema = v.object({
   tmux_socket: OptString,
   tmux_session_id: OptString,
   tmux_pane_id: OptString,
+  /** What a backend added after the first two records of its soldier, by its own keys (only it reads them). */
+  backend_state: v.optional(v.record(v.string(), v.string())),
   harness: v.optional(v.picklist(HARNESSES)),
   model: OptString,
   effort: OptString,
