@@ -31,7 +31,8 @@ describe("one source per constant", () => {
 
   test("the wake and state-hook templates render their timings from the time table", async () => {
     const files = await sources();
-    for (const rel of ["harnesses/pi-extension.ts", "harnesses/opencode-plugin.ts", "harnesses/wake-common.ts", "harnesses/state-hook-templates.ts"]) {
+    const programs = ["pi-wake", "opencode-wake", "wake-helpers", "pi-state", "opencode-state", "state-reporter"].map((p) => `harnesses/programs/${p}.ts`);
+    for (const rel of ["harnesses/pi-extension.ts", "harnesses/opencode-plugin.ts", "harnesses/wake-common.ts", "harnesses/state-hook-templates.ts", ...programs]) {
       const text = files.get(rel);
       // A moved file must move here too: a missing one would pass unread.
       expect({ rel, found: text !== undefined }).toEqual({ rel, found: true });
