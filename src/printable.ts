@@ -3,6 +3,7 @@
  * rest of C0 except newline and tab, DEL, and C1) are shown as `\xNN` escapes, so a prompt, a
  * soldier's question or an id can never move the cursor, recolour, retitle or clear the screen.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function printable(text: string): string {

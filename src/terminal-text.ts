@@ -14,6 +14,7 @@
 
 // C0 except tab and newline (CR is handled first), DEL, and C1 (U+0080..U+009F, where U+009B is
 // the one-character CSI some parsers still honour).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** `text` safe to paste or type: CRLF and lone CR become LF; other controls but tab are removed. */

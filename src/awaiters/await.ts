@@ -12,7 +12,7 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
 import { errorText } from "../sentinel/log";
 import { rootPaths } from "../state/paths";
-import { type Awaiter } from "../state/schemas";
+import type { Awaiter } from "../state/schemas";
 import { isoTime } from "../time";
 import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { reasonText } from "../wakes/reason";

@@ -30,7 +30,7 @@ function word(w: string, what: string): string {
 /** Value hints naming a path get file completion; `a|b|c` hints are the choices. */
 const FILE_HINTS = new Set(["path", "file"]);
 
-function valueOf(def: ArgDef, name: string): FlagSpec["value"] {
+function flagValue(def: ArgDef, name: string): FlagSpec["value"] {
   if (def.type === "boolean") return false;
   if (def.type === "enum" && def.options) return { choices: def.options.map((o) => word(String(o), `value of --${name}`)) };
   const hint = def.valueHint ?? "";
@@ -48,7 +48,7 @@ function flagsOf(cmd: VxCommand): FlagSpec[] {
       long: word(name, "flag"),
       ...(alias ? { short: word(alias, "flag alias") } : {}),
       description: def.description ?? "",
-      value: valueOf(def, name),
+      value: flagValue(def, name),
     });
     // `--no-<flag>` exists only where the command documents it (see command.ts).
     const negative = (def as { negativeDescription?: string }).negativeDescription;

@@ -12,7 +12,7 @@ function sq(text: string): string {
 
 /** Text inside an `_arguments` `[description]` or `_describe` entry: its separators escaped. */
 function desc(text: string): string {
-  return text.replace(/[\\\]\[:]/g, (c) => `\\${c}`);
+  return text.replace(/[\\\][:]/g, (c) => `\\${c}`);
 }
 
 function flagSpecs(f: FlagSpec): string[] {

@@ -82,8 +82,6 @@ export function resolveRef(ref: string, base: string[]): string[] | undefined {
 
 const hidden = (parts: string[]) => parts.some((p) => p.startsWith("."));
 
-const srcsetUrls = (v: string) => v.split(",").map((c) => c.trim().split(/\s+/)[0] ?? "").filter(Boolean);
-
 const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)"'\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')/g;
 
 function rewriteCss(css: string, swap: (ref: string) => string | undefined): string {

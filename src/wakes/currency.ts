@@ -10,7 +10,7 @@ import { readStateText } from "../state/files";
 import { isSafeBaseName } from "../state/ids";
 import { projectPaths, stateDirPaths } from "../state/paths";
 import { leasedIds } from "../state/leases";
-import { type ForumWake, type SoldierWake, type Task } from "../state/schemas";
+import type { ForumWake, SoldierWake, Task } from "../state/schemas";
 import { loadTask } from "../state/tasks";
 
 type MaybePromise<T> = T | Promise<T>;

@@ -13,6 +13,7 @@ export const DETECT_APPEAR_MS = 500;
 export const DETECT_SETTLE_MS = 2500;
 
 export function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips terminal escape sequences on purpose
   return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, "");
 }
 

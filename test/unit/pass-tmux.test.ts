@@ -17,7 +17,7 @@ import type { ProjectPaths } from "../../src/state/paths";
 import { loadTask } from "../../src/state/tasks";
 import { callsOf, createWorkspace } from "../fakes/herdr-control";
 import { memoryTmux } from "../fakes/tmux-memory";
-import { alive, git, waitFor } from "../helpers";
+import { alive, waitFor } from "../helpers";
 import { finishedTmuxMission, iso, taskId, tmuxWorld, world } from "../sentinel-kit";
 
 const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) =>

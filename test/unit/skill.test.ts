@@ -101,7 +101,7 @@ describe("the vexillum skill files", () => {
 
   test("every vx command named exists (CLI-02)", () => {
     const known = new Set(["init", "upgrade", "doctor", "dispatch", "redispatch", "decide", "prompt", "status", "land", "strike", "sentinel", "wait", "report", "forum", "resume"]);
-    const named = [...ALL.matchAll(/`vx ([a-z-]+)(?: ([a-z-]+)(?![.\/]))?/g)];
+    const named = [...ALL.matchAll(/`vx ([a-z-]+)(?: ([a-z-]+)\b(?![./]))?/g)];
     expect(named.length).toBeGreaterThan(20);
     for (const [, command, sub] of named) {
       expect(known.has(command)).toBe(true);

@@ -3,7 +3,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readPool } from "../../src/camps/pool";
-import { StateError, VxError } from "../../src/errors";
+import { StateError, type VxError } from "../../src/errors";
 import { assertTaskId, assertTaskRef, isTaskId, newTaskId } from "../../src/state/ids";
 import { isLockHeld, tryLockExclusive, withLock } from "../../src/state/lock";
 import { isUnder, projectKey, projectPaths, refuseInsideCamp, stateRoot } from "../../src/state/paths";

@@ -1,6 +1,6 @@
 // The tmux client against a real tmux server of the test's own (TMUX_TMPDIR), never the user's.
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTmuxClient, defaultSocket, parsePaneInfo, parsePanes, tmuxArgv } from "../../src/backends/tmux/client";

@@ -1,6 +1,7 @@
 // The forum's one page script (board and review). Plain DOM, no framework: every text from the
 // server is put in with textContent, never as HTML (FOR-10). A message is shown as sent only
 // when the server answered 201, which it does once the message is on disk (FOR-07).
+// biome-ignore lint/suspicious/noRedundantUseStrict: a classic <script defer>, not a module, so the directive does apply
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -22,7 +23,7 @@ function notice(text, error) {
 async function errorOf(res) {
   try {
     const body = await res.json();
-    if (body && body.error) return body.error;
+    if (body?.error) return body.error;
   } catch (_) {
     // not JSON
   }
@@ -117,7 +118,7 @@ async function follow(handlers) {
       live.textContent = "refused";
       return;
     }
-    if (res && res.ok) {
+    if (res?.ok) {
       live.textContent = "live";
       live.classList.remove("off");
       handlers.open();
@@ -253,7 +254,7 @@ function taskRow(t) {
   what.append(el("div", "", t.first_line || "(no prompt)"));
   if (t.question) what.append(el("div", "question", `asks: ${t.question}`));
   if (t.report_path) what.append(el("div", "meta", `report: ${t.report_path}`));
-  if (t.output_tail && t.output_tail.length) {
+  if (t.output_tail?.length) {
     const d = el("details");
     d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
     what.append(d);
@@ -329,7 +330,7 @@ function boardPage() {
         c.body.replaceChildren(table);
       }
     }
-    for (const [key, c] of cards) if (!seen.has(key)) cards.delete(key);
+    for (const key of cards.keys()) if (!seen.has(key)) cards.delete(key);
     main.replaceChildren(...order);
   }
 
