@@ -3,7 +3,7 @@
  * claimed, and the lookups the currency filter needs.
  */
 import { join } from "node:path";
-import { ALL_BACKENDS, BACKENDS } from "../backends";
+import { ALL_BACKENDS } from "../backends";
 import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";
 import { isLiveVx } from "../procs";

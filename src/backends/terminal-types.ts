@@ -2,8 +2,8 @@
  * The interface both soldier terminals implement (`herdr-terminal.ts`, `tmux-terminal.ts`), apart
  * from the registry that picks one (`terminal.ts`), so the implementations never import it back.
  */
-import { type Sighting } from "./types";
-import { type BackendName } from "./names";
+import type { Sighting } from "./types";
+import type { BackendName } from "./names";
 import type { PromptOutcome, Timing } from "./types";
 import type { Exec } from "../exec";
 import type { ProjectPaths } from "../state/paths";

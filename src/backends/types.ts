@@ -2,7 +2,7 @@
  * The backend-neutral types of the soldier-terminal seam: what a prompt came to, what a survey saw,
  * and the timing every wait needs (the caller's clock, passed in, never borrowed from a backend).
  */
-import { type AgentInfo } from "./agents";
+import type { AgentInfo } from "./agents";
 import type { Env } from "../state/paths";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";

@@ -3,7 +3,7 @@
  * its hook drains, and its entry in that project's `commanders.json`. Dispatch, redispatch,
  * prompt and decide record it so the commander that sent the latest instruction is woken next.
  */
-import { type AgentInfo } from "../backends/agents";
+import type { AgentInfo } from "../backends/agents";
 import { liveAwaiters } from "../awaiters/registry";
 import { herdrOps } from "../backends/herdr/ops";
 import type { Deps } from "../deps";

@@ -4,7 +4,7 @@
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
 import type { ParsedArgs } from "citty";
-import { type Sighting } from "../backends/types";
+import type { Sighting } from "../backends/types";
 import { isIdleStatus } from "../backends/agents";
 import { backendOf } from "../backends/names";
 import type { PromptOutcome } from "../backends/types";

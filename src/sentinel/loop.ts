@@ -15,7 +15,7 @@ import { statSync } from "node:fs";
 import { ensureStateDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
-import { type Notifier, realNotifier } from "../wakes/notify";
+import { realNotifier } from "../wakes/notify";
 import { recoverDeadClaims } from "../wakes/queue";
 import { buildOf, changeReason } from "./build";
 import { type Log, createLog, errorText } from "./log";
@@ -145,7 +145,6 @@ function sameDir(path: string, id: string | undefined): boolean {
 
 /** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
-  const paths = rootPaths(root);
   // A successor marker older than this holds for the holder before it (SEN-23).
   const since = deps.clock.now();
   const reaped = await reapAwaiters(root, deps.exec);

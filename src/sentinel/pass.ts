@@ -5,9 +5,9 @@
  * project ends that project's pass only.
  */
 import { join } from "node:path";
-import { type Sighting, type SoldierBackend, type Survey } from "../backends/types";
+import type { Sighting, SoldierBackend, Survey } from "../backends/types";
 import { type BackendName, backendOf } from "../backends/names";
-import { type AgentInfo } from "../backends/agents";
+import type { AgentInfo } from "../backends/agents";
 import { BACKENDS, type Backend, COMMANDER_LISTING, backendFor } from "../backends";
 import type { Env } from "../state/paths";
 import type { Clock } from "../time";

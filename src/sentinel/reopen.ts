@@ -2,7 +2,7 @@
  * SEN-20: a finished soldier that herdr shows working again (someone typed into its pane) goes
  * back to running, with no wake. Only tasks whose camp is still leased are probed.
  */
-import { type Sighting } from "../backends/types";
+import type { Sighting } from "../backends/types";
 import { backendFor } from "../backends";
 import type { Task } from "../state/schemas";
 import { guardedUpdate } from "../state/guarded";

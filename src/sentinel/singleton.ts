@@ -5,7 +5,7 @@
  * disk, or when it cannot find a backend's program on its PATH that the caller's PATH has (it
  * was started from a shell with a bad PATH, and would keep that PATH for life).
  */
-import { ALL_BACKENDS, BACKENDS } from "../backends";
+import { ALL_BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { which } from "../exec";
 import { VxError } from "../errors";

@@ -3,7 +3,7 @@
  * the backend can take a soldier from here (CMD-DISPATCH-02), the harness would not die in its
  * pane, and no sandbox would break the launch half-way (issue 15 item 8).
  */
-import { ALL_BACKENDS, BACKENDS } from "../backends";
+import { BACKENDS } from "../backends";
 import { runGit } from "../camps/git";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";

@@ -10,7 +10,7 @@ import {
 } from "../camps/git";
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import { type BackendName, backendOf } from "../backends/names";
-import { ALL_BACKENDS, BACKENDS } from "../backends";
+import { BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { composeOutput } from "../lifecycle/notes";

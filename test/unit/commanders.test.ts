@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentInfo } from "../../src/backends/agents";
+import type { AgentInfo } from "../../src/backends/agents";
 import { registerAwaiter } from "../../src/awaiters/registry";
 import { liveCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";

@@ -3,7 +3,7 @@
 // test can tell how long vx would have waited.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { agentName, fallbackName } from "../../src/backends/soldier-name";
-import { type AgentInfo } from "../../src/backends/agents";
+import type { AgentInfo } from "../../src/backends/agents";
 import { createHerdrClient } from "../../src/backends/herdr/client";
 import { closePane, closeTab, findAgent, type HerdrOps, promptAgent, readTranscript, readVisible, startAgent } from "../../src/backends/herdr/ops";
 import { realExec } from "../../src/exec";

@@ -13,7 +13,6 @@ import { screenState } from "../../src/backends/commander-screen";
 import { identifyTmuxCommander } from "../../src/backends/tmux/commander";
 import { realExec } from "../../src/exec";
 import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
-import type { Commanders } from "../../src/state/schemas";
 import { fakeClock, testDeps } from "../deps";
 import { waitFor } from "../helpers";
 import { T0, commanderWithWake, iso, world } from "../sentinel-kit";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { type AgentInfo } from "../../src/backends/agents";
+import type { AgentInfo } from "../../src/backends/agents";
 import type { HerdrClient } from "../../src/backends/herdr/client";
 import type { HerdrOps, PromptOutcome } from "../../src/backends/herdr/ops";
 import { realExec } from "../../src/exec";

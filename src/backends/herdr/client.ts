@@ -3,7 +3,7 @@
  * Argv is built by the pure functions in `herdrArgv`; every call runs through the injected Exec with
  * the caller's environment unchanged (ENV-02) and a timeout. Retries and recovery live in herdr-ops.
  */
-import { type AgentInfo } from "../agents";
+import type { AgentInfo } from "../agents";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
 import type { Env } from "../../state/paths";
 import { terminalText } from "../../terminal-text";

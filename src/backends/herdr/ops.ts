@@ -3,7 +3,7 @@
  * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
-import { type AgentInfo } from "../agents";
+import type { AgentInfo } from "../agents";
 import type { Env } from "../../state/paths";
 import { type Clock, COUNTS, scaled } from "../../time";
 import type { Exec } from "../../exec";

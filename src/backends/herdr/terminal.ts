@@ -6,7 +6,7 @@
  */
 import { closeUnrecordedTabs } from "./leftovers";
 import { herdrSighting } from "./survey";
-import { type AgentInfo } from "../agents";
+import type { AgentInfo } from "../agents";
 import { type HerdrOps, closePane, closeTab, herdrOps, isGone, promptAgent, readVisible } from "./ops";
 import type { PromptOutcome } from "../types";
 import { herdrCode } from "./types";

@@ -39,11 +39,11 @@ export type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; p
 // (tmux already escapes control characters in names) is shell-quoted by tmux, so its `|` is `\|`.
 // The session's tag (`newSession`'s `tag`, a task id) is taken only in the shape vx gives it.
 const PANE_FORMAT = ["#{session_id}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", `#{s/\n/ /:${TAG}}`, "#{q:session_name}", "#{s/\n/ /:pane_current_command}"].join("|");
-const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|([0-9a-f]{16}|)\|((?:[^\\|]|\\[^])*)\|([^]*)$/;
+const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|([0-9a-f]{16}|)\|((?:[^\\|]|\\[\s\S])*)\|([\s\S]*)$/;
 // One pane only, so its path may come last whatever it holds: the rest of the output is the path.
 const INFO_FORMAT = "#{session_id}|#{pane_id}|#{pane_dead}|#{pane_current_path}";
 const NEW_FORMAT = "#{session_id}|#{pane_id}";
-const INFO_RE = /^(\$\d+)\|(%\d+)\|([01])\|([^]*)\n$/;
+const INFO_RE = /^(\$\d+)\|(%\d+)\|([01])\|([\s\S]*)\n$/;
 
 // tmux's wording when the session, or the whole server, is not there.
 const NO_SERVER = /no server running|error connecting to|server exited/i;
@@ -193,7 +193,7 @@ export function parsePanes(stdout: string): TmuxPane[] {
     const m = ROW_RE.exec(line);
     if (!m) continue;
     const [, sessionId, paneId, dead, pid, tag, quoted, command] = m as unknown as string[];
-    const session = quoted!.replace(/\\([^])/g, "$1");
+    const session = quoted!.replace(/\\([\s\S])/g, "$1");
     out.push({ session, sessionId: sessionId!, paneId: paneId!, dead: dead === "1", command: command!, pid: Number(pid), tag: tag! });
   }
   return out;

@@ -8,7 +8,7 @@
  * (`tmux-soldier.ts`).
  */
 import { tmuxSurvey } from "./survey";
-import { type Sighting } from "../types";
+import type { Sighting } from "../types";
 import type { PromptOutcome } from "../herdr/ops";
 import type { Deps } from "../../deps";
 import type { ProjectPaths } from "../../state/paths";
