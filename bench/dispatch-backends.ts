@@ -21,11 +21,7 @@ const got = join(w.base, "got");
 mkdirSync(agentBin);
 mkdirSync(got);
 // Named `claude` and kept running as itself: herdr detects the agent by its foreground program.
-writeFileSync(
-  join(agentBin, "claude"),
-  `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\nwhile read -r line; do printf '\\033]0;\\342\\240\\202 work\\007'; : > "${got}/$$"; done\n`,
-  { mode: 0o755 },
-);
+writeFileSync(join(agentBin, "claude"), `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\nwhile read -r line; do printf '\\033]0;\\342\\240\\202 work\\007'; : > "${got}/$$"; done\n`, { mode: 0o755 });
 run(["git", "add", "-A"], w.project, w.env);
 run(["git", "commit", "-qm", "scaffold"], w.project, w.env);
 
@@ -41,7 +37,10 @@ async function once(backend: "herdr" | "tmux"): Promise<{ prompt: number; exit: 
   const before = readdirSync(got).length;
   const t0 = performance.now();
   const proc = Bun.spawn([VX, "dispatch", "--backend", backend, "--harness", "claude", `bench ${backend} ${Date.now()}`], {
-    cwd: w.project, env: envs[backend], stdout: "pipe", stderr: "pipe",
+    cwd: w.project,
+    env: envs[backend],
+    stdout: "pipe",
+    stderr: "pipe",
   });
   let prompt = Number.NaN;
   while (proc.exitCode === null || Number.isNaN(prompt)) {

@@ -55,7 +55,8 @@ function events(base: string, cookie: string) {
       while ((i = buf.indexOf("\n\n")) >= 0) {
         const name = /^event: (\S+)/m.exec(buf.slice(0, i))?.[1];
         buf = buf.slice(i + 2);
-        for (const x of waiting.splice(0)) if (x.name === name) x.resolve();
+        for (const x of waiting.splice(0))
+          if (x.name === name) x.resolve();
           else waiting.push(x);
       }
     }

@@ -21,8 +21,7 @@ const sizes = (process.argv[2] ?? "20,200").split(",").map(Number);
 // bench opens and closes it once, which releases them all, and each sets a title with a braille
 // spinner, which herdr's claude manifest reads as `working` (its osc_title rule), so the tasks stay
 // running through every pass.
-const standIn = (go: string) =>
-  `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\n: < ${go}\nprintf '\\033]0;\\342\\240\\202 bench\\007'\nwhile read -r line; do :; done\n`;
+const standIn = (go: string) => `#!/bin/sh\nprintf '\\342\\235\\257 \\n'\n: < ${go}\nprintf '\\033]0;\\342\\240\\202 bench\\007'\nwhile read -r line; do :; done\n`;
 
 async function measure(n: number): Promise<void> {
   const w = benchWorld();
@@ -67,9 +66,32 @@ async function measure(n: number): Promise<void> {
       const a = agents[i]!;
       writeFileSync(
         join(paths.tasksDir, `${id}.json`),
-        JSON.stringify({ id, schema_version: 1, kind: "mission", prompt: "bench", status: "running", created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z", backend: "herdr", harness: "claude", herdr_agent_name: a.name, herdr_pane_id: a.pane }),
+        JSON.stringify({
+          id,
+          schema_version: 1,
+          kind: "mission",
+          prompt: "bench",
+          status: "running",
+          created_at: "2026-11-30T10:00:00Z",
+          updated_at: "2026-11-30T10:00:00Z",
+          backend: "herdr",
+          harness: "claude",
+          herdr_agent_name: a.name,
+          herdr_pane_id: a.pane,
+        }),
       );
-      listed.push({ agent: "claude", agent_status: "working", name: a.name, pane_id: a.pane, tab_id: "w1:t1", workspace_id: ws.workspace, state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
+      listed.push({
+        agent: "claude",
+        agent_status: "working",
+        name: a.name,
+        pane_id: a.pane,
+        tab_id: "w1:t1",
+        workspace_id: ws.workspace,
+        state_change_seq: 3,
+        revision: 1,
+        terminal_id: "term_1",
+        focused: false,
+      });
     }
     // A counting `herdr` in front of the real one.
     const countBin = join(w.base, "count-bin");

@@ -95,12 +95,15 @@ export function fakeHerdrList(bin: string, base: string, agents: unknown[]): { c
  * tmux the passes call): each pass's CPU in ms (the first `warmup` left out) and the processes
  * `count` says it started.
  */
-export async function timedPasses(
-  root: string, env: Record<string, string>, count: () => number, n: number, warmup: number,
-): Promise<{ cpu: number[]; perPass: number[] }> {
+export async function timedPasses(root: string, env: Record<string, string>, count: () => number, n: number, warmup: number): Promise<{ cpu: number[]; perPass: number[] }> {
   const ctx = {
-    root, exec: realExec, clock: realClock, env,
-    log: () => {}, windows: NOMINAL_WINDOWS, memory: newMemory(),
+    root,
+    exec: realExec,
+    clock: realClock,
+    env,
+    log: () => {},
+    windows: NOMINAL_WINDOWS,
+    memory: newMemory(),
   };
   const cpu: number[] = [];
   const perPass: number[] = [];

@@ -70,9 +70,7 @@ const m = (xs: number[]) => median(xs).toFixed(3);
 
 console.log(`${windows.length} captures of 500 lines, ${runs} interleaved runs, median ms per capture (goal < 2 ms)`);
 const row = (name: string, n: Series, o: Series) =>
-  console.log(
-    `  ${name}new ${m(n.wall)} ms (cpu ${m(n.cpu)})   before issue 9 ${m(o.wall)} ms (cpu ${m(o.cpu)})   ratio ${(median(n.wall) / median(o.wall)).toFixed(2)}x`,
-  );
+  console.log(`  ${name}new ${m(n.wall)} ms (cpu ${m(n.cpu)})   before issue 9 ${m(o.wall)} ms (cpu ${m(o.cpu)})   ratio ${(median(n.wall) / median(o.wall)).toFixed(2)}x`);
 row("ordinary text:        ", times.new, times.old);
 row("a secret every 25:    ", times.newSalted, times.oldSalted);
 console.log(`false positives over ${ORDINARY_LINES.length} ordinary lines (goal <= 3 per 1,000)`);

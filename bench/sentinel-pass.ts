@@ -34,7 +34,19 @@ for (let p = 0; p < 20; p++) {
     const pane = `w1:p${p * 10 + t + 1}`;
     writeFileSync(
       join(paths.tasksDir, `${id}.json`),
-      JSON.stringify({ id, schema_version: 1, kind: "mission", prompt: "bench", status: "running", created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z", backend: "herdr", harness: "claude", herdr_agent_name: name, herdr_pane_id: pane }),
+      JSON.stringify({
+        id,
+        schema_version: 1,
+        kind: "mission",
+        prompt: "bench",
+        status: "running",
+        created_at: "2026-11-30T10:00:00Z",
+        updated_at: "2026-11-30T10:00:00Z",
+        backend: "herdr",
+        harness: "claude",
+        herdr_agent_name: name,
+        herdr_pane_id: pane,
+      }),
     );
     agents.push({ agent: "claude", agent_status: "working", name, pane_id: pane, tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
   }
@@ -98,13 +110,16 @@ function procCpuMs(pid: number): number {
  */
 async function floorRss(extra: Record<string, string>): Promise<{ total: number; anon: number; file: number }> {
   const src = join(w.base, "floor.ts");
-  writeFileSync(src, [
-    'import { dlopen, FFIType } from "bun:ffi"; import { watch, readFileSync, writeFileSync } from "node:fs";',
-    'const libc = dlopen(process.platform === "darwin" ? "libc.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });',
-    `const dir = ${JSON.stringify(w.base)}; watch(dir, () => {});`,
-    'setInterval(async () => { const p = Bun.spawn(["true"], { stdout: "pipe" }); await new Response(p.stdout).text(); await p.exited;',
-    '  libc.symbols.flock(0, 8); writeFileSync(`${dir}/floor.json`, JSON.stringify({ t: Date.now() })); JSON.parse(readFileSync(`${dir}/floor.json`, "utf8")); }, 5);',
-  ].join("\n"));
+  writeFileSync(
+    src,
+    [
+      'import { dlopen, FFIType } from "bun:ffi"; import { watch, readFileSync, writeFileSync } from "node:fs";',
+      'const libc = dlopen(process.platform === "darwin" ? "libc.dylib" : "libc.so.6", { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });',
+      `const dir = ${JSON.stringify(w.base)}; watch(dir, () => {});`,
+      'setInterval(async () => { const p = Bun.spawn(["true"], { stdout: "pipe" }); await new Response(p.stdout).text(); await p.exited;',
+      '  libc.symbols.flock(0, 8); writeFileSync(`${dir}/floor.json`, JSON.stringify({ t: Date.now() })); JSON.parse(readFileSync(`${dir}/floor.json`, "utf8")); }, 5);',
+    ].join("\n"),
+  );
   const out = join(w.base, "floor");
   if (!existsSync(out)) run([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], w.base, env);
   const proc = Bun.spawn([out], { stdout: "ignore", stderr: "inherit", env: { ...process.env, ...extra } });
@@ -115,7 +130,12 @@ async function floorRss(extra: Record<string, string>): Promise<{ total: number;
   return m;
 }
 
-const shipped = await sampleSentinel(`as started (${Object.entries(SENTINEL_RUNTIME_ENV).map(([k, v]) => `${k}=${v}`).join(" ")})`, SENTINEL_RUNTIME_ENV);
+const shipped = await sampleSentinel(
+  `as started (${Object.entries(SENTINEL_RUNTIME_ENV)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")})`,
+  SENTINEL_RUNTIME_ENV,
+);
 const allTiers = await sampleSentinel("baseline: every JIT tier", {});
 const floorAll = await floorRss({});
 console.log(`runtime floor (spawn + ffi flock + watch + JSON every 5 ms, compiled), every tier: ${rssLine(floorAll)}`);

@@ -39,7 +39,17 @@ const tmuxCalls = () => readFileSync(tmuxLog, "utf8").split("\n").filter(Boolean
 function taskFile(paths: ProjectPaths, id: string, fields: Record<string, unknown>): void {
   writeFileSync(
     join(paths.tasksDir, `${id}.json`),
-    JSON.stringify({ id, schema_version: 1, kind: "mission", prompt: "bench", status: "running", created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z", harness: "claude", ...fields }),
+    JSON.stringify({
+      id,
+      schema_version: 1,
+      kind: "mission",
+      prompt: "bench",
+      status: "running",
+      created_at: "2026-11-30T10:00:00Z",
+      updated_at: "2026-11-30T10:00:00Z",
+      harness: "claude",
+      ...fields,
+    }),
   );
 }
 
@@ -61,7 +71,18 @@ for (let p = 0; p < 20; p++) {
     writeSoldierState(tmuxPaths, { task_id: id, state: "working", at: new Date().toISOString() });
     const hid = (0x6000000000000000n + BigInt(n)).toString(16);
     taskFile(herdrPaths, hid, { backend: "herdr", herdr_agent_name: session, herdr_pane_id: `w1:p${n}` });
-    agents.push({ agent: "claude", agent_status: "working", name: session, pane_id: `w1:p${n}`, tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
+    agents.push({
+      agent: "claude",
+      agent_status: "working",
+      name: session,
+      pane_id: `w1:p${n}`,
+      tab_id: "w1:t1",
+      workspace_id: "w1",
+      state_change_seq: 3,
+      revision: 1,
+      terminal_id: "term_1",
+      focused: false,
+    });
   }
 }
 const herdr = fakeHerdrList(bin, w.base, agents);
@@ -108,10 +129,20 @@ try {
     writeFileSync(soldier, `#!/bin/sh\nprintf '%s\\n' '${TRAILER}' 'Done.'\nexec cat\n`, { mode: 0o755 });
     tmux("new-session", "-d", "-s", session, "-c", camp.path, "--", soldier);
     await createTask(paths, {
-      id, schema_version: 1, kind: "mission", prompt: "bench", status: "running",
-      created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z",
-      camp_slot: camp.slot, camp_path: camp.path, camp_branch: camp.branch, camp_base: "main",
-      backend: "tmux", tmux_target: session, harness: "claude",
+      id,
+      schema_version: 1,
+      kind: "mission",
+      prompt: "bench",
+      status: "running",
+      created_at: "2026-11-30T10:00:00Z",
+      updated_at: "2026-11-30T10:00:00Z",
+      camp_slot: camp.slot,
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: "main",
+      backend: "tmux",
+      tmux_target: session,
+      harness: "claude",
     });
     writeSoldierState(paths, { task_id: id, state: "working", at: new Date().toISOString() });
     await Bun.sleep(300); // let a pass see it working first, as a real soldier's turn would

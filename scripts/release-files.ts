@@ -74,7 +74,10 @@ export type FormulaInput = {
 
 function platformBlock(input: FormulaInput, os: Platform["os"]): string[] {
   const lines: string[] = [];
-  for (const [arch, rubyArch] of [["arm64", "on_arm"], ["x64", "on_intel"]] as const) {
+  for (const [arch, rubyArch] of [
+    ["arm64", "on_arm"],
+    ["x64", "on_intel"],
+  ] as const) {
     const a = input.archives.find((x) => x.platform.os === os && x.platform.arch === arch);
     if (!a) continue;
     lines.push(`    ${rubyArch} do`, `      url "${a.url}"`, `      sha256 "${a.sha256}"`, "    end");

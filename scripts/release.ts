@@ -13,19 +13,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
-import {
-  ARCHES,
-  CHECKSUMS_ASSET,
-  FORMULA_ASSET,
-  INSTALLER_ASSET,
-  OSES,
-  type Platform,
-  VERSION_ASSET,
-  archiveName,
-  assetUrl,
-  hostPlatform,
-  releasesBase,
-} from "../src/release-info";
+import { ARCHES, CHECKSUMS_ASSET, FORMULA_ASSET, INSTALLER_ASSET, OSES, type Platform, VERSION_ASSET, archiveName, assetUrl, hostPlatform, releasesBase } from "../src/release-info";
 import { archiveOne, checksumsText, formulaText, installerText, sha256, targetOf } from "./release-files";
 
 const REPO = resolve(import.meta.dir, "..");
@@ -84,12 +72,16 @@ const missing: string[] = [];
 for (const platform of wanted) {
   const name = `${platform.os}-${platform.arch}`;
   const binary = join(work, name, "vx");
-  const res = Bun.spawnSync(
-    [process.execPath, join(REPO, "scripts", "build.ts"), "--target", targetOf(platform), "--outfile", binary, "--version", version, "--release"],
-    { cwd: REPO, stdout: "pipe", stderr: "pipe" },
-  );
+  const res = Bun.spawnSync([process.execPath, join(REPO, "scripts", "build.ts"), "--target", targetOf(platform), "--outfile", binary, "--version", version, "--release"], {
+    cwd: REPO,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (res.exitCode !== 0) {
-    const lines = `${res.stderr}${res.stdout}`.split("\n").map((l) => l.trim()).filter(Boolean);
+    const lines = `${res.stderr}${res.stdout}`
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     const why = lines.find((l) => l.startsWith("error:"))?.replace(/^error:\s*/, "") ?? lines.at(-1) ?? `exit ${res.exitCode}`;
     // Cross-compiling fetches Bun's runtime for that platform (then cached), so it needs the network once.
     const hint = /download/i.test(why) ? " - cross-compiling downloads Bun's runtime for that platform once; check the network" : "";

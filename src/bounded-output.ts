@@ -128,7 +128,10 @@ export function drainBounded(stream: ReadableStream<Uint8Array>, opts: { tailLin
       // Once the ring has let bytes go it starts inside a line: that piece is not a whole line.
       if (total > ringBytes) text = text.slice(text.indexOf("\n") + 1);
       const lines = text.split("\n").filter((l) => l.trim() !== "");
-      return lines.slice(-opts.tailLines).map((l) => marked(l)).join("\n");
+      return lines
+        .slice(-opts.tailLines)
+        .map((l) => marked(l))
+        .join("\n");
     },
     bytes: () => total,
   };

@@ -74,8 +74,7 @@ function isFlagLike(word: string): boolean {
  */
 export function checkFlags(cmd: VxCommand, argv: string[]): string[] {
   const table = flagTable(cmd.args);
-  const unknown = (flag: string) =>
-    new UsageError(cmd.unknownFlag ? cmd.unknownFlag(flag) : `unknown flag "${flag}"`, cmd.name);
+  const unknown = (flag: string) => new UsageError(cmd.unknownFlag ? cmd.unknownFlag(flag) : `unknown flag "${flag}"`, cmd.name);
   const flags: string[] = [];
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {

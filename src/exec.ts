@@ -63,11 +63,7 @@ export const realExec: Exec = {
             timedOut = true;
             proc.kill("SIGKILL");
           }, opts.timeoutMs);
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
+    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (timer) clearTimeout(timer);
     return { code: timedOut ? EXEC_TIMED_OUT : code, stdout, stderr };
   },

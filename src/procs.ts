@@ -75,7 +75,10 @@ function procInfo(pid: number): ProcessInfo | undefined {
   }
   const close = stat.lastIndexOf(")");
   if (close === -1) return undefined;
-  const [state, ppidText] = stat.slice(close + 1).trim().split(" ");
+  const [state, ppidText] = stat
+    .slice(close + 1)
+    .trim()
+    .split(" ");
   const ppid = Number(ppidText);
   if (state === "Z" || state === "X" || !Number.isSafeInteger(ppid) || ppid < 0) return undefined;
   const argv = argvOf(cmdline);
@@ -138,7 +141,10 @@ function vxArgsIndex(argv: string[]): number {
 }
 
 function words(command: string): string[] {
-  return command.trim().split(/\s+/).filter((w) => w !== "");
+  return command
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "");
 }
 
 /** True when an argv is a vx process (compiled binary or development run). */

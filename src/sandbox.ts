@@ -86,12 +86,7 @@ export function codexSandboxAdvice(env: Record<string, string | undefined>, opts
  * The one-line refusal: naming Codex's settings when Codex runs us, the sandbox when in a
  * sandbox's pid namespace, else only what is read-only (a read-only checkout is no sandbox).
  */
-export function sandboxRefusal(
-  what: string,
-  reason: string,
-  env: Record<string, string | undefined>,
-  opts: { inNamespace: boolean; writable?: string[] },
-): string {
+export function sandboxRefusal(what: string, reason: string, env: Record<string, string | undefined>, opts: { inNamespace: boolean; writable?: string[] }): string {
   if (underCodex(env)) return `${what} cannot work inside Codex's sandbox (${reason}) - ${codexSandboxAdvice(env, { writable: opts.writable })}`;
   if (opts.inNamespace) return `${what} cannot work inside this sandbox (${reason}) - run it from outside the sandbox`;
   return `${what} cannot work here (${reason}) - it must be able to write there`;

@@ -9,10 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHerdrClient, type HerdrClient } from "../src/backends/herdr/client";
 import { type Exec, type ExecResult, realExec } from "../src/exec";
-import {
-  beginServerStop, type FakeHerdrEnv, holdCommand, installFakeHerdr, type ProgramDef, type ProgramScreen,
-  setProgram, startServer, stopServer,
-} from "./fakes/herdr-control";
+import { beginServerStop, type FakeHerdrEnv, holdCommand, installFakeHerdr, type ProgramDef, type ProgramScreen, setProgram, startServer, stopServer } from "./fakes/herdr-control";
 import { type RealHerdr, realHerdrBinary, startRealHerdr } from "./herdr-real";
 import { sandboxPath } from "./tool-path";
 
@@ -68,7 +65,7 @@ export function programScript(program: ProgramDef): string {
     "# A scripted harness for the herdr contract test (test/herdr-contract-kit.ts).",
     "stty -echo 2>/dev/null",
     draw(program.start),
-    'while IFS= read -r INPUT; do',
+    "while IFS= read -r INPUT; do",
     '  case "$INPUT" in',
     ...cases,
     "  esac",
@@ -190,9 +187,32 @@ export async function fakeSide(binDir: string, progDir: string, callerHome: stri
 }
 
 const VALUE_KEYS = new Set([
-  "id", "type", "agent", "agent_status", "name", "focused", "interactive_ready", "launch_pending", "code",
-  "workspace_id", "tab_id", "pane_id", "label", "cwd", "foreground_cwd", "running", "status", "version", "protocol",
-  "compatible", "restart_needed", "terminal_title", "terminal_title_stripped", "argv", "number", "pane_count",
+  "id",
+  "type",
+  "agent",
+  "agent_status",
+  "name",
+  "focused",
+  "interactive_ready",
+  "launch_pending",
+  "code",
+  "workspace_id",
+  "tab_id",
+  "pane_id",
+  "label",
+  "cwd",
+  "foreground_cwd",
+  "running",
+  "status",
+  "version",
+  "protocol",
+  "compatible",
+  "restart_needed",
+  "terminal_title",
+  "terminal_title_stripped",
+  "argv",
+  "number",
+  "pane_count",
 ]);
 
 /**
@@ -211,7 +231,10 @@ export function shape(v: unknown, key = ""): unknown {
 /** A raw result as compared: exit code, the JSON's shape (with key order) or the text. */
 export function rawShape(res: Raw): Record<string, unknown> {
   const out: Record<string, unknown> = { exit: res.code };
-  for (const [k, text] of [["stdout", res.stdout], ["stderr", res.stderr]] as const) {
+  for (const [k, text] of [
+    ["stdout", res.stdout],
+    ["stderr", res.stderr],
+  ] as const) {
     if (!text) continue;
     try {
       const doc = JSON.parse(text);

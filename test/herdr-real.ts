@@ -122,7 +122,12 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
   const socket = join(home, ".config", "herdr", "herdr.sock");
   const path = sandboxPath(binDir);
   const serverEnv: Record<string, string> = {
-    HOME: home, TERM: "xterm-256color", LANG: "C.UTF-8", TMPDIR: tmpdir(), ...opts.env, HERDR_SOCKET_PATH: socket,
+    HOME: home,
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+    TMPDIR: tmpdir(),
+    ...opts.env,
+    HERDR_SOCKET_PATH: socket,
     // herdr first whatever PATH the caller gives: its panes' programs call it back.
     PATH: `${binDir}:${opts.env?.PATH ?? path}`,
   };
@@ -150,7 +155,11 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
     // setsid: detached from the test's process group, as `herdr server` runs under a person's login.
     // By its path: a PATH given in `opts.env` (a person's) need not hold the test's herdr.
     const proc = Bun.spawn(["setsid", join(binDir, "herdr"), "server"], {
-      env: serverEnv, cwd: home, stdin: "ignore", stdout: "ignore", stderr: "ignore",
+      env: serverEnv,
+      cwd: home,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
     });
     pid = proc.pid;
     await until("the server to answer", running);
@@ -179,14 +188,16 @@ export async function startRealHerdr(opts: { env?: Record<string, string> } = {}
       return JSON.parse(res.stdout).result as T;
     },
     workspace(cwd: string, label = "vx-test") {
-      const r = self.json<{ workspace: { workspace_id: string }; root_pane: { pane_id: string; tab_id: string } }>([
-        "workspace", "create", "--cwd", cwd, "--label", label,
-      ]);
+      const r = self.json<{ workspace: { workspace_id: string }; root_pane: { pane_id: string; tab_id: string } }>(["workspace", "create", "--cwd", cwd, "--label", label]);
       return { workspace: r.workspace.workspace_id, pane: r.root_pane.pane_id, tab: r.root_pane.tab_id };
     },
     paneEnv(p) {
       return {
-        HERDR_ENV: "1", HERDR_SOCKET_PATH: socket, HERDR_WORKSPACE_ID: p.workspace, HERDR_PANE_ID: p.pane, HERDR_TAB_ID: p.tab,
+        HERDR_ENV: "1",
+        HERDR_SOCKET_PATH: socket,
+        HERDR_WORKSPACE_ID: p.workspace,
+        HERDR_PANE_ID: p.pane,
+        HERDR_TAB_ID: p.tab,
       };
     },
     async stop() {

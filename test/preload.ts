@@ -60,6 +60,5 @@ type SpawnOpts = { env?: Record<string, string | undefined> } | undefined;
 for (const name of ["spawn", "spawnSync"] as const) {
   const real = Bun[name] as (...args: unknown[]) => unknown;
   const withEnv = (o: SpawnOpts) => ({ ...o, env: o?.env ?? { ...process.env } });
-  (Bun as Record<string, unknown>)[name] = (first: unknown, opts?: SpawnOpts) =>
-    Array.isArray(first) ? real(first, withEnv(opts)) : real(withEnv(first as SpawnOpts));
+  (Bun as Record<string, unknown>)[name] = (first: unknown, opts?: SpawnOpts) => (Array.isArray(first) ? real(first, withEnv(opts)) : real(withEnv(first as SpawnOpts)));
 }

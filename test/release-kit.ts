@@ -65,10 +65,12 @@ function cacheLock(version: string): HeldLock {
 function build(version: string, dir: string): string {
   const partial = version === bumped().older;
   const offline = { BUN_INSTALL_CACHE_DIR: join(dir, ".no-cache"), HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" };
-  const res = Bun.spawnSync(
-    [process.execPath, join(REPO, "scripts", "release.ts"), "--targets", partial ? `host,${UNBUILDABLE}` : "host", "--version", version, "--out", dir],
-    { cwd: REPO, env: { ...process.env, VX_RELEASES_URL: BAKED_BASE, ...(partial ? offline : {}) }, stdout: "pipe", stderr: "pipe" },
-  );
+  const res = Bun.spawnSync([process.execPath, join(REPO, "scripts", "release.ts"), "--targets", partial ? `host,${UNBUILDABLE}` : "host", "--version", version, "--out", dir], {
+    cwd: REPO,
+    env: { ...process.env, VX_RELEASES_URL: BAKED_BASE, ...(partial ? offline : {}) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   writeFileSync(join(dir, "..", `${version}.build.log`), `exit ${res.exitCode}\n${res.stderr.toString()}`);
   if (!existsSync(join(dir, "checksums.txt")) || (!partial && res.exitCode !== 0)) throw new Error(`release ${version} failed: ${res.stderr.toString()}`);
   return dir;
@@ -286,7 +288,13 @@ function ustarHeader(name: string, size: number, type: string, link = ""): Uint8
   put(157, link);
   put(257, "ustar\0");
   put(263, "00");
-  put(148, `${h.reduce((a, b) => a + b, 0).toString(8).padStart(6, "0")}\0 `);
+  put(
+    148,
+    `${h
+      .reduce((a, b) => a + b, 0)
+      .toString(8)
+      .padStart(6, "0")}\0 `,
+  );
   return h;
 }
 

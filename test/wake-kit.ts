@@ -68,7 +68,7 @@ export function wakeKit(): WakeKit {
       // The loops end with the kit's dir, so a run the test never stopped does not outlive it.
       '  hang) trap \'echo TERM >> "$FAKE_VX_DIR/log"; exit 0\' TERM; echo x >> "$FAKE_VX_DIR/armed"; while [ -d "$FAKE_VX_DIR" ]; do sleep 0.05; done;;',
       // An await whose wake came in just as it was told to stop: it still exits 2 with the text.
-      "  late) trap 'wake_msg; exit 2' TERM; echo x >> \"$FAKE_VX_DIR/armed\"; while [ -d \"$FAKE_VX_DIR\" ]; do sleep 0.05; done;;",
+      '  late) trap \'wake_msg; exit 2\' TERM; echo x >> "$FAKE_VX_DIR/armed"; while [ -d "$FAKE_VX_DIR" ]; do sleep 0.05; done;;',
       // A wake that comes when the test says so (trigger()).
       '  waitwake) while [ ! -e "$FAKE_VX_DIR/trigger" ] && [ -d "$FAKE_VX_DIR" ]; do sleep 0.05; done; [ -d "$FAKE_VX_DIR" ] || exit 0; rm -f "$FAKE_VX_DIR/trigger"; wake_msg; exit 2;;',
       "esac",

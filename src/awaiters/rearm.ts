@@ -12,8 +12,7 @@ import { GUARDS, scaled } from "../time";
 type Env = Record<string, string | undefined>;
 
 /** The re-arm wake's text: a short turn that asks for nothing. */
-export const REARM_TEXT =
-  "vx: no news from soldiers or the forum for a day; this wake only re-arms the sentinel's listening hook. Nothing to do: end your turn without a reply.";
+export const REARM_TEXT = "vx: no news from soldiers or the forum for a day; this wake only re-arms the sentinel's listening hook. Nothing to do: end your turn without a reply.";
 
 /** Whether the await's owner (AWT-06) re-arms it only through a model turn, by its harness's own rule. */
 export function rearmsByTurn(ownerCommand: string, env: Env): boolean {

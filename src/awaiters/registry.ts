@@ -113,8 +113,7 @@ export async function reapAwaiters(root: string, exec: Exec, self?: Awaiter, sea
   let count = 0;
   for (const { rec, proc } of await liveAwaiters(dir, exec, self?.pid, false, seams.platform)) {
     const orphan = proc.ppid !== expectedParent({ owner: rec.owner_pid, wrappers: rec.wrapper_pids ?? [] });
-    const superseded =
-      self !== undefined && rec.owner_pid === self.owner_pid && rec.project_path === self.project_path && newer(self, rec);
+    const superseded = self !== undefined && rec.owner_pid === self.owner_pid && rec.project_path === self.project_path && newer(self, rec);
     if (!orphan && !superseded) continue;
     const theirs = await rootOf(rec.pid);
     if (theirs !== ours) {

@@ -36,4 +36,3 @@ export type AgentInfo = {
 export function isIdleStatus(status: string): boolean {
   return status === "idle" || status === "done";
 }
-

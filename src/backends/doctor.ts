@@ -31,6 +31,13 @@ export async function backendToolChecks(deps: Deps, backend: BackendName): Promi
 /** Soldiers still alive though their task no longer holds its camp, per backend, each with its fix. */
 export async function strayHarnesses(pool: Pool, tasks: Task[], deps: Pick<Deps, "exec" | "env">): Promise<string[]> {
   const out: string[] = [];
-  for (const b of ALL_BACKENDS) out.push(...(await b.strays(pool, tasks.filter((t) => backendOf(t) === b.name), deps)));
+  for (const b of ALL_BACKENDS)
+    out.push(
+      ...(await b.strays(
+        pool,
+        tasks.filter((t) => backendOf(t) === b.name),
+        deps,
+      )),
+    );
   return out;
 }

@@ -58,7 +58,10 @@ export const RESEND_POLLS = 5;
 
 /** The last line a harness printed before it exited, redacted and escaped for one error line. */
 export function lastWords(screen: string): string {
-  const lines = screen.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("Pane is dead"));
+  const lines = screen
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("Pane is dead"));
   const line = lines.pop() ?? "";
   return printable(redact(line)).slice(0, 200);
 }

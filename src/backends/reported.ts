@@ -29,4 +29,3 @@ export function reportedStatus(task: Task, paths: ProjectPaths): { status: strin
   if (task.status !== "running" && report.state === "working" && Date.parse(report.at) <= Date.parse(task.updated_at)) return { status: "idle" };
   return { status: report.state };
 }
-

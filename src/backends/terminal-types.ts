@@ -70,4 +70,3 @@ export interface SoldierTerminal {
   /** The live transcript's last `lines` lines; throws when it cannot be read. */
   transcript(task: Task, lines: number): Promise<string>;
 }
-

@@ -19,7 +19,11 @@ const DRAWING = /[\s\u2500-\u257f>*❯│]/g;
 const COLLAPSED = /^\[PastedText:\d+(?:lines?|chars?)\]$/;
 
 /** The screen's non-blank rows, trimmed. */
-const rows = (screen: string) => screen.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+const rows = (screen: string) =>
+  screen
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 const squeeze = (text: string) => text.replace(DRAWING, "");
 
 /** An input box's first row: a prompt mark, then a space. */

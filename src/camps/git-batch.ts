@@ -17,7 +17,10 @@ export async function branchesNotMerged(dir: string, base: string, branches: str
   const refs = branches.map((b) => `refs/heads/${b}`);
   const res = await runGit(exec, dir, ["for-each-ref", "--format=%(refname)", `--no-merged=${base}`, "--", ...refs]);
   if (res.code !== 0) return undefined;
-  const out = res.stdout.split("\n").filter(Boolean).map((r) => r.replace(/^refs\/heads\//, ""));
+  const out = res.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((r) => r.replace(/^refs\/heads\//, ""));
   return new Set(out);
 }
 

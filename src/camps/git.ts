@@ -22,10 +22,7 @@ export class GitError extends VxError {
   readonly code: number;
   readonly stderr: string;
   constructor(argv: string[], dir: string, res: ExecResult) {
-    const detail =
-      res.code === EXEC_TIMED_OUT
-        ? "timed out"
-        : reasonLine(res.stderr) || lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
+    const detail = res.code === EXEC_TIMED_OUT ? "timed out" : reasonLine(res.stderr) || lastLine(res.stderr) || lastLine(res.stdout) || `exit ${res.code}`;
     super(`${argv.join(" ")} failed in ${dir}: ${detail}`);
     this.name = "GitError";
     this.argv = argv;
@@ -36,7 +33,10 @@ export class GitError extends VxError {
 
 /** The last non-blank line of a program's output, trimmed. */
 export function lastLine(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? "";
 }
 
@@ -64,16 +64,7 @@ export function reasonLine(stderr: string): string {
 
 // Variables that point git at a repository other than the one `-C` names; a vx run from inside
 // a git hook inherits them and would otherwise act on the hook's repository.
-const LOCATION_VARS = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_COMMON_DIR",
-  "GIT_NAMESPACE",
-  "GIT_PREFIX",
-];
+const LOCATION_VARS = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX"];
 
 function gitEnv(dir: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
@@ -291,7 +282,10 @@ export async function deleteBranch(projectDir: string, branch: string, opts: { f
   const res = await runGit(exec, projectDir, args);
   if (res.code === 0) return { deleted: true };
   if (res.code === EXEC_TIMED_OUT) throw new GitError(["git", ...args], projectDir, res);
-  const reason = res.stderr.split("\n").map((l) => l.replace(/^(error|fatal): /, "").trim()).find(Boolean);
+  const reason = res.stderr
+    .split("\n")
+    .map((l) => l.replace(/^(error|fatal): /, "").trim())
+    .find(Boolean);
   return { deleted: false, reason: reason ?? `git branch exited ${res.code}` };
 }
 

@@ -243,9 +243,6 @@ export async function ignoredEnvFiles(checkout: string, exec: Exec): Promise<str
 
 /** The `.worktreeinclude` init writes: each of `files` anchored at the checkout's top. */
 export function includeFileText(files: string[]): string {
-  const head = [
-    "# Copied from this checkout into each soldier's camp before it starts (gitignore syntax).",
-    "# Only files git ignores here are copied, so a tracked file is never overwritten.",
-  ];
+  const head = ["# Copied from this checkout into each soldier's camp before it starts (gitignore syntax).", "# Only files git ignores here are copied, so a tracked file is never overwritten."];
   return `${[...head, ...files.map((f) => `/${f}`)].join("\n")}\n`;
 }

@@ -56,12 +56,27 @@ type Found = { m: MissionRef; d: Divergence };
  * that exist with commits and the `rev-parse` is asked again for those.
  */
 async function withCommits(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<Found[]> {
-  let div = await divergence(dir, base, group.map((m) => m.branch), exec);
+  let div = await divergence(
+    dir,
+    base,
+    group.map((m) => m.branch),
+    exec,
+  );
   let candidates = group;
   if (!div) {
-    const notMerged = await branchesNotMerged(dir, base, group.map((m) => m.branch), exec);
+    const notMerged = await branchesNotMerged(
+      dir,
+      base,
+      group.map((m) => m.branch),
+      exec,
+    );
     candidates = group.filter((m) => notMerged?.has(m.branch));
-    div = await divergence(dir, base, candidates.map((m) => m.branch), exec);
+    div = await divergence(
+      dir,
+      base,
+      candidates.map((m) => m.branch),
+      exec,
+    );
   }
   const found = div;
   if (!found) return [];
@@ -85,8 +100,17 @@ async function study(dir: string, base: string, rows: Found[], exec: Exec): Prom
   const diffable = rows.filter((r) => r.d.mergeBase !== undefined);
   // A fast-forward is its own clean merge; only the diverged ones need a forecast.
   const [files, forecasts] = await Promise.all([
-    changedFiles(dir, diffable.map((r) => ({ tip: r.d.tip, mergeBase: r.d.mergeBase as string })), exec),
-    forecastAll(dir, base, rows.filter((r) => !r.d.fastForward).map((r) => r.m.branch), exec),
+    changedFiles(
+      dir,
+      diffable.map((r) => ({ tip: r.d.tip, mergeBase: r.d.mergeBase as string })),
+      exec,
+    ),
+    forecastAll(
+      dir,
+      base,
+      rows.filter((r) => !r.d.fastForward).map((r) => r.m.branch),
+      exec,
+    ),
   ]);
   const filesOf = new Map(diffable.map((r, i) => [r.m.id, files?.[i] ?? []]));
   const clean: MergeForecast = { merge: "clean", conflicts: [] };

@@ -60,17 +60,12 @@ function savePool(paths: ProjectPaths, slots: Slot[], raw: Record<string, unknow
   if (raw && Array.isArray(raw.slots)) {
     for (const s of raw.slots) if (isPlainObject(s) && typeof s.number === "number") rawSlots.set(s.number, s);
   }
-  const out = [...slots]
-    .sort((a, b) => a.number - b.number)
-    .map((s) => mergeForSave({ ...s }, SLOT_KEYS, rawSlots.get(s.number)));
+  const out = [...slots].sort((a, b) => a.number - b.number).map((s) => mergeForSave({ ...s }, SLOT_KEYS, rawSlots.get(s.number)));
   saveRecord(paths.root, paths.poolFile, { schema_version: SCHEMA_VERSION, slots: out }, POOL_KEYS);
 }
 
 /** Runs `fn` on the pool under its lock; `fn` returns whether it changed the slots. */
-async function withPool<T>(
-  paths: ProjectPaths,
-  fn: (slots: Slot[]) => Promise<{ changed: boolean; result: T }> | { changed: boolean; result: T },
-): Promise<T> {
+async function withPool<T>(paths: ProjectPaths, fn: (slots: Slot[]) => Promise<{ changed: boolean; result: T }> | { changed: boolean; result: T }): Promise<T> {
   ensureStateDir(paths.root, paths.campsDir);
   return withLock(paths.poolLock, async () => {
     const loaded = loadPool(paths);
@@ -174,10 +169,7 @@ function skippedText(skipped: SkippedSlot[]): string {
  * lock. If git fails nothing is leased and the error names the step. A task that already holds a
  * lease is refused (release it first).
  */
-export async function acquireCamp(
-  paths: ProjectPaths,
-  opts: { project: string; taskId: string; base: string; exec: Exec; abandoned?: (taskId: string) => boolean },
-): Promise<Camp> {
+export async function acquireCamp(paths: ProjectPaths, opts: { project: string; taskId: string; base: string; exec: Exec; abandoned?: (taskId: string) => boolean }): Promise<Camp> {
   const { project, taskId, base, exec } = opts;
   const branch = campBranch(taskId);
   // Callers that found the state dir by listing pass the project apart from the paths.
@@ -249,12 +241,7 @@ export function leaseOf(paths: ProjectPaths, taskId: string): Slot | undefined {
  */
 export type CampCheck = { kind: "camp" } | { kind: "gone" | "foreign"; reason: string };
 
-export async function checkCamp(
-  paths: ProjectPaths,
-  camp: { slot: number; path: string; taskId?: string },
-  exec: Exec,
-  slots: Slot[] = readPool(paths).slots,
-): Promise<CampCheck> {
+export async function checkCamp(paths: ProjectPaths, camp: { slot: number; path: string; taskId?: string }, exec: Exec, slots: Slot[] = readPool(paths).slots): Promise<CampCheck> {
   const { slot, path, taskId } = camp;
   if (!exists(path)) return { kind: "gone", reason: "worktree is missing" };
   const foreign = (reason: string): CampCheck => ({ kind: "foreign", reason });
@@ -283,12 +270,7 @@ export function campRefused(paths: ProjectPaths, taskId: string, path: string, r
  * Throws `campRefused` unless `path` is the task's camp (see `checkCamp`); `gone` is allowed only
  * with `allowGone`, for callers that then run no git there. Returns whether it is a camp.
  */
-export async function assertCampOfPool(
-  paths: ProjectPaths,
-  camp: { taskId: string; slot: number; path: string },
-  exec: Exec,
-  opts: { allowGone?: boolean } = {},
-): Promise<boolean> {
+export async function assertCampOfPool(paths: ProjectPaths, camp: { taskId: string; slot: number; path: string }, exec: Exec, opts: { allowGone?: boolean } = {}): Promise<boolean> {
   const check = await checkCamp(paths, camp, exec);
   if (check.kind === "camp") return true;
   if (check.kind === "gone" && opts.allowGone) return false;

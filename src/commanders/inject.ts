@@ -59,11 +59,7 @@ function logOnce(ctx: InjectCtx, key: string, message: string): void {
  * agent list (the backends whose survey lists commanders); without it a commander only such a
  * backend could show live is not found, so nothing of its is claimed.
  */
-export async function injectWakes(
-  ctx: InjectCtx,
-  agents: AgentInfo[] | undefined,
-  dirs: ProjectPaths[] = stateDirs(ctx.root),
-): Promise<void> {
+export async function injectWakes(ctx: InjectCtx, agents: AgentInfo[] | undefined, dirs: ProjectPaths[] = stateDirs(ctx.root)): Promise<void> {
   const targets = await findTargets(ctx, agents ?? [], dirs);
   if (targets.length === 0) return;
   const served = await awaitedProjects(ctx);
@@ -157,9 +153,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   const text = reasonText(got.soldier, got.forum);
   const now = ctx.clock.now();
   const since = failingSince(got.soldier);
-  const typed =
-    wake.kind !== "queue" ||
-    (since !== undefined && ageOf(now, since) >= scaled("herdrPromptFallback", ctx.env) && idle);
+  const typed = wake.kind !== "queue" || (since !== undefined && ageOf(now, since) >= scaled("herdrPromptFallback", ctx.env) && idle);
   // CMDR-09: the harness's own queue into the thread the commander ran vx from.
   const result =
     wake.kind === "queue" && !typed

@@ -144,12 +144,7 @@ export function commanderWarning(commanderProject: string, project: string): str
  * Resolves and records the calling commander for a command on `paths`' project; a failure to
  * record is a warning, never a failed command. Returns the task fields to save.
  */
-export async function noteCommander(
-  deps: Deps,
-  root: string,
-  paths: ProjectPaths,
-  opts: { warnOtherProject?: boolean } = {},
-): Promise<Partial<Task>> {
+export async function noteCommander(deps: Deps, root: string, paths: ProjectPaths, opts: { warnOtherProject?: boolean } = {}): Promise<Partial<Task>> {
   const c = await resolveCommander(deps, root);
   if (!c) {
     try {

@@ -28,8 +28,7 @@ import { restorePatch } from "./prompt";
 import { addAmendment, withAmendment } from "../soldiers/amendments";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
-export const PANE_GONE_NOTE =
-  "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
+export const PANE_GONE_NOTE = "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
 
 const QUESTION_MAX_CHARS = 300;
 
@@ -152,9 +151,7 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
 async function decideTask(deps: Deps, project: Project, id: string, answer: string, dismiss: boolean): Promise<number> {
   const task = requireTask(project.paths, id);
   if (task.status === "interrupted") {
-    throw new VxError(
-      `task ${id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`,
-    );
+    throw new VxError(`task ${id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`);
   }
   if (task.status !== "blocked") throw new VxError(`task ${id} is ${task.status}, not blocked - only a blocked task can be answered`);
 

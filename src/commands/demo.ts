@@ -56,7 +56,8 @@ export const demoCommand = defineVxCommand({
     for (const s of SIGNALS) process.off(s, onSignal);
     say.title("Cleaned up");
     for (const l of leftovers) say.say(`LEFT BEHIND: ${l}`);
-    if (leftovers.length === 0) say.say(args.keep && world ? `tmux server and sentinel stopped; the project is kept in ${world.dir}` : "tmux server killed, sentinel stopped, temp dir removed: nothing left behind.");
+    if (leftovers.length === 0)
+      say.say(args.keep && world ? `tmux server and sentinel stopped; the project is kept in ${world.dir}` : "tmux server killed, sentinel stopped, temp dir removed: nothing left behind.");
     const secs = ((deps.clock.now() - started) / 1000).toFixed(1);
     if (failure) {
       say.say(`demo FAILED after ${secs}s: ${failure}`);
@@ -87,4 +88,3 @@ async function teardown(c: Commander, w: World, keep: boolean): Promise<string[]
   }
   return left;
 }
-

@@ -28,7 +28,6 @@ import { isoTime } from "../time";
 
 /** CMD-DISPATCH-01's limit on the prompt, in UTF-8 bytes. */
 
-
 type Kind = Task["kind"];
 type Harness = NonNullable<Task["harness"]>;
 type Backend = NonNullable<Task["backend"]>;
@@ -55,14 +54,11 @@ export function parseDispatchFlags(args: Record<string, unknown>) {
   };
 }
 
-
 /** `vx dispatch`. */
 export const dispatchCommand = defineVxCommand({
   name: "dispatch",
   summary: "Dispatch a soldier (mission or scout) into an isolated camp",
-  usage: [
-    `dispatch <prompt...> [--kind mission|scout] [--harness ${LISTED_HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`,
-  ],
+  usage: [`dispatch <prompt...> [--kind mission|scout] [--harness ${LISTED_HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`],
   args: {
     kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
     harness: { type: "string", valueHint: LISTED_HARNESSES.join("|"), description: "The agent program (default from .vexillum/config.json)" },
@@ -95,7 +91,9 @@ export const dispatchCommand = defineVxCommand({
     // A camp is a worktree of the base's last commit: edits not committed stay behind. A status
     // git cannot give costs the warning, never the dispatch.
     if (!(await isClean(project.paths.project, deps.exec, { ignoreUntracked: true }).catch(() => true))) {
-      deps.stderr.write(`vx: warning: ${project.paths.project} has uncommitted changes the soldier's camp will not have (it starts from ${base}'s last commit) - commit them first if the soldier needs them\n`);
+      deps.stderr.write(
+        `vx: warning: ${project.paths.project} has uncommitted changes the soldier's camp will not have (it starts from ${base}'s last commit) - commit them first if the soldier needs them\n`,
+      );
     }
 
     ensureSentinel(deps, project.root);

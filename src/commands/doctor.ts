@@ -44,11 +44,7 @@ export const doctorCommand = defineVxCommand({
       projectLines.push({ status: "ok", name: "git repository", detail: top });
       try {
         config = loadConfig(top);
-        projectLines.push(
-          config
-            ? { status: "ok", name: "project initialized" }
-            : { status: "missing", name: "project initialized", detail: "run 'vx init'", required: true },
-        );
+        projectLines.push(config ? { status: "ok", name: "project initialized" } : { status: "missing", name: "project initialized", detail: "run 'vx init'", required: true });
       } catch (err) {
         projectLines.push({ status: "missing", name: "project initialized", detail: `${(err as Error).message}; fix it or run 'vx init'`, required: true });
       }

@@ -32,9 +32,7 @@ export function nextStep(commander: string): string {
 export const initCommand = defineVxCommand({
   name: "init",
   summary: "Prepare the current project to be orchestrated by vexillum",
-  usage: [
-    `init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander ${COMMANDERS.join("|")}] [--backend ${BACKENDS.join("|")}] [--harness <h>] [--notify <command>]`,
-  ],
+  usage: [`init [--yes|-y] [--lang en|es] [--skills|--no-skills] [--commander ${COMMANDERS.join("|")}] [--backend ${BACKENDS.join("|")}] [--harness <h>] [--notify <command>]`],
   args: {
     yes: { type: "boolean", alias: "y", description: "Accept every question without asking" },
     lang: { type: "string", valueHint: "en|es", description: "Language of the commander block (default: the file's own)" },

@@ -90,7 +90,9 @@ async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<nu
  */
 async function hintDiverged(deps: Deps, paths: ProjectPaths, id: string, base: string): Promise<void> {
   try {
-    const others = sortTasks(listTasks(paths)).map((t) => t.value).filter((t) => t.id !== id);
+    const others = sortTasks(listTasks(paths))
+      .map((t) => t.value)
+      .filter((t) => t.id !== id);
     const missions = missionsInFlight(others, leasedTasks(paths));
     const line = divergedLine(base, await divergedMissions(paths.project, base, missions, deps.exec));
     if (line) deps.stderr.write(`${line}\n`);

@@ -96,9 +96,7 @@ async function promptTask(deps: Deps, project: Project, id: string, text: string
       throw new VxError(`task ${id}'s ${where} is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${id}' instead`);
     }
     if (outcome.kind === "blocked") {
-      throw new VxError(
-        `the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${id} <answer>'`,
-      );
+      throw new VxError(`the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${id} <answer>'`);
     }
     const amended = await addAmendment(paths, id, (cur) => ({
       amendments: withAmendment(cur.amendments, text, "vx prompt", isoTime(deps.clock.now())),

@@ -44,9 +44,7 @@ export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLand
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
   for (const { value: t } of sortTasks(tasks)) {
-    out.push(
-      `${t.id}  ${t.kind.padEnd(7)}  ${t.status.padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`,
-    );
+    out.push(`${t.id}  ${t.kind.padEnd(7)}  ${t.status.padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`);
     if (t.status === "blocked" && t.decision) out.push(`    question: ${t.decision.question}`);
     const why = whyLine(t);
     if (why) out.push(why);
@@ -64,7 +62,10 @@ export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLand
  * (doctor reports it) widens the search to every mission with a camp rather than failing status.
  */
 async function landingOf(deps: Deps, paths: ProjectPaths, tasks: Loaded<Task>[], leased: Set<string> | undefined): Promise<MissionLanding[]> {
-  const missions = missionsInFlight(sortTasks(tasks).map((t) => t.value), leased);
+  const missions = missionsInFlight(
+    sortTasks(tasks).map((t) => t.value),
+    leased,
+  );
   if (missions.length === 0) return [];
   try {
     return await landingReport(paths.project, missions, deps.exec);
@@ -102,7 +103,10 @@ export const statusCommand = defineVxCommand({
       deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered)));
       return EXIT.ok;
     }
-    const reports = scoutReports(project.paths, tasks.map((t) => t.value));
+    const reports = scoutReports(
+      project.paths,
+      tasks.map((t) => t.value),
+    );
     const doc = {
       schema_version: SCHEMA_VERSION,
       generated_at: isoTime(deps.clock.now()),

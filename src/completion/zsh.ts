@@ -68,7 +68,7 @@ export function zshScript(spec: CompletionSpec): string {
     "}",
     "",
     // Installed on fpath, zsh runs this file as the function's body; sourced, it registers it.
-    'if [[ $funcstack[1] == _vx ]]; then',
+    "if [[ $funcstack[1] == _vx ]]; then",
     '  _vx "$@"',
     "else",
     "  compdef _vx vx",

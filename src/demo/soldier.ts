@@ -178,7 +178,8 @@ export function inputReader(): (chunk: string) => string[] {
     for (;;) {
       if (buf.startsWith(PASTE_START)) [pasting, buf] = [true, buf.slice(PASTE_START.length)];
       else if (buf.startsWith(PASTE_END)) [pasting, buf] = [false, buf.slice(PASTE_END.length)];
-      else if (PASTE_START.startsWith(buf) || PASTE_END.startsWith(buf)) return submitted; // a marker cut short (or nothing): the rest comes later
+      else if (PASTE_START.startsWith(buf) || PASTE_END.startsWith(buf))
+        return submitted; // a marker cut short (or nothing): the rest comes later
       else {
         const ch = buf[0]!;
         buf = buf.slice(1);

@@ -90,7 +90,12 @@ export function makeWorld(deps: Deps): World {
 export async function makeProject(deps: Deps, w: World): Promise<void> {
   const git = (...args: string[]) => must(deps, ["git", ...args], w.project, w.env);
   await git("init", "-q", "-b", "main");
-  for (const [k, v] of [["user.name", "vx demo"], ["user.email", "demo@vx.invalid"], ["commit.gpgsign", "false"]]) await git("config", k!, v!);
+  for (const [k, v] of [
+    ["user.name", "vx demo"],
+    ["user.email", "demo@vx.invalid"],
+    ["commit.gpgsign", "false"],
+  ])
+    await git("config", k!, v!);
   writeFileSync(join(w.project, "README.md"), "# shop\n\nA throwaway project for vx demo.\n");
   writeFileSync(join(w.project, "greeting.txt"), "Hello.\n");
   await git("add", "-A");
@@ -112,7 +117,34 @@ export async function commitAll(deps: Deps, w: World, message: string): Promise<
 export async function startTmux(deps: Deps, w: World): Promise<void> {
   writeFileSync(w.log, "");
   mkdirSync(join(w.socket, ".."), { recursive: true, mode: 0o700 });
-  const out = await must(deps, ["tmux", "-S", w.socket, "new-session", "-d", "-P", "-F", "#{pane_id}", "-s", "commander", "-x", "160", "-y", "45", "-c", tmuxFormatLiteral(w.project), "tail", "-n", "+1", "-f", tmuxLiteral(w.log)], w.project, w.env);
+  const out = await must(
+    deps,
+    [
+      "tmux",
+      "-S",
+      w.socket,
+      "new-session",
+      "-d",
+      "-P",
+      "-F",
+      "#{pane_id}",
+      "-s",
+      "commander",
+      "-x",
+      "160",
+      "-y",
+      "45",
+      "-c",
+      tmuxFormatLiteral(w.project),
+      "tail",
+      "-n",
+      "+1",
+      "-f",
+      tmuxLiteral(w.log),
+    ],
+    w.project,
+    w.env,
+  );
   w.commanderPane = out.trim();
   w.env = { ...w.env, TMUX: `${w.socket},0,0`, TMUX_PANE: w.commanderPane };
 }

@@ -13,11 +13,7 @@ const NAME = "commanders";
  * DOC-12. `listAgents` is called at most once, and only when a commander is registered; when it
  * fails no commander counts as live by an agent list. Read-only.
  */
-export async function commandersCheck(
-  paths: ProjectPaths,
-  listAgents: () => Promise<AgentInfo[]>,
-  deps: BackendDeps,
-): Promise<Check[]> {
+export async function commandersCheck(paths: ProjectPaths, listAgents: () => Promise<AgentInfo[]>, deps: BackendDeps): Promise<Check[]> {
   let registry: Commanders | undefined;
   try {
     registry = readCommanders(paths);

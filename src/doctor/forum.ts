@@ -16,6 +16,11 @@ export function forumCheck(root: string): Check {
   }
   if (!info) return { status: "ok", name: "forum", detail: "server not running (vx forum board starts it)" };
   const stale = changeReason(info.binary);
-  if (stale) return { status: "warn", name: "forum", detail: `server pid ${info.pid} on 127.0.0.1:${info.port} runs an old binary (${stale}); it retires within seconds and the next vx forum command starts a new one` };
+  if (stale)
+    return {
+      status: "warn",
+      name: "forum",
+      detail: `server pid ${info.pid} on 127.0.0.1:${info.port} runs an old binary (${stale}); it retires within seconds and the next vx forum command starts a new one`,
+    };
   return { status: "ok", name: "forum", detail: `server running (pid ${info.pid}) on 127.0.0.1:${info.port} - vx forum board prints its URL` };
 }

@@ -24,14 +24,17 @@ export async function hookProbeCheck(deps: Deps, command: string, home: string):
       detached: true,
     });
     let stopped = false;
-    const timer = setTimeout(() => {
-      stopped = true;
-      try {
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        proc.kill("SIGKILL");
-      }
-    }, scaled("doctorProbe", deps.env));
+    const timer = setTimeout(
+      () => {
+        stopped = true;
+        try {
+          process.kill(-proc.pid, "SIGKILL");
+        } catch {
+          proc.kill("SIGKILL");
+        }
+      },
+      scaled("doctorProbe", deps.env),
+    );
     const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     clearTimeout(timer);
     if (!stopped && (stderr.includes(NOT_FOUND) || code === 127)) {

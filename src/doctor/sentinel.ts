@@ -44,9 +44,7 @@ export async function sentinelCheck(deps: Deps, root: string): Promise<Check> {
   const warnings: string[] = [];
   const pids = await sentinelPids(deps);
   if (pids.length > 1) {
-    warnings.push(
-      `${pids.length} sentinel processes are alive (pids ${pids.join(", ")}) and compete for the same tasks - stop them with 'kill <pid>' and let a single fresh one start`,
-    );
+    warnings.push(`${pids.length} sentinel processes are alive (pids ${pids.join(", ")}) and compete for the same tasks - stop them with 'kill <pid>' and let a single fresh one start`);
   }
   const info = state.info;
   if (state.running && info) {
@@ -58,9 +56,7 @@ export async function sentinelCheck(deps: Deps, root: string): Promise<Check> {
     if (path) warnings.push(`the running sentinel (pid ${info.pid}) started with a PATH that cannot serve this shell: ${path} - a vx dispatch from here starts a successor it gives way to`);
     const why = changeReason(info.build);
     if (why) {
-      warnings.push(
-        `the running sentinel (pid ${info.pid}) started from a binary that has since changed (${why}) - it retires on its own within seconds, or stop it with 'kill ${info.pid}'`,
-      );
+      warnings.push(`the running sentinel (pid ${info.pid}) started from a binary that has since changed (${why}) - it retires on its own within seconds, or stop it with 'kill ${info.pid}'`);
     }
   }
   if (warnings.length) return { status: "warn", name, detail: `${warnings.join("; ")} (the next 'vx dispatch' starts a current one)` };

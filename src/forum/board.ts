@@ -73,7 +73,11 @@ function boardTask(t: Loaded<Task>, paths: ProjectPaths): BoardTask {
   return {
     ...t.raw,
     id: t.value.id,
-    first_line: t.value.prompt.split("\n").find((l) => l.trim() !== "")?.trim() ?? "",
+    first_line:
+      t.value.prompt
+        .split("\n")
+        .find((l) => l.trim() !== "")
+        ?.trim() ?? "",
     output_tail: t.value.output ? lines.slice(-OUTPUT_LINES) : [],
     ...(openQuestion(t.value) ? { question: openQuestion(t.value) } : {}),
     ...(report ? { report_path: report } : {}),
@@ -110,7 +114,9 @@ export function knownProjects(root: string): ProjectPaths[] {
   const dir = rootPaths(root).projectsDir;
   let keys: string[];
   try {
-    keys = readdirSync(dir).filter((k) => !k.startsWith(".")).sort();
+    keys = readdirSync(dir)
+      .filter((k) => !k.startsWith("."))
+      .sort();
   } catch {
     return [];
   }

@@ -104,7 +104,8 @@ export async function stopServer(deps: Deps, root: string): Promise<string> {
   const fp = forumPaths(root);
   if (!isLockHeld(fp.lock)) return "no forum server is running";
   const info = readServerInfo(fp);
-  if (!info) throw new VxError(`a forum server holds ${fp.lock} but ${fp.info} names none - end that 'vx forum serve' process yourself ('fuser ${fp.lock}' names its pid), then run 'vx forum stop' again`);
+  if (!info)
+    throw new VxError(`a forum server holds ${fp.lock} but ${fp.info} names none - end that 'vx forum serve' process yourself ('fuser ${fp.lock}' names its pid), then run 'vx forum stop' again`);
   if (!(await isOurServer(deps, info.pid, root))) {
     throw new VxError(`pid ${info.pid} in ${fp.info} is not this state root's forum server - not signalling it; end the 'vx forum serve' process that holds ${fp.lock} yourself`);
   }

@@ -43,10 +43,7 @@ function parseMessage(path: string, session: string, text: string): InboxMessage
   const loaded = parseRecord(path, text, ForumMessageSchema);
   const uid = basename(path, ".json");
   if (loaded.value.uid !== uid || loaded.value.session !== session) {
-    throw new StateError(
-      path,
-      `it names message "${loaded.value.uid}" of session "${loaded.value.session}" but lies at ${session}/${uid}.json - vx leaves it as it is; repair it or move it aside`,
-    );
+    throw new StateError(path, `it names message "${loaded.value.uid}" of session "${loaded.value.session}" but lies at ${session}/${uid}.json - vx leaves it as it is; repair it or move it aside`);
   }
   return { ...loaded, path };
 }
@@ -84,7 +81,9 @@ export function unreadCount(paths: ProjectPaths, session: string): number {
 
 /** The uids of one session's unread messages. */
 export function unreadUids(paths: ProjectPaths, session: string): string[] {
-  return sessionMessages(paths, session).filter((m) => isUnread(m.value)).map((m) => m.value.uid);
+  return sessionMessages(paths, session)
+    .filter((m) => isUnread(m.value))
+    .map((m) => m.value.uid);
 }
 
 /** Message `uid` of `session`, read or not; undefined when absent (a corrupt one throws, naming it). */
@@ -105,14 +104,15 @@ export function writeMessage(paths: ProjectPaths, msg: ForumMessage): void {
   writeStateFile(paths.root, join(paths.forumInboxDir, msg.session, `${msg.uid}.json`), renderState(mergeForSave(msg, MESSAGE_KEYS, undefined)));
 }
 
-const byAge = (a: InboxMessage, b: InboxMessage) =>
-  parseTime(a.value.received_at) - parseTime(b.value.received_at) || (a.value.uid < b.value.uid ? -1 : a.value.uid > b.value.uid ? 1 : 0);
+const byAge = (a: InboxMessage, b: InboxMessage) => parseTime(a.value.received_at) - parseTime(b.value.received_at) || (a.value.uid < b.value.uid ? -1 : a.value.uid > b.value.uid ? 1 : 0);
 
 /** FOR-02: unread messages grouped by session; sessions ordered by their oldest unread message. */
 export function unreadSessions(paths: ProjectPaths): InboxSession[] {
   const sessions: InboxSession[] = [];
   for (const session of sessionNames(paths)) {
-    const messages = sessionMessages(paths, session).filter((m) => isUnread(m.value)).sort(byAge);
+    const messages = sessionMessages(paths, session)
+      .filter((m) => isUnread(m.value))
+      .sort(byAge);
     const newest = messages.at(-1);
     if (newest) sessions.push({ session, file: newest.value.file, messages });
   }
@@ -165,4 +165,3 @@ function dropWakeIfRead(paths: ProjectPaths, session: string, now: number, pid: 
   if (unread === 0) deleteClaim(claimed);
   else putBackClaim(claimed);
 }
-

@@ -189,7 +189,11 @@ export async function inlineArtifact(html: string, realFile: string, project: st
       found.set(key, { real, asWritten: join(dir, ...parts) });
       fresh.push(key);
     }
-    const ignored = await ignoredOf(exec, root, fresh.flatMap((k) => [relative(root, (found.get(k) as Found).asWritten), relative(root, (found.get(k) as Found).real)]));
+    const ignored = await ignoredOf(
+      exec,
+      root,
+      fresh.flatMap((k) => [relative(root, (found.get(k) as Found).asWritten), relative(root, (found.get(k) as Found).real)]),
+    );
     wanted = [];
     for (const key of fresh) {
       const f = found.get(key) as Found;

@@ -40,7 +40,10 @@ export function sessionPaths(root: string, session: string): SessionPaths {
  */
 export function sessionKey(realPath: string): string {
   const hash = new Bun.CryptoHasher("sha256").update(realPath).digest("hex").slice(0, 8);
-  const name = basename(realPath).replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80) || "artifact";
+  const name =
+    basename(realPath)
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .slice(0, 80) || "artifact";
   return `${name}-${hash}`;
 }
 

@@ -134,7 +134,8 @@ function listen(port: number, idleSeconds: number, handler: (req: Request, serve
 /** `vx forum serve`: runs until stopped, retired or idle; the exit code. */
 export async function runServer(deps: Deps): Promise<number> {
   const namespace = foreignPidNamespace();
-  if (namespace) throw new VxError(`the forum server cannot run inside a sandbox (${namespace}): it would die with the command that started it - run 'vx forum board' once from a terminal outside the sandbox`);
+  if (namespace)
+    throw new VxError(`the forum server cannot run inside a sandbox (${namespace}): it would die with the command that started it - run 'vx forum board' once from a terminal outside the sandbox`);
   const root = stateRoot(deps.env);
   const fp = forumPaths(root);
   ensureStateDir(root, fp.dir);
@@ -181,7 +182,9 @@ export async function runServer(deps: Deps): Promise<number> {
     server = listen(port ?? 0, Math.max(1, Math.round(scaled("forumConnectionIdle", deps.env) / 1000)), handler, logOnce);
   } catch (err) {
     lock.release();
-    throw new VxError(`the forum server could not listen on 127.0.0.1 (${errorMessage(err)}) - check that the loopback interface is up and this user can open more sockets, then run 'vx forum board' again`);
+    throw new VxError(
+      `the forum server could not listen on 127.0.0.1 (${errorMessage(err)}) - check that the loopback interface is up and this user can open more sockets, then run 'vx forum board' again`,
+    );
   }
   gate.port = server.port ?? 0;
   if (port !== undefined) upkeep(log, `keep the port in ${fp.lastPort}`, () => writeStateFile(root, fp.lastPort, `${gate.port}\n`));

@@ -12,14 +12,7 @@ import { ensureStateDir, readStateText, writeStateFile } from "../state/files";
 import { withLock } from "../state/lock";
 import { projectPaths } from "../state/paths";
 import { loadRecord, mergeForSave, parseRecord, renderState } from "../state/record";
-import {
-  type ForumSession,
-  type ForumWake,
-  ForumSessionSchema,
-  type TranscriptLine,
-  TranscriptLineSchema,
-  keysOf,
-} from "../state/schemas";
+import { type ForumSession, type ForumWake, ForumSessionSchema, type TranscriptLine, TranscriptLineSchema, keysOf } from "../state/schemas";
 import { isoTime } from "../time";
 import { readForumWake, writeForumWake } from "../wakes/queue";
 import { deliverMessage } from "./deliver";
@@ -68,9 +61,7 @@ export async function openSession(root: string, project: string, realFile: strin
   return withLock(lockPath(root, paths.lock), () => {
     const file = relative(project, realFile);
     const current = loadSession(root, session);
-    const next: ForumSession = current
-      ? { ...current, file, project_path: project, ended_at: undefined }
-      : { session, file, project_path: project, created_at: isoTime(now) };
+    const next: ForumSession = current ? { ...current, file, project_path: project, ended_at: undefined } : { session, file, project_path: project, created_at: isoTime(now) };
     if (!current || current.ended_at || current.file !== file || current.project_path !== project) saveSession(root, next);
     return next;
   });

@@ -42,13 +42,7 @@ export function codexFailure(res: ExecResult): string {
 // CODEX_HOME). They add to the user's own hooks, and run through a shell like Claude Code's.
 function hookArgs(vx: string): string[] {
   const hook = (event: string, state: ReportState) => ["-c", `hooks.${event}=[{hooks=[{type="command",command=${tomlString(reportCommand(vx, state))}}]}]`];
-  return [
-    "--dangerously-bypass-hook-trust",
-    ...hook("UserPromptSubmit", "working"),
-    ...hook("PermissionRequest", "blocked"),
-    ...hook("PostToolUse", "working"),
-    ...hook("Stop", "idle"),
-  ];
+  return ["--dangerously-bypass-hook-trust", ...hook("UserPromptSubmit", "working"), ...hook("PermissionRequest", "blocked"), ...hook("PostToolUse", "working"), ...hook("Stop", "idle")];
 }
 
 export const codex: Harness = {
@@ -56,11 +50,7 @@ export const codex: Harness = {
   label: "Codex",
   exe: "codex",
   program: () => ["codex"],
-  soldierArgs: (model, effort) => [
-    "--dangerously-bypass-approvals-and-sandbox",
-    ...(model ? ["--model", model] : []),
-    ...(effort ? ["-c", `model_reasoning_effort=${effort}`] : []),
-  ],
+  soldierArgs: (model, effort) => ["--dangerously-bypass-approvals-and-sandbox", ...(model ? ["--model", model] : []), ...(effort ? ["-c", `model_reasoning_effort=${effort}`] : [])],
   stateHooks: ({ vx }) => ({ args: hookArgs(vx), env: {}, files: [] }),
   // Codex draws its composer ("Ask Codex to do anything") while still loading, seconds before its
   // folder-trust dialog; the session's "permissions:" header line and the footer's "← for agents"
@@ -117,4 +107,3 @@ export const codex: Harness = {
     },
   },
 };
-

@@ -113,24 +113,14 @@ export function stateHooksSettings(vx: string): Record<string, unknown[]> {
  * user's settings and directory listing and writes the files and links. VX_TASK_ID comes from the
  * pane's environment, which hooks inherit.
  */
-export function soldierHome(opts: {
-  vx: string;
-  hooksDir: string;
-  userGeminiDir: string;
-  userSettings?: Record<string, unknown>;
-  userEntries?: string[];
-}): Required<HookedLaunch> {
+export function soldierHome(opts: { vx: string; hooksDir: string; userGeminiDir: string; userSettings?: Record<string, unknown>; userEntries?: string[] }): Required<HookedLaunch> {
   const home = join(opts.hooksDir, "gemini-home");
   const dir = join(home, ".gemini");
   const settings = { ...(opts.userSettings ?? {}) };
   const mine = stateHooksSettings(opts.vx);
   const theirs = (settings.hooks ?? {}) as Record<string, unknown[]>;
-  settings.hooks = Object.fromEntries(
-    [...new Set([...Object.keys(theirs), ...Object.keys(mine)])].map((e) => [e, [...(theirs[e] ?? []), ...(mine[e] ?? [])]]),
-  );
-  const links = (opts.userEntries ?? [])
-    .filter((n) => n !== "settings.json")
-    .map((n) => ({ path: join(dir, n), target: join(opts.userGeminiDir, n) }));
+  settings.hooks = Object.fromEntries([...new Set([...Object.keys(theirs), ...Object.keys(mine)])].map((e) => [e, [...(theirs[e] ?? []), ...(mine[e] ?? [])]]));
+  const links = (opts.userEntries ?? []).filter((n) => n !== "settings.json").map((n) => ({ path: join(dir, n), target: join(opts.userGeminiDir, n) }));
   return {
     args: [],
     env: { GEMINI_CLI_HOME: home },

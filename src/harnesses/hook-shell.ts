@@ -16,4 +16,3 @@ export function tomlString(text: string): string {
 export function reportCommand(vx: string, state: ReportState): string {
   return `${shellQuote(vx)} report ${state}`;
 }
-

@@ -12,7 +12,10 @@ export function checkModelEffort(harness: HarnessName, model: string | undefined
   harnessOf(harness).checkModelEffort(model, effort);
   // Other harnesses take any name, but herdr types the launch line into the pane's shell, and
   // how it quotes arguments is not documented: only plain identifier characters get through.
-  for (const [flag, value] of [["model", model], ["effort", effort]] as const) {
+  for (const [flag, value] of [
+    ["model", model],
+    ["effort", effort],
+  ] as const) {
     if (value !== undefined && !SAFE_VALUE.test(value)) {
       throw new UsageError(`invalid ${flag} "${value}": use only letters, digits and . _ : / @ + = -`, "dispatch");
     }

@@ -36,7 +36,8 @@ async function campSession(ctx: ContinueCtx): Promise<string | undefined> {
   if (!exe) throw new VxError("opencode not found in PATH, needed to find this soldier's session - put OpenCode on PATH, then resume again");
   const r = await ctx.exec.run([exe, "session", "list", "--format", "json"], { cwd: ctx.camp, env: ctx.env, timeoutMs: scaled("sessionLookup", ctx.env) });
   const why = r.code === EXEC_TIMED_OUT ? "it did not answer in time" : (r.stderr.trim().split("\n").at(-1) ?? `exit ${r.code}`);
-  if (r.code !== 0) throw new VxError(`could not list OpenCode's sessions to find this soldier's ('opencode session list': ${why}) - run 'opencode session list' in the camp to see why, then resume again`);
+  if (r.code !== 0)
+    throw new VxError(`could not list OpenCode's sessions to find this soldier's ('opencode session list': ${why}) - run 'opencode session list' in the camp to see why, then resume again`);
   // No sessions at all prints nothing.
   let list: Session[];
   try {

@@ -134,15 +134,12 @@ type IdleCtx = {
 function decideIdle(c: IdleCtx): Action {
   const { task, obs, now, nowIso, w, patch, redacted } = c;
   const window = obs.transcript === undefined ? "" : finalTurnWindow(obs.transcript);
-  const settleNotes = (status: string) =>
-    obs.stability === "unstable" ? [notes.noteUnstable(status)] : obs.stability === "unreadable" ? [notes.noteUnreadable(status)] : [];
+  const settleNotes = (status: string) => (obs.stability === "unstable" ? [notes.noteUnstable(status)] : obs.stability === "unreadable" ? [notes.noteUnreadable(status)] : []);
 
   const inProgress = turnInProgress(window);
   if (inProgress) return hold(c, inProgress);
 
-  const answered = task.decision
-    ? { question: task.decision.question, answered: Boolean(task.decision.answered_at) }
-    : undefined;
+  const answered = task.decision ? { question: task.decision.question, answered: Boolean(task.decision.answered_at) } : undefined;
   const question = needsDecision(window, answered);
   if (question) {
     if (!obs.stability) return { type: "stabilize", toward: "blocked" };
@@ -180,12 +177,7 @@ function decideIdle(c: IdleCtx): Action {
 
   if (!task.idle_unconfirmed_since) return mark({ ...patch, idle_unconfirmed_since: nowIso });
   if (since(now, task.idle_unconfirmed_since) < w.unconfirmedWindow) return mark(patch);
-  const note =
-    obs.pause === "stale"
-      ? notes.NOTE_PAUSE_STALE
-      : task.pause_seen_at
-        ? notes.notePauseGone(task.pause_seen_at)
-        : notes.NOTE_IDLE_NO_PAUSE;
+  const note = obs.pause === "stale" ? notes.NOTE_PAUSE_STALE : task.pause_seen_at ? notes.notePauseGone(task.pause_seen_at) : notes.NOTE_IDLE_NO_PAUSE;
   return { type: "settle", to: "unconfirmed", output: notes.composeOutput(redacted, task.output, [note]), note };
 }
 

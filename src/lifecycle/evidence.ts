@@ -119,11 +119,7 @@ const LABEL_CLOSE_RE = /^(?:\*|`|__)+/;
 export function candidateQuestion(line: string): string | null {
   const rest = line.replace(CANDIDATE_PREFIX_RE, "");
   if (rest.slice(0, NEEDS_DECISION.length).toLowerCase() !== NEEDS_DECISION) return null;
-  return rest
-    .slice(NEEDS_DECISION.length)
-    .replace(LABEL_CLOSE_RE, "")
-    .trim()
-    .replace(TRAILING_EMPHASIS_RE, "");
+  return rest.slice(NEEDS_DECISION.length).replace(LABEL_CLOSE_RE, "").trim().replace(TRAILING_EMPHASIS_RE, "");
 }
 
 function collapse(s: string): string {
@@ -150,10 +146,7 @@ function skipped(question: string, answered?: { question: string; answered: bool
  * `answered` is the task's current decision; its question is skipped once answered or dismissed, so
  * scrollback never re-blocks the task on a question already handled.
  */
-export function needsDecision(
-  window: string,
-  answered?: { question: string; answered: boolean },
-): string | null {
+export function needsDecision(window: string, answered?: { question: string; answered: boolean }): string | null {
   // Cheap exit: almost every idle pane has no candidate at all.
   if (!/needs-decision:/i.test(window)) return null;
   const lines = window.split("\n");

@@ -33,8 +33,7 @@ const PUBLIC_RE = /publi[cs]|pub[-_.]?key/i;
 const ENV_STYLE_RE = /^[A-Z0-9_]*[A-Z][A-Z0-9_]*$/;
 // Dockerfile `ENV NAME value`, csh `setenv NAME value`, fish `set -x NAME value`, Windows
 // `setx NAME value`, `launchctl setenv`, `aws configure set NAME value`, `git config [--global] a.b value`.
-const ENV_KEYWORD_RE =
-  /^(\s*(?:[+$>]\s+)?(?:ENV|setenv|setx|set\s+-[A-Za-z]+|launchctl\s+setenv|aws\s+configure\s+set|git\s+config(?:\s+--[a-z]+)*)\s+)([A-Za-z_][A-Za-z0-9_.]*)([ \t]+)(?=\S)/;
+const ENV_KEYWORD_RE = /^(\s*(?:[+$>]\s+)?(?:ENV|setenv|setx|set\s+-[A-Za-z]+|launchctl\s+setenv|aws\s+configure\s+set|git\s+config(?:\s+--[a-z]+)*)\s+)([A-Za-z_][A-Za-z0-9_.]*)([ \t]+)(?=\S)/;
 // A credential name alone at the start of a line, its value after spaces (`aws_session_token <v>` as
 // credential helpers and `aws configure list` print it, `RENDER_TOKEN <v>`): taken only when the
 // name has a separator and the value looks random.

@@ -30,7 +30,14 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["Mailgun", ["key-[0-9a-f]{32}"]],
   ["DigitalOcean", ["do[opr]_v1_[a-f0-9]{64}"]],
   ["Shopify", ["shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"]],
-  ["Discord bot token", ["M[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}", "N[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}", "O[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}"]],
+  [
+    "Discord bot token",
+    [
+      "M[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}",
+      "N[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}",
+      "O[A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}",
+    ],
+  ],
   ["Vault", ["hv[sbr]\\.[A-Za-z0-9_-]{24,}"]],
   ["Docker Hub", ["dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"]],
   ["Databricks", ["dapi[a-f0-9]{32}(?:-\\d+)?"]],
@@ -106,10 +113,7 @@ export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 const OP_SEP = "[-\\u2010\\u2011 ]";
 const OP_GROUPS = `${OP_SEP}[A-Za-z0-9]{6}${OP_SEP}(?:[A-Za-z0-9]{6}${OP_SEP}[A-Za-z0-9]{5}|[A-Za-z0-9]{11})(?:${OP_SEP}[A-Za-z0-9]{5}){3}(?![A-Za-z0-9_\\u2010\\u2011-])`;
 /** Global, so callers reset `lastIndex` when they use `exec`. */
-export const OP_SECRET_KEY_RE = new RegExp(
-  `(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`,
-  "g",
-);
+export const OP_SECRET_KEY_RE = new RegExp(`(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`, "g");
 
 // A Telegram bot token is digits, `:`, then `AA` and more; in API URLs it follows `/bot`.
 const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;

@@ -11,8 +11,7 @@ import { SECRET } from "./placeholders";
 const URL_CRED_RE = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s:/@]*:[^\s/?#]*@/g;
 // A long user with letters and digits is a key, not a login name.
 const URL_TOKEN_USER_RE = /(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*:\/\/)([A-Za-z0-9_-]{20,})@/g;
-const WEBHOOK_RE =
-  /((?:hooks\.slack\.com\/(?:services|workflows|triggers)|discord(?:app)?\.com\/api\/webhooks\/\d+|webhook\.office\.com\/webhookb2)\/)[A-Za-z0-9@_-][A-Za-z0-9@/_-]*/g;
+const WEBHOOK_RE = /((?:hooks\.slack\.com\/(?:services|workflows|triggers)|discord(?:app)?\.com\/api\/webhooks\/\d+|webhook\.office\.com\/webhookb2)\/)[A-Za-z0-9@_-][A-Za-z0-9@/_-]*/g;
 const SIGNATURE_RE = /([?&;](?:sig|signature|x-amz-signature|x-goog-signature)=)[^\s&"'#[][^\s&"'#]*/gi;
 
 /** Replaces URL credentials in `line`. */

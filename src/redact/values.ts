@@ -89,9 +89,7 @@ const DEFAULT_RE = /^\s*=(?!=)\s*/;
 const COMMENT_RE = /^\s+(?:#|\/\/|\/\*)|^\/\*/;
 
 // A quoted string whose content is only references, placeholders and punctuation, or a command.
-const INERT_CONTENT_RE = new RegExp(
-  `^\\$\\(.*\\)$|^(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\{[A-Za-z_][\\w.]*\\}|%[sdv]|%\\([a-z_]+\\)s|${PLACEHOLDER}|[\\s:/@._-])*$`,
-);
+const INERT_CONTENT_RE = new RegExp(`^\\$\\(.*\\)$|^(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\{[A-Za-z_][\\w.]*\\}|%[sdv]|%\\([a-z_]+\\)s|${PLACEHOLDER}|[\\s:/@._-])*$`);
 // A name with a credential word as one of its segments names a field or a secret object, it is not
 // one: `key: password`, `secretKeyRef: {key: api-key}`, `- key: tls.key`, `self.token = token`.
 const FIELD_NAME_RE = /^(?:[a-z]+[-_.])*(?:password|passwd|token|secret|key|auth|credentials?|cert|crt|pem)(?:[-_.][a-z]+)*$/;

@@ -174,7 +174,6 @@ function proseLang(text: string): BlockLang | undefined {
   return es >= 2 * en ? "es" : "en";
 }
 
-
 type Marker = {
   type: "begin" | "end";
   /** Offset of the line's first character. */
@@ -187,10 +186,7 @@ type Marker = {
   hash?: string;
 };
 
-type Scan =
-  | { kind: "absent" }
-  | { kind: "malformed" }
-  | { kind: "block"; begin: Marker; end: Marker; hash: string };
+type Scan = { kind: "absent" } | { kind: "malformed" } | { kind: "block"; begin: Marker; end: Marker; hash: string };
 
 const BEGIN_ANY = /^<!--\s*BEGIN\s+VEXILLUM\b.*-->$/;
 const BEGIN_V1 = /^<!-- BEGIN VEXILLUM v:1 hash:([0-9a-fA-F]{8}) -->$/;

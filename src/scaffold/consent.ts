@@ -12,8 +12,7 @@ import { projectPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
 import type { InitPlan } from "./init-plan";
 
-const NO_ANSWER =
-  "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
+const NO_ANSWER = "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
 
 /**
  * Asks one of the allowed answers through consola's select on a terminal; `initial` without one
@@ -72,7 +71,9 @@ export async function applyPlan(deps: Deps, opts: { root: string; top: string; p
     unlinkSync(join(root, ".write-check"));
   } catch (err) {
     if (err instanceof StateError) throw err; // names the file and what to do already
-    throw new VxError(`cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run '${opts.command}' again`);
+    throw new VxError(
+      `cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run '${opts.command}' again`,
+    );
   }
   for (const f of plan.files) {
     if (f.action !== "unchanged") writeProjectFile(join(top, f.path), f.content);

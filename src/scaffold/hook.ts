@@ -30,8 +30,7 @@ export function hookEntry(): HookEntry {
 // A runner word: `vx` or `vexillum`, bare or at the end of a path, optionally quoted, followed by
 // the subcommand. The left boundary excludes word characters, `-` and `.` so `myvx`, `vx-dev` or
 // `foo.vx` never count.
-const RUNNER =
-  /(?:^|[\s"'`/;&|()=])(?:vx|vexillum)["']?\s+sentinel\s+(?:await|drain)(?![\w-])/;
+const RUNNER = /(?:^|[\s"'`/;&|()=])(?:vx|vexillum)["']?\s+sentinel\s+(?:await|drain)(?![\w-])/;
 // The wrapper runs the candidate through a variable (`exec "$v" sentinel await`), so the runner
 // word only appears among the candidates it searches.
 const WRAPPER_EXEC = /\bexec\s+["']?\$\{?\w+\}?["']?\s+sentinel\s+(?:await|drain)(?![\w-])/;

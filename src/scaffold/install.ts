@@ -60,7 +60,5 @@ export function skillWritable(top: string, recordedHash: string | undefined): bo
 }
 
 export function skillPlan(top: string): PlannedFile[] {
-  return Object.entries(SKILL_FILES).map(([name, content]) =>
-    planFile(top, join(SKILL_DIR, name), content, "the vexillum skill"),
-  );
+  return Object.entries(SKILL_FILES).map(([name, content]) => planFile(top, join(SKILL_DIR, name), content, "the vexillum skill"));
 }

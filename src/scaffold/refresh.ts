@@ -30,7 +30,8 @@ export async function refreshScaffold(deps: Deps, flags: RefreshFlags): Promise<
   const text = blockFile === "AGENTS.md" ? facts.agents : facts.claude;
   let repairMalformed = false;
   if (text !== undefined && blockState(text).state === "malformed") {
-    repairMalformed = flags.yes || (deps.stdinIsTTY && (await ask(deps, `${blockFile} has a malformed vexillum block (unbalanced or duplicate markers). Back it up to .vexillum/${blockFile}.backup and repair it?`)));
+    repairMalformed =
+      flags.yes || (deps.stdinIsTTY && (await ask(deps, `${blockFile} has a malformed vexillum block (unbalanced or duplicate markers). Back it up to .vexillum/${blockFile}.backup and repair it?`)));
   }
   const choices: InitChoices = {
     blockFile,

@@ -209,4 +209,3 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
     notifier.close();
   }
 }
-

@@ -237,13 +237,7 @@ function applyCtxFor(ctx: PassCtx, p: Project, written?: WrittenWake[]): ApplyCt
   return { root: ctx.root, paths: p.paths, project: p.paths.project || undefined, now: ctx.clock.now(), log: ctx.log, written };
 }
 
-async function serveProject(
-  ctx: PassCtx,
-  p: Project,
-  surveys: Map<BackendName, Survey>,
-  reopenable: (p: Project, t: Task) => boolean,
-  written: WrittenWake[],
-): Promise<number> {
+async function serveProject(ctx: PassCtx, p: Project, surveys: Map<BackendName, Survey>, reopenable: (p: Project, t: Task) => boolean, written: WrittenWake[]): Promise<number> {
   let wakes = 0;
   for (const task of p.tasks) {
     if (ctx.signal?.aborted) break;

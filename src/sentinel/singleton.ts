@@ -78,7 +78,9 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
   // (Codex's default sandbox), where the sentinel would also die with the command that started it.
   const namespace = foreignPidNamespace();
   if (namespace) {
-    throw new VxError(`a sentinel cannot run inside a sandbox (${namespace}): it would die with the command that started it, and pid ${deps.pid} means nothing outside - run 'vx sentinel' outside the sandbox`);
+    throw new VxError(
+      `a sentinel cannot run inside a sandbox (${namespace}): it would die with the command that started it, and pid ${deps.pid} means nothing outside - run 'vx sentinel' outside the sandbox`,
+    );
   }
   ensureDir(paths.root);
   const deadline = deadlineIn(deps.clock, scaled("retireWait", deps.env));
@@ -111,9 +113,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
         await deps.clock.sleep(20);
         pid = readSentinelPid(paths);
       }
-      throw new VxError(
-        `a sentinel is already running (pid ${pid ?? "unknown"}) for ${paths.root} - not starting a second one`,
-      );
+      throw new VxError(`a sentinel is already running (pid ${pid ?? "unknown"}) for ${paths.root} - not starting a second one`);
     }
     await deps.clock.sleep(scaled("retireStep", deps.env), signal);
   }

@@ -45,7 +45,9 @@ export async function archiveTask(paths: ProjectPaths, id: string): Promise<void
 /** The finished tasks that can go now, and those kept because they still hold a camp. */
 export function finishedTasks(paths: ProjectPaths): { movable: string[]; holding: string[] } {
   const leased = leasedTasks(paths);
-  const finished = listTasks(paths).map((t) => t.value).filter((t) => FINISHED.includes(t.status));
+  const finished = listTasks(paths)
+    .map((t) => t.value)
+    .filter((t) => FINISHED.includes(t.status));
   return {
     movable: finished.filter((t) => !archiveRefusal(t, leased)).map((t) => t.id),
     holding: finished.filter((t) => leased.has(t.id)).map((t) => t.id),

@@ -93,7 +93,10 @@ export async function resumeTask(deps: Deps, project: Project, id: string, text:
     ...backendFor(task).relaunch(task, workspace, true),
     resumes: (task.resumes ?? 0) + 1,
   });
-  if (!saved.written) throw new VxError(`task ${id} changed while it was being resumed (it is now ${saved.task.status}) - nothing was relaunched; see 'vx status', then resume it again if it is still interrupted or unconfirmed`);
+  if (!saved.written)
+    throw new VxError(
+      `task ${id} changed while it was being resumed (it is now ${saved.task.status}) - nothing was relaunched; see 'vx status', then resume it again if it is still interrupted or unconfirmed`,
+    );
 
   const result = await soldierTerminal(deps, paths, saved.task, workspace).launch(saved.task, relaunch);
   if (result.task.status === "failed") return { task: await interruptedAgain(deps, project, result.task), error: result.error };

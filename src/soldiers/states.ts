@@ -69,4 +69,3 @@ export function reportingTask(root: string, cwd: string, envTaskId: string | und
   if (camp && leased) return { paths: camp.paths, taskId: leased };
   throw new VxError(`report: not inside a vx camp (no VX_TASK_ID, and ${cwd} is not a leased camp)`);
 }
-

@@ -4,10 +4,7 @@
  * repeated safely, so a strike that fails half-way is retried with the same command, and nothing
  * touches the worktree once another dispatch could lease it.
  */
-import {
-  type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, pruneWorktrees,
-  resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS,
-} from "../camps/git";
+import { type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, pruneWorktrees, resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS } from "../camps/git";
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import { type BackendName, backendOf } from "../backends/names";
 import { BACKENDS } from "../backends";
@@ -55,7 +52,6 @@ const T13_FROM: readonly TaskStatus[] = ["pending", "running", "blocked"];
 export function struckNote(status: TaskStatus): string {
   return `[vexillum] struck while ${status} - 'vx strike' closed its pane.`;
 }
-
 
 /**
  * Strikes `taskId`'s camp in the project of `paths` and prints what it did: the discarded work
@@ -160,10 +156,7 @@ async function dismantle(deps: Deps, camp: string, base: string, discard: boolea
 }
 
 function printDiscarded(deps: Deps, work: DiscardedWork): void {
-  const lines = [
-    ...work.commits.map((c) => `discarded commit ${c.hash} ${c.subject}`),
-    ...work.changes.map((c) => `discarded uncommitted change: ${c}`),
-  ];
+  const lines = [...work.commits.map((c) => `discarded commit ${c.hash} ${c.subject}`), ...work.changes.map((c) => `discarded uncommitted change: ${c}`)];
   if (lines.length) deps.stdout.write(`${lines.join("\n")}\n`);
 }
 

@@ -72,7 +72,7 @@ export function parseWaitOptions(positionals: string[], flags: WaitFlags, deps: 
   const pollMs = flags.pollInterval === undefined ? scaled("waitPoll", deps.env) : positiveSeconds("poll-interval", flags.pollInterval);
   const maxWaitMs = flags.maxWait === undefined ? scaled("waitMax", deps.env) : positiveSeconds("max-wait", flags.maxWait);
   const paneTailLines = flags.paneTailLines === undefined ? COUNTS.paneTailLines : tailCount(flags.paneTailLines);
-  if (flags.logFile !== undefined && flags.logFile === "") throw new UsageError("invalid --log-file \"\": expected a path", "wait");
+  if (flags.logFile !== undefined && flags.logFile === "") throw new UsageError('invalid --log-file "": expected a path', "wait");
   const taskId = assertTaskRef(positionals[0], "wait");
   const logFile = flags.logFile === undefined ? undefined : resolve(deps.cwd, flags.logFile);
   return { taskId, pollMs, maxWaitMs, logFile, paneTailLines };
@@ -190,9 +190,7 @@ export async function waitForTask(deps: Deps, opts: WaitOptions): Promise<number
   const sink = openSink(deps, opts.logFile);
   const waker = createWaker([paths.tasksDir], deps.clock);
   try {
-    sink.line(
-      `VX_WAIT_START: task=${task.id} status=${task.status} poll=${shortSeconds(opts.pollMs)}s max_wait=${shortSeconds(opts.maxWaitMs)}s log=${opts.logFile ?? "-"}`,
-    );
+    sink.line(`VX_WAIT_START: task=${task.id} status=${task.status} poll=${shortSeconds(opts.pollMs)}s max_wait=${shortSeconds(opts.maxWaitMs)}s log=${opts.logFile ?? "-"}`);
     // A task already finished needs no sentinel: there is nothing left for it to settle.
     if (WAITING.has(task.status)) ensureSentinel(deps, project.root, { quiet: false });
     const never = new AbortController().signal;

@@ -15,12 +15,7 @@ export type Expected = { status: TaskStatus; updated_at: string };
  * Writes `change(current)` only if the task on disk still matches `expected` (and `change` does
  * not return undefined). Returns the task as it is on disk afterwards and whether this write happened.
  */
-export async function guardedUpdate(
-  paths: ProjectPaths,
-  id: string,
-  expected: Expected,
-  change: (current: Task) => Task | undefined,
-): Promise<{ task: Task; written: boolean }> {
+export async function guardedUpdate(paths: ProjectPaths, id: string, expected: Expected, change: (current: Task) => Task | undefined): Promise<{ task: Task; written: boolean }> {
   let seen: Task | undefined;
   const written = await updateTask(paths, id, (cur) => {
     seen = cur;

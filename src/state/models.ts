@@ -74,13 +74,7 @@ export function profileTriple(p: Profile): string {
  * harness, model or effort flag was given (a default mixed with a flag could pair its model with
  * another harness), else none. Undefined `name` with `useDefault` false never picks one.
  */
-export function pickProfile(
-  models: Models,
-  name: string | undefined,
-  flags: Choice,
-  useDefault: boolean,
-  command: string,
-): { name: string; profile: Profile; fromDefault: boolean } | undefined {
+export function pickProfile(models: Models, name: string | undefined, flags: Choice, useDefault: boolean, command: string): { name: string; profile: Profile; fromDefault: boolean } | undefined {
   if (name !== undefined) {
     const profile = Object.hasOwn(models.profiles, name) ? models.profiles[name] : undefined;
     if (!profile) throw new UsageError(`unknown profile "${printableLine(name)}" (known: ${knownNames(models.profiles)})`, command);
@@ -105,13 +99,7 @@ export function applyProfile(profile: Profile | undefined, flags: Choice): Choic
  * profiles only when one could apply (a malformed file then stops the dispatch); says on stderr when the default was taken, since nothing on
  * the command line named it.
  */
-export function profileChoice(
-  deps: Deps,
-  where: { root: string; top: string },
-  name: unknown,
-  flags: Choice,
-  opts: { useDefault: boolean; command: string },
-): Choice {
+export function profileChoice(deps: Deps, where: { root: string; top: string }, name: unknown, flags: Choice, opts: { useDefault: boolean; command: string }): Choice {
   const wanted = name === undefined ? undefined : String(name);
   const anyFlag = flags.harness !== undefined || flags.model !== undefined || flags.effort !== undefined;
   // Nothing to look up: no profile named, and no default could apply.

@@ -45,9 +45,7 @@ export function isUnder(path: string, root: string): boolean {
 }
 
 export function campRefusal(dir: string): VxError {
-  return new VxError(
-    `running from inside ${dir}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`,
-  );
+  return new VxError(`running from inside ${dir}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`);
 }
 
 /** STA-08: project commands refuse to run from anywhere under the state root. */

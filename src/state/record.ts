@@ -32,12 +32,7 @@ export function checkSchemaVersion(path: string, raw: Record<string, unknown>): 
 }
 
 /** Parses and validates file text; `versioned` files get the schema-version gate (STA-07). */
-export function parseRecord<S extends ObjectSchema>(
-  path: string,
-  text: string,
-  schema: S,
-  versioned = false,
-): Loaded<v.InferOutput<S>> {
+export function parseRecord<S extends ObjectSchema>(path: string, text: string, schema: S, versioned = false): Loaded<v.InferOutput<S>> {
   const raw = parseJsonText(path, text);
   if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
   if (versioned) checkSchemaVersion(path, raw);
@@ -49,11 +44,7 @@ export function parseRecord<S extends ObjectSchema>(
 }
 
 /** Loads a state file; undefined when it does not exist. */
-export function loadRecord<S extends ObjectSchema>(
-  path: string,
-  schema: S,
-  versioned = false,
-): Loaded<v.InferOutput<S>> | undefined {
+export function loadRecord<S extends ObjectSchema>(path: string, schema: S, versioned = false): Loaded<v.InferOutput<S>> | undefined {
   const text = readStateText(path);
   if (text === undefined) return undefined;
   return parseRecord(path, text, schema, versioned);
@@ -63,11 +54,7 @@ export function loadRecord<S extends ObjectSchema>(
  * Known keys first in `keys` order (undefined dropped), then every key of `onDisk` this build
  * does not know, sorted by name, with its value untouched.
  */
-export function mergeForSave(
-  known: Record<string, unknown>,
-  keys: readonly string[],
-  onDisk: Record<string, unknown> | undefined,
-): Record<string, unknown> {
+export function mergeForSave(known: Record<string, unknown>, keys: readonly string[], onDisk: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (known[k] !== undefined) out[k] = known[k];
   if (onDisk) {

@@ -12,16 +12,7 @@ const Time = v.pipe(v.string(), v.isoTimestamp());
 const Int = v.pipe(v.number(), v.integer());
 const OptString = v.optional(v.string());
 
-export const TASK_STATUSES = [
-  "pending",
-  "running",
-  "blocked",
-  "done",
-  "failed",
-  "interrupted",
-  "shipped",
-  "unconfirmed",
-] as const;
+export const TASK_STATUSES = ["pending", "running", "blocked", "done", "failed", "interrupted", "shipped", "unconfirmed"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;

@@ -97,14 +97,7 @@ export const DELIVERING = "vx-delivery";
  * no stale report is judged while the text goes in; after `send` it becomes the harness's
  * `working`, unless a hook of the harness has reported since (then its report stands).
  */
-export async function deliverUnderIntent(
-  paths: ProjectPaths,
-  taskId: string,
-  at: string,
-  harness: string | undefined,
-  send: () => Promise<void>,
-  warn?: (line: string) => void,
-): Promise<void> {
+export async function deliverUnderIntent(paths: ProjectPaths, taskId: string, at: string, harness: string | undefined, send: () => Promise<void>, warn?: (line: string) => void): Promise<void> {
   const intent: SoldierState = { task_id: taskId, state: "working", at, source: DELIVERING };
   writeSoldierState(paths, intent, warn);
   await send();

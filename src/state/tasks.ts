@@ -68,7 +68,9 @@ export function noTask(id: string): VxError {
  */
 export function resolveTaskRef(paths: ProjectPaths, ref: string, command?: string): string {
   if (isTaskId(ref)) return ref;
-  const ids = taskFileNames(paths).map((n) => n.slice(0, -".json".length)).filter((id) => isTaskId(id) && id.startsWith(ref));
+  const ids = taskFileNames(paths)
+    .map((n) => n.slice(0, -".json".length))
+    .filter((id) => isTaskId(id) && id.startsWith(ref));
   if (ids.length === 1) return ids[0]!;
   if (ids.length === 0) throw noTask(ref);
   const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? `, and ${ids.length - 5} more` : "");
@@ -147,11 +149,7 @@ export async function createTask(paths: ProjectPaths, task: Task): Promise<void>
  * Locked read-modify-write of one task. `fn` sees the task as it is on disk now and returns the
  * next version, or undefined to write nothing. Returns what was written (or undefined).
  */
-export async function updateTask(
-  paths: ProjectPaths,
-  id: string,
-  fn: (current: Task) => Task | undefined,
-): Promise<Task | undefined> {
+export async function updateTask(paths: ProjectPaths, id: string, fn: (current: Task) => Task | undefined): Promise<Task | undefined> {
   ensureStateDir(paths.root, paths.tasksDir);
   return withLock(paths.tasksLock, () => {
     const loaded = loadTask(paths, id);

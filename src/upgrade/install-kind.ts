@@ -11,10 +11,7 @@ import { basename, dirname, join, sep } from "node:path";
 import { RECEIPT_NAME } from "../release-info";
 import { readTextIfExists } from "../state/files";
 
-export type Install =
-  | { kind: "homebrew"; executable: string; formula: string }
-  | { kind: "installer"; executable: string; receipt: string }
-  | { kind: "other"; why: string };
+export type Install = { kind: "homebrew"; executable: string; formula: string } | { kind: "installer"; executable: string; receipt: string } | { kind: "other"; why: string };
 
 /** `releases`: the base it was installed from, so an upgrade goes back to the same mirror. */
 export type Receipt = { installer: "install.sh"; version: string; os: string; arch: string; releases?: string };

@@ -140,4 +140,3 @@ export function putBackAll(claims: readonly Claim[], onError?: (err: unknown, cl
   }
   if (first !== undefined) throw first;
 }
-

@@ -26,9 +26,7 @@ export const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "inter
  * WAK-02) and whose `config.json` says what to run; `project` is the soldier's own project
  * (`VX_PROJECT`). They differ only for a routed wake.
  */
-export type WrittenWake =
-  | { kind: "soldier"; home: string; project: string; wake: SoldierWake }
-  | { kind: "forum"; home: string; project: string; wake: ForumWake };
+export type WrittenWake = { kind: "soldier"; home: string; project: string; wake: SoldierWake } | { kind: "forum"; home: string; project: string; wake: ForumWake };
 
 /** What one notifier run gets: stdin and the three variables added to the sentinel's environment. */
 export type Ping = { stdin: string; env: { VX_PROJECT: string; VX_TASK_ID: string; VX_NEW_STATUS: string } };

@@ -20,14 +20,7 @@ import { renameNoReplace } from "../state/rename";
 import { isSafeBaseName, isTaskId } from "../state/ids";
 import type { ProjectPaths } from "../state/paths";
 import { mergeForSave, parseRecord, renderState } from "../state/record";
-import {
-  type ForumWake,
-  ForumWakeSchema,
-  type SoldierWake,
-  SoldierWakeSchema,
-  type TaskStatus,
-  keysOf,
-} from "../state/schemas";
+import { type ForumWake, ForumWakeSchema, type SoldierWake, SoldierWakeSchema, type TaskStatus, keysOf } from "../state/schemas";
 import { ageOf, isoTime, parseTime, realClock, scaled } from "../time";
 
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
@@ -109,10 +102,7 @@ export type PendingRecovery = { committed: string[]; discarded: string[]; failed
  * task is gone). An unreadable pending file cannot be news anyone can trust, so it is deleted; a
  * `statusOf` that throws leaves the file for the next pass.
  */
-export function recoverPendingWakes(
-  queueDir: string,
-  statusOf: (wake: SoldierWake) => TaskStatus | undefined,
-): PendingRecovery {
+export function recoverPendingWakes(queueDir: string, statusOf: (wake: SoldierWake) => TaskStatus | undefined): PendingRecovery {
   const out: PendingRecovery = { committed: [], discarded: [], failed: [] };
   for (const e of entries(queueDir)) {
     const m = e.name.match(PENDING_RE);

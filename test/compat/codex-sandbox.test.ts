@@ -88,11 +88,7 @@ describe("vx dispatch under Codex's default sandbox", () => {
     });
     try {
       await say(w, PANE, "dispatch a soldier");
-      const result = await waitFor(
-        () => toolOutput("dispatch a soldier"),
-        90_000,
-        "the dispatch's tool output",
-      );
+      const result = await waitFor(() => toolOutput("dispatch a soldier"), 90_000, "the dispatch's tool output");
       const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
       console.log(`compat: codex default sandbox tool output:\n${output}`);
       const lines = output.split("\n");
@@ -114,11 +110,7 @@ describe("vx dispatch under Codex's default sandbox", () => {
     });
     try {
       await say(w, "codex-full", "dispatch with full access");
-      const result = await waitFor(
-        () => toolOutput("dispatch with full access"),
-        90_000,
-        "the dispatch's tool output",
-      );
+      const result = await waitFor(() => toolOutput("dispatch with full access"), 90_000, "the dispatch's tool output");
       const output = typeof result.output === "string" ? result.output : JSON.stringify(result.output);
       expect(output).not.toContain("cannot work inside");
       expect(output.split("\n")).toContain("exit=0");

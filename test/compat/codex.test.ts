@@ -45,7 +45,6 @@ afterAll(async () => {
   }
 });
 
-
 describe("Codex commander", () => {
   test("a vx dispatch run by Codex records the commander with its own thread", async () => {
     // A short quick-settle probe keeps the tool call brief; the sentinel already runs at real timing.
@@ -57,13 +56,17 @@ describe("Codex commander", () => {
     });
     await say(w, PANE, "dispatch a soldier");
     const file = join(w.stateDir, "commanders.json");
-    const entry = await waitFor(() => {
-      try {
-        return JSON.parse(readFileSync(file, "utf8")).commanders.codex;
-      } catch {
-        return undefined;
-      }
-    }, 90_000, "the codex commander's registration");
+    const entry = await waitFor(
+      () => {
+        try {
+          return JSON.parse(readFileSync(file, "utf8")).commanders.codex;
+        } catch {
+          return undefined;
+        }
+      },
+      90_000,
+      "the codex commander's registration",
+    );
     expect(entry.codex_thread_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(entry.codex_home).toBe(w.env.CODEX_HOME);
     await waitFor(() => w.models.turns().some((r) => r.lastUser.includes("dispatch a soldier") && lastItem(r)?.type === "function_call_output"), 60_000, "the tool result");

@@ -39,10 +39,14 @@ const state = (w: World, pane: string, h: HarnessName) => screenState(h, w.term.
 /** Waits until the pane shows the harness idle with an empty input line (by its module's rules). */
 export async function settled(w: World, pane: string, h: HarnessName, what: string, timeoutMs = 120_000): Promise<void> {
   try {
-    await waitFor(() => {
-      const s = state(w, pane, h);
-      return s.idle && s.inputEmpty ? true : undefined;
-    }, timeoutMs, what);
+    await waitFor(
+      () => {
+        const s = state(w, pane, h);
+        return s.idle && s.inputEmpty ? true : undefined;
+      },
+      timeoutMs,
+      what,
+    );
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- screen ---\n${w.term.screen(pane)}`);
   }
@@ -61,25 +65,34 @@ export async function registerFromPane(w: World, pane: string, h: HarnessName, a
   try {
     await say(w, pane, "register please");
     let pressed = 0;
-    const entry = await waitFor(() => {
-      if (allow && Date.now() - pressed >= 3000 && allow.test(w.term.screen(pane))) {
-        console.log(`compat: ${h} ${where(w)} asks to run vx dispatch; the person allows it once`);
-        w.term.keys(pane, "Enter");
-        pressed = Date.now();
-      }
-      try {
-        return JSON.parse(readFileSync(join(w.stateDir, "commanders.json"), "utf8")).commanders[h];
-      } catch {
-        return undefined;
-      }
-    }, 120_000, `the ${h} commander's registration`).catch((err) => {
-      const results = w.models.turns().filter(isToolResult).map((r) => r.lastUser);
+    const entry = await waitFor(
+      () => {
+        if (allow && Date.now() - pressed >= 3000 && allow.test(w.term.screen(pane))) {
+          console.log(`compat: ${h} ${where(w)} asks to run vx dispatch; the person allows it once`);
+          w.term.keys(pane, "Enter");
+          pressed = Date.now();
+        }
+        try {
+          return JSON.parse(readFileSync(join(w.stateDir, "commanders.json"), "utf8")).commanders[h];
+        } catch {
+          return undefined;
+        }
+      },
+      120_000,
+      `the ${h} commander's registration`,
+    ).catch((err) => {
+      const results = w.models
+        .turns()
+        .filter(isToolResult)
+        .map((r) => r.lastUser);
       throw new Error(`${(err as Error).message}\n--- tool results ---\n${results.join("\n")}\n--- screen ---\n${w.term.screen(pane)}`);
     });
     await waitFor(() => w.models.turns().some((r) => isToolResult(r)), 120_000, "the tool's result");
     // The demo soldier would settle (unconfirmed: no commit) whenever a loaded machine gets to
     // it and wake the commander in the middle of a later test: the general strikes it now.
-    const ids = readdirSync(join(w.stateDir, "tasks")).filter((n) => n.endsWith(".json")).map((n) => n.slice(0, -5));
+    const ids = readdirSync(join(w.stateDir, "tasks"))
+      .filter((n) => n.endsWith(".json"))
+      .map((n) => n.slice(0, -5));
     for (const id of ids) {
       const r = await vx(["strike", id, "--discard"], { cwd: w.project, env: w.env });
       if (r.code !== 0) throw new Error(`vx strike ${id} --discard: ${r.stderr}`);

@@ -33,7 +33,12 @@ export type On = "herdr" | "tmux";
 export type FirstRun = { name: string; shows: RegExp; keys: string[] };
 
 const BOTTOM_ROWS = 8;
-const bottom = (screen: string) => screen.split("\n").filter((l) => l.trim() !== "").slice(-BOTTOM_ROWS).join("\n");
+const bottom = (screen: string) =>
+  screen
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-BOTTOM_ROWS)
+    .join("\n");
 /** A person presses a key again when the screen still shows what it answered after this long. */
 const REPRESS_MS = 5000;
 /** How long a person looks at a first-run screen before the first key. */
@@ -75,37 +80,41 @@ export async function startCommander(w: World, command: string, ready: RegExp, f
   let readySince: number | undefined;
   const program = command.split(" ")[0];
   try {
-    await waitFor(() => {
-      const screen = w.term.screen(pane);
-      const shown = firstRun.find((f) => f.shows.test(bottom(screen)));
-      if (ready.test(screen) && !shown && firstRun.every((f) => pressed.has(f.name))) {
-        readySince ??= Date.now();
-        return Date.now() - readySince >= READY_HOLD_MS ? true : undefined;
-      }
-      readySince = undefined;
-      if (!shown) return undefined;
-      const now = Date.now();
-      let r = reading.get(shown.name);
-      if (!r) reading.set(shown.name, (r = { since: now, key: 0 }));
-      // A person reads the screen before answering it (a key pressed while a loaded harness still
-      // sets its dialog up is lost: Claude Code then took the Enter alone, on "No, exit").
-      if (now - r.since < READ_MS) return undefined;
-      if (r.key === shown.keys.length) {
-        // Answered and still shown: press the whole answer again, after a while.
-        if (now - (r.at ?? now) >= REPRESS_MS) reading.set(shown.name, { since: now - READ_MS, key: 0 });
+    await waitFor(
+      () => {
+        const screen = w.term.screen(pane);
+        const shown = firstRun.find((f) => f.shows.test(bottom(screen)));
+        if (ready.test(screen) && !shown && firstRun.every((f) => pressed.has(f.name))) {
+          readySince ??= Date.now();
+          return Date.now() - readySince >= READY_HOLD_MS ? true : undefined;
+        }
+        readySince = undefined;
+        if (!shown) return undefined;
+        const now = Date.now();
+        let r = reading.get(shown.name);
+        if (!r) reading.set(shown.name, (r = { since: now, key: 0 }));
+        // A person reads the screen before answering it (a key pressed while a loaded harness still
+        // sets its dialog up is lost: Claude Code then took the Enter alone, on "No, exit").
+        if (now - r.since < READ_MS) return undefined;
+        if (r.key === shown.keys.length) {
+          // Answered and still shown: press the whole answer again, after a while.
+          if (now - (r.at ?? now) >= REPRESS_MS) reading.set(shown.name, { since: now - READ_MS, key: 0 });
+          return undefined;
+        }
+        // One key at a time, the next once the screen shows the last one (or after a while without).
+        if (r.key > 0 && screen === r.screen && now - (r.at ?? now) < KEY_SHOWN_MS) return undefined;
+        if (r.key === 0 && !pressed.has(shown.name)) {
+          const status = w.herdr ? ` (herdr status: ${herdrStatus(w, pane)})` : "";
+          console.log(`compat: ${program} ${w.herdr ? "in a herdr pane" : "in plain tmux"}: ${shown.name} shown${status}; the person presses ${shown.keys.join(", ")}`);
+        }
+        w.term.keys(pane, shown.keys[r.key]!);
+        Object.assign(r, { key: r.key + 1, at: now, screen });
+        if (r.key === shown.keys.length) pressed.set(shown.name, now);
         return undefined;
-      }
-      // One key at a time, the next once the screen shows the last one (or after a while without).
-      if (r.key > 0 && screen === r.screen && now - (r.at ?? now) < KEY_SHOWN_MS) return undefined;
-      if (r.key === 0 && !pressed.has(shown.name)) {
-        const status = w.herdr ? ` (herdr status: ${herdrStatus(w, pane)})` : "";
-        console.log(`compat: ${program} ${w.herdr ? "in a herdr pane" : "in plain tmux"}: ${shown.name} shown${status}; the person presses ${shown.keys.join(", ")}`);
-      }
-      w.term.keys(pane, shown.keys[r.key]!);
-      Object.assign(r, { key: r.key + 1, at: now, screen });
-      if (r.key === shown.keys.length) pressed.set(shown.name, now);
-      return undefined;
-    }, timeoutMs, `${command} to show ${ready}`);
+      },
+      timeoutMs,
+      `${command} to show ${ready}`,
+    );
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- screen ---\n${w.term.screen(pane)}`);
   }
@@ -311,7 +320,13 @@ export async function commanderSeat(h: HarnessName, on: On): Promise<CommanderSe
         }
       : idle;
     return {
-      w, pane, settle, harness: h, typed: spec.typed, clearKeys: spec.clearKeys, close,
+      w,
+      pane,
+      settle,
+      harness: h,
+      typed: spec.typed,
+      clearKeys: spec.clearKeys,
+      close,
       register: spec.register && (() => registerFromPane(w, pane, h, spec.register?.allow)),
     };
   } catch (err) {

@@ -171,7 +171,11 @@ function campSampler(paths: ProjectPaths) {
 /** The direct children of `pid`, with their command lines (read with a fixed, terminal-free width). */
 export function childrenOf(pid: number): { pid: number; args: string }[] {
   const out = Bun.spawnSync(["ps", "-ww", "-o", "pid=,args=", "--ppid", String(pid)], { stdout: "pipe" }).stdout.toString();
-  return out.split("\n").map((l) => /^\s*(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), args: m[2]! }));
+  return out
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(.*)$/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
 }
 
 /** The file a mission's shell command writes and commits. */
@@ -189,10 +193,14 @@ export function commitAndHold(f: Pick<FleetCore, "gate">, tag: string): string {
  */
 export async function settlesOn(f: Pick<FleetCore, "task">, screen: () => string, d: Dispatched, status: Task["status"], timeoutMs = 60_000): Promise<Task> {
   try {
-    return await waitFor(() => {
-      const t = f.task(d.id);
-      return t.status === status ? t : undefined;
-    }, timeoutMs, `task ${d.id} ${status}`);
+    return await waitFor(
+      () => {
+        const t = f.task(d.id);
+        return t.status === status ? t : undefined;
+      },
+      timeoutMs,
+      `task ${d.id} ${status}`,
+    );
   } catch (err) {
     throw new Error(`${(err as Error).message} (it is ${f.task(d.id).status})\n--- screen ---\n${screen()}`);
   }

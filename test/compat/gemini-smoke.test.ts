@@ -55,20 +55,27 @@ function recorder(name: string): { path: string; calls(): Record[] } {
     path,
     calls: () => {
       if (!existsSync(log)) return [];
-      return readFileSync(log, "utf8").split("\n").slice(0, -1).map((line) => {
-        const [args, taskId, harness, stdin] = line.split("\t") as [string, string, string, string];
-        return { args, taskId, harness, event: (JSON.parse(stdin) as { hook_event_name: string }).hook_event_name };
-      });
+      return readFileSync(log, "utf8")
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => {
+          const [args, taskId, harness, stdin] = line.split("\t") as [string, string, string, string];
+          return { args, taskId, harness, event: (JSON.parse(stdin) as { hook_event_name: string }).hook_event_name };
+        });
     },
   };
 }
 
 async function screenShows(pane: string, re: RegExp, timeoutMs = 120_000): Promise<string> {
   try {
-    return await waitFor(() => {
-      const screen = tmux.screen(pane);
-      return re.test(screen) ? screen : undefined;
-    }, timeoutMs, `the screen to show ${re}`);
+    return await waitFor(
+      () => {
+        const screen = tmux.screen(pane);
+        return re.test(screen) ? screen : undefined;
+      },
+      timeoutMs,
+      `the screen to show ${re}`,
+    );
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- screen ---\n${tmux.screen(pane)}`);
   }
@@ -104,16 +111,20 @@ async function submit(pane: string, prompt: string): Promise<LoggedRequest> {
   // The box starts with `>`, or `*` in YOLO mode.
   const inBox = new RegExp(`^ [>*] ${prompt}\\s*$`, "m");
   try {
-    const req = await waitFor(() => {
-      const found = models.turns().find((r) => r.lastUser.includes(prompt));
-      if (found) return found;
-      if (Date.now() - pressed >= 5000 && inBox.test(tmux.screen(pane))) {
-        tmux.keys(pane, "Enter");
-        enters++;
-        pressed = Date.now();
-      }
-      return undefined;
-    }, 90_000, `the model request for "${prompt}"`);
+    const req = await waitFor(
+      () => {
+        const found = models.turns().find((r) => r.lastUser.includes(prompt));
+        if (found) return found;
+        if (Date.now() - pressed >= 5000 && inBox.test(tmux.screen(pane))) {
+          tmux.keys(pane, "Enter");
+          enters++;
+          pressed = Date.now();
+        }
+        return undefined;
+      },
+      90_000,
+      `the model request for "${prompt}"`,
+    );
     console.log(`compat: gemini "${prompt}" was submitted after ${enters} Enter(s)`);
     return req;
   } catch (err) {
@@ -173,12 +184,7 @@ describe(`Gemini CLI in a ${COLUMNS}-column tmux pane against the mock Gemini AP
       await submit("shell", "run the command");
       await waitFor(() => g.vx.calls().some((c) => c.event === "AfterAgent"), 60_000, `the AfterAgent hook in ${JSON.stringify(g.vx.calls())}`);
       expect(readFileSync(join(g.camp, "shell.txt"), "utf8")).toBe("ran\n");
-      expect(g.vx.calls().map((c) => `${c.event} ${c.args}`)).toEqual([
-        "SessionStart report idle",
-        "BeforeAgent report working",
-        "AfterTool report working",
-        "AfterAgent report idle",
-      ]);
+      expect(g.vx.calls().map((c) => `${c.event} ${c.args}`)).toEqual(["SessionStart report idle", "BeforeAgent report working", "AfterTool report working", "AfterAgent report idle"]);
       await screenShows("shell", /the command ran/);
     } finally {
       models.respond(undefined);

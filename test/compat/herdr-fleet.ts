@@ -13,22 +13,23 @@ import { type Dispatched, type FleetCore, type Mission, SCALE, childrenOf, fleet
 import type { HarnessName } from "./harnesses";
 import { type World, type WorldOptions, privateTmp, world } from "./world";
 
-export type HerdrFleet = World & FleetCore & {
-  herdr: RealHerdr;
-  /** The commander's pane: where every dispatch runs from. */
-  commander: { workspace: string; pane: string; tab: string };
-  /** Dispatches from the commander's pane (`env` replaces its environment, as another pane's would). */
-  dispatch(m: Mission, env?: Record<string, string>): Promise<Dispatched>;
-  /** The soldier's pane as it shows now (`herdr pane read --source visible`). */
-  screen(d: Pick<Dispatched, "id">): string;
-  /** The agents herdr lists, by name. */
-  agentNames(): string[];
-  tabIds(): string[];
-  /** The harness process in the task's pane: its foreground process, verified by name and directory. */
-  harnessPid(d: Pick<Dispatched, "id">): number;
-  killHarness(d: Pick<Dispatched, "id">): void;
-  closeFleet(): Promise<void>;
-};
+export type HerdrFleet = World &
+  FleetCore & {
+    herdr: RealHerdr;
+    /** The commander's pane: where every dispatch runs from. */
+    commander: { workspace: string; pane: string; tab: string };
+    /** Dispatches from the commander's pane (`env` replaces its environment, as another pane's would). */
+    dispatch(m: Mission, env?: Record<string, string>): Promise<Dispatched>;
+    /** The soldier's pane as it shows now (`herdr pane read --source visible`). */
+    screen(d: Pick<Dispatched, "id">): string;
+    /** The agents herdr lists, by name. */
+    agentNames(): string[];
+    tabIds(): string[];
+    /** The harness process in the task's pane: its foreground process, verified by name and directory. */
+    harnessPid(d: Pick<Dispatched, "id">): number;
+    killHarness(d: Pick<Dispatched, "id">): void;
+    closeFleet(): Promise<void>;
+  };
 
 export async function herdrFleet(harness: HarnessName, opts: Pick<WorldOptions, "env" | "prepare"> = {}): Promise<HerdrFleet> {
   const w = await world({ harness, commander: "claude", env: { VX_TIME_SCALE: SCALE, ...opts.env }, prepare: opts.prepare });

@@ -40,13 +40,13 @@ type Spec = {
   trusted?: (f: HerdrFleet) => boolean;
 };
 
-
 const SPECS: Spec[] = [
   // Nothing trusted beforehand: each dispatch's camp shows the folder-trust dialog.
   {
     harness: "claude",
     setup: { prepare: (x) => (seedClaude(x.home, []), claudeEnv(x.models.url)) },
-    trusted: (f) => Object.values(JSON.parse(readFileSync(join(f.home, ".claude.json"), "utf8")).projects ?? {}).some((p) => (p as { hasTrustDialogAccepted?: boolean }).hasTrustDialogAccepted === true),
+    trusted: (f) =>
+      Object.values(JSON.parse(readFileSync(join(f.home, ".claude.json"), "utf8")).projects ?? {}).some((p) => (p as { hasTrustDialogAccepted?: boolean }).hasTrustDialogAccepted === true),
   },
   {
     harness: "codex",

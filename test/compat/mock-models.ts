@@ -126,7 +126,12 @@ function chat(reply: Reply, model: string, stream: boolean): Response {
     return Response.json({ id, object: "chat.completion", created, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
   }
   const chunk = (delta: unknown, finish_reason: string | null, extra: Record<string, unknown> = {}) => ({
-    id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, finish_reason }], ...extra,
+    id,
+    object: "chat.completion.chunk",
+    created,
+    model,
+    choices: [{ index: 0, delta, finish_reason }],
+    ...extra,
   });
   const events: [undefined, unknown][] = [[undefined, chunk({ role: "assistant", content: "" }, null)]];
   if (text !== undefined) events.push([undefined, chunk({ content: text }, null)]);

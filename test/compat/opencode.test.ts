@@ -28,7 +28,6 @@ afterAll(async () => {
   await w?.close();
 });
 
-
 describe("OpenCode commander", () => {
   test("a plain TUI receives a wake while idle, and shows it (the latency is printed)", async () => {
     await say(w, PANE, "hello opencode");

@@ -22,7 +22,6 @@ afterAll(async () => {
 
 const wakeTurns = (id: string) => w.models.turns().filter((r) => r.lastUser.includes(wakeOf(id)));
 
-
 describe("Pi commander", () => {
   test("a wake is delivered while Pi is idle", async () => {
     const t0 = Date.now();

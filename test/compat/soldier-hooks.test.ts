@@ -14,10 +14,7 @@ import type { HarnessName } from "./harnesses";
 import type { LoggedRequest, Reply } from "./mock-models";
 import { seedOpencode } from "./opencode-setup";
 import { PI_ENV, seedPi } from "./pi-setup";
-import {
-  type Camp, type Soldier, allowOnce, campStatus, commitInit, held, hooksDirFiles, isToolResult, leaseCamp, startSoldier,
-  statesOf, submit, waitState,
-} from "./soldier-kit";
+import { type Camp, type Soldier, allowOnce, campStatus, commitInit, held, hooksDirFiles, isToolResult, leaseCamp, startSoldier, statesOf, submit, waitState } from "./soldier-kit";
 import { type World, screenShows, world } from "./world";
 
 const HOLD_MS = 3000;
@@ -43,7 +40,12 @@ function expectOutsideCamp(s: Soldier): void {
 
 /** When the mock sent its last held reply of the turn that started at `t0`. */
 function lastReplyAt(w: World, t0: number, held: (r: LoggedRequest) => boolean): number {
-  return Math.max(...w.models.turns().filter((r) => r.at >= t0 && held(r)).map((r) => r.at + HOLD_MS));
+  return Math.max(
+    ...w.models
+      .turns()
+      .filter((r) => r.at >= t0 && held(r))
+      .map((r) => r.at + HOLD_MS),
+  );
 }
 
 /** One text turn held HOLD_MS by the mock: working while it runs, idle only after it ends. */
@@ -106,7 +108,10 @@ describe("Claude Code soldier", () => {
     w = await world({ harness: "claude", commander: "claude", prepare: (x) => ({ ...claudeEnv(x.models.url), IS_SANDBOX: "1" }) });
     commitInit(w);
     camps = [await leaseCamp(w, "claude"), await leaseCamp(w, "claude")];
-    seedClaude(w.home, camps.map((c) => c.path));
+    seedClaude(
+      w.home,
+      camps.map((c) => c.path),
+    );
   });
   afterAll(async () => {
     await w?.close();

@@ -49,9 +49,20 @@ export async function leaseCamp(w: World, harness: HarnessName): Promise<Camp> {
   const camp = await acquireCamp(paths, { project: w.project, taskId: id, base: "main", exec: realExec });
   const at = new Date().toISOString();
   const task: Task = {
-    id, schema_version: 1, kind: "mission", prompt: "compat soldier", status: "running", created_at: at, updated_at: at,
-    camp_slot: camp.slot, camp_path: camp.path, camp_branch: camp.branch, camp_base: "main",
-    backend: "tmux", tmux_target: `vx-${id.slice(0, 8)}`, harness,
+    id,
+    schema_version: 1,
+    kind: "mission",
+    prompt: "compat soldier",
+    status: "running",
+    created_at: at,
+    updated_at: at,
+    camp_slot: camp.slot,
+    camp_path: camp.path,
+    camp_branch: camp.branch,
+    camp_base: "main",
+    backend: "tmux",
+    tmux_target: `vx-${id.slice(0, 8)}`,
+    harness,
   };
   await createTask(paths, task);
   return { id, path: camp.path, paths };
@@ -82,7 +93,10 @@ export function startSoldier(w: World, camp: Camp, harness: HarnessName, args: s
 
 /** The states reported from trail entry `from` on, repeats folded (Claude Code reports a dialog twice). */
 export function statesOf(s: Soldier, from = 0): string[] {
-  return s.trail.slice(from).map((e) => e.state).filter((st, i, all) => i === 0 || all[i - 1] !== st);
+  return s.trail
+    .slice(from)
+    .map((e) => e.state)
+    .filter((st, i, all) => i === 0 || all[i - 1] !== st);
 }
 
 /** The first report of `state` from trail entry `from` on. */
@@ -127,13 +141,17 @@ export const held = (holdMs: number): Reply => ({ text: "all done", delayMs: hol
  */
 export async function allowOnce(w: World, s: Soldier, dialog: RegExp, from: number): Promise<Seen> {
   let pressed = 0;
-  return waitFor(() => {
-    const back = s.trail.find((e, i) => i >= from && e.state === "working");
-    if (back) return back;
-    if (Date.now() - pressed >= 3000 && dialog.test(w.tmux.screen(s.pane))) {
-      w.tmux.keys(s.pane, "Enter");
-      pressed = Date.now();
-    }
-    return undefined;
-  }, 60_000, `working after the dialog was answered, in ${JSON.stringify(statesOf(s, from))}`);
+  return waitFor(
+    () => {
+      const back = s.trail.find((e, i) => i >= from && e.state === "working");
+      if (back) return back;
+      if (Date.now() - pressed >= 3000 && dialog.test(w.tmux.screen(s.pane))) {
+        w.tmux.keys(s.pane, "Enter");
+        pressed = Date.now();
+      }
+      return undefined;
+    },
+    60_000,
+    `working after the dialog was answered, in ${JSON.stringify(statesOf(s, from))}`,
+  );
 }

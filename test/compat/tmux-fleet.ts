@@ -13,16 +13,17 @@ import { type World, type WorldOptions, world } from "./world";
 
 export { SCALE, commitAndHold, shellCall, wakeSeen, workFile, type Dispatched, type Mission, type Step } from "./fleet";
 
-export type Fleet = World & FleetCore & {
-  /** tmux on the default server vx uses. */
-  tmuxd(...args: string[]): { code: number; out: string; err: string };
-  screen(session: string, lines?: number): string;
-  hasSession(session: string): boolean;
-  dispatch(m: Mission): Promise<Dispatched>;
-  /** Kills the harness process of `session` (verified by pane pid and command line). */
-  killHarness(session: string): void;
-  closeFleet(): Promise<void>;
-};
+export type Fleet = World &
+  FleetCore & {
+    /** tmux on the default server vx uses. */
+    tmuxd(...args: string[]): { code: number; out: string; err: string };
+    screen(session: string, lines?: number): string;
+    hasSession(session: string): boolean;
+    dispatch(m: Mission): Promise<Dispatched>;
+    /** Kills the harness process of `session` (verified by pane pid and command line). */
+    killHarness(session: string): void;
+    closeFleet(): Promise<void>;
+  };
 
 export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env" | "prepare"> = {}): Promise<Fleet> {
   let tmuxDir = "";
@@ -61,7 +62,10 @@ export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env"
     async closeFleet() {
       core.closeCore();
       // A Gemini CLI outlives its pane (docs/real-clients.md): its processes are ended here.
-      const panes = tmuxd("list-panes", "-a", "-F", "#{pane_pid}").out.split("\n").map(Number).filter((n) => n > 0);
+      const panes = tmuxd("list-panes", "-a", "-F", "#{pane_pid}")
+        .out.split("\n")
+        .map(Number)
+        .filter((n) => n > 0);
       const leftovers = harness === "gemini" ? panes.flatMap((p) => [p, ...childrenOf(p).map((c) => c.pid)]) : [];
       tmuxd("kill-server");
       for (const pid of leftovers) {

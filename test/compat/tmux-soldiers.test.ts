@@ -25,7 +25,6 @@ import { ANSWER, FINAL, QUESTION, finishMission } from "./fleet";
 import { type Dispatched, type Fleet, commitAndHold, fleet, settles, shellCall, wakeSeen } from "./tmux-fleet";
 import { requestWith } from "./world";
 
-
 type Spec = {
   harness: HarnessName;
   setup: Parameters<typeof fleet>[1];
@@ -75,7 +74,6 @@ const SPECS: Spec[] = [
 
 const ms = (t: number) => `${Math.round(t)} ms`;
 
-
 /** OPENCODE_CONFIG_CONTENT naming a plugin that does nothing, as a soldier's names vx's. */
 function warmPlugin(f: Fleet): string[] {
   const path = join(dirname(f.home), "warm-plugin", "noop.ts");
@@ -119,9 +117,7 @@ for (const spec of SPECS) {
     });
 
     test("a mission that commits from the shell tool settles done with its last reply in output, and wakes the commander", async () => {
-      const m = f.mission("alpha", "write the work file and commit it", (r) =>
-        isToolResult(r) ? { text: FINAL } : { tool: shellCall(h, commitAndHold(f, "alpha")) },
-      );
+      const m = f.mission("alpha", "write the work file and commit it", (r) => (isToolResult(r) ? { text: FINAL } : { tool: shellCall(h, commitAndHold(f, "alpha")) }));
       alpha = await f.dispatch(m);
       // The command holds until the gate opens: the turn outlasts dispatch's probe.
       expect(alpha.stdout).toContain("status=running");
@@ -178,9 +174,7 @@ for (const spec of SPECS) {
       // HRD-04 gives OpenCode no bypass: a path outside the camp asks (external_directory).
       test("a permission dialog settles blocked with its options", async () => {
         const outside = join(f.home, "touched-by-delta");
-        const m = f.mission("delta", "touch a file outside the camp", (r) =>
-          isToolResult(r) ? { text: "Touched it." } : { tool: shellCall(h, `touch '${outside}'`) },
-        );
+        const m = f.mission("delta", "touch a file outside the camp", (r) => (isToolResult(r) ? { text: "Touched it." } : { tool: shellCall(h, `touch '${outside}'`) }));
         const delta = await f.dispatch(m);
         const blocked = await settles(f, delta, "blocked");
         await waitFor(() => dialog.test(f.screen(delta.session, 60)), 30_000, `the dialog ${dialog}`);

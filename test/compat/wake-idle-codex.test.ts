@@ -54,13 +54,17 @@ describe("a Codex commander in a plain tmux pane, idle for hours", () => {
       return { tool: { name: "exec_command", input: { cmd: "vx dispatch --backend tmux compat soldier task" } } };
     });
     await say(w, PANE, "dispatch a soldier");
-    const entry = await waitFor(() => {
-      try {
-        return JSON.parse(readFileSync(join(w.stateDir, "commanders.json"), "utf8")).commanders.codex;
-      } catch {
-        return undefined;
-      }
-    }, 90_000, "the codex commander's registration");
+    const entry = await waitFor(
+      () => {
+        try {
+          return JSON.parse(readFileSync(join(w.stateDir, "commanders.json"), "utf8")).commanders.codex;
+        } catch {
+          return undefined;
+        }
+      },
+      90_000,
+      "the codex commander's registration",
+    );
     console.log(`compat: codex commander in plain tmux registered as ${JSON.stringify({ ...entry, codex_home: undefined })}`);
     expect(entry.herdr_pane_id).toBeUndefined();
     expect(entry.tmux_pane).toMatch(/^%\d+$/);

@@ -69,7 +69,8 @@ async function wokenAfterIdle(x: World, id: string, label: string): Promise<void
   // What Claude Code itself keeps about the live session (docs/real-clients.md).
   const sessions = join(x.home, ".claude", "sessions");
   // Only `<pid>.json`: its neighbour `<pid>.<hash>.key` holds a peer token, never printed.
-  if (existsSync(sessions)) for (const f of readdirSync(sessions).filter((n) => /^\d+\.json$/.test(n))) console.log(`compat: ~/.claude/sessions/${f}: ${readFileSync(join(sessions, f), "utf8").trim()}`);
+  if (existsSync(sessions))
+    for (const f of readdirSync(sessions).filter((n) => /^\d+\.json$/.test(n))) console.log(`compat: ~/.claude/sessions/${f}: ${readFileSync(join(sessions, f), "utf8").trim()}`);
   await idleUntil(lastTurn + 110 * MIN, "110 scaled minutes of idleness");
   // Seed 000's await gave up after 55 minutes; this one is the same process, still listening.
   expect(x.awaits()).toEqual([first]);

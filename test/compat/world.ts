@@ -179,10 +179,14 @@ export function requestWith(w: World, text: string, after = 0, timeoutMs = 60_00
 /** Waits for the pane's screen to match; the screen goes into the error when it never does. */
 export async function screenShows(w: World, name: string, re: RegExp, timeoutMs = 60_000): Promise<string> {
   try {
-    return await waitFor(() => {
-      const s = w.term.screen(name);
-      return re.test(s) ? s : undefined;
-    }, timeoutMs, `the screen to show ${re}`);
+    return await waitFor(
+      () => {
+        const s = w.term.screen(name);
+        return re.test(s) ? s : undefined;
+      },
+      timeoutMs,
+      `the screen to show ${re}`,
+    );
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- screen ---\n${w.term.screen(name)}`);
   }

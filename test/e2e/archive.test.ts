@@ -17,7 +17,12 @@ async function project(): Promise<Sandbox & { tasks: string; archive: string }> 
   const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
   if (r.code !== 0) throw new Error(r.stderr);
   const paths = projectPaths(join(s.home, ".vexillum"), s.project);
-  for (const [id, status] of [[DONE, "done"], [FAILED, "failed"], [RUNNING, "running"], [HOLDING, "done"]] as const) {
+  for (const [id, status] of [
+    [DONE, "done"],
+    [FAILED, "failed"],
+    [RUNNING, "running"],
+    [HOLDING, "done"],
+  ] as const) {
     writeTaskFile(s.home, s.project, taskFixture({ id, status, future_field: { kept: id } }));
   }
   // A finished task whose camp was never struck still holds it.

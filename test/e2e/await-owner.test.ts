@@ -63,7 +63,10 @@ function hookRunner(q: Queue, shell: string, term: Terminal = {}) {
   };
 }
 
-const SHELLS = [["dash", "/bin/dash"], ["bash", "/bin/bash"]] as const;
+const SHELLS = [
+  ["dash", "/bin/dash"],
+  ["bash", "/bin/bash"],
+] as const;
 const TERMINALS: [string, Terminal][] = [
   ["a wide terminal", {}],
   ["80 columns with a long vx path", { columns: "80", deepVx: true }],
@@ -130,13 +133,17 @@ describe("what the harness's exit takes with it", () => {
     const hookPid = await h.hook();
     const rec = await waitFor(() => records(q)[0], 10_000, "the await");
     const pidFile = join(q.root, "sentinel.pid");
-    const sentinel = await waitFor(() => {
-      try {
-        return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
-      } catch {
-        return undefined;
-      }
-    }, 10_000, "the auto-started sentinel");
+    const sentinel = await waitFor(
+      () => {
+        try {
+          return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      10_000,
+      "the auto-started sentinel",
+    );
     const line = ancestors(sentinel);
     for (const pid of [rec.pid, hookPid, h.runner.pid, process.pid]) expect(line).not.toContain(pid);
     // A harness that kills its hook's whole tree on exit leaves the sentinel running.

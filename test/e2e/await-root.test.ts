@@ -44,9 +44,16 @@ describe("reaping verifies the state root", () => {
     // A record as our own older await of this owner and project would have left it: superseded.
     const crafted = recordFile(ours, foreign.pid);
     mkdirSync(join(ours.root, "sentinel-awaiters"), { recursive: true });
-    writeFileSync(crafted, JSON.stringify({
-      pid: foreign.pid, owner_pid: process.pid, project_path: ours.project, project_key: "x", started_at: "2026-01-01T00:00:00.000Z",
-    }));
+    writeFileSync(
+      crafted,
+      JSON.stringify({
+        pid: foreign.pid,
+        owner_pid: process.pid,
+        project_path: ours.project,
+        project_key: "x",
+        started_at: "2026-01-01T00:00:00.000Z",
+      }),
+    );
 
     const mine = startAwait(ours);
     await waitFor(() => !existsSync(crafted) || !alive(foreign.pid), 10_000, "our await's reaping");
@@ -85,9 +92,16 @@ describe("reaping verifies the executable", () => {
     // Records as our own older awaits of this owner and project would have left: superseded.
     mkdirSync(join(ours.root, "sentinel-awaiters"), { recursive: true });
     for (const pid of [words.pid, exact.pid]) {
-      writeFileSync(recordFile(ours, pid), JSON.stringify({
-        pid, owner_pid: process.pid, project_path: ours.project, project_key: "x", started_at: "2026-01-01T00:00:00.000Z",
-      }));
+      writeFileSync(
+        recordFile(ours, pid),
+        JSON.stringify({
+          pid,
+          owner_pid: process.pid,
+          project_path: ours.project,
+          project_key: "x",
+          started_at: "2026-01-01T00:00:00.000Z",
+        }),
+      );
     }
 
     const mine = startAwait(ours);

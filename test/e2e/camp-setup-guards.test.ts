@@ -135,7 +135,10 @@ describe("camp setup: .worktreeinclude under a caller's git variables", () => {
     const env = { ...f.env, GIT_DIR: join(p, ".git"), GIT_WORK_TREE: p, GIT_INDEX_FILE: index };
     const r = await f.run(["dispatch", "fix it"], { env });
     // secrets.json out of the index: a change the camp will not have, and dispatch says so.
-    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: `vx: warning: ${p} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n` });
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({
+      code: 0,
+      stderr: `vx: warning: ${p} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n`,
+    });
     const id = taskIdOf(r.stdout);
     const camp = f.task(id).camp_path!;
     expect(readFileSync(join(camp, ".env"), "utf8")).toBe("FROM=project\n");

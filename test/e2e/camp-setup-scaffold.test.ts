@@ -49,10 +49,7 @@ describe("vx doctor: camp setup", () => {
     writeExecutable(join(s.bin, "setup-deps"), "#!/bin/sh\n");
     writeFileSync(path, JSON.stringify({ ...config, camp_setup: [["setup-deps"], ["./scripts/local.sh"]] }));
     let r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(doctorLines(r.stdout)).toEqual([
-      "[ok] .worktreeinclude - 2 ignored file(s) to copy into each camp",
-      "[ok] camp_setup - 2 command(s), each program found (limit 600s each)",
-    ]);
+    expect(doctorLines(r.stdout)).toEqual(["[ok] .worktreeinclude - 2 ignored file(s) to copy into each camp", "[ok] camp_setup - 2 command(s), each program found (limit 600s each)"]);
 
     writeFileSync(path, JSON.stringify({ ...config, camp_setup: [["setup-deps"], ["no-such-tool", "install"]], camp_setup_timeout: 30 }));
     writeFileSync(join(s.project, ".worktreeinclude"), "/.env\x00\n");

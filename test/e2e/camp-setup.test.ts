@@ -63,7 +63,10 @@ describe("camp setup: .worktreeinclude", () => {
 
     const r = await f.run(["dispatch", "fix it"]);
     // The edit of a tracked file stays in the checkout, and dispatch says so (CMD-DISPATCH-02).
-    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: `vx: warning: ${p} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n` });
+    expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({
+      code: 0,
+      stderr: `vx: warning: ${p} has uncommitted changes the soldier's camp will not have (it starts from main's last commit) - commit them first if the soldier needs them\n`,
+    });
     const id = taskIdOf(r.stdout);
     const camp = f.task(id).camp_path!;
     const mode = (rel: string) => statSync(join(camp, rel)).mode & 0o777;
@@ -146,9 +149,7 @@ describe("camp setup: camp_setup commands", () => {
     expect({ code: r.code, stderr: quiet(r.stderr) }).toEqual({ code: 0, stderr: "" });
     const id = taskIdOf(r.stdout);
     const camp = f.task(id).camp_path!;
-    expect(readFileSync(join(camp, ".setup-env"), "utf8")).toBe(
-      `pwd=${camp}\ntask=${id}\ncamp=${camp}\nproject=${f.project}\nextra=from the caller\nargs=--frozen two words\n`,
-    );
+    expect(readFileSync(join(camp, ".setup-env"), "utf8")).toBe(`pwd=${camp}\ntask=${id}\ncamp=${camp}\nproject=${f.project}\nextra=from the caller\nargs=--frozen two words\n`);
     const log = join(f.paths.stateDir, "logs", `${id}-setup.log`);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     const text = readFileSync(log, "utf8");
@@ -176,7 +177,9 @@ describe("camp setup: camp_setup commands", () => {
     expect(t.output).toContain("step one ok");
     expect(t.output).toContain("fatal: could not resolve registry");
     expect(t.output).not.toContain("hunter2hunter2");
-    expect(t.output).toContain(`[vexillum] camp setup failed: fail-setup --hard exited 3: fatal: could not resolve registry - marked failed; setup log: ${join(f.paths.stateDir, "logs", `${id}-setup.log`)}`);
+    expect(t.output).toContain(
+      `[vexillum] camp setup failed: fail-setup --hard exited 3: fatal: could not resolve registry - marked failed; setup log: ${join(f.paths.stateDir, "logs", `${id}-setup.log`)}`,
+    );
     expect(existsSync(join(t.camp_path!, ".never"))).toBe(false);
     expect(readPool(f.paths).slots.filter((s) => s.leased_by)).toEqual([]);
     expect(git(f.project, "branch", "--list", `vexillum/${id}`)).toBe("");
@@ -217,9 +220,7 @@ describe("camp setup: camp_setup commands", () => {
     write(join(p, ".worktreeinclude"), "node_modules/\n");
     const r = await f.run(["dispatch", "fix it"]);
     expect(r.code).toBe(1);
-    expect(quiet(r.stderr)).toBe(
-      "vx: camp setup failed: .worktreeinclude names 1001 ignored files (more than 1000) - name files and small directories, and install dependencies with camp_setup\n",
-    );
+    expect(quiet(r.stderr)).toBe("vx: camp setup failed: .worktreeinclude names 1001 ignored files (more than 1000) - name files and small directories, and install dependencies with camp_setup\n");
     const t = f.task(taskIdOf(r.stdout));
     expect(t.status).toBe("failed");
     expect(existsSync(join(t.camp_path!, "node_modules"))).toBe(false);

@@ -33,7 +33,10 @@ function isSleep(pid: number): boolean {
 }
 
 function pidsIn(dir: string): number[] {
-  return ["setsid.pid", "quiet.pid"].map((n) => join(dir, n)).filter(existsSync).map((f) => Number(readFileSync(f, "utf8").trim()));
+  return ["setsid.pid", "quiet.pid"]
+    .map((n) => join(dir, n))
+    .filter(existsSync)
+    .map((f) => Number(readFileSync(f, "utf8").trim()));
 }
 
 /** A shell script that leaves two sleeps behind: one in a session of its own, one with its output closed; each writes its pid. */
@@ -57,10 +60,14 @@ async function runSampled(f: Field, args: string[]): Promise<{ code: number; std
   started.push(proc);
   const out = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   let peak = 0;
-  await waitFor(() => {
-    peak = Math.max(peak, peakKiB(proc.pid) ?? 0);
-    return proc.exitCode !== null || proc.signalCode !== null;
-  }, 110_000, `vx ${args[0]} to end`);
+  await waitFor(
+    () => {
+      peak = Math.max(peak, peakKiB(proc.pid) ?? 0);
+      return proc.exitCode !== null || proc.signalCode !== null;
+    },
+    110_000,
+    `vx ${args[0]} to end`,
+  );
   const [stdout, stderr] = await out;
   return { code: proc.exitCode ?? -1, stdout, stderr, peakMiB: Math.round(peak / 1024) };
 }

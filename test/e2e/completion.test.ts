@@ -45,7 +45,10 @@ const completers: Record<Shell, (s: Sandbox) => Complete> = {
   },
   fish: (s) => async (line) => {
     const out = await run(["fish", "--no-config", "-c", '"$VX" completion fish | source; complete -C"$argv[1]"', line], s);
-    return out.split("\n").filter(Boolean).map((l) => l.split("\t")[0] as string);
+    return out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t")[0] as string);
   },
 };
 
@@ -91,9 +94,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       expect(sorted(await complete("vx init --no"))).toEqual(["--no-skills", "--notify"]);
       expect(await complete("vx forum inbox --a")).toEqual(["--ack"]);
       // A prompt word that is another command's name does not switch to that command's flags.
-      expect(sorted(await complete("vx dispatch init --"))).toEqual(
-        ["--backend", "--effort", "--harness", "--help", "--kind", "--model", "--profile"],
-      );
+      expect(sorted(await complete("vx dispatch init --"))).toEqual(["--backend", "--effort", "--harness", "--help", "--kind", "--model", "--profile"]);
       expect((await complete("vx wait --log-file sr")).map((w) => w.replace(/\/$/, ""))).toEqual(["src"]);
     });
 
@@ -109,7 +110,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
 
 describe("vx completion", () => {
   test.each([
-    [[], 'vx: missing shell, expected bash, zsh or fish\n'],
+    [[], "vx: missing shell, expected bash, zsh or fish\n"],
     [["tcsh"], 'vx: unknown shell "tcsh", expected bash, zsh or fish\n'],
     [["bash", "extra"], 'vx: unexpected argument "extra"\n'],
   ])("%p is a usage error naming the shells, with the usage", async (args, message) => {

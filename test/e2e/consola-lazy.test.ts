@@ -21,7 +21,10 @@ function spawnListing(args: string[], cwd: string, env: Record<string, string>, 
   });
 }
 
-const consolaModules = (out: string) => readFileSync(out, "utf8").split("\n").filter((m) => m.includes("/node_modules/consola/"));
+const consolaModules = (out: string) =>
+  readFileSync(out, "utf8")
+    .split("\n")
+    .filter((m) => m.includes("/node_modules/consola/"));
 
 describe("consola is loaded only where people read", () => {
   test("the listing sees consola when terminal.ts's colours are drawn (the check can fail)", async () => {

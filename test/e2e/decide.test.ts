@@ -4,9 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { followUpText } from "../../src/soldiers/prompt-text";
 import type { Decision } from "../../src/state/schemas";
-import {
-  recordedPrompts, removeAgent, sentKeys, setPaneText, setPromptReaction, updateState,
-} from "../fakes/herdr-control";
+import { recordedPrompts, removeAgent, sentKeys, setPaneText, setPromptReaction, updateState } from "../fakes/herdr-control";
 import { git } from "../helpers";
 import { type Field, field, seedTask } from "./soldier-field";
 
@@ -54,9 +52,7 @@ describe("vx decide: refusals", () => {
     let r = await f.run(["decide", done.task.id, "yes"]);
     expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: task ${done.task.id} is done, not blocked - only a blocked task can be answered\n` });
     r = await f.run(["decide", gone.task.id, "--dismiss"]);
-    expect(r.stderr).toBe(
-      `vx: task ${gone.task.id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${gone.task.id}' instead\n`,
-    );
+    expect(r.stderr).toBe(`vx: task ${gone.task.id} is interrupted, not blocked - its herdr pane is already gone, there's nothing left to answer; use 'vx redispatch ${gone.task.id}' instead\n`);
     r = await f.run(["decide", blocked.task.id, "--dismiss", "yes"]);
     expect(r.code).toBe(64);
     expect(r.stderr).toStartWith("vx: --dismiss takes only the task id, there is no answer to send\nUsage: vx decide");
@@ -81,9 +77,7 @@ describe("vx decide: modal questions", () => {
     const t = f.task(task.id);
     expect(t.decision).toMatchObject({ ...MODAL, answer: "2" });
     expect(t.decision?.answered_at).toBeString();
-    expect(t.amendments).toEqual([
-      { text: 'Asked "Which database should the service use?", the general answered: 2', at: t.decision?.answered_at as string, source: "vx decide" },
-    ]);
+    expect(t.amendments).toEqual([{ text: 'Asked "Which database should the service use?", the general answered: 2', at: t.decision?.answered_at as string, source: "vx decide" }]);
     expect(t.commander_pane).toBe(f.ws.pane_id);
   });
 
@@ -164,8 +158,7 @@ describe("vx decide: prose questions", () => {
     const r = await f.run(["decide", task.id, "keep it"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    const message =
-      "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
+    const message = "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
     expect(r.stderr).toContain(`vx: ${message}\n`);
     const t = f.task(task.id);
     expect(t.status).toBe("interrupted");
@@ -200,9 +193,7 @@ describe("vx decide --dismiss", () => {
     const blocked = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked" });
     let r = await f.run(["decide", blocked.task.id, "--dismiss"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      `vx: the soldier's pane is really blocked on a question - answer it with 'vx decide ${blocked.task.id} <answer>'\n`,
-    );
+    expect(r.stderr).toContain(`vx: the soldier's pane is really blocked on a question - answer it with 'vx decide ${blocked.task.id} <answer>'\n`);
     expect(f.task(blocked.task.id)).toEqual(blocked.task);
     const gone = await seedTask(f, { status: "blocked", decision: PROSE, agentStatus: "idle" });
     removeAgent(f.fh, gone.name);

@@ -5,9 +5,7 @@ import { join } from "node:path";
 import { readPool } from "../../src/camps/pool";
 import { projectPaths } from "../../src/state/paths";
 import { listTasks } from "../../src/state/tasks";
-import {
-  addAgent, callsOf, createWorkspace, getAgent, holdCommand, queueFailure, recordedPrompts, sentKeys,
-} from "../fakes/herdr-control";
+import { addAgent, callsOf, createWorkspace, getAgent, holdCommand, queueFailure, recordedPrompts, sentKeys } from "../fakes/herdr-control";
 import { VX_BIN, git, sandbox, waitFor } from "../helpers";
 import { field, taskIdOf } from "./soldier-field";
 
@@ -19,14 +17,10 @@ describe("vx dispatch: herdr faults", () => {
     expect(r.code).toBe(1);
     const id = taskIdOf(r.stdout);
     expect(r.stdout).toBe(`task_id=${id} kind=mission camp_slot=1 camp_branch=vexillum/${id}\nstatus=failed\n`);
-    expect(r.stderr).toContain(
-      "vx: could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found)\n",
-    );
+    expect(r.stderr).toContain("vx: could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found)\n");
     const t = f.task(id);
     expect(t.status).toBe("failed");
-    expect(t.output).toBe(
-      "[vexillum] could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found) - marked failed.",
-    );
+    expect(t.output).toBe("[vexillum] could not create the soldier's herdr tab: herdr tab create: workspace w9 not found (workspace_not_found) - marked failed.");
     expect(t.herdr_pane_id).toBeUndefined();
     expect(readPool(f.paths).slots).toEqual([{ number: 1, branch: `vexillum/${id}`, leased_by: id }]);
   });

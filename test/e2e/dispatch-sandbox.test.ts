@@ -60,9 +60,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
   test("outside Codex, a sandbox's pid namespace alone is refused, and no sentinel runs or is recorded from it", async () => {
     await using f = await field();
     const r = await inSandbox(f, ["dispatch", "a task"]);
-    expect(r.stderr).toBe(
-      "vx: dispatch cannot work inside this sandbox (a sentinel started here would die with this command: its own pid namespace, under bwrap) - run it from outside the sandbox\n",
-    );
+    expect(r.stderr).toBe("vx: dispatch cannot work inside this sandbox (a sentinel started here would die with this command: its own pid namespace, under bwrap) - run it from outside the sandbox\n");
     expect(r.code).toBe(1);
     untouched(f);
     const s = await inSandbox(f, ["sentinel"]);
@@ -97,9 +95,7 @@ describe.skipIf(!canUnshare)("vx dispatch inside a sandbox", () => {
     const gitDir = join(f.project, ".git");
     const root = join(f.home, ".vexillum");
     const r = await inSandbox(f, ["dispatch", "a task"], { readOnly: [gitDir, root], plain: true });
-    expect(r.stderr).toBe(
-      `vx: dispatch cannot work here (${gitDir} is read-only here; ${root} is read-only here) - it must be able to write there\n`,
-    );
+    expect(r.stderr).toBe(`vx: dispatch cannot work here (${gitDir} is read-only here; ${root} is read-only here) - it must be able to write there\n`);
     expect(r.code).toBe(1);
     untouched(f);
   });

@@ -66,7 +66,11 @@ describe("vx dispatch: bad input", () => {
     await using f = await field();
     const { HERDR_WORKSPACE_ID: _, ...env } = f.env;
     const r = await f.run(["dispatch", "fix it"], { env });
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)\n" });
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "vx: HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)\n",
+    });
     nothingCreated(f);
   });
 
@@ -90,9 +94,7 @@ describe("vx dispatch: bad input", () => {
     mkdirSync(camp, { recursive: true });
     let r = await f.run(["dispatch", "fix it"], { cwd: camp });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(
-      `vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
-    );
+    expect(r.stderr).toBe(`vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`);
     r = await f.run(["dispatch", "fix it"], { cwd: dirname(f.project) });
     expect(r.stderr).toBe("vx: current directory is not a git repository - run vx from inside your project's git checkout\n");
     await using bare = await field({ init: false });
@@ -155,9 +157,7 @@ describe("vx dispatch", () => {
     const id = taskIdOf(r.stdout);
     const t = f.task(id);
     const name = "vx-fix-the-login-bug";
-    expect(r.stdout).toBe(
-      stillRunningLines(f, t, name),
-    );
+    expect(r.stdout).toBe(stillRunningLines(f, t, name));
     expect(r.stderr).toMatch(/^vx: auto-started sentinel \(pid \d+\), logging to .*sentinel\.log\n$/);
     expect(t).toMatchObject({
       kind: "mission",
@@ -179,9 +179,7 @@ describe("vx dispatch", () => {
 
     const prompts = recordedPrompts(f.fh);
     expect(prompts).toHaveLength(1);
-    expect(prompts[0].text).toBe(
-      dispatchText({ prompt: "fix the login bug", kind: "mission", reportPath: reportPath(f.paths, t), pauseFile: pausePath(f.paths, t) }),
-    );
+    expect(prompts[0].text).toBe(dispatchText({ prompt: "fix the login bug", kind: "mission", reportPath: reportPath(f.paths, t), pauseFile: pausePath(f.paths, t) }));
     expect(prompts[0].text).toEndWith(TRAILER);
     expect(prompts[0].text).toContain(`write ${join(f.paths.stateDir, "pauses", `${name}.md`)} with a first line`);
     expect(prompts[0].text).not.toContain("Before you finish");
@@ -219,15 +217,11 @@ describe("vx dispatch", () => {
     let r = await f.run(["dispatch", "port it", "--harness", "codex", "--model", "gpt-5", "--effort", "high"]);
     expect(r.code).toBe(0);
     let t = f.task(taskIdOf(r.stdout));
-    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual([
-      "codex", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5", "-c", "model_reasoning_effort=high",
-    ]);
+    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual(["codex", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5", "-c", "model_reasoning_effort=high"]);
     expect(t).toMatchObject({ harness: "codex", model: "gpt-5", effort: "high" });
     r = await f.run(["dispatch", "tidy it", "--model", "opus", "--effort", "max"]);
     t = f.task(taskIdOf(r.stdout));
-    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual([
-      "claude", "--dangerously-skip-permissions", "--prompt-suggestions", "false", "--model", "opus", "--effort", "max",
-    ]);
+    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual(["claude", "--dangerously-skip-permissions", "--prompt-suggestions", "false", "--model", "opus", "--effort", "max"]);
     expect(t.camp_slot).toBe(2);
   });
 

@@ -54,7 +54,10 @@ describe("vx doctor: camps", () => {
     // Struck while its harness ran on (its session was never recorded), and one whose camp is still leased.
     const loose = await seedTask(f, { ...fields, status: "failed", tmux_target: "vx-loose", leased: false });
     const kept = await seedTask(f, { ...fields, status: "running", tmux_target: "vx-kept" });
-    for (const [name, t] of [["vx-loose", loose.task], ["vx-kept", kept.task]] as const) {
+    for (const [name, t] of [
+      ["vx-loose", loose.task],
+      ["vx-kept", kept.task],
+    ] as const) {
       expect(f.tmux("new-session", "-d", "-s", name, "-c", t.camp_path!, "-e", `VX_TASK_ID=${t.id}`, "--", join(f.bin, "claude")).code).toBe(0);
     }
     await waitFor(() => f.tmux("capture-pane", "-p", "-t", "=vx-loose:").out.includes("❯"), 10_000, "the harness");

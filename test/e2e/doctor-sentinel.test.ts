@@ -70,7 +70,9 @@ describe("doctor: sentinel and pending wakes", () => {
     expect(got).toStartWith("[warn] sentinel - ");
     expect(got).toContain(`sentinel processes are alive (pids `);
     expect(got).toContain(`the running sentinel (pid ${old.pid}) is version 0.0.1 but this binary is `);
-    expect(got).toContain(`the running sentinel (pid ${old.pid}) started from a binary that has since changed (${bin} was replaced on disk) - it retires on its own within seconds, or stop it with 'kill ${old.pid}'`);
+    expect(got).toContain(
+      `the running sentinel (pid ${old.pid}) started from a binary that has since changed (${bin} was replaced on disk) - it retires on its own within seconds, or stop it with 'kill ${old.pid}'`,
+    );
     expect(got).toEndWith(" (the next 'vx dispatch' starts a current one)");
   });
 });

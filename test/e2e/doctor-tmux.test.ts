@@ -12,7 +12,10 @@ describe("vx doctor: the tmux backend", () => {
     writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
     expect((await vx(["init", "--yes", "--backend", "tmux"], { cwd: s.project, env: s.env })).code).toBe(0);
     let r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    const real = Bun.spawnSync(["tmux", "-V"]).stdout.toString().trim().replace(/^tmux /, "");
+    const real = Bun.spawnSync(["tmux", "-V"])
+      .stdout.toString()
+      .trim()
+      .replace(/^tmux /, "");
     expect(tmuxLines(r.stdout)).toEqual([`[ok] tmux - ${Bun.which("tmux", { PATH: s.env.PATH })}`, `[ok] tmux version - ${real}`]);
     expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)");
 

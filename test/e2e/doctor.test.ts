@@ -54,10 +54,26 @@ async function readyEnvironment(s: Sandbox): Promise<void> {
   const lines = r.stdout.split("\n");
   const names = lines.filter((l) => l.startsWith("[")).map((l) => l.replace(/^\[\w+\] /, "").split(" - ")[0]);
   expect(names).toEqual([
-    "git", "herdr", "herdr version", "herdr server", "tmux", ...LABELS,
-    "~/.vexillum/", "git repository", "project initialized", "another vx earlier in PATH",
-    "CLAUDE.md vexillum block", "skill vexillum", "models.json", "sentinel Stop hook", "sentinel Stop hook finds vx",
-    "sentinel", "forum", "commanders", "pending wakes", "camps",
+    "git",
+    "herdr",
+    "herdr version",
+    "herdr server",
+    "tmux",
+    ...LABELS,
+    "~/.vexillum/",
+    "git repository",
+    "project initialized",
+    "another vx earlier in PATH",
+    "CLAUDE.md vexillum block",
+    "skill vexillum",
+    "models.json",
+    "sentinel Stop hook",
+    "sentinel Stop hook finds vx",
+    "sentinel",
+    "forum",
+    "commanders",
+    "pending wakes",
+    "camps",
   ]);
   expect(r.stdout).toContain(`[ok] herdr version - ${REAL_HERDR_VERSION} (the version vx's tests run)\n`);
   expect(r.stdout).toContain(`[ok] herdr server - running (protocol ${REAL_HERDR_PROTOCOL})\n`);
@@ -177,9 +193,7 @@ describe("vx doctor", () => {
     const claude = readFileSync(join(s.project, "CLAUDE.md"), "utf8");
     writeFileSync(join(s.project, "CLAUDE.md"), claude.replace("Vexillum commander", "Vexillum commander (mine)"));
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(r.stdout).toContain(
-      "[warn] sentinel Stop hook - not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'\n",
-    );
+    expect(r.stdout).toContain("[warn] sentinel Stop hook - not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'\n");
     expect(r.stdout).not.toContain("sentinel Stop hook finds vx");
     expect(r.stdout).toContain("[warn] skill vexillum - installed, edited by hand\n");
     expect(r.stdout).toMatch(/\[warn\] models\.json - invalid: .*\n/);

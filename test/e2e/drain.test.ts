@@ -104,7 +104,16 @@ describe("vx sentinel drain", () => {
       JSON.stringify({ id: ID, schema_version: 1, kind: "scout", prompt: "p", status: "done", created_at: "2026-11-30T10:00:00Z", updated_at: "2026-11-30T10:00:00Z" }),
     );
     mkdirSync(q.wakes, { recursive: true });
-    const wake = { task_id: ID, kind: "scout", old_status: "running", new_status: "done", detected_at: "2026-11-30T10:00:01Z", report_path: "/r/vx-a-1.md", origin: other.project, note: "[vexillum] n" };
+    const wake = {
+      task_id: ID,
+      kind: "scout",
+      old_status: "running",
+      new_status: "done",
+      detected_at: "2026-11-30T10:00:01Z",
+      report_path: "/r/vx-a-1.md",
+      origin: other.project,
+      note: "[vexillum] n",
+    };
     writeFileSync(join(q.wakes, `${ID}.json`), JSON.stringify(wake));
     const reason = JSON.parse((await vx(["sentinel", "drain"], { cwd: q.project, env: q.env })).stdout).reason as string;
     expect(reason).toBe(

@@ -159,7 +159,20 @@ describe("forum access (FOR-06)", () => {
     writeFileSync(join(dir, "pic.png"), "inlined-png");
     writeFileSync(join(dir, "font.woff2"), "inlined-font");
     writeFileSync(join(dir, "style.css"), "@font-face{src:url(font.woff2)} body{background:url('../../.env')}\n");
-    const refs = ["sub/app.js", "pic.png", "style.css", "../../.env", "../../src/keys.js", "private.js", ".hidden.js", "link-up.js", "link-out.js", "%2e%2e/%2e%2e/src/keys.js", "/src/keys.js", "sub/../../../src/keys.js"];
+    const refs = [
+      "sub/app.js",
+      "pic.png",
+      "style.css",
+      "../../.env",
+      "../../src/keys.js",
+      "private.js",
+      ".hidden.js",
+      "link-up.js",
+      "link-out.js",
+      "%2e%2e/%2e%2e/src/keys.js",
+      "/src/keys.js",
+      "sub/../../../src/keys.js",
+    ];
     writeFileSync(join(dir, "index.html"), `<!doctype html><link rel="stylesheet" href="style.css">${refs.map((r) => `<script src="${r}"></script><img src="${r}">`).join("")}\n`);
     const s = sessionOf(await f.open([join(dir, "index.html")]));
     const view = await f.post(`/api/sessions/${s}/view`, {});

@@ -134,9 +134,7 @@ describe("vx forum inbox", () => {
     const r = await q.run(["inbox", "--ack", "nope", "b1", "a0", "../a1"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("acked b1\n");
-    expect(r.stderr).toBe(
-      "vx: no unread forum message nope in this project\nvx: no unread forum message a0 in this project\nvx: no unread forum message ../a1 in this project\n",
-    );
+    expect(r.stderr).toBe("vx: no unread forum message nope in this project\nvx: no unread forum message a0 in this project\nvx: no unread forum message ../a1 in this project\n");
     expect(readJson(files.b1).acked_at).toEqual(expect.any(String));
     expect(readFileSync(files.a0, "utf8")).toBe(a0);
     expect(readJson(files.a1).acked_at).toBeUndefined();
@@ -189,4 +187,3 @@ describe("vx forum inbox", () => {
     expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: project not initialized, run 'vx init' first\n" });
   });
 });
-

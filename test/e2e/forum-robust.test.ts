@@ -32,7 +32,12 @@ describe.skipIf(!STRACE)("a message's writes and kill -9 (FOR-01)", () => {
       await f.stop();
       const { pid } = await serveBehind(f, killAt(wake, ["openat"]));
       // The server dies at the wake's first open: the connection drops without an answer.
-      expect(await send().then((r) => r.status, () => "no answer")).toBe("no answer");
+      expect(
+        await send().then(
+          (r) => r.status,
+          () => "no answer",
+        ),
+      ).toBe("no answer");
       await waitFor(() => !alive(pid), 10_000, "the killed server to be gone");
       expect(inbox(f, session).filter((n) => n.endsWith(".json"))).toHaveLength(1);
       expect(existsSync(wake)).toBe(false);
@@ -57,7 +62,12 @@ describe.skipIf(!STRACE)("temporary files a kill left (STA-05)", () => {
     await f.stop();
     // The server's renames: `last-port` and `server.json` as it starts, then the message's transcript.
     const { pid } = await serveBehind(f, killAt(undefined, ["rename", "renameat", "renameat2"], 3));
-    expect(await f.post(`/api/sessions/${s}/messages`, { text: "lost in flight" }).then((r) => r.status, () => "no answer")).toBe("no answer");
+    expect(
+      await f.post(`/api/sessions/${s}/messages`, { text: "lost in flight" }).then(
+        (r) => r.status,
+        () => "no answer",
+      ),
+    ).toBe("no answer");
     await waitFor(() => !alive(pid), 10_000, "the killed server to be gone");
     const [left] = readdirSync(dir).filter((n) => /^\.transcript\.jsonl\.[0-9a-f]{16}\.tmp$/.test(n));
     expect(left).toBeDefined();
@@ -120,49 +130,43 @@ describe("bad requests and connections that never authenticate (FOR-05)", () => 
     expect(alive(pid)).toBe(true);
   });
 
-  test(
-    "a flood past the server's descriptor limit: refused requests are closed with their answer, unfinished ones once idle; the server neither retires nor stops serving",
-    async () => {
-      await using f = await forum();
-      const s = await openPlan(f);
-      const { pid, port } = f.info();
-      // The general's page is let in: its event stream outlives the idle limit.
-      let events = "";
-      const stream = await f.req("/api/events");
-      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-      const reading = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          events += new TextDecoder().decode(value);
-        }
-      })().catch((err) => {
-        events += `\n(the stream broke: ${err})`;
-      });
-      // A low limit stands in for the thousands of connections it takes at the usual one.
-      const limit = readdirSync(`/proc/${pid}/fd`).length + 40;
-      expect(Bun.spawnSync(["prlimit", "--pid", String(pid), `--nofile=${limit}:${limit}`]).exitCode).toBe(0);
-      const host = `Host: 127.0.0.1:${port}\r\n`;
-      const unfinished = Array.from({ length: 60 }, () => rawExchange(port, `GET / HTTP/1.1\r\n${host}`, 40_000));
-      const refused = Array.from({ length: 120 }, () =>
-        rawExchange(port, `POST /api/projects/messages HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"te`, 40_000),
-      );
-      for (const r of await Promise.all(refused)) {
-        expect(r.text.split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
-        expect(r.closedByServer).toBe(true);
+  test("a flood past the server's descriptor limit: refused requests are closed with their answer, unfinished ones once idle; the server neither retires nor stops serving", async () => {
+    await using f = await forum();
+    const s = await openPlan(f);
+    const { pid, port } = f.info();
+    // The general's page is let in: its event stream outlives the idle limit.
+    let events = "";
+    const stream = await f.req("/api/events");
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        events += new TextDecoder().decode(value);
       }
-      for (const r of await Promise.all(unfinished)) expect(r.closedByServer).toBe(true);
-      expect(alive(pid)).toBe(true);
-      expect(log(f)).not.toContain("binary changed");
-      expect((await f.req("/api/sessions")).status).toBe(200);
-      // The idle limit has passed for the unfinished ones, opened after the stream: it still hears.
-      expect((await f.post(`/api/sessions/${s}/messages`, { text: "still there?" })).status).toBe(201);
-      await waitFor(() => events.includes(`event: session\ndata: {"session":"${s}"}`), 20_000, "the session event on the open stream");
-      await reader.cancel();
-      await reading;
-    },
-    120_000,
-  );
+    })().catch((err) => {
+      events += `\n(the stream broke: ${err})`;
+    });
+    // A low limit stands in for the thousands of connections it takes at the usual one.
+    const limit = readdirSync(`/proc/${pid}/fd`).length + 40;
+    expect(Bun.spawnSync(["prlimit", "--pid", String(pid), `--nofile=${limit}:${limit}`]).exitCode).toBe(0);
+    const host = `Host: 127.0.0.1:${port}\r\n`;
+    const unfinished = Array.from({ length: 60 }, () => rawExchange(port, `GET / HTTP/1.1\r\n${host}`, 40_000));
+    const refused = Array.from({ length: 120 }, () => rawExchange(port, `POST /api/projects/messages HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"te`, 40_000));
+    for (const r of await Promise.all(refused)) {
+      expect(r.text.split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden");
+      expect(r.closedByServer).toBe(true);
+    }
+    for (const r of await Promise.all(unfinished)) expect(r.closedByServer).toBe(true);
+    expect(alive(pid)).toBe(true);
+    expect(log(f)).not.toContain("binary changed");
+    expect((await f.req("/api/sessions")).status).toBe(200);
+    // The idle limit has passed for the unfinished ones, opened after the stream: it still hears.
+    expect((await f.post(`/api/sessions/${s}/messages`, { text: "still there?" })).status).toBe(201);
+    await waitFor(() => events.includes(`event: session\ndata: {"session":"${s}"}`), 20_000, "the session event on the open stream");
+    await reader.cancel();
+    await reading;
+  }, 120_000);
 });
 
 describe("corrupt forum state (FOR-05)", () => {
@@ -219,7 +223,11 @@ describe("corrupt forum state (FOR-05)", () => {
       expect(doc.refused.find((x: { session: string }) => x.session === bad).error).toContain(`${badFile}: invalid JSON`);
     }
     expect(readFileSync(badFile, "utf8")).toBe("{ not json");
-    expect(log(f).split("\n").filter((l) => l.includes(`refusing session ${bad}`))).toHaveLength(1);
+    expect(
+      log(f)
+        .split("\n")
+        .filter((l) => l.includes(`refusing session ${bad}`)),
+    ).toHaveLength(1);
     expect((await f.post(`/api/sessions/${good}/messages`, { text: "fine" })).status).toBe(201);
     // A restart with the corrupt file in place: it starts, and still serves the rest.
     await f.stop();

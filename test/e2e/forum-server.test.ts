@@ -119,7 +119,9 @@ describe("the server's life (FOR-05)", () => {
     rmSync(infoPath);
     const nameless = await f.run(["stop"]);
     expect(nameless.code).toBe(1);
-    expect(nameless.stderr).toBe(`vx: a forum server holds ${join(f.root, "forum", "server.lock")} but ${infoPath} names none - end that 'vx forum serve' process yourself ('fuser ${join(f.root, "forum", "server.lock")}' names its pid), then run 'vx forum stop' again\n`);
+    expect(nameless.stderr).toBe(
+      `vx: a forum server holds ${join(f.root, "forum", "server.lock")} but ${infoPath} names none - end that 'vx forum serve' process yourself ('fuser ${join(f.root, "forum", "server.lock")}' names its pid), then run 'vx forum stop' again\n`,
+    );
     expect(alive(pid)).toBe(true);
     writeFileSync(infoPath, saved);
     // A second forum command reuses it.
@@ -163,7 +165,10 @@ describe("the server's life (FOR-05)", () => {
     await waitFor(() => !alive(pid), 5000, "the server to die");
     stop = true;
     await Promise.all(senders);
-    const lines = readFileSync(join(f.root, "forums", s, "transcript.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(join(f.root, "forums", s, "transcript.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const onDisk = new Set(lines.map((l) => l.uid));
     for (const uid of sent) {
       expect(onDisk.has(uid)).toBe(true);

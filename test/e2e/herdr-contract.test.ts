@@ -88,23 +88,32 @@ async function scenario(side: Side): Promise<Notes> {
   const hold = side.holdStart();
   let pending = 0;
   const started = call("agent start", (h) => h.agentStart("vx-a", "claude", tabA!.paneId, ["--flag", "x"]));
-  const startSeq = await statuses(side, "vx-a", (seq) => ["idle", "done"].includes(seq.at(-1)!), (seq) => {
-    if (seq.at(-1)?.endsWith("launch_pending") && ++pending >= 2) hold.release();
-  });
+  const startSeq = await statuses(
+    side,
+    "vx-a",
+    (seq) => ["idle", "done"].includes(seq.at(-1)!),
+    (seq) => {
+      if (seq.at(-1)?.endsWith("launch_pending") && ++pending >= 2) hold.release();
+    },
+  );
   await started;
   // The first look can come before herdr has the start request.
   note("statuses while agent start runs", startSeq[0] === "agent_not_found" ? startSeq.slice(1) : startSeq);
   await call("agent get", (h) => h.agentGet("vx-a"));
   await call("agent read visible: the program's screen and its environment (the server's)", (h) => h.agentRead("vx-a", "visible"), text);
 
-  const tabB = JSON.parse((await raw(["herdr", "tab", "create", "--workspace", ws.workspace, "--cwd", cwd, "--label", "vx-b", "--no-focus", "--env", "VX_CONTRACT_TAB=tab"])).stdout).result.root_pane.pane_id as string;
+  const tabB = JSON.parse((await raw(["herdr", "tab", "create", "--workspace", ws.workspace, "--cwd", cwd, "--label", "vx-b", "--no-focus", "--env", "VX_CONTRACT_TAB=tab"])).stdout).result.root_pane
+    .pane_id as string;
   await call("agent start (tab with --env)", (h) => h.agentStart("vx-b", "claude", tabB, []));
   await call("agent read visible: the tab's --env reaches the program", (h) => h.agentRead("vx-b", "visible"), text);
   await call("agent list", (h) => h.agentList());
 
   // A prompt: answered with the agent as it was; the program's screen then makes it work, then done.
   const prompted = await call("agent prompt", (h) => h.agentPrompt("vx-a", "work one"));
-  note("statuses after agent prompt", [prompted?.agent_status, ...(await statuses(side, "vx-a", settled))].filter((x, i, a) => a[i - 1] !== x));
+  note(
+    "statuses after agent prompt",
+    [prompted?.agent_status, ...(await statuses(side, "vx-a", settled))].filter((x, i, a) => a[i - 1] !== x),
+  );
   await call("agent prompt --wait", (h) => h.agentPrompt("vx-a", "work two", { waitTimeoutMs: 20_000 }));
   await call("agent prompt --wait, shorter than the turn", (h) => h.agentPrompt("vx-a", "work three", { waitTimeoutMs: 1000 }));
   await call("agent wait, shorter than the turn", (h) => h.agentWait("vx-a", 300));
@@ -112,13 +121,19 @@ async function scenario(side: Side): Promise<Notes> {
 
   // A prompt of two lines reaches the program as two input lines, each its own turn.
   const two = await call("agent prompt of two lines", (h) => h.agentPrompt("vx-a", "mute first\nwork second"));
-  note("statuses after a two-line prompt", [two?.agent_status, ...(await statuses(side, "vx-a", settled))].filter((x, i, a) => a[i - 1] !== x));
+  note(
+    "statuses after a two-line prompt",
+    [two?.agent_status, ...(await statuses(side, "vx-a", settled))].filter((x, i, a) => a[i - 1] !== x),
+  );
   await call("agent read visible after a two-line prompt", (h) => h.agentRead("vx-a", "visible"), text);
   await call("agent prompt --wait to a program that ignores it", (h) => h.agentPrompt("vx-a", "mute again", { waitTimeoutMs: 20_000 }));
 
   // A dialog: blocked; a prompt is refused; the screen reads whole with `visible`, not by its bottom rows.
   const asked = await call("agent prompt that opens a dialog", (h) => h.agentPrompt("vx-a", "ask now"));
-  note("statuses after the dialog opens", [asked?.agent_status, ...(await statuses(side, "vx-a", (seq) => seq.at(-1) === "blocked"))].filter((x, i, a) => a[i - 1] !== x));
+  note(
+    "statuses after the dialog opens",
+    [asked?.agent_status, ...(await statuses(side, "vx-a", (seq) => seq.at(-1) === "blocked"))].filter((x, i, a) => a[i - 1] !== x),
+  );
   await call("agent prompt to a blocked agent", (h) => h.agentPrompt("vx-a", "more"));
   await call("agent read visible of a dialog", (h) => h.agentRead("vx-a", "visible"), text);
   await call("agent read --lines 20 of a dialog at the top of the pane", (h) => h.agentRead("vx-a", undefined, 20), text);
@@ -128,7 +143,10 @@ async function scenario(side: Side): Promise<Notes> {
   // A turn that ends in the focused tab reads `idle`, not `done`.
   const f = await call("agent start in the focused tab", (h) => h.agentStart("vx-f", "claude", ws.pane, []));
   const fp = await call("agent prompt in the focused tab", (h) => h.agentPrompt("vx-f", "work f"));
-  note("statuses in the focused tab", [fp?.agent_status, ...(await statuses(side, "vx-f", settled))].filter((x, i, a) => a[i - 1] !== x));
+  note(
+    "statuses in the focused tab",
+    [fp?.agent_status, ...(await statuses(side, "vx-f", settled))].filter((x, i, a) => a[i - 1] !== x),
+  );
   note("focused", f?.agent_status);
 
   // The errors vx parses.

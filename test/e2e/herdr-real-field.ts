@@ -44,7 +44,11 @@ export async function realField(opts: { scale?: string } = {}): Promise<RealFiel
   const prog = join(s.home, "..", "soldier-bin");
   mkdirSync(prog);
   writeFileSync(join(prog, "claude"), SOLDIER, { mode: 0o755 });
-  for (const [name, target] of [["stty", Bun.which("stty")], ["seq", Bun.which("seq")], ["herdr", realHerdrBinary()]]) {
+  for (const [name, target] of [
+    ["stty", Bun.which("stty")],
+    ["seq", Bun.which("seq")],
+    ["herdr", realHerdrBinary()],
+  ]) {
     if (target) symlinkSync(target, join(prog, name!));
   }
   // The server's environment is what its panes, and so the soldier, get (git's identity included).
@@ -62,7 +66,11 @@ export async function realField(opts: { scale?: string } = {}): Promise<RealFiel
     };
     await initProject(s.project, env);
     const paths = projectPaths(join(s.home, ".vexillum"), s.project);
-    return Object.assign(s, { h, ws }, fieldBase(s, env, paths, () => h.stop()));
+    return Object.assign(
+      s,
+      { h, ws },
+      fieldBase(s, env, paths, () => h.stop()),
+    );
   } catch (err) {
     await h.stop();
     s[Symbol.dispose]();

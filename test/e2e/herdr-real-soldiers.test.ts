@@ -70,7 +70,9 @@ test("a done soldier prompted again settles done; landing it strikes its real ta
   expect(f.task(id).output).toContain("⏺ Done: now a readme");
   const landed = await f.run(["land", id]);
   expect(landed).toEqual({
-    code: 0, stdout: `landed: fast-forwarded ${f.project} to vexillum/${id}\nstruck: camp returned to the pool, herdr pane closed.\n`, stderr: "",
+    code: 0,
+    stdout: `landed: fast-forwarded ${f.project} to vexillum/${id}\nstruck: camp returned to the pool, herdr pane closed.\n`,
+    stderr: "",
   });
   expect(git(f.project, "log", "-1", "--format=%s", "main").trim()).toBe("add a changelog");
   const tabs = f.h.json<{ tabs: { tab_id: string }[] }>(["tab", "list", "--workspace", f.ws.workspace]).tabs.map((t) => t.tab_id);

@@ -12,15 +12,7 @@ function snapshot(dir: string, files: string[]): Record<string, string | null> {
   return Object.fromEntries(files.map((f) => [f, existsSync(join(dir, f)) ? read(join(dir, f)) : null]));
 }
 
-const MANAGED = [
-  "CLAUDE.md",
-  "AGENTS.md",
-  ".claude/settings.json",
-  ".vexillum/config.json",
-  ".vexillum/models.json",
-  ".vexillum/.gitignore",
-  ".claude/skills/vexillum/SKILL.md",
-];
+const MANAGED = ["CLAUDE.md", "AGENTS.md", ".claude/settings.json", ".vexillum/config.json", ".vexillum/models.json", ".vexillum/.gitignore", ".claude/skills/vexillum/SKILL.md"];
 
 describe("vx init", () => {
   test("without a terminal and without --yes: prints the plan, changes nothing, exit 1", async () => {
@@ -39,13 +31,13 @@ describe("vx init", () => {
     writeFileSync(join(s.bin, "herdr"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
     const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
     expect(r.stderr).not.toContain("vx: ");
-    expect(r.stderr).toEndWith("\nnext: commit what vx init wrote (each soldier's camp starts from your last commit), then start claude here and ask it to dispatch a soldier; 'vx doctor' checks this machine, 'vx demo' shows the whole loop without a harness\n");
+    expect(r.stderr).toEndWith(
+      "\nnext: commit what vx init wrote (each soldier's camp starts from your last commit), then start claude here and ask it to dispatch a soldier; 'vx doctor' checks this machine, 'vx demo' shows the whole loop without a harness\n",
+    );
     expect(r.code).toBe(0);
     for (const f of MANAGED.filter((f) => f !== "AGENTS.md")) expect(r.stdout).toContain(`created ${f}\n`);
     const settings = JSON.parse(read(join(s.project, ".claude/settings.json")));
-    expect(settings.hooks.Stop).toEqual([
-      { hooks: [{ type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] },
-    ]);
+    expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] }]);
     expect(read(join(s.project, ".claude/settings.json"))).toContain('"asyncRewake": true,\n');
     const config = JSON.parse(read(join(s.project, ".vexillum/config.json")));
     expect(config).toMatchObject({ version: 1, commander: "claude", backend: "herdr", harness: "claude", block_file: "CLAUDE.md" });
@@ -88,9 +80,7 @@ describe("vx init", () => {
     const after = JSON.parse(read(join(s.project, ".claude/settings.json")));
     expect(Object.keys(after)).toEqual(["model", "hooks", "zzz"]);
     expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
-    expect(after.hooks.Stop).toEqual([
-      { hooks: [user, { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] },
-    ]);
+    expect(after.hooks.Stop).toEqual([{ hooks: [user, { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: 87000 }] }]);
   });
 
   test("invalid settings.json is left untouched; the rest is done; exit 1", async () => {
@@ -195,9 +185,7 @@ describe("vx init", () => {
     git(camp, "init", "-q");
     const r = await vx(["init", "--yes"], { cwd: camp, env: s.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(
-      `vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
-    );
+    expect(r.stderr).toBe(`vx: running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`);
   });
 
   const asRoot = process.getuid?.() === 0 && Bun.which("setpriv") !== null;
@@ -209,10 +197,12 @@ describe("vx init", () => {
     Bun.spawnSync(["chown", "-R", "65534:65534", s.project]);
     chmodSync(join(s.home, ".vexillum"), 0o555);
     chmodSync(join(s.project, ".."), 0o755);
-    const proc = Bun.spawn(
-      ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", join(import.meta.dir, "../../dist/vx"), "init", "--yes"],
-      { cwd: s.project, env: { ...s.env, GIT_CONFIG_GLOBAL: "/dev/null" }, stdout: "pipe", stderr: "pipe" },
-    );
+    const proc = Bun.spawn(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", join(import.meta.dir, "../../dist/vx"), "init", "--yes"], {
+      cwd: s.project,
+      env: { ...s.env, GIT_CONFIG_GLOBAL: "/dev/null" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr, code] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text(), await proc.exited];
     expect(code).toBe(1);
     expect(stderr).toContain(`vx: cannot write the state directory ${join(s.home, ".vexillum")}`);

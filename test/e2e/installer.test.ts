@@ -75,7 +75,10 @@ function installerBox(opts: { npm: boolean; bun?: string }): Box {
   if (opts.npm) writeExecutable(join(fakes, "npm"), FAKE_NPM);
   if (opts.bun) writeExecutable(join(fakes, "bun"), FAKE_BUN.replaceAll("@V@", opts.bun));
   const b: Box = {
-    base, checkout, fakes, home,
+    base,
+    checkout,
+    fakes,
+    home,
     dest: join(base, "dest"),
     npmPrefix: join(base, "npm-global"),
     log: join(base, "calls.log"),
@@ -106,9 +109,7 @@ describe("scripts/install.sh", () => {
     const r = await install(b);
     const npmBin = join(b.npmPrefix, "bin");
     expect(r.stderr).toContain(`install: bun not found, installing bun@${WANT} with npm (npm install -g)\n`);
-    expect(r.stderr).toContain(
-      `install: npm put bun in ${npmBin}, which is not on your PATH; this install uses it from there (add ${npmBin} to PATH to run bun yourself)\n`,
-    );
+    expect(r.stderr).toContain(`install: npm put bun in ${npmBin}, which is not on your PATH; this install uses it from there (add ${npmBin} to PATH to run bun yourself)\n`);
     expect(r.stderr).not.toContain("command not found");
     expect(r.calls).toContain(`npm install -g bun@${WANT}`);
     expect(r.calls).toContain(`bun@${WANT} run build`);
@@ -121,9 +122,7 @@ describe("scripts/install.sh", () => {
     const r = await install(b);
     const privateDir = join(b.home, ".cache", "vx", `bun-${WANT}`);
     expect(r.stderr).toContain(`install: found bun 1.0.0 at ${join(b.fakes, "bun")}, but this checkout builds with bun ${WANT}\n`);
-    expect(r.stderr).toContain(
-      `install: installing bun@${WANT} with npm into ${privateDir} for this build (the bun at ${join(b.fakes, "bun")} is left as it is)\n`,
-    );
+    expect(r.stderr).toContain(`install: installing bun@${WANT} with npm into ${privateDir} for this build (the bun at ${join(b.fakes, "bun")} is left as it is)\n`);
     expect(r.calls).toContain(`npm install -g --prefix ${privateDir} bun@${WANT}`);
     expect(r.calls.filter((c) => c.startsWith("bun@1.0.0 "))).toEqual(["bun@1.0.0 --version"]);
     expect(r.calls).toContain(`bun@${WANT} install --frozen-lockfile`);
@@ -154,9 +153,7 @@ describe("scripts/install.sh", () => {
     b.env.FAKE_NPM_GLOBAL_FAILS = "1";
     const r = await install(b);
     const privateDir = join(b.home, ".cache", "vx", `bun-${WANT}`);
-    expect(r.stderr).toContain(
-      `install: npm install -g failed (no permission for npm's global directory?); installing bun@${WANT} into ${privateDir} instead\n`,
-    );
+    expect(r.stderr).toContain(`install: npm install -g failed (no permission for npm's global directory?); installing bun@${WANT} into ${privateDir} instead\n`);
     expect(r.calls).toContain(`bun@${WANT} run build`);
     expect(r.code).toBe(0);
   });

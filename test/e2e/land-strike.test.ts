@@ -6,9 +6,7 @@ import { join } from "node:path";
 import { acquireCamp, leaseOf } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { type ProjectPaths, projectPaths } from "../../src/state/paths";
-import {
-  type FakeHerdrEnv, addAgent, callsOf, closeTab as closeFakeTab, createTab, createWorkspace, installFakeHerdr,
-} from "../fakes/herdr-control";
+import { type FakeHerdrEnv, addAgent, callsOf, closeTab as closeFakeTab, createTab, createWorkspace, installFakeHerdr } from "../fakes/herdr-control";
 import { type Sandbox, git, sandbox, vx, writeExecutable } from "../helpers";
 
 const ID = "0123456789abcdef";
@@ -59,15 +57,34 @@ async function world(over: Record<string, unknown> = {}): Promise<World> {
   const file = join(paths.tasksDir, `${ID}.json`);
   mkdirSync(paths.tasksDir, { recursive: true });
   const doc = {
-    id: ID, schema_version: 1, kind: "mission", prompt: "fix the bug", status: "running",
-    created_at: CREATED, updated_at: CREATED, camp_slot: camp.slot, camp_path: camp.path,
-    camp_branch: BRANCH, camp_base: "main", output: "soldier transcript", backend: "herdr",
-    herdr_workspace_id: ws.workspace_id, herdr_tab_id: tab.tab_id, herdr_pane_id: tab.pane_id,
-    herdr_agent_name: "vx-fix-the-bug", harness: "claude", ...over,
+    id: ID,
+    schema_version: 1,
+    kind: "mission",
+    prompt: "fix the bug",
+    status: "running",
+    created_at: CREATED,
+    updated_at: CREATED,
+    camp_slot: camp.slot,
+    camp_path: camp.path,
+    camp_branch: BRANCH,
+    camp_base: "main",
+    output: "soldier transcript",
+    backend: "herdr",
+    herdr_workspace_id: ws.workspace_id,
+    herdr_tab_id: tab.tab_id,
+    herdr_pane_id: tab.pane_id,
+    herdr_agent_name: "vx-fix-the-bug",
+    harness: "claude",
+    ...over,
   };
   writeFileSync(file, JSON.stringify(doc, null, 2));
   return {
-    s, env, herdr, paths, camp: camp.path, tab: tab.tab_id,
+    s,
+    env,
+    herdr,
+    paths,
+    camp: camp.path,
+    tab: tab.tab_id,
     run: (...args) => vx(args, { cwd: s.project, env }),
     task: () => JSON.parse(readFileSync(file, "utf8")),
     [Symbol.dispose]: () => s[Symbol.dispose](),
@@ -131,7 +148,8 @@ describe("vx land", () => {
     using w = await world({ kind: "scout" });
     const r = await w.run("land", ID);
     expect(r).toEqual({
-      code: 1, stdout: "",
+      code: 1,
+      stdout: "",
       stderr: `vx: task ${ID} is a scout - scouts report, they do not land; strike it once you have read its report\n`,
     });
   });
@@ -150,7 +168,9 @@ describe("vx land", () => {
     writeFileSync(join(w.s.project, "README.md"), "edited but not committed\n");
     const r = await w.run("land", ID);
     expect(r).toEqual({
-      code: 1, stdout: "", stderr: `vx: project checkout ${w.s.project} has uncommitted changes, refusing to land ${BRANCH}\n`,
+      code: 1,
+      stdout: "",
+      stderr: `vx: project checkout ${w.s.project} has uncommitted changes, refusing to land ${BRANCH}\n`,
     });
     expect(git(w.s.project, "rev-parse", "main")).toBe(before);
     expect(w.task().status).toBe("running");
@@ -163,7 +183,9 @@ describe("vx land", () => {
     git(w.s.project, "checkout", "-q", "-b", "feature");
     const r = await w.run("land", ID);
     expect(r).toEqual({
-      code: 1, stdout: "", stderr: `vx: project checkout ${w.s.project} is on feature, not main - check out main, then retry\n`,
+      code: 1,
+      stdout: "",
+      stderr: `vx: project checkout ${w.s.project} is on feature, not main - check out main, then retry\n`,
     });
   });
 
@@ -173,7 +195,8 @@ describe("vx land", () => {
     const main = commit(w.s.project, "other.txt", "other\n", "someone else landed first");
     const r = await w.run("land", ID);
     expect(r).toEqual({
-      code: 1, stdout: "",
+      code: 1,
+      stdout: "",
       stderr: `vx: ${BRANCH} is not a fast-forward of main (it has diverged) - have the soldier rebase ${BRANCH} onto main, then retry\n`,
     });
     expect(git(w.s.project, "rev-parse", "main")).toBe(main);
@@ -235,7 +258,8 @@ describe("vx strike", () => {
     git(w.camp, "stash", "-u", "-q");
     r = await w.run("strike", ID);
     expect(r).toEqual({
-      code: 1, stdout: "",
+      code: 1,
+      stdout: "",
       stderr: `vx: strike refused: ${BRANCH} is not landed in main - land it first, or strike with --discard (only with the general's approval)\n`,
     });
     git(w.camp, "stash", "pop", "-q");
@@ -307,8 +331,15 @@ describe("vx strike", () => {
   });
 
   test("a tmux task: its session looked up by exact name before any kill, a missing session counts as closed", async () => {
-    using w = await world({ backend: "tmux", tmux_target: "vx-fix-the-bug", status: "pending",
-      herdr_workspace_id: undefined, herdr_tab_id: undefined, herdr_pane_id: undefined, herdr_agent_name: undefined });
+    using w = await world({
+      backend: "tmux",
+      tmux_target: "vx-fix-the-bug",
+      status: "pending",
+      herdr_workspace_id: undefined,
+      herdr_tab_id: undefined,
+      herdr_pane_id: undefined,
+      herdr_agent_name: undefined,
+    });
     const log = join(w.s.bin, "tmux.log");
     writeExecutable(join(w.s.bin, "tmux"), `#!/bin/sh\necho "$@" >> '${log}'\necho "can't find session: vx-fix-the-bug" >&2\nexit 1\n`);
     const r = await w.run("strike", ID);

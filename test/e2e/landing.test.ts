@@ -27,9 +27,7 @@ function row(id: string, landing?: string): string[] {
 async function troop(f: Field) {
   git(f.project, "add", "-A");
   git(f.project, "commit", "-q", "-m", "vexillum scaffold");
-  const [a, b, c, idle] = [
-    (await seedTask(f)).task, (await seedTask(f)).task, (await seedTask(f)).task, (await seedTask(f)).task,
-  ];
+  const [a, b, c, idle] = [(await seedTask(f)).task, (await seedTask(f)).task, (await seedTask(f)).task, (await seedTask(f)).task];
   commit(a.camp_path as string, "shared.txt", "from a\n");
   commit(a.camp_path as string, "a.txt", "a\n");
   commit(b.camp_path as string, "shared.txt", "from b\n");
@@ -72,8 +70,13 @@ describe("landing many missions", () => {
     expect(doc.tasks.map((t: { id: string }) => t.id)).toEqual(ids);
     expect(doc.tasks.find((t: { id: string }) => t.id === a.id)).toEqual(f.task(a.id));
     const entry = (id: string, over: Record<string, unknown>) => ({
-      task_id: id, camp_branch: `vexillum/${id}`, camp_base: "main", fast_forward: false, merge: "conflict",
-      conflicts: ["shared.txt"], ...over,
+      task_id: id,
+      camp_branch: `vexillum/${id}`,
+      camp_base: "main",
+      fast_forward: false,
+      merge: "conflict",
+      conflicts: ["shared.txt"],
+      ...over,
     });
     const want = [
       entry(a.id, { files: ["a.txt", "shared.txt"], overlaps: [b.id] }),

@@ -43,14 +43,7 @@ describe("vx models", () => {
     expect(r).toEqual({
       code: 0,
       stderr: "",
-      stdout: [
-        "fast  (claude, haiku, low)  (default)",
-        "    typos and small fixes",
-        "deep  (codex, gpt-5, high)",
-        "    hard refactors",
-        `Source: ${globalFile(f)}, ${projectFile(f)}`,
-        "",
-      ].join("\n"),
+      stdout: ["fast  (claude, haiku, low)  (default)", "    typos and small fixes", "deep  (codex, gpt-5, high)", "    hard refactors", `Source: ${globalFile(f)}, ${projectFile(f)}`, ""].join("\n"),
     });
   });
 
@@ -78,9 +71,7 @@ describe("vx models", () => {
     expect(r.stderr).toStartWith(`vx: ${globalFile(f)}: invalid JSON`);
     writeModels(f, GLOBAL, { profiles: { deep: { harness: "aider" } } });
     r = await f.run(["models", "--json"]);
-    expect(r.stderr).toBe(
-      `vx: ${projectFile(f)}: invalid profiles.deep.harness: expected one of ${LISTED_HARNESS_NAMES.join(", ")} - vx leaves it as it is; repair it or move it aside\n`,
-    );
+    expect(r.stderr).toBe(`vx: ${projectFile(f)}: invalid profiles.deep.harness: expected one of ${LISTED_HARNESS_NAMES.join(", ")} - vx leaves it as it is; repair it or move it aside\n`);
   });
 
   test("a profile named __proto__, constructor or prototype is refused naming the file, never dropped", async () => {
@@ -111,9 +102,7 @@ describe("vx dispatch --profile", () => {
     expect(r.code).toBe(0);
     const t = f.task(taskIdOf(r.stdout));
     expect(t).toMatchObject({ harness: "codex", model: "gpt-5", effort: "high" });
-    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual([
-      "codex", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5", "-c", "model_reasoning_effort=high",
-    ]);
+    expect(agentArgv(f.fh, t.herdr_agent_name as string)).toEqual(["codex", "--dangerously-bypass-approvals-and-sandbox", "--model", "gpt-5", "-c", "model_reasoning_effort=high"]);
     expect(r.stderr).not.toContain("profile");
   });
 
@@ -149,9 +138,7 @@ describe("vx dispatch --profile", () => {
     writeModels(f, { profiles: { a: { modle: "opus" } } }, undefined);
     const r = await f.run(["dispatch", "port it"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(
-      `vx: ${globalFile(f)}: invalid profiles.a.modle: unknown field (known: harness, model, effort, when) - vx leaves it as it is; repair it or move it aside\n`,
-    );
+    expect(r.stderr).toBe(`vx: ${globalFile(f)}: invalid profiles.a.modle: unknown field (known: harness, model, effort, when) - vx leaves it as it is; repair it or move it aside\n`);
     nothingCreated(f);
   });
 
@@ -216,13 +203,9 @@ describe("vx doctor: models.json", () => {
     expect(line((await f.run(["doctor"])).stdout)).toBe(`[warn] models.json - invalid: ${globalFile(f)}: expected a JSON object`);
 
     writeModels(f, GLOBAL, { profiles: {}, default: "huge" });
-    expect(line((await f.run(["doctor"])).stdout)).toBe(
-      `[warn] models.json - invalid: ${projectFile(f)}: default "huge" is not a profile (known: fast, deep) - name one of them, or remove "default"`,
-    );
+    expect(line((await f.run(["doctor"])).stdout)).toBe(`[warn] models.json - invalid: ${projectFile(f)}: default "huge" is not a profile (known: fast, deep) - name one of them, or remove "default"`);
 
     writeModels(f, GLOBAL, { profiles: { odd: { model: "gpt-5" } } });
-    expect(line((await f.run(["doctor"])).stdout)).toBe(
-      `[warn] models.json - invalid: ${projectFile(f)}: profile "odd": unknown model "gpt-5" (expected one of haiku, sonnet, opus, fable)`,
-    );
+    expect(line((await f.run(["doctor"])).stdout)).toBe(`[warn] models.json - invalid: ${projectFile(f)}: profile "odd": unknown model "gpt-5" (expected one of haiku, sonnet, opus, fable)`);
   });
 });

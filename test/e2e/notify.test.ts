@@ -102,9 +102,7 @@ describe("vx init --notify and doctor", () => {
     await init(f, '["notify-standin","--topic","my vx"]');
     expect(await line()).toEqual([`[ok] notify - notify-standin --topic my vx (${join(f.bin, "notify-standin")})`]);
     await init(f, "vx-no-such-notifier now");
-    expect(await line()).toEqual([
-      "[warn] notify - vx-no-such-notifier now: vx-no-such-notifier not found, so you are never pinged; install it or run 'vx init --notify <command>'",
-    ]);
+    expect(await line()).toEqual(["[warn] notify - vx-no-such-notifier now: vx-no-such-notifier not found, so you are never pinged; install it or run 'vx init --notify <command>'"]);
     const config = JSON.parse(readFileSync(configPath(f.project), "utf8"));
     writeFileSync(configPath(f.project), JSON.stringify({ ...config, notify: "notify-send vx" }));
     expect(await line()).toEqual([
@@ -132,15 +130,12 @@ describe("the sentinel pings the general", () => {
     const wb = wakeOf(f, b.task.id);
     expect(wa).toMatchObject({ task_id: a.task.id, new_status: "blocked" });
     expect(wb).toMatchObject({ task_id: b.task.id, new_status: "interrupted", note: NOTE_AGENT_GONE });
-    for (const [t, w] of [[a.task, wa], [b.task, wb]] as const) {
+    for (const [t, w] of [
+      [a.task, wa],
+      [b.task, wb],
+    ] as const) {
       expect(readFileSync(join(pings, `${t.id}.txt`), "utf8")).toBe(
-        [
-          "argv: <--topic> <my vx>",
-          `env: ${f.project}|${t.id}|${w.new_status}`,
-          `cwd: ${f.project}`,
-          "stdin:",
-          `${reasonText([w], [])}\n`,
-        ].join("\n"),
+        ["argv: <--topic> <my vx>", `env: ${f.project}|${t.id}|${w.new_status}`, `cwd: ${f.project}`, "stdin:", `${reasonText([w], [])}\n`].join("\n"),
       );
     }
     expect(s.log()).not.toContain("notify");

@@ -35,15 +35,9 @@ describe("vx prompt: refusals", () => {
     expect(await refused(f, ["prompt", id(blocked), "more"])).toBe(
       `vx: task ${id(blocked)} is blocked on a question ("Postgres or SQLite?") - answer it with 'vx decide ${id(blocked)} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id(blocked)} --dismiss'\n`,
     );
-    expect(await refused(f, ["prompt", id(interrupted), "more"])).toBe(
-      `vx: task ${id(interrupted)} is interrupted, its herdr pane is gone - use 'vx redispatch ${id(interrupted)}' instead\n`,
-    );
-    expect(await refused(f, ["prompt", id(failed), "more"])).toBe(
-      `vx: task ${id(failed)} is failed - only a done, shipped or unconfirmed task can be prompted\n`,
-    );
-    expect(await refused(f, ["prompt", id(struck), "more"])).toBe(
-      `vx: task ${id(struck)}'s camp was already struck, its soldier is gone - dispatch a new one instead\n`,
-    );
+    expect(await refused(f, ["prompt", id(interrupted), "more"])).toBe(`vx: task ${id(interrupted)} is interrupted, its herdr pane is gone - use 'vx redispatch ${id(interrupted)}' instead\n`);
+    expect(await refused(f, ["prompt", id(failed), "more"])).toBe(`vx: task ${id(failed)} is failed - only a done, shipped or unconfirmed task can be prompted\n`);
+    expect(await refused(f, ["prompt", id(struck), "more"])).toBe(`vx: task ${id(struck)}'s camp was already struck, its soldier is gone - dispatch a new one instead\n`);
     expect(recordedPrompts(f.fh)).toHaveLength(0);
     expect(f.task(id(blocked)).status).toBe("blocked");
   });
@@ -146,9 +140,7 @@ describe("vx prompt: delivery faults", () => {
     const r = await f.run(["prompt", task.id, "more"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(
-      `vx: task ${task.id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${task.id}' instead\n`,
-    );
+    expect(r.stderr).toContain(`vx: task ${task.id}'s herdr pane is gone, so the prompt was not delivered - marked interrupted; use 'vx redispatch ${task.id}' instead\n`);
     const t = f.task(task.id);
     expect(t.status).toBe("interrupted");
     expect(t.output).toStartWith("earlier output\n\n[vexillum] this soldier's herdr pane was already gone");
@@ -160,9 +152,7 @@ describe("vx prompt: delivery faults", () => {
     setAgentStatus(f.fh, name, "blocked");
     const r = await f.run(["prompt", task.id, "more"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      `vx: the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${task.id} <answer>'\n`,
-    );
+    expect(r.stderr).toContain(`vx: the soldier's pane is showing a dialog, so the prompt was not sent - the sentinel will record it as blocked; answer it with 'vx decide ${task.id} <answer>'\n`);
     expect(recordedPrompts(f.fh)).toHaveLength(0);
     expect(f.task(task.id).amendments).toBeUndefined();
   });
@@ -173,9 +163,7 @@ describe("vx prompt: delivery faults", () => {
     queueFailure(f.fh, "agent prompt", "agent_prompt_failed", { message: "could not write to the pane" });
     const r = await f.run(["prompt", task.id, "more"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      `vx: could not deliver the prompt to task ${task.id}: herdr agent prompt: could not write to the pane (agent_prompt_failed) - it is unconfirmed again\n`,
-    );
+    expect(r.stderr).toContain(`vx: could not deliver the prompt to task ${task.id}: herdr agent prompt: could not write to the pane (agent_prompt_failed) - it is unconfirmed again\n`);
     expect(f.task(task.id)).toEqual(task);
   });
 });

@@ -54,9 +54,7 @@ describe("vx redispatch", () => {
     const r = await f.run(["redispatch", id]);
     expect(r.code).toBe(0);
     const t = f.task(id);
-    expect(r.stdout).toBe(
-      stillRunningLines(f, t, name),
-    );
+    expect(r.stdout).toBe(stillRunningLines(f, t, name));
     expect(t).toMatchObject({ id, status: "running", redispatches: 1, prompt: "fix the login bug", camp_base: "main", herdr_agent_name: name });
     expect(t.herdr_tab_id).not.toBe(old.herdr_tab_id);
     expect(t.output).toBeUndefined();

@@ -7,7 +7,14 @@ import { projectKey } from "../../src/state/paths";
 import { git, sandbox, vx } from "../helpers";
 
 const ID = "0123456789abcdef";
-const WITH_ID: string[][] = [["prompt", ID, "go on"], ["decide", ID, "yes"], ["redispatch", ID], ["land", ID], ["strike", ID], ["wait", ID]];
+const WITH_ID: string[][] = [
+  ["prompt", ID, "go on"],
+  ["decide", ID, "yes"],
+  ["redispatch", ID],
+  ["land", ID],
+  ["strike", ID],
+  ["wait", ID],
+];
 const ALL: string[][] = [["status"], ["dispatch", "fix it"], ["doctor"], ["init", "--yes"], ...WITH_ID];
 
 describe("project command refusals", () => {

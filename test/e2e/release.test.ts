@@ -20,7 +20,10 @@ beforeAll(async () => {
   toolsDir = mkdtempSync(join(tmpdir(), "vx-rel-tools-"));
   toolsPath = installerPath(toolsDir);
   server = await ReleaseServer.start();
-  server.serve(older).serve(newer).serve(TINY, await tinyRelease(TINY));
+  server
+    .serve(older)
+    .serve(newer)
+    .serve(TINY, await tinyRelease(TINY));
   server.latest = newer;
 }, RELEASE_BUILD_TIMEOUT);
 afterAll(async () => {
@@ -78,7 +81,10 @@ describe("bun run release", () => {
   test("the formula has the host's URL and checksum, installs completions, tests --version", async () => {
     const dir = release(newer);
     const rb = readFileSync(join(dir, "vx.rb"), "utf8");
-    const sum = readFileSync(join(dir, "checksums.txt"), "utf8").split("\n").find((l) => l.endsWith(`  ${ARCHIVE}`))?.split(" ")[0];
+    const sum = readFileSync(join(dir, "checksums.txt"), "utf8")
+      .split("\n")
+      .find((l) => l.endsWith(`  ${ARCHIVE}`))
+      ?.split(" ")[0];
     expect(rb).toContain(`url "${BAKED_BASE}/download/v${newer}/${ARCHIVE}"\n      sha256 "${sum}"`);
     expect(rb).toContain(`${HOST.os === "darwin" ? "on_macos" : "on_linux"} do\n    ${HOST.arch === "arm64" ? "on_arm" : "on_intel"} do`);
     expect(rb).toContain(`version "${newer}"`);

@@ -171,7 +171,9 @@ describe("vx resume: OpenCode's session by the camp's directory", () => {
     const before = f.task(id);
     let r = await f.run(["resume", id]);
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: "" });
-    expect(r.stderr).toEndWith("vx: could not list OpenCode's sessions to find this soldier's ('opencode session list': Error: database is locked) - run 'opencode session list' in the camp to see why, then resume again\n");
+    expect(r.stderr).toEndWith(
+      "vx: could not list OpenCode's sessions to find this soldier's ('opencode session list': Error: database is locked) - run 'opencode session list' in the camp to see why, then resume again\n",
+    );
     expect(f.task(id)).toEqual(before);
 
     // A task changed under the resume: nothing relaunched, and the error says what to do.

@@ -34,10 +34,20 @@ async function herdrProject(scale: string, working: boolean) {
   const pane = tab.root_pane.pane_id;
   // Prints nothing on success.
   if (working) expect(h.run(["pane", "report-agent", pane, "--source", "vx-test", "--agent", "claude", "--state", "working"]).code).toBe(0);
-  writeTaskFile(s.home, s.project, taskFixture({
-    id: ID, status: "running", backend: "herdr", harness: "claude", herdr_workspace_id: ws.workspace,
-    herdr_tab_id: tab.root_pane.tab_id, herdr_pane_id: pane, updated_at: new Date().toISOString(),
-  }));
+  writeTaskFile(
+    s.home,
+    s.project,
+    taskFixture({
+      id: ID,
+      status: "running",
+      backend: "herdr",
+      harness: "claude",
+      herdr_workspace_id: ws.workspace,
+      herdr_tab_id: tab.root_pane.tab_id,
+      herdr_pane_id: pane,
+      updated_at: new Date().toISOString(),
+    }),
+  );
   return { s, h, log: join(s.home, ".vexillum", "sentinel.log") };
 }
 
@@ -73,10 +83,14 @@ test("a sentinel started from a PATH without herdr gives way to one started from
   const next = await vx(["wait", ID, "--max-wait", "1"], { cwd: s.project, env: s.env });
   expect(next.stderr).toContain("auto-started sentinel");
   await logShows(log, "sentinel: retiring, a successor", "the first sentinel to retire");
-  const info = await waitFor(() => {
-    const i = JSON.parse(readFileSync(join(s.home, ".vexillum", "sentinel.json"), "utf8")) as { pid: number; path?: string };
-    return i.pid !== firstPid ? i : undefined;
-  }, 30_000, "the successor to hold the lock").catch(() => undefined);
+  const info = await waitFor(
+    () => {
+      const i = JSON.parse(readFileSync(join(s.home, ".vexillum", "sentinel.json"), "utf8")) as { pid: number; path?: string };
+      return i.pid !== firstPid ? i : undefined;
+    },
+    30_000,
+    "the successor to hold the lock",
+  ).catch(() => undefined);
   expect(info?.path).toBe(s.env.PATH);
   // The successor reaches herdr: the soldier's pane holds no agent, so the task is interrupted.
   const task = join(s.home, ".vexillum", "projects");

@@ -27,11 +27,15 @@ describe("sentinel with tmux soldiers", () => {
         const reader = sentinel.stdout.getReader();
         const decoder = new TextDecoder();
         // After its first pass (the soldier working) it watches states/; the next pass is 50 s away.
-        await waitFor(async () => {
-          const { value } = await reader.read();
-          out += decoder.decode(value ?? new Uint8Array());
-          return out.includes("watching 0 queue and 1 states dir(s) for changes");
-        }, 30_000, "the sentinel's watch");
+        await waitFor(
+          async () => {
+            const { value } = await reader.read();
+            out += decoder.decode(value ?? new Uint8Array());
+            return out.includes("watching 0 queue and 1 states dir(s) for changes");
+          },
+          30_000,
+          "the sentinel's watch",
+        );
         reader.releaseLock();
         expect(loadTask(f.paths, task.id)?.value.status).toBe("running");
         const at = Date.now();

@@ -99,13 +99,17 @@ describe("vx sentinel process", () => {
     expect(await p.exited).toBe(0);
     const out = await text(p.stdout);
     expect(out).toContain(`sentinel: retiring, ${bin} was replaced on disk - the next vx dispatch, prompt or Stop hook await starts a fresh one\n`);
-    await waitFor(() => {
-      try {
-        return JSON.parse(readFileSync(join(root, "sentinel.json"), "utf8")).pid === successor.pid;
-      } catch {
-        return false;
-      }
-    }, 15_000, "the successor's sentinel.json");
+    await waitFor(
+      () => {
+        try {
+          return JSON.parse(readFileSync(join(root, "sentinel.json"), "utf8")).pid === successor.pid;
+        } catch {
+          return false;
+        }
+      },
+      15_000,
+      "the successor's sentinel.json",
+    );
     successor.kill("SIGTERM");
     expect(await successor.exited).toBe(0);
   });

@@ -90,10 +90,7 @@ export type Seeded = { task: Task; name: string; tab_id: string; pane_id: string
  * A task as a finished dispatch leaves it: a leased camp, a herdr tab whose agent has
  * `agentStatus`, and the task file with `over` applied.
  */
-export async function seedTask(
-  f: Field,
-  over: Partial<Task> & { agentStatus?: AgentStatus; leased?: boolean } = {},
-): Promise<Seeded> {
+export async function seedTask(f: Field, over: Partial<Task> & { agentStatus?: AgentStatus; leased?: boolean } = {}): Promise<Seeded> {
   const { agentStatus = "idle", leased = true, ...fields } = over;
   const id = newTaskId();
   const prompt = fields.prompt ?? "fix the login bug";

@@ -37,7 +37,15 @@ describe("vx status", () => {
     using s = await initialized();
     const long = "refactor   the\nwhole payments module so that every provider shares one retry policy";
     writeTask(s, task("bbbbbbbbbbbbbbbb", { updated_at: "2026-11-30T11:00:00Z", prompt: long }));
-    writeTask(s, task("aaaaaaaaaaaaaaaa", { updated_at: "2026-11-30T11:00:00Z", kind: "scout", status: "blocked", decision: { question: "Postgres or SQLite?", options: [], asked_at: "2026-11-30T11:00:00Z", kind: "prose" } }));
+    writeTask(
+      s,
+      task("aaaaaaaaaaaaaaaa", {
+        updated_at: "2026-11-30T11:00:00Z",
+        kind: "scout",
+        status: "blocked",
+        decision: { question: "Postgres or SQLite?", options: [], asked_at: "2026-11-30T11:00:00Z", kind: "prose" },
+      }),
+    );
     writeTask(s, task("cccccccccccccccc", { updated_at: "2026-11-30T12:00:00Z", status: "done" }));
     const r = await vx(["status"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
@@ -54,7 +62,7 @@ describe("vx status", () => {
 
   test("why a task failed, and where a scout's report is, in text and --json", async () => {
     using s = await initialized();
-    const failed = task("eeeeeeeeeeeeeeee", { status: "failed", output: "some work\n[vexillum] claude exited in its tmux pane before it became ready (its last output: \"no key\") - marked failed." });
+    const failed = task("eeeeeeeeeeeeeeee", { status: "failed", output: 'some work\n[vexillum] claude exited in its tmux pane before it became ready (its last output: "no key") - marked failed.' });
     const scout = task("ffffffffffffffff", { kind: "scout", status: "done", updated_at: "2026-11-30T09:00:00Z" });
     writeTask(s, failed);
     writeTask(s, scout);
@@ -143,9 +151,7 @@ describe("vx status", () => {
     git(camp, "init", "-q");
     const r = await vx(["status"], { cwd: join(camp, "src"), env: s.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(
-      `vx: running from inside ${join(camp, "src")}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`,
-    );
+    expect(r.stderr).toBe(`vx: running from inside ${join(camp, "src")}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again\n`);
   });
 
   test("a subdirectory of the project sees the same tasks", async () => {

@@ -62,7 +62,10 @@ describe("vx prompt and vx decide on tmux soldiers", () => {
     await updateTask(f.paths, t.id, (cur) => ({ ...cur, status: "blocked", updated_at: again, decision: { question: "Which name?", options: [], asked_at: again, kind: "prose" } }));
     r = await f.run(["decide", t.id, "call it vexillum"]);
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
-    await waitFor(() => screen(f).includes("call it vexillum"), 10_000, "the pasted answer").catch((e) => { console.log(JSON.stringify(screen(f)), r.stdout, r.stderr); throw e; });
+    await waitFor(() => screen(f).includes("call it vexillum"), 10_000, "the pasted answer").catch((e) => {
+      console.log(JSON.stringify(screen(f)), r.stdout, r.stderr);
+      throw e;
+    });
   });
 
   test("vx wait's pane tail is the live tmux capture, redacted", async () => {

@@ -31,6 +31,5 @@ export async function tmuxField(harness = HARNESS, opts: { name?: string } = {})
   });
 }
 
-
 /** A harness that gets every byte at once (non-canonical input), so a single key shows on screen. */
 export const RAW_HARNESS = `#!/bin/sh\n${Bun.which("stty")} -icanon -echo\nprintf '\\342\\235\\257 \\n'\nexec cat\n`;

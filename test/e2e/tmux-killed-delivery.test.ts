@@ -22,10 +22,7 @@ const REAL_TMUX = Bun.which("tmux")!;
 function holdPastes(f: TF): { heldPid(): number | undefined } {
   const fifo = join(f.home, "hold-paste");
   expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
-  writeExecutable(
-    join(f.bin, "tmux"),
-    `#!/bin/sh\nfor a in "$@"; do\n  if [ "$a" = paste-buffer ]; then echo $$ > "$HOME/held.pid"; read -r _ < '${fifo}'; fi\ndone\nexec '${REAL_TMUX}' "$@"\n`,
-  );
+  writeExecutable(join(f.bin, "tmux"), `#!/bin/sh\nfor a in "$@"; do\n  if [ "$a" = paste-buffer ]; then echo $$ > "$HOME/held.pid"; read -r _ < '${fifo}'; fi\ndone\nexec '${REAL_TMUX}' "$@"\n`);
   const pidFile = join(f.home, "held.pid");
   return { heldPid: () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) || undefined : undefined) };
 }
@@ -44,7 +41,11 @@ async function killAtPaste(f: TF, args: string[]): Promise<void> {
   }
 }
 
-const vxBuffers = (f: TF) => f.tmux("list-buffers", "-F", "#{buffer_name}").out.split("\n").filter((n) => n.startsWith("vx-"));
+const vxBuffers = (f: TF) =>
+  f
+    .tmux("list-buffers", "-F", "#{buffer_name}")
+    .out.split("\n")
+    .filter((n) => n.startsWith("vx-"));
 
 describe("a delivery killed at the paste", () => {
   test("prompt: no vx buffer stays on the server, and the sentinel settles the task", async () => {
@@ -61,10 +62,14 @@ describe("a delivery killed at the paste", () => {
     // No command holds the task any more: the sentinel takes the undelivered prompt as a finished turn.
     const sentinel = Bun.spawn([VX_BIN, "sentinel"], { cwd: f.home, env: f.env, stdout: "ignore", stderr: "ignore" });
     try {
-      const settled = await waitFor(() => {
-        const t = loadTask(f.paths, task.id)?.value;
-        return t && t.status !== "running" ? t : undefined;
-      }, 30_000, "the task settled");
+      const settled = await waitFor(
+        () => {
+          const t = loadTask(f.paths, task.id)?.value;
+          return t && t.status !== "running" ? t : undefined;
+        },
+        30_000,
+        "the task settled",
+      );
       // Its turn shows no finish, so the commander is asked to look (not done, not running forever).
       expect(settled.status).toBe("unconfirmed");
     } finally {
@@ -81,10 +86,14 @@ describe("a delivery killed at the paste", () => {
     const [t] = listTasks(f.paths).map((l) => l.value);
     expect(t).toMatchObject({ status: "running", backend: "tmux" });
     // The dispatch started the sentinel before its launch; it settles the task.
-    const settled = await waitFor(() => {
-      const now = loadTask(f.paths, t!.id)?.value;
-      return now && now.status !== "running" ? now : undefined;
-    }, 30_000, "the task settled");
+    const settled = await waitFor(
+      () => {
+        const now = loadTask(f.paths, t!.id)?.value;
+        return now && now.status !== "running" ? now : undefined;
+      },
+      30_000,
+      "the task settled",
+    );
     expect(settled.status).toBe("unconfirmed");
   });
 });

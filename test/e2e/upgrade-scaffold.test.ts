@@ -8,7 +8,6 @@ import { git, sandbox, vx } from "../helpers";
 
 const read = (p: string) => readFileSync(p, "utf8");
 
-
 const EDITED_SKILL = "Skill vexillum: edited by hand, left as it is; rerun with --force to overwrite it (a backup is saved first)";
 
 async function initialized() {
@@ -121,7 +120,10 @@ describe("vx upgrade --scaffold-only", () => {
     const camp = join(s.home, ".vexillum", "projects", "p-12345678", "camps", "1", "project");
     mkdirSync(camp, { recursive: true });
     git(camp, "init", "-q");
-    for (const args of [["upgrade", "--scaffold-only"], ["upgrade", "--yes"]]) {
+    for (const args of [
+      ["upgrade", "--scaffold-only"],
+      ["upgrade", "--yes"],
+    ]) {
       const r = await vx(args, { cwd: camp, env: s.env });
       expect(r.stderr).toStartWith(`vx: running from inside ${camp}, which looks like a vexillum-managed camp`);
     }

@@ -109,7 +109,11 @@ describe("vx upgrade, installer-script install", () => {
     const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     const tail = " - nothing was changed; check the network and the release, then run 'vx upgrade' again";
     const cases: Array<[string, () => void, RegExp]> = [
-      ["tamper", () => server.faults.set(ARCHIVE, "tamper"), new RegExp(`^vx: checksum mismatch for ${esc(ARCHIVE)} \\(expected ${hex}, got ${hex}\\): the download is damaged or not the release's - nothing was changed\\n$`)],
+      [
+        "tamper",
+        () => server.faults.set(ARCHIVE, "tamper"),
+        new RegExp(`^vx: checksum mismatch for ${esc(ARCHIVE)} \\(expected ${hex}, got ${hex}\\): the download is damaged or not the release's - nothing was changed\\n$`),
+      ],
       ["missing", () => server.faults.set(ARCHIVE, "missing"), new RegExp(`^vx: ${esc(`${server.base}/download/v${newer}/${ARCHIVE}`)}: not found \\(HTTP 404\\)${esc(tail)}\\n$`)],
       ["cut", () => server.faults.set(ARCHIVE, "cut"), new RegExp(`^vx: the download of ${esc(ARCHIVE)} (broke off after \\d+ bytes \\(.+\\)|ended early \\(\\d+ of \\d+ bytes\\))${esc(tail)}\\n$`)],
     ];

@@ -33,34 +33,40 @@ describe("vx wait redacts what it shows of the soldier", () => {
     const env = { ...s.env, ...fh };
     const pane = createWorkspace(fh, { cwd: s.project }).pane_id;
     addAgent(fh, pane, { name: "vx-deploy", status: "done" });
-    setPaneText(fh, "vx-deploy", [
-      "deploying",
-      `pushed with ${GITHUB}`,
-      "-----BEGIN RSA PRIVATE KEY-----",
-      "MIIEpAIBAAKCAQEA7bq98",
-      "-----END RSA PRIVATE KEY-----",
-      `aws ${AWS} configured`,
-      "git push https://bob:hunter2@git.example.com/r.git",
-      `export ANTHROPIC_API_KEY=${ANTHROPIC}`,
-      "",
-    ].join("\n"));
+    setPaneText(
+      fh,
+      "vx-deploy",
+      [
+        "deploying",
+        `pushed with ${GITHUB}`,
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "MIIEpAIBAAKCAQEA7bq98",
+        "-----END RSA PRIVATE KEY-----",
+        `aws ${AWS} configured`,
+        "git push https://bob:hunter2@git.example.com/r.git",
+        `export ANTHROPIC_API_KEY=${ANTHROPIC}`,
+        "",
+      ].join("\n"),
+    );
     writeTaskFile(s.home, s.project, task({ status: "done", backend: "herdr", herdr_pane_id: pane, herdr_agent_name: "vx-deploy", harness: "claude" }));
     const log = join(s.home, "wait.log");
     const r = await vx(["wait", ID, "--log-file", log, "--pane-tail-lines", "6"], { cwd: s.project, env });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe([
-      `VX_WAIT_START: task=${ID} status=done poll=0.05s max_wait=72s log=${log}`,
-      `VX_WAIT_PANE_TAIL: task=${ID} lines=6 source=live`,
-      "deploying",
-      "pushed with [redacted-secret]",
-      "[redacted private key block]",
-      "aws [redacted-secret] configured",
-      "git push https://[redacted-secret]@git.example.com/r.git",
-      "[redacted sensitive line]",
-      `VX_WAIT_DONE: task=${ID} status=done`,
-      "",
-    ].join("\n"));
+    expect(r.stdout).toBe(
+      [
+        `VX_WAIT_START: task=${ID} status=done poll=0.05s max_wait=72s log=${log}`,
+        `VX_WAIT_PANE_TAIL: task=${ID} lines=6 source=live`,
+        "deploying",
+        "pushed with [redacted-secret]",
+        "[redacted private key block]",
+        "aws [redacted-secret] configured",
+        "git push https://[redacted-secret]@git.example.com/r.git",
+        "[redacted sensitive line]",
+        `VX_WAIT_DONE: task=${ID} status=done`,
+        "",
+      ].join("\n"),
+    );
     expect(readFileSync(log, "utf8")).toBe(r.stdout);
     for (const leak of LEAKS) expect(r.stdout).not.toContain(leak);
   });
@@ -74,17 +80,19 @@ describe("vx wait redacts what it shows of the soldier", () => {
     const r = await vx(["wait", ID, "--log-file", log], { cwd: s.project, env: s.env });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe([
-      `VX_WAIT_START: task=${ID} status=blocked poll=0.05s max_wait=72s log=${log}`,
-      "VX_WAIT_QUESTION: Rotate [redacted-secret] or keep [redacted-secret]?",
-      "VX_WAIT_NOTE: [vexillum] the soldier asked about [redacted-secret]",
-      `VX_WAIT_PANE_TAIL: task=${ID} lines=3 source=recorded`,
-      "token in use: [redacted-secret]",
-      "waiting",
-      "[vexillum] the soldier asked about [redacted-secret]",
-      `VX_WAIT_TERMINAL: task=${ID} status=blocked`,
-      "",
-    ].join("\n"));
+    expect(r.stdout).toBe(
+      [
+        `VX_WAIT_START: task=${ID} status=blocked poll=0.05s max_wait=72s log=${log}`,
+        "VX_WAIT_QUESTION: Rotate [redacted-secret] or keep [redacted-secret]?",
+        "VX_WAIT_NOTE: [vexillum] the soldier asked about [redacted-secret]",
+        `VX_WAIT_PANE_TAIL: task=${ID} lines=3 source=recorded`,
+        "token in use: [redacted-secret]",
+        "waiting",
+        "[vexillum] the soldier asked about [redacted-secret]",
+        `VX_WAIT_TERMINAL: task=${ID} status=blocked`,
+        "",
+      ].join("\n"),
+    );
     const logged = readFileSync(log, "utf8");
     expect(logged).toBe(r.stdout);
     for (const leak of LEAKS) expect(logged).not.toContain(leak);

@@ -105,11 +105,7 @@ describe("vx wait", () => {
     const r = await vx(["wait", ID, "--poll-interval", "0.05", "--max-wait", "0.2"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(124);
     const lines = r.stdout.split("\n");
-    expect(lines.slice(0, 3)).toEqual([
-      `VX_WAIT_START: task=${ID} status=running poll=0.05s max_wait=0.2s log=-`,
-      `VX_WAIT_PANE_TAIL: task=${ID} lines=1 source=recorded`,
-      "still thinking",
-    ]);
+    expect(lines.slice(0, 3)).toEqual([`VX_WAIT_START: task=${ID} status=running poll=0.05s max_wait=0.2s log=-`, `VX_WAIT_PANE_TAIL: task=${ID} lines=1 source=recorded`, "still thinking"]);
     expect(lines[3]).toMatch(new RegExp(`^VX_WAIT_TIMEOUT: 0\\.2\\d{0,2}s max_wait=0\\.2s task=${ID}$`));
     expect(lines.slice(4)).toEqual([""]);
   });
@@ -120,12 +116,9 @@ describe("vx wait", () => {
     const r = await vx(["wait", ID, "--pane-tail-lines", "0"], { cwd: s.project, env: s.env });
     expect(r).toEqual({
       code: 2,
-      stdout: [
-        `VX_WAIT_START: task=${ID} status=unconfirmed poll=0.05s max_wait=72s log=-`,
-        "VX_WAIT_NOTE: [vexillum] marked unconfirmed",
-        `VX_WAIT_TERMINAL: task=${ID} status=unconfirmed`,
-        "",
-      ].join("\n"),
+      stdout: [`VX_WAIT_START: task=${ID} status=unconfirmed poll=0.05s max_wait=72s log=-`, "VX_WAIT_NOTE: [vexillum] marked unconfirmed", `VX_WAIT_TERMINAL: task=${ID} status=unconfirmed`, ""].join(
+        "\n",
+      ),
       stderr: "",
     });
     expect(existsSync(join(s.home, ".vexillum", "sentinel.pid"))).toBe(false);
@@ -134,12 +127,16 @@ describe("vx wait", () => {
   test("errors: no task (1), unopenable log file (1), bad flag (64)", async () => {
     using s = await initialized();
     expect(await vx(["wait", ID], { cwd: s.project, env: s.env })).toEqual({
-      code: 1, stdout: "", stderr: `vx: no task ${ID} in this project - 'vx status' lists its tasks\n`,
+      code: 1,
+      stdout: "",
+      stderr: `vx: no task ${ID} in this project - 'vx status' lists its tasks\n`,
     });
     writeTask(s, task({ status: "done" }));
     const bad = join(s.home, "missing", "w.log");
     expect(await vx(["wait", ID, "--log-file", bad], { cwd: s.project, env: s.env })).toEqual({
-      code: 1, stdout: "", stderr: `vx: cannot open log file ${bad}: ENOENT: no such file or directory\n`,
+      code: 1,
+      stdout: "",
+      stderr: `vx: cannot open log file ${bad}: ENOENT: no such file or directory\n`,
     });
     const r = await vx(["wait", ID, "--max-wait", "never"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(64);
@@ -176,8 +173,6 @@ describe("vx wait", () => {
     const r = await vx(["wait", ID, "--max-wait", "0.5"], { cwd: s.project, env: s.env });
     const log = join(s.home, ".vexillum", "sentinel.log");
     expect(r.stderr).not.toContain("auto-started");
-    expect(r.stderr).toStartWith(
-      `vx: warning: could not auto-start the sentinel: it exited at once (see ${log}) - run 'vx sentinel' yourself in the background\n`,
-    );
+    expect(r.stderr).toStartWith(`vx: warning: could not auto-start the sentinel: it exited at once (see ${log}) - run 'vx sentinel' yourself in the background\n`);
   });
 });

@@ -1,14 +1,25 @@
 // The `herdr agent ...` commands of the fake: the facade vx drives.
-import {
-  ApiError, UsageError, checkServer, failureMessage, optInt, optList, optStr,
-  type CommandDef, type Ctx, type Outcome, type Parsed,
-} from "./herdr-cli.ts";
+import { ApiError, UsageError, checkServer, failureMessage, optInt, optList, optStr, type CommandDef, type Ctx, type Outcome, type Parsed } from "./herdr-cli.ts";
 import { existsSync } from "node:fs";
 import { AGENT_KINDS, AGENT_NAME_RE, agentInfo, kindExecutable } from "./herdr-info.ts";
 import { onPath, paneEnv, promptSteps, readPaneText, startSteps } from "./herdr-program.ts";
 import {
-  AGENT_STATUSES, appendLine, findAgentPane, findPane, hasAgent, iso, newAgent, nextSeq, removeAgent, runReaction, setStatus, withState,
-  type AgentStatus, type FakeState, type PaneRec, type ReactionStep,
+  AGENT_STATUSES,
+  appendLine,
+  findAgentPane,
+  findPane,
+  hasAgent,
+  iso,
+  newAgent,
+  nextSeq,
+  removeAgent,
+  runReaction,
+  setStatus,
+  withState,
+  type AgentStatus,
+  type FakeState,
+  type PaneRec,
+  type ReactionStep,
 } from "./herdr-state.ts";
 import { checkKeys, readOptions } from "./herdr-topo.ts";
 
@@ -31,7 +42,10 @@ function checkNamePattern(name: string): void {
 function checkNameFree(s: FakeState, name: string, self?: PaneRec): void {
   const holder = s.panes.find((p) => p !== self && p.agent?.name === name);
   if (holder) {
-    throw new ApiError("agent_name_taken", `agent name ${name} is already used; candidates: terminal_id=${holder.terminal_id} pane_id=${holder.pane_id} workspace_id=${holder.workspace_id} tab_id=${holder.tab_id} cwd=${holder.cwd}`);
+    throw new ApiError(
+      "agent_name_taken",
+      `agent name ${name} is already used; candidates: terminal_id=${holder.terminal_id} pane_id=${holder.pane_id} workspace_id=${holder.workspace_id} tab_id=${holder.tab_id} cwd=${holder.cwd}`,
+    );
   }
 }
 
@@ -49,11 +63,17 @@ function waitOptions(p: Parsed, needsWait: boolean): { until: AgentStatus[]; tim
 function trustDialog(cwd: string, onYes = false): string {
   // Claude Code 2.1.332's, as the real herdr shows it: options without digits, the cursor on "No, exit".
   return [
-    "Accessing workspace:", "", ` ${cwd}`, "",
+    "Accessing workspace:",
+    "",
+    ` ${cwd}`,
+    "",
     " Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known",
     " open source project, or work from your team). If not, take a moment to review what's in this folder first.",
-    "", onYes ? "   No, exit" : " ❯ No, exit", onYes ? " ❯ Yes, I trust this folder" : "   Yes, I trust this folder",
-    "", " Enter to confirm · Esc to cancel",
+    "",
+    onYes ? "   No, exit" : " ❯ No, exit",
+    onYes ? " ❯ Yes, I trust this folder" : "   Yes, I trust this folder",
+    "",
+    " Enter to confirm · Esc to cancel",
   ].join("\n");
 }
 
@@ -72,7 +92,10 @@ function readyScreen(kind: string): string {
 
 /** Echo of a submitted prompt: herdr types it, so each of its lines is an input line of its own. */
 function echoPrompt(text: string): string {
-  return text.split("\n").map((line) => `> ${line}`).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `> ${line}`)
+    .join("\n");
 }
 
 interface WaitSpec {
@@ -139,8 +162,7 @@ function deliverPrompt(s: FakeState, pane: PaneRec, text: string, now: number): 
   const program = s.programs?.[agent.kind];
   // A program that draws its own screen shows the input itself; a bare one leaves the typed lines.
   if (!program) appendLine(pane, echoPrompt(text));
-  const steps: ReactionStep[] = agent.reactions.shift() ?? agent.reaction
-    ?? (program ? promptSteps(program, text, agent.env) : [{ after_ms: 0, status: "working" }]);
+  const steps: ReactionStep[] = agent.reactions.shift() ?? agent.reaction ?? (program ? promptSteps(program, text, agent.env) : [{ after_ms: 0, status: "working" }]);
   runReaction(s, pane, steps, now);
 }
 
@@ -184,16 +206,25 @@ const READ_OPTS = { "--source": "value", "--lines": "value", "--format": "value"
 
 export const AGENT_COMMANDS: Record<string, CommandDef> = {
   "agent list": {
-    usage: "herdr agent list", opts: {}, min: 0, max: 0,
+    usage: "herdr agent list",
+    opts: {},
+    min: 0,
+    max: 0,
     run: (_p, s, _ctx, now) => ({ json: { type: "agent_list", agents: s.panes.filter((p) => hasAgent(p, now)).map((p) => agentInfo(s, p)) } }),
   },
   "agent get": {
-    usage: "herdr agent get <target>", opts: {}, min: 1, max: 1,
+    usage: "herdr agent get <target>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => ({ json: { type: "agent_info", agent: agentInfo(s, resolveTarget(s, p.pos[0]!)) } }),
   },
   "agent start": {
     usage: "herdr agent start <name> --kind KIND --pane ID [--timeout MS] [-- <agent-args...>]",
-    opts: { "--kind": "value", "--pane": "value", "--timeout": "value" }, min: 1, max: 1, rest: true,
+    opts: { "--kind": "value", "--pane": "value", "--timeout": "value" },
+    min: 1,
+    max: 1,
+    rest: true,
     handles: (f) => f.code === "agent_not_ready",
     run: (p, s, ctx, now) => {
       const name = p.pos[0]!;
@@ -243,7 +274,9 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
   },
   "agent prompt": {
     usage: "herdr agent prompt <target> <text> [--wait] [--until STATUS]... [--timeout MS]",
-    opts: { "--wait": "flag", "--until": "multi", "--timeout": "value" }, min: 2, max: 2,
+    opts: { "--wait": "flag", "--until": "multi", "--timeout": "value" },
+    min: 2,
+    max: 2,
     handles: (f) => f.deliver === true,
     run: (p, s, ctx, now) => {
       const { until, timeout } = waitOptions(p, true);
@@ -261,8 +294,15 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
       // The answer shows the agent as it was before the prompt: the program has not read it yet.
       const before = agentInfo(s, pane);
       const w: WaitSpec = {
-        target, pane_id: pane.pane_id, uid: agent.uid, until, timeout, start: now, seq0: agent.state_change_seq,
-        armed: agent.status === "working", type: "agent_prompted",
+        target,
+        pane_id: pane.pane_id,
+        uid: agent.uid,
+        until,
+        timeout,
+        start: now,
+        seq0: agent.state_change_seq,
+        armed: agent.status === "working",
+        type: "agent_prompted",
       };
       // Without a timeout the wait is indefinite, which counts as longer than the stall window.
       if (!w.armed && (timeout === undefined || timeout > s.stall_ms)) w.stallMs = s.stall_ms;
@@ -275,29 +315,43 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
   },
   "agent wait": {
     usage: "herdr agent wait <target> [--until STATUS]... [--timeout MS]",
-    opts: { "--until": "multi", "--timeout": "value" }, min: 1, max: 1,
+    opts: { "--until": "multi", "--timeout": "value" },
+    min: 1,
+    max: 1,
     run: (p, s, ctx, now) => {
       const { until, timeout } = waitOptions(p, false);
       const pane = resolveTarget(s, p.pos[0]!);
       const a = pane.agent!;
       if (until.includes(a.status)) return { json: { type: "agent_info", agent: agentInfo(s, pane) } };
       const w: WaitSpec = {
-        target: p.pos[0]!, pane_id: pane.pane_id, uid: a.uid, until, timeout, start: now,
-        seq0: a.state_change_seq, armed: true, type: "agent_info",
+        target: p.pos[0]!,
+        pane_id: pane.pane_id,
+        uid: a.uid,
+        until,
+        timeout,
+        start: now,
+        seq0: a.state_change_seq,
+        armed: true,
+        type: "agent_info",
       };
       return beginWait(s, ctx, w, now);
     },
   },
   "agent read": {
     usage: "herdr agent read <target> [--source visible|recent|recent-unwrapped|detection] [--lines N] [--format text|ansi] [--ansi]",
-    opts: READ_OPTS, min: 1, max: 1,
+    opts: READ_OPTS,
+    min: 1,
+    max: 1,
     run: (p, s) => {
       const o = readOptions(p);
       return { text: readPaneText(s, resolveTarget(s, p.pos[0]!), o.source, o.lines, o.ansi) };
     },
   },
   "agent send-keys": {
-    usage: "herdr agent send-keys <target> <key>...", opts: {}, min: 2, max: Infinity,
+    usage: "herdr agent send-keys <target> <key>...",
+    opts: {},
+    min: 2,
+    max: Infinity,
     run: (p, s, _ctx, now) => {
       const pane = resolveTarget(s, p.pos[0]!);
       const keys = p.pos.slice(1);
@@ -321,7 +375,10 @@ export const AGENT_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "agent rename": {
-    usage: "herdr agent rename <target> <name>", opts: {}, min: 2, max: 2,
+    usage: "herdr agent rename <target> <name>",
+    opts: {},
+    min: 2,
+    max: 2,
     run: (p, s) => {
       const pane = resolveTarget(s, p.pos[0]!);
       checkNamePattern(p.pos[1]!);

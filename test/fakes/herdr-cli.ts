@@ -11,7 +11,10 @@ export class CliError extends Error {}
 
 /** JSON error envelope on stderr, exit 1. */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -46,11 +49,7 @@ export interface Ctx {
   failure?: QueuedFailure;
 }
 
-export type Outcome =
-  | { json: Record<string, unknown> }
-  | { text: string }
-  | { silent: true }
-  | { wait: () => Promise<Outcome> };
+export type Outcome = { json: Record<string, unknown> } | { text: string } | { silent: true } | { wait: () => Promise<Outcome> };
 
 export type Handler = (p: Parsed, s: FakeState, ctx: Ctx, now: number) => Outcome;
 
@@ -155,10 +154,7 @@ export function checkServer(s: FakeState, socket: string): void {
     throw new ApiError("server_not_running", `no herdr server is running at ${socket}; run \`herdr\` to start or attach it`);
   }
   if (s.protocol_mismatch) {
-    throw new ApiError(
-      "protocol_mismatch",
-      `client protocol ${s.protocol} is newer than server protocol ${s.protocol - 1}; restart the Herdr server to use this client`,
-    );
+    throw new ApiError("protocol_mismatch", `client protocol ${s.protocol} is newer than server protocol ${s.protocol - 1}; restart the Herdr server to use this client`);
   }
 }
 
@@ -188,7 +184,11 @@ export function takeFailure(s: FakeState, command: string, target: string | unde
 
 /** Semver-ish comparison of dotted versions, ignoring a `-channel.build` suffix. */
 export function versionAtLeast(version: string, min: string): boolean {
-  const parse = (v: string) => v.split("-")[0]!.split(".").map((x) => Number(x) || 0);
+  const parse = (v: string) =>
+    v
+      .split("-")[0]!
+      .split(".")
+      .map((x) => Number(x) || 0);
   const a = parse(version);
   const b = parse(min);
   for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);

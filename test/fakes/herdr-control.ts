@@ -8,9 +8,22 @@ import { sandboxPath } from "../tool-path";
 import { agentInfo } from "./herdr-info.ts";
 import { closePane as closePaneRec, closeTab as closeTabRec, newTab, newWorkspace } from "./herdr-layout.ts";
 import {
-  appendTranscript, bumpRevision, defaultState, findAgentPane, findPane, newAgent, nextSeq,
-  removeAgent as removeAgentRec, runReaction, setStatus,
-  type AgentStatus, type FakeState, type PaneRec, type ProgramDef, type QueuedFailure, type ReactionStep,
+  appendTranscript,
+  bumpRevision,
+  defaultState,
+  findAgentPane,
+  findPane,
+  newAgent,
+  nextSeq,
+  removeAgent as removeAgentRec,
+  runReaction,
+  setStatus,
+  type AgentStatus,
+  type FakeState,
+  type PaneRec,
+  type ProgramDef,
+  type QueuedFailure,
+  type ReactionStep,
 } from "./herdr-state.ts";
 
 export type { AgentStatus, FakeState, ProgramDef, ReactionStep };
@@ -70,7 +83,6 @@ export interface AgentInfo {
   cwd: string;
   foreground_cwd: string;
 }
-
 
 const SOURCE = join(import.meta.dir, "herdr.ts");
 
@@ -184,10 +196,7 @@ export function createTab(ref: FakeHerdrRef, workspaceId: string, opts: { cwd?: 
 }
 
 /** Puts an agent into a pane directly, as if started or detected. */
-export function addAgent(
-  ref: FakeHerdrRef, paneId: string,
-  opts: { name?: string; kind?: string; status?: AgentStatus; args?: string[]; ready?: boolean } = {},
-): AgentInfo {
+export function addAgent(ref: FakeHerdrRef, paneId: string, opts: { name?: string; kind?: string; status?: AgentStatus; args?: string[]; ready?: boolean } = {}): AgentInfo {
   return edit(ref, (s) => {
     const pane = findPane(s, paneId);
     if (!pane) throw new Error(`fake herdr: no pane ${paneId}`);

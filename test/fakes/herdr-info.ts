@@ -5,8 +5,28 @@ import { type AgentStatus, type FakeState, type PaneRec, type TabRec, type Works
 type Json = Record<string, unknown>;
 
 export const AGENT_KINDS = [
-  "pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode", "opencode",
-  "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "qwen", "maki",
+  "pi",
+  "claude",
+  "codex",
+  "gemini",
+  "cursor",
+  "devin",
+  "agy",
+  "cline",
+  "omp",
+  "mastracode",
+  "opencode",
+  "copilot",
+  "kimi",
+  "kiro",
+  "droid",
+  "amp",
+  "grok",
+  "hermes",
+  "kilo",
+  "qodercli",
+  "qwen",
+  "maki",
 ] as const;
 
 export function kindExecutable(kind: string): string {
@@ -26,8 +46,27 @@ export function detectKind(command: string): string | undefined {
 export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 const NAMED_KEYS = new Set([
-  "enter", "return", "tab", "esc", "escape", "backspace", "left", "right", "up", "down", "home", "end",
-  "pageup", "pagedown", "delete", "del", "insert", "space", "minus", "plus", "backtick",
+  "enter",
+  "return",
+  "tab",
+  "esc",
+  "escape",
+  "backspace",
+  "left",
+  "right",
+  "up",
+  "down",
+  "home",
+  "end",
+  "pageup",
+  "pagedown",
+  "delete",
+  "del",
+  "insert",
+  "space",
+  "minus",
+  "plus",
+  "backtick",
 ]);
 
 function validBaseKey(k: string): boolean {
@@ -89,9 +128,16 @@ function titles(title: string): Json {
 export function agentInfo(s: FakeState, p: PaneRec): Json {
   const a = p.agent!;
   const info: Json = {
-    terminal_id: p.terminal_id, agent_status: a.status,
-    workspace_id: p.workspace_id, tab_id: p.tab_id, pane_id: p.pane_id, focused: isFocused(s, p),
-    state_change_seq: a.state_change_seq, cwd: p.cwd, foreground_cwd: p.cwd, revision: p.revision,
+    terminal_id: p.terminal_id,
+    agent_status: a.status,
+    workspace_id: p.workspace_id,
+    tab_id: p.tab_id,
+    pane_id: p.pane_id,
+    focused: isFocused(s, p),
+    state_change_seq: a.state_change_seq,
+    cwd: p.cwd,
+    foreground_cwd: p.cwd,
+    revision: p.revision,
   };
   // A launch herdr has not told apart yet has no kind (`agent start` of a missing program).
   if (a.detected !== false) info.agent = a.kind;
@@ -105,8 +151,15 @@ export function agentInfo(s: FakeState, p: PaneRec): Json {
 
 export function paneInfo(s: FakeState, p: PaneRec): Json {
   const info: Json = {
-    pane_id: p.pane_id, terminal_id: p.terminal_id, workspace_id: p.workspace_id, tab_id: p.tab_id,
-    focused: isFocused(s, p), cwd: p.cwd, foreground_cwd: p.cwd, agent_status: paneStatus(p), revision: p.revision,
+    pane_id: p.pane_id,
+    terminal_id: p.terminal_id,
+    workspace_id: p.workspace_id,
+    tab_id: p.tab_id,
+    focused: isFocused(s, p),
+    cwd: p.cwd,
+    foreground_cwd: p.cwd,
+    agent_status: paneStatus(p),
+    revision: p.revision,
     scroll: { max_offset_from_bottom: 0, offset_from_bottom: 0, viewport_rows: s.screen_rows },
   };
   if (p.label) info.label = p.label;
@@ -120,18 +173,26 @@ export function tabInfo(s: FakeState, t: TabRec): Json {
   const siblings = s.tabs.filter((x) => x.workspace_id === t.workspace_id);
   const ws = s.workspaces.find((w) => w.workspace_id === t.workspace_id);
   return {
-    tab_id: t.tab_id, workspace_id: t.workspace_id, number: siblings.indexOf(t) + 1, label: t.label,
+    tab_id: t.tab_id,
+    workspace_id: t.workspace_id,
+    number: siblings.indexOf(t) + 1,
+    label: t.label,
     focused: s.focused_workspace_id === t.workspace_id && ws?.active_tab_id === t.tab_id,
-    pane_count: panes.length, agent_status: rollup(panes.map(paneStatus)),
+    pane_count: panes.length,
+    agent_status: rollup(panes.map(paneStatus)),
   };
 }
 
 export function workspaceInfo(s: FakeState, w: WorkspaceRec): Json {
   const panes = s.panes.filter((p) => p.workspace_id === w.workspace_id);
   return {
-    workspace_id: w.workspace_id, number: s.workspaces.indexOf(w) + 1, label: w.label,
-    focused: s.focused_workspace_id === w.workspace_id, pane_count: panes.length,
+    workspace_id: w.workspace_id,
+    number: s.workspaces.indexOf(w) + 1,
+    label: w.label,
+    focused: s.focused_workspace_id === w.workspace_id,
+    pane_count: panes.length,
     tab_count: s.tabs.filter((t) => t.workspace_id === w.workspace_id).length,
-    active_tab_id: w.active_tab_id, agent_status: rollup(panes.map(paneStatus)),
+    active_tab_id: w.active_tab_id,
+    agent_status: rollup(panes.map(paneStatus)),
   };
 }

@@ -1,8 +1,6 @@
 // The fake herdr's layout: workspaces, tabs and panes, made and closed as herdr does (ids in its
 // bijective base-32 numbering, the last tab's close taking its workspace with it).
-import {
-  findPane, newTerminalId, removeAgent, type FakeState, type PaneRec, type TabRec, type WorkspaceRec,
-} from "./herdr-state.ts";
+import { findPane, newTerminalId, removeAgent, type FakeState, type PaneRec, type TabRec, type WorkspaceRec } from "./herdr-state.ts";
 
 const ALPHABET = "123456789ABCDEFGHJKMNPQRSTVWXYZ0";
 
@@ -58,8 +56,13 @@ export function closeWorkspace(s: FakeState, wsId: string): boolean {
 export function newPane(s: FakeState, ws: WorkspaceRec, tabId: string, cwd: string): PaneRec {
   const pane: PaneRec = {
     pane_id: `${ws.workspace_id}:p${encodeNumber(ws.next_pane++)}`,
-    workspace_id: ws.workspace_id, tab_id: tabId, terminal_id: newTerminalId(),
-    cwd, revision: 0, transcript: "", visible: null,
+    workspace_id: ws.workspace_id,
+    tab_id: tabId,
+    terminal_id: newTerminalId(),
+    cwd,
+    revision: 0,
+    transcript: "",
+    visible: null,
   };
   s.panes.push(pane);
   return pane;
@@ -85,4 +88,3 @@ export function newWorkspace(s: FakeState, cwd: string, label?: string): { ws: W
   if (!s.focused_workspace_id) s.focused_workspace_id = id;
   return { ws, tab, pane };
 }
-

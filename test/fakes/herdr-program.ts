@@ -114,7 +114,12 @@ export function onPath(exe: string, env: Record<string, string>): boolean {
 export function paneEnv(s: FakeState, pane: PaneRec, socket: string): Record<string, string> | undefined {
   if (!s.server_env) return undefined;
   return {
-    ...s.server_env, ...pane.env,
-    HERDR_ENV: "1", HERDR_SOCKET_PATH: socket, HERDR_WORKSPACE_ID: pane.workspace_id, HERDR_TAB_ID: pane.tab_id, HERDR_PANE_ID: pane.pane_id,
+    ...s.server_env,
+    ...pane.env,
+    HERDR_ENV: "1",
+    HERDR_SOCKET_PATH: socket,
+    HERDR_WORKSPACE_ID: pane.workspace_id,
+    HERDR_TAB_ID: pane.tab_id,
+    HERDR_PANE_ID: pane.pane_id,
   };
 }

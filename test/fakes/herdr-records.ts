@@ -9,7 +9,11 @@ export type { KeysRecord, PaneInputRecord, PromptRecord, WaitRecord };
 /** The env returned by installFakeHerdr, or a bare state file path. */
 export type FakeHerdrRef = string | { FAKE_HERDR_STATE: string; FAKE_HERDR_LOG?: string };
 
-export interface CallRecord { argv: string[]; pid: number; at: string }
+export interface CallRecord {
+  argv: string[];
+  pid: number;
+  at: string;
+}
 
 /** Runs `fn` on the fake's state under its lock (edits are saved). */
 export function editState<T>(ref: FakeHerdrRef, fn: (s: FakeState, now: number) => T): T {
@@ -58,9 +62,12 @@ export function activeWaits(ref: FakeHerdrRef, target?: string): WaitRecord[] {
 
 /** Every herdr invocation so far; one record per process. */
 export function callLog(ref: FakeHerdrRef): CallRecord[] {
-  const path = typeof ref === "string" ? join(dirname(ref), "herdr-calls.jsonl") : ref.FAKE_HERDR_LOG ?? join(dirname(ref.FAKE_HERDR_STATE), "herdr-calls.jsonl");
+  const path = typeof ref === "string" ? join(dirname(ref), "herdr-calls.jsonl") : (ref.FAKE_HERDR_LOG ?? join(dirname(ref.FAKE_HERDR_STATE), "herdr-calls.jsonl"));
   if (!existsSync(path)) return [];
-  return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as CallRecord);
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CallRecord);
 }
 
 /** Calls whose argv starts with the given words, e.g. callsOf(env, "agent", "list"). */

@@ -54,4 +54,3 @@ export function setProgram(ref: FakeHerdrRef, kind: string, program: ProgramDef 
 export function agentEnv(ref: FakeHerdrRef, target: string): Record<string, string> | undefined {
   return edit(ref, (s) => findAgentPane(s, target)[0]?.agent?.env);
 }
-

@@ -65,7 +65,12 @@ export interface PaneRec {
   agent?: AgentRec;
 }
 
-export interface TabRec { tab_id: string; workspace_id: string; label: string; active_pane_id: string }
+export interface TabRec {
+  tab_id: string;
+  workspace_id: string;
+  label: string;
+  active_pane_id: string;
+}
 
 export interface WorkspaceRec {
   workspace_id: string;
@@ -76,7 +81,12 @@ export interface WorkspaceRec {
   next_pane: number;
 }
 
-export interface ScheduledStep { pane_id: string; agent_uid: number; due_at: number; step: ReactionStep }
+export interface ScheduledStep {
+  pane_id: string;
+  agent_uid: number;
+  due_at: number;
+  step: ReactionStep;
+}
 
 export interface QueuedFailure {
   /** "<group> <verb>", e.g. "agent start". */
@@ -93,11 +103,34 @@ export interface QueuedFailure {
   deliver?: boolean;
 }
 
-export interface PromptRecord { agent: string | null; kind: string; pane_id: string; text: string; at: string }
-export interface KeysRecord { agent: string | null; pane_id: string; keys: string[]; at: string }
+export interface PromptRecord {
+  agent: string | null;
+  kind: string;
+  pane_id: string;
+  text: string;
+  at: string;
+}
+export interface KeysRecord {
+  agent: string | null;
+  pane_id: string;
+  keys: string[];
+  at: string;
+}
 /** A blocking `agent wait` / `agent prompt --wait` in progress, so tests can sync on it. */
-export interface WaitRecord { pid: number; command: string; target: string; pane_id: string; since: string }
-export interface PaneInputRecord { pane_id: string; kind: "run" | "text" | "keys"; text?: string; keys?: string[]; at: string }
+export interface WaitRecord {
+  pid: number;
+  command: string;
+  target: string;
+  pane_id: string;
+  since: string;
+}
+export interface PaneInputRecord {
+  pane_id: string;
+  kind: "run" | "text" | "keys";
+  text?: string;
+  keys?: string[];
+  at: string;
+}
 
 export interface FakeState {
   version: string;
@@ -144,22 +177,52 @@ export interface FakeState {
 }
 
 /** A screen a scripted program draws: its rows from the top, its title, and what herdr detects on it. */
-export interface ProgramScreen { rows: string[]; title?: string; status: AgentStatus }
+export interface ProgramScreen {
+  rows: string[];
+  title?: string;
+  status: AgentStatus;
+}
 
 /** One turn: on an input line starting with `prefix`, the screens drawn in order, each held `hold_ms`. */
-export interface ProgramTurn { prefix: string; screens: { screen: ProgramScreen; hold_ms?: number }[] }
+export interface ProgramTurn {
+  prefix: string;
+  screens: { screen: ProgramScreen; hold_ms?: number }[];
+}
 
 /** A scripted harness program, as data both the real herdr (a script) and the fake can run. */
-export interface ProgramDef { start: ProgramScreen; turns: ProgramTurn[] }
+export interface ProgramDef {
+  start: ProgramScreen;
+  turns: ProgramTurn[];
+}
 
 /** The real herdr 0.8.2 (its version and API protocol) and a 39-row pane, as a new tab has. */
 export function defaultState(): FakeState {
   return {
-    version: "0.8.2", protocol: 20, server_running: true, protocol_mismatch: false,
-    initial_status: "idle", stall_ms: 5000, screen_rows: 39,
-    next_workspace: 1, next_agent_uid: 1, focused_workspace_id: null,
-    workspaces: [], tabs: [], panes: [], scheduled: [], failures: [], prompts: [], keys: [], inputs: [], waiting: [],
-    next_seq: 0, shutting_down: false, shutdown_answered: 0, server_env: null, start_timeout_ms: 30_000, programs: {},
+    version: "0.8.2",
+    protocol: 20,
+    server_running: true,
+    protocol_mismatch: false,
+    initial_status: "idle",
+    stall_ms: 5000,
+    screen_rows: 39,
+    next_workspace: 1,
+    next_agent_uid: 1,
+    focused_workspace_id: null,
+    workspaces: [],
+    tabs: [],
+    panes: [],
+    scheduled: [],
+    failures: [],
+    prompts: [],
+    keys: [],
+    inputs: [],
+    waiting: [],
+    next_seq: 0,
+    shutting_down: false,
+    shutdown_answered: 0,
+    server_env: null,
+    start_timeout_ms: 30_000,
+    programs: {},
   };
 }
 
@@ -327,8 +390,14 @@ export function runReaction(s: FakeState, pane: PaneRec, steps: ReactionStep[], 
 
 export function newAgent(s: FakeState, pane: PaneRec, kind: string, argv: string[], name?: string): AgentRec {
   const agent: AgentRec = {
-    uid: s.next_agent_uid++, kind, status: s.initial_status, state_change_seq: 0,
-    interactive_ready: true, argv, reactions: [], detected: true,
+    uid: s.next_agent_uid++,
+    kind,
+    status: s.initial_status,
+    state_change_seq: 0,
+    interactive_ready: true,
+    argv,
+    reactions: [],
+    detected: true,
   };
   if (name) agent.name = name;
   pane.agent = agent;

@@ -1,16 +1,10 @@
 // Workspace, tab, pane and snapshot commands of the fake herdr.
 import { basename } from "node:path";
-import {
-  ApiError, CliError, UsageError, optInt, optList, optStr, versionAtLeast,
-  type CommandDef, type Outcome, type Parsed,
-} from "./herdr-cli.ts";
+import { ApiError, CliError, UsageError, optInt, optList, optStr, versionAtLeast, type CommandDef, type Outcome, type Parsed } from "./herdr-cli.ts";
 import { agentInfo, detectKind, paneInfo, tabInfo, validKey, workspaceInfo } from "./herdr-info.ts";
 import { closePane, closeTab, closeWorkspace, newPane, newTab, newWorkspace } from "./herdr-layout.ts";
 import { DETECT_APPEAR_MS, DETECT_SETTLE_MS, paneEnv, readPaneText, startSteps } from "./herdr-program.ts";
-import {
-  appendLine, findPane, hasAgent, iso, newAgent, runReaction,
-  type FakeState, type PaneRec, type ReactionStep, type TabRec, type WorkspaceRec,
-} from "./herdr-state.ts";
+import { appendLine, findPane, hasAgent, iso, newAgent, runReaction, type FakeState, type PaneRec, type ReactionStep, type TabRec, type WorkspaceRec } from "./herdr-state.ts";
 
 const CREATE_OPTS = { "--cwd": "value", "--label": "value", "--env": "multi", "--focus": "flag", "--no-focus": "flag" } as const;
 const READ_SOURCES = ["visible", "recent", "recent-unwrapped", "detection"];
@@ -80,13 +74,20 @@ function detectAgent(s: FakeState, pane: PaneRec, kind: string, argv: string[], 
   if (env) agent.env = env;
   const program = s.programs?.[kind];
   const settle: ReactionStep[] = program ? startSteps(program, env) : [{ after_ms: 0, status: s.initial_status }];
-  runReaction(s, pane, settle.map((st) => ({ ...st, after_ms: st.after_ms + DETECT_APPEAR_MS + DETECT_SETTLE_MS })), now);
+  runReaction(
+    s,
+    pane,
+    settle.map((st) => ({ ...st, after_ms: st.after_ms + DETECT_APPEAR_MS + DETECT_SETTLE_MS })),
+    now,
+  );
 }
 
 export const TOPO_COMMANDS: Record<string, CommandDef> = {
   "workspace create": {
     usage: "herdr workspace create [--cwd PATH] [--label TEXT] [--env K=V]... [--focus|--no-focus]",
-    opts: CREATE_OPTS, min: 0, max: 0,
+    opts: CREATE_OPTS,
+    min: 0,
+    max: 0,
     run: (p, s) => {
       const env = checkEnv(p);
       const cwd = optStr(p, "--cwd") ?? process.cwd();
@@ -97,15 +98,24 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "workspace list": {
-    usage: "herdr workspace list", opts: {}, min: 0, max: 0,
+    usage: "herdr workspace list",
+    opts: {},
+    min: 0,
+    max: 0,
     run: (_p, s) => ({ json: { type: "workspace_list", workspaces: s.workspaces.map((w) => workspaceInfo(s, w)) } }),
   },
   "workspace get": {
-    usage: "herdr workspace get <workspace_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr workspace get <workspace_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => ({ json: { type: "workspace_info", workspace: workspaceInfo(s, workspaceOf(s, p.pos[0]!)) } }),
   },
   "workspace close": {
-    usage: "herdr workspace close <workspace_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr workspace close <workspace_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => {
       if (!closeWorkspace(s, p.pos[0]!)) throw new ApiError("workspace_not_found", `workspace ${p.pos[0]} not found`);
       return OK;
@@ -113,7 +123,9 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
   },
   "tab create": {
     usage: "herdr tab create [--workspace ID] [--cwd PATH] [--label TEXT] [--env K=V]... [--focus|--no-focus]",
-    opts: { ...CREATE_OPTS, "--workspace": "value" }, min: 0, max: 0,
+    opts: { ...CREATE_OPTS, "--workspace": "value" },
+    min: 0,
+    max: 0,
     run: (p, s) => {
       const env = checkEnv(p);
       const wsId = optStr(p, "--workspace") ?? s.focused_workspace_id;
@@ -126,7 +138,10 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "tab list": {
-    usage: "herdr tab list [--workspace ID]", opts: { "--workspace": "value" }, min: 0, max: 0,
+    usage: "herdr tab list [--workspace ID]",
+    opts: { "--workspace": "value" },
+    min: 0,
+    max: 0,
     run: (p, s) => {
       const wsId = optStr(p, "--workspace");
       if (wsId) workspaceOf(s, wsId);
@@ -135,11 +150,17 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "tab get": {
-    usage: "herdr tab get <tab_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr tab get <tab_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => ({ json: { type: "tab_info", tab: tabInfo(s, tabOf(s, p.pos[0]!)) } }),
   },
   "tab close": {
-    usage: "herdr tab close <tab_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr tab close <tab_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => {
       if (!closeTab(s, p.pos[0]!)) throw new ApiError("tab_not_found", `tab ${p.pos[0]} not found`);
       return OK;
@@ -148,10 +169,18 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
   "pane split": {
     usage: "herdr pane split [<pane_id>|--pane ID|--current] --direction right|down [--ratio F] [--cwd PATH] [--env K=V]... [--focus|--no-focus]",
     opts: {
-      "--pane": "value", "--current": "flag", "--direction": "value", "--ratio": "value", "--cwd": "value",
-      "--env": "multi", "--right-click": "value", "--focus": "flag", "--no-focus": "flag",
+      "--pane": "value",
+      "--current": "flag",
+      "--direction": "value",
+      "--ratio": "value",
+      "--cwd": "value",
+      "--env": "multi",
+      "--right-click": "value",
+      "--focus": "flag",
+      "--no-focus": "flag",
     },
-    min: 0, max: 1,
+    min: 0,
+    max: 1,
     run: (p, s, ctx) => {
       const env = checkEnv(p);
       const dir = optStr(p, "--direction");
@@ -170,7 +199,10 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "pane list": {
-    usage: "herdr pane list [--workspace ID]", opts: { "--workspace": "value" }, min: 0, max: 0,
+    usage: "herdr pane list [--workspace ID]",
+    opts: { "--workspace": "value" },
+    min: 0,
+    max: 0,
     run: (p, s) => {
       const wsId = optStr(p, "--workspace");
       if (wsId) workspaceOf(s, wsId);
@@ -179,18 +211,27 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "pane get": {
-    usage: "herdr pane get <pane_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr pane get <pane_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => ({ json: { type: "pane_info", pane: paneInfo(s, paneOf(s, p.pos[0]!)) } }),
   },
   "pane close": {
-    usage: "herdr pane close <pane_id>", opts: {}, min: 1, max: 1,
+    usage: "herdr pane close <pane_id>",
+    opts: {},
+    min: 1,
+    max: 1,
     run: (p, s) => {
       if (!closePane(s, p.pos[0]!)) throw new ApiError("pane_not_found", `pane ${p.pos[0]} not found`);
       return OK;
     },
   },
   "pane run": {
-    usage: "herdr pane run <pane_id> <command...>", opts: {}, min: 2, max: Infinity,
+    usage: "herdr pane run <pane_id> <command...>",
+    opts: {},
+    min: 2,
+    max: Infinity,
     run: (p, s, ctx, now) => {
       const pane = paneOf(s, p.pos[0]!);
       const text = p.pos.slice(1).join(" ");
@@ -203,7 +244,10 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "pane send-text": {
-    usage: "herdr pane send-text <pane_id> <text...>", opts: {}, min: 2, max: Infinity,
+    usage: "herdr pane send-text <pane_id> <text...>",
+    opts: {},
+    min: 2,
+    max: Infinity,
     run: (p, s, _ctx, now) => {
       const pane = paneOf(s, p.pos[0]!);
       s.inputs.push({ pane_id: pane.pane_id, kind: "text", text: p.pos.slice(1).join(" "), at: iso(now) });
@@ -211,7 +255,10 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     },
   },
   "pane send-keys": {
-    usage: "herdr pane send-keys <pane_id> <key>...", opts: {}, min: 2, max: Infinity,
+    usage: "herdr pane send-keys <pane_id> <key>...",
+    opts: {},
+    min: 2,
+    max: Infinity,
     run: (p, s, _ctx, now) => {
       const pane = paneOf(s, p.pos[0]!);
       checkKeys(p.pos.slice(1));
@@ -222,20 +269,28 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
   "pane read": {
     usage: "herdr pane read <pane_id> [--source visible|recent|recent-unwrapped|detection] [--lines N] [--format text|ansi] [--ansi] [--raw]",
     opts: { "--source": "value", "--lines": "value", "--format": "value", "--ansi": "flag", "--raw": "flag" },
-    min: 1, max: 1,
+    min: 1,
+    max: 1,
     run: (p, s) => {
       const o = readOptions(p);
       return { text: readPaneText(s, paneOf(s, p.pos[0]!), o.source, o.lines, o.ansi) };
     },
   },
   "api snapshot": {
-    usage: "herdr api snapshot", opts: {}, min: 0, max: 0,
+    usage: "herdr api snapshot",
+    opts: {},
+    min: 0,
+    max: 0,
     run: (_p, s) => {
       const fp = focusedPane(s);
       const snapshot: Record<string, unknown> = {
-        version: s.version, protocol: s.protocol, layouts: [],
-        workspaces: s.workspaces.map((w) => workspaceInfo(s, w)), tabs: s.tabs.map((t) => tabInfo(s, t)),
-        panes: s.panes.map((x) => paneInfo(s, x)), agents: s.panes.filter((x) => hasAgent(x)).map((x) => agentInfo(s, x)),
+        version: s.version,
+        protocol: s.protocol,
+        layouts: [],
+        workspaces: s.workspaces.map((w) => workspaceInfo(s, w)),
+        tabs: s.tabs.map((t) => tabInfo(s, t)),
+        panes: s.panes.map((x) => paneInfo(s, x)),
+        agents: s.panes.filter((x) => hasAgent(x)).map((x) => agentInfo(s, x)),
       };
       if (fp) Object.assign(snapshot, { focused_workspace_id: fp.workspace_id, focused_tab_id: fp.tab_id, focused_pane_id: fp.pane_id });
       return { json: { type: "session_snapshot", snapshot } };

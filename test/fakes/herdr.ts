@@ -4,10 +4,7 @@
 // state file named by FAKE_HERDR_STATE, which tests drive via herdr-control.ts.
 import { appendFileSync, existsSync } from "node:fs";
 import { AGENT_COMMANDS } from "./herdr-agent.ts";
-import {
-  ApiError, CliError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast,
-  type CommandDef, type Ctx, type Outcome,
-} from "./herdr-cli.ts";
+import { ApiError, CliError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast, type CommandDef, type Ctx, type Outcome } from "./herdr-cli.ts";
 import { sortedJson } from "./herdr-info.ts";
 import { loadState, withState, type FakeState } from "./herdr-state.ts";
 import { TOPO_COMMANDS } from "./herdr-topo.ts";
@@ -18,7 +15,9 @@ const GROUPS = ["workspace", "tab", "pane", "agent", "api"];
 const FACADE = ["agent start", "agent prompt", "agent send-keys", "agent wait"];
 
 function groupUsage(group: string): string {
-  const verbs = Object.keys(COMMANDS).filter((k) => k.startsWith(`${group} `)).map((k) => k.slice(group.length + 1));
+  const verbs = Object.keys(COMMANDS)
+    .filter((k) => k.startsWith(`${group} `))
+    .map((k) => k.slice(group.length + 1));
   return `usage: herdr ${group} <${verbs.join("|")}>`;
 }
 
@@ -29,8 +28,14 @@ function serverStatus(s: FakeState, socket: string, session: string | undefined)
   }
   const compatible = !s.protocol_mismatch;
   const out: Record<string, unknown> = {
-    status: "running", running: true, version: s.version, protocol: compatible ? s.protocol : s.protocol - 1,
-    capabilities: { live_handoff: true, detached_server_daemon: true }, compatible, ...base, restart_needed: !compatible,
+    status: "running",
+    running: true,
+    version: s.version,
+    protocol: compatible ? s.protocol : s.protocol - 1,
+    capabilities: { live_handoff: true, detached_server_daemon: true },
+    compatible,
+    ...base,
+    restart_needed: !compatible,
   };
   if (s.protocol >= 22) Object.assign(out, { endpoint_compatible: compatible, private_protocol: out.protocol, private_protocol_compatible: compatible });
   return out;

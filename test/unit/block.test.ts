@@ -1,17 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import {
-  type BlockLang,
-  MalformedBlockError,
-  addClaudeImport,
-  blockState,
-  bodyHash,
-  detectLang,
-  hasClaudeImport,
-  renderBlock,
-  repairBlock,
-  upsertBlock,
-} from "../../src/scaffold/block";
+import { type BlockLang, MalformedBlockError, addClaudeImport, blockState, bodyHash, detectLang, hasClaudeImport, renderBlock, repairBlock, upsertBlock } from "../../src/scaffold/block";
 
 const EN = renderBlock("en");
 const ES = renderBlock("es");

@@ -211,9 +211,7 @@ describe("camp pool", () => {
     const paths = pathsOf(sb);
     const script = join(import.meta.dir, "..", "fixtures", "acquire-camp.ts");
     const ids = Array.from({ length: 8 }, (_, i) => `${i}`.repeat(16));
-    const procs = ids.map((id) =>
-      Bun.spawn(["bun", script, paths.stateDir, sb.project, id, "main"], { stdout: "pipe", stderr: "pipe" }),
-    );
+    const procs = ids.map((id) => Bun.spawn(["bun", script, paths.stateDir, sb.project, id, "main"], { stdout: "pipe", stderr: "pipe" }));
     const outs = await Promise.all(procs.map((p) => new Response(p.stdout).text()));
     const errs = await Promise.all(procs.map((p) => new Response(p.stderr).text()));
     const codes = await Promise.all(procs.map((p) => p.exited));

@@ -120,10 +120,7 @@ describe("recordCommander", () => {
   });
 
   test("a Codex commander's entry records the thread it ran vx from and its CODEX_HOME (CMDR-09)", async () => {
-    const c = await resolveCommander(
-      deps({ HERDR_PANE_ID: "w1:p1", CODEX_THREAD_ID: "019a-thread", CODEX_HOME: "/h/.codex" }, exec({ agent: agentJson({ agent: "codex" }) })),
-      root,
-    );
+    const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1", CODEX_THREAD_ID: "019a-thread", CODEX_HOME: "/h/.codex" }, exec({ agent: agentJson({ agent: "codex" }) })), root);
     expect(c).toMatchObject({ harness: "codex", codexThread: "019a-thread", codexHome: "/h/.codex" });
     await recordCommander(root, { ...c!, project }, Date.parse("2026-11-30T12:00:00Z"));
     const entry = JSON.parse(readFileSync(projectPaths(root, project).commandersFile, "utf8")).commanders.codex;

@@ -60,26 +60,13 @@ describe("a blocked soldier's question is stored redacted", () => {
     expect(task?.decision).toMatchObject({
       kind: "modal",
       question: "Push the release with token [redacted-secret] to the remote?",
-      options: [
-        "Use [redacted-secret]",
-        "Use [redacted-secret] instead",
-        "Clone https://[redacted-secret]@git.example.com/r.git first",
-        "Type something.",
-        "Chat about this",
-      ],
+      options: ["Use [redacted-secret]", "Use [redacted-secret] instead", "Clone https://[redacted-secret]@git.example.com/r.git first", "Type something.", "Chat about this"],
     });
     for (const secret of SECRETS) expect(disk).not.toContain(secret);
   });
 
   test("a dialog only the prose fallback parses: secrets in the question and in options", async () => {
-    const pane = [
-      "⏺ The deploy needs credentials.",
-      "",
-      `⏺ Deploy as ${AWS} or with the other account?`,
-      `  - the key ${ANTHROPIC}`,
-      `  - the token ${GITHUB}`,
-      "",
-    ].join("\n");
+    const pane = ["⏺ The deploy needs credentials.", "", `⏺ Deploy as ${AWS} or with the other account?`, `  - the key ${ANTHROPIC}`, `  - the token ${GITHUB}`, ""].join("\n");
     using w = world();
     const { task, disk } = await blockedWith(w, pane);
     expect(task?.status).toBe("blocked");

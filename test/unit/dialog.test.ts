@@ -140,17 +140,7 @@ describe("parseModal", () => {
     },
     {
       name: "an answered dialog in scrollback: the last one counts",
-      input: [
-        " ☐ Old",
-        "Old question?",
-        "❯ 1. Yes",
-        "  2. No",
-        FOOTER,
-        "⏺ User answered Claude's questions:",
-        "  ⎿  · Old question? → Yes",
-        "",
-        CLASSIC,
-      ].join("\n"),
+      input: [" ☐ Old", "Old question?", "❯ 1. Yes", "  2. No", FOOTER, "⏺ User answered Claude's questions:", "  ⎿  · Old question? → Yes", "", CLASSIC].join("\n"),
       want: CLASSIC_WANT,
     },
     { name: "no footer", input: CLASSIC.replace(FOOTER, ""), want: null },
@@ -219,24 +209,12 @@ describe("parseProse", () => {
       ].join("\n"),
       want: {
         question: "Do you want to proceed?",
-        options: [
-          "Yes",
-          "Yes, and don't ask again for rm commands in this folder",
-          "No, and tell Claude what to do differently (esc)",
-        ],
+        options: ["Yes", "Yes, and don't ask again for rm commands in this folder", "No, and tell Claude what to do differently (esc)"],
       },
     },
     {
       name: "dialog without a header falls back cleanly",
-      input: [
-        "● Which colour do you prefer?",
-        "",
-        "  ❯ 1. Red",
-        "    2. Blue",
-        "    3. Type something.",
-        "",
-        FOOTER,
-      ].join("\n"),
+      input: ["● Which colour do you prefer?", "", "  ❯ 1. Red", "    2. Blue", "    3. Type something.", "", FOOTER].join("\n"),
       want: { question: "Which colour do you prefer?", options: ["Red", "Blue", "Type something."] },
     },
     {

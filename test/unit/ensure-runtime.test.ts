@@ -18,7 +18,17 @@ test("ensureSentinel starts the sentinel with the JIT settings added to the call
     chmodSync(stub, 0o755);
     const d = { ...testDeps({ cwd: dir, env: { HOME: dir, PATH: process.env.PATH ?? "", CALLER_VAR: "kept" } }), self: [stub] };
     ensureSentinel(d, root, { quiet: true });
-    await waitFor(() => { try { return readFileSync(seen, "utf8").length > 0; } catch { return false; } }, 10_000, "the stub's env file");
+    await waitFor(
+      () => {
+        try {
+          return readFileSync(seen, "utf8").length > 0;
+        } catch {
+          return false;
+        }
+      },
+      10_000,
+      "the stub's env file",
+    );
     const env = readFileSync(seen, "utf8").split("\n");
     for (const [k, v] of Object.entries(SENTINEL_RUNTIME_ENV)) expect(env).toContain(`${k}=${v}`);
     expect(env).toContain("CALLER_VAR=kept");

@@ -1,14 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { redact } from "../../src/redact";
-import {
-  DECISION_PLACEHOLDER,
-  type Evidence,
-  TRAILER,
-  backgroundWork,
-  finalTurnWindow,
-  needsDecision,
-  turnInProgress,
-} from "../../src/lifecycle/evidence";
+import { DECISION_PLACEHOLDER, type Evidence, TRAILER, backgroundWork, finalTurnWindow, needsDecision, turnInProgress } from "../../src/lifecycle/evidence";
 
 const SPINNER: Evidence = { kind: "spinner", text: "a spinner line with a timer" };
 const TOOL: Evidence = { kind: "tool", text: 'a "Running..." tool line' };
@@ -192,15 +184,7 @@ describe("needsDecision", () => {
   });
 
   test("echoed dispatch prompt, then the soldier's real line", () => {
-    const transcript = [
-      DISPATCH_ECHO,
-      "",
-      "⏺ I read the lookup code. Both options work; they differ in ops cost.",
-      "",
-      `⏺ needs-decision: ${Q}`,
-      "",
-      "✻ Worked for 41s",
-    ].join("\n");
+    const transcript = [DISPATCH_ECHO, "", "⏺ I read the lookup code. Both options work; they differ in ops cost.", "", `⏺ needs-decision: ${Q}`, "", "✻ Worked for 41s"].join("\n");
     const w = finalTurnWindow(transcript);
     expect(w).not.toContain(DECISION_PLACEHOLDER);
     expect(needsDecision(w)).toBe(Q);

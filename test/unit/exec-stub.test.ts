@@ -8,7 +8,10 @@ describe("execStub", () => {
     const ex = execStub().expect(["git", "status"], { stdout: "clean\n" }).expect(["ps", "-p", "1"], { code: 1 });
     expect(await ex.run(["git", "status"])).toEqual({ code: 0, stdout: "clean\n", stderr: "" });
     expect(await ex.run(["ps", "-p", "1"], { timeoutMs: 5 })).toEqual({ code: 1, stdout: "", stderr: "" });
-    expect(ex.calls).toEqual([{ argv: ["git", "status"], opts: undefined }, { argv: ["ps", "-p", "1"], opts: { timeoutMs: 5 } }]);
+    expect(ex.calls).toEqual([
+      { argv: ["git", "status"], opts: undefined },
+      { argv: ["ps", "-p", "1"], opts: { timeoutMs: 5 } },
+    ]);
     ex.verify();
   });
 
@@ -42,7 +45,10 @@ describe("execStub", () => {
   });
 
   test("an unordered step takes its calls in any order, each once, all before the next step", async () => {
-    const ex = execStub().expect(["first"]).expectAnyOrder([{ argv: ["a"] }, { argv: ["b"], reply: { stdout: "B" } }]).expect(["last"]);
+    const ex = execStub()
+      .expect(["first"])
+      .expectAnyOrder([{ argv: ["a"] }, { argv: ["b"], reply: { stdout: "B" } }])
+      .expect(["last"]);
     await ex.run(["first"]);
     expect((await ex.run(["b"])).stdout).toBe("B");
     await ex.run(["a"]);
@@ -52,18 +58,14 @@ describe("execStub", () => {
     await ex.run(["a"]);
     await ex.run(["a"]).catch(() => undefined);
     await ex.run(["last"]).catch(() => undefined);
-    expect(() => ex.verify()).toThrow(
-      'unexpected exec call ["a"]; expected next ["b"]\nunexpected exec call ["last"]; expected next ["b"]\nexpected exec call never made: ["b"]',
-    );
+    expect(() => ex.verify()).toThrow('unexpected exec call ["a"]; expected next ["b"]\nunexpected exec call ["last"]; expected next ["b"]\nexpected exec call never made: ["b"]');
   });
 
   test("the after-each check fails for any stub the test made and left unfinished", async () => {
     execStub().expect(["left", "over"]);
     const wrong = execStub();
     await wrong.run(["nobody", "asked"]).catch(() => undefined);
-    expect(() => verifyExecStubs()).toThrow(
-      'expected exec call never made: ["left","over"]\nunexpected exec call ["nobody","asked"]; expected next no call',
-    );
+    expect(() => verifyExecStubs()).toThrow('expected exec call never made: ["left","over"]\nunexpected exec call ["nobody","asked"]; expected next no call');
     // Verified once, they are forgotten: the preload's own after-each passes.
     verifyExecStubs();
   });

@@ -28,11 +28,9 @@ const NOT_EXIT_CODES: Record<string, string[]> = {
   "procs.ts": ['if (baseName(first) === "vx") return 1;'],
   "wakes/currency.ts": ["if (!isSafeBaseName(wake.session)) return 0;"],
   // Shell text of the generated bash completion.
-  "completion/bash.ts": [
-    "lines.push(`      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '${flagWords(c.flags)}' -- \"$cur\")); return 0; fi`);",
-  ],
+  "completion/bash.ts": ["lines.push(`      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '${flagWords(c.flags)}' -- \"$cur\")); return 0; fi`);"],
   // doctor's probe reads a child's exit (127 is the shell's "not found"), not vx's own.
-  "doctor/probe.ts": ['if (!stopped && (stderr.includes(NOT_FOUND) || code === 127)) {'],
+  "doctor/probe.ts": ["if (!stopped && (stderr.includes(NOT_FOUND) || code === 127)) {"],
   // Left for the harness/terminal registries to move (reg owns these files while they move):
   // CMD-DISPATCH-04's report returns EXIT.error / EXIT.ok after that move.
   "soldiers/launch.ts": ["return 1;", "return 0;"],

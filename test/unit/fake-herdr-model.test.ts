@@ -5,8 +5,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  agentEnv, beginServerStop, createTab, createWorkspace, type FakeHerdrEnv, getAgent, holdCommand, installFakeHerdr,
-  readState, setProgram, startServer, stopServer,
+  agentEnv,
+  beginServerStop,
+  createTab,
+  createWorkspace,
+  type FakeHerdrEnv,
+  getAgent,
+  holdCommand,
+  installFakeHerdr,
+  readState,
+  setProgram,
+  startServer,
+  stopServer,
 } from "../fakes/herdr-control.ts";
 import { DETECT_APPEAR_MS } from "../fakes/herdr-program.ts";
 import { SCRIPTED_CLAUDE, programDir, serverEnv } from "../herdr-contract-kit";
@@ -45,7 +55,9 @@ test("a stopping server answers server_unavailable, then a reset socket; a resta
   beginServerStop(env);
   expect(await errorCode("agent", "list")).toBe("server_unavailable");
   expect(await herdr("agent", "list")).toEqual({
-    code: 1, stdout: "", stderr: 'Error: Os { code: 104, kind: ConnectionReset, message: "Connection reset by peer" }\n',
+    code: 1,
+    stdout: "",
+    stderr: 'Error: Os { code: 104, kind: ConnectionReset, message: "Connection reset by peer" }\n',
   });
   stopServer(env);
   const down = await herdr("agent", "list");

@@ -5,9 +5,32 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  activeWaits, addAgent, agentArgv, callLog, callsOf, closeTab, configure, createWorkspace, getAgent, installFakeHerdr, paneInputs,
-  queueFailure, readState, recordedPrompts, removeAgent, scheduleSteps, sentKeys, setAgentStatus, setPaneText,
-  setPromptReaction, setProtocolMismatch, setVersion, startServer, stopServer, appendPaneText, type FakeHerdrEnv,
+  activeWaits,
+  addAgent,
+  agentArgv,
+  callLog,
+  callsOf,
+  closeTab,
+  configure,
+  createWorkspace,
+  getAgent,
+  installFakeHerdr,
+  paneInputs,
+  queueFailure,
+  readState,
+  recordedPrompts,
+  removeAgent,
+  scheduleSteps,
+  sentKeys,
+  setAgentStatus,
+  setPaneText,
+  setPromptReaction,
+  setProtocolMismatch,
+  setVersion,
+  startServer,
+  stopServer,
+  appendPaneText,
+  type FakeHerdrEnv,
 } from "../fakes/herdr-control.ts";
 import { waitFor } from "../helpers";
 
@@ -24,7 +47,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 async function herdr(...args: string[]): Promise<Run> {
   const proc = Bun.spawn([bin, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
@@ -148,7 +175,11 @@ describe("process contract", () => {
 
   test("pane run, send-text and send-keys are silent and recorded", async () => {
     const { pane_id } = createWorkspace(env);
-    for (const args of [["run", pane_id, "echo", "hi"], ["send-text", pane_id, "abc"], ["send-keys", pane_id, "ctrl+c", "enter"]]) {
+    for (const args of [
+      ["run", pane_id, "echo", "hi"],
+      ["send-text", pane_id, "abc"],
+      ["send-keys", pane_id, "ctrl+c", "enter"],
+    ]) {
       expect(await herdr("pane", ...args)).toEqual({ code: 0, stdout: "", stderr: "" });
     }
     expect(paneInputs(env, pane_id).map((i) => i.text ?? i.keys)).toEqual(["echo hi", "abc", ["ctrl+c", "enter"]]);
@@ -199,7 +230,10 @@ describe("agents", () => {
 
   test("prompt --wait follows a scripted reaction", async () => {
     await agentInTab();
-    setPromptReaction(env, "vx-one", [{ after_ms: 0, status: "working" }, { after_ms: 200, append_text: "answer 42\n", status: "done" }]);
+    setPromptReaction(env, "vx-one", [
+      { after_ms: 0, status: "working" },
+      { after_ms: 200, append_text: "answer 42\n", status: "done" },
+    ]);
     const res = await ok("agent", "prompt", "vx-one", "question", "--wait", "--timeout", "5000");
     expect(res.agent).toMatchObject({ agent_status: "done", state_change_seq: 3 });
     expect((await herdr("agent", "read", "vx-one", "--source", "recent-unwrapped")).stdout).toEndWith("\nanswer 42");
@@ -212,7 +246,10 @@ describe("agents", () => {
     expect((await apiError("agent", "prompt", "vx-one", "a", "--wait", "--timeout", "5000")).code).toBe("agent_prompt_stalled");
     expect((await apiError("agent", "prompt", "vx-one", "b", "--wait", "--timeout", "250")).code).toBe("timeout");
     expect(recordedPrompts(env).map((p) => p.text)).toEqual(["a", "b"]);
-    setPromptReaction(env, "vx-one", [{ after_ms: 0, status: "working" }, { after_ms: 150, remove_agent: true }]);
+    setPromptReaction(env, "vx-one", [
+      { after_ms: 0, status: "working" },
+      { after_ms: 150, remove_agent: true },
+    ]);
     expect((await apiError("agent", "prompt", "vx-one", "c", "--wait")).code).toBe("agent_not_running");
   });
 

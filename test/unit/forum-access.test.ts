@@ -34,17 +34,39 @@ describe("access (FOR-06)", () => {
     const key = pageKey(gate);
     expect(admit("GET", api, h({ ...host, authorization: `Bearer ${key}` }), gate)).toEqual({ kind: "in" });
     expect(admit("GET", api, h({ ...host, authorization: `Bearer ${gate.token}` }), gate)).toEqual({ kind: "in" });
-    for (const headers of [{}, { cookie: `vx_forum_4321=${gate.token}` }, { cookie: `vx_forum_4321=${key}` }, { authorization: `Bearer ${"b".repeat(64)}` }, { authorization: `bearer ${key}` }, { authorization: key }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { cookie: `vx_forum_4321=${gate.token}` },
+      { cookie: `vx_forum_4321=${key}` },
+      { authorization: `Bearer ${"b".repeat(64)}` },
+      { authorization: `bearer ${key}` },
+      { authorization: key },
+    ] as Record<string, string>[]) {
       expect(admit("GET", api, h({ ...host, ...headers }), gate)).toMatchObject({ kind: "refuse", status: 403 });
     }
     expect(admit("POST", new URL("http://x/api/sessions/a/messages"), h({ ...host, cookie: `vx_forum_4321=${gate.token}` }), gate)).toMatchObject({ status: 403 });
   });
 
   test("without a key: the static pages, the login and an artifact view (its code is checked by the route), nothing else", () => {
-    for (const [method, path] of [["GET", "/"], ["GET", "/s/plan.md-0a1b2c3d"], ["GET", "/assets/forum.js"], ["HEAD", "/assets/forum.css"], ["POST", "/api/login"], ["GET", "/a/s/c/plan.md"]]) {
+    for (const [method, path] of [
+      ["GET", "/"],
+      ["GET", "/s/plan.md-0a1b2c3d"],
+      ["GET", "/assets/forum.js"],
+      ["HEAD", "/assets/forum.css"],
+      ["POST", "/api/login"],
+      ["GET", "/a/s/c/plan.md"],
+    ]) {
       expect(admit(method as string, new URL(`http://x${path}`), h(host), gate)).toEqual({ kind: "in" });
     }
-    for (const [method, path] of [["GET", "/api/events"], ["GET", "/api/sessions"], ["POST", "/"], ["POST", "/a/s/c/x"], ["GET", "/api/login"], ["GET", "/s/a/b"], ["PUT", "/api/login"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/events"],
+      ["GET", "/api/sessions"],
+      ["POST", "/"],
+      ["POST", "/a/s/c/x"],
+      ["GET", "/api/login"],
+      ["GET", "/s/a/b"],
+      ["PUT", "/api/login"],
+    ]) {
       expect(admit(method as string, new URL(`http://x${path}`), h(host), gate)).toMatchObject({ kind: "refuse", status: 403 });
     }
   });

@@ -24,7 +24,10 @@ describe("Gemini CLI soldier home", () => {
     expect(settings.hooks.AfterAgent).toHaveLength(2);
     expect(settings.hooks.AfterAgent[0].hooks[0]).toEqual(mine);
     expect(settings.hooks.AfterAgent[1].hooks[0]).toEqual({
-      name: "vx-report-idle", type: "command", command: `'/opt/vx bin'\\''dir/vx' report idle`, timeout: 10_000,
+      name: "vx-report-idle",
+      type: "command",
+      command: `'/opt/vx bin'\\''dir/vx' report idle`,
+      timeout: 10_000,
     });
     expect(settings.hooks.Notification[0].matcher).toBe("ToolPermission");
     expect(Object.keys(settings.hooks).sort()).toEqual(["AfterAgent", "AfterTool", "BeforeAgent", "Notification", "SessionStart"]);

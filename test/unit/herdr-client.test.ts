@@ -2,9 +2,7 @@
 // Most cases use the strict exec stub, told each exact argv; a few run the fake herdr for real, through PATH.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import {
-  CALL_GUARD_MS, createHerdrClient, type HerdrClient, HerdrError, herdrArgv, promptTextArg,
-} from "../../src/backends/herdr/client";
+import { CALL_GUARD_MS, createHerdrClient, type HerdrClient, HerdrError, herdrArgv, promptTextArg } from "../../src/backends/herdr/client";
 import { MuxError } from "../../src/errors";
 import { type ExecResult, realExec } from "../../src/exec";
 import { type ExecStub, execStub } from "../fakes/exec";
@@ -21,8 +19,18 @@ function client(...script: [string[], Partial<ExecResult>][]): { herdr: HerdrCli
 }
 
 const AGENT = {
-  agent: "claude", agent_status: "idle", cwd: "/camp", focused: false, interactive_ready: true, name: "vx-a",
-  pane_id: "w1:p2", revision: 3, state_change_seq: 4, tab_id: "w1:t2", terminal_id: "term_1", workspace_id: "w1",
+  agent: "claude",
+  agent_status: "idle",
+  cwd: "/camp",
+  focused: false,
+  interactive_ready: true,
+  name: "vx-a",
+  pane_id: "w1:p2",
+  revision: 3,
+  state_change_seq: 4,
+  tab_id: "w1:t2",
+  terminal_id: "term_1",
+  workspace_id: "w1",
 };
 const ok = (result: object) => ({ stdout: `${JSON.stringify({ id: "cli:x:y", result })}\n` });
 const LIST = ["herdr", "agent", "list"];
@@ -52,8 +60,8 @@ describe("argv builders", () => {
     { name: "agent list", argv: herdrArgv.agentList(), want: ["herdr", "agent", "list"] },
     {
       name: "agent prompt",
-      argv: herdrArgv.agentPrompt("vx-fix", "do it; rm -rf \"$HOME\"\nline two"),
-      want: ["herdr", "agent", "prompt", "vx-fix", "do it; rm -rf \"$HOME\"\nline two"],
+      argv: herdrArgv.agentPrompt("vx-fix", 'do it; rm -rf "$HOME"\nline two'),
+      want: ["herdr", "agent", "prompt", "vx-fix", 'do it; rm -rf "$HOME"\nline two'],
     },
     {
       name: "agent prompt with wait",
@@ -120,7 +128,13 @@ describe("envelope parsing", () => {
     const line = `{"result":{"type":"agent_info","agent":{"workspace_id":"w1","tab_id":"w1:t2","state_change_seq":7,"pane_id":"w1:p2","agent_status":"done","agent":"codex"}},"id":"cli:agent:get"}\n`;
     const { herdr } = client([["herdr", "agent", "get", "w1:p2"], { stdout: line }]);
     expect(await herdr.agentGet("w1:p2")).toEqual({
-      agent: "codex", agent_status: "done", pane_id: "w1:p2", tab_id: "w1:t2", workspace_id: "w1", state_change_seq: 7, interactive_ready: false,
+      agent: "codex",
+      agent_status: "done",
+      pane_id: "w1:p2",
+      tab_id: "w1:t2",
+      workspace_id: "w1",
+      state_change_seq: 7,
+      interactive_ready: false,
     });
   });
 
@@ -143,10 +157,7 @@ describe("envelope parsing", () => {
   });
 
   test("API error: JSON on stderr, exit 1", async () => {
-    const { herdr } = client([
-      ["herdr", "agent", "get", "foo"],
-      { code: 1, stderr: `{"error":{"code":"agent_not_found","message":"agent target foo not found"},"id":"cli:agent:get"}\n` },
-    ]);
+    const { herdr } = client([["herdr", "agent", "get", "foo"], { code: 1, stderr: `{"error":{"code":"agent_not_found","message":"agent target foo not found"},"id":"cli:agent:get"}\n` }]);
     const err = await herdr.agentGet("foo").catch((e) => e);
     expect(err).toBeInstanceOf(HerdrError);
     expect(err).toBeInstanceOf(MuxError);
@@ -205,13 +216,22 @@ describe("envelope parsing", () => {
 
   test("version and server status", async () => {
     expect(await client([["herdr", "--version"], { stdout: "herdr 0.9.3\n" }]).herdr.version()).toEqual({
-      text: "herdr 0.9.3", version: { version: "0.9.3", major: 0, minor: 9, patch: 3, supported: true },
+      text: "herdr 0.9.3",
+      version: { version: "0.9.3", major: 0, minor: 9, patch: 3, supported: true },
     });
     const down = `{"status":"not_running","running":false,"version":null,"protocol":null,"capabilities":null,"compatible":null,"socket":"/s","session":null,"restart_needed":false}`;
     expect(await client([STATUS, { stdout: down }]).herdr.serverStatus()).toEqual({
-      status: "not_running", running: false, version: null, protocol: null, compatible: null, restart_needed: false, socket: "/s",
+      status: "not_running",
+      running: false,
+      version: null,
+      protocol: null,
+      compatible: null,
+      restart_needed: false,
+      socket: "/s",
     });
-    const err = await client([STATUS, { stdout: "status: running\n" }]).herdr.serverStatus().catch((e) => e);
+    const err = await client([STATUS, { stdout: "status: running\n" }])
+      .herdr.serverStatus()
+      .catch((e) => e);
     expect(err.code).toBe("unparsable");
   });
 });

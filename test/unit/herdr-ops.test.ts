@@ -9,8 +9,23 @@ import { closePane, closeTab, findAgent, type HerdrOps, promptAgent, readTranscr
 import { realExec } from "../../src/exec";
 import { scaled } from "../../src/time";
 import {
-  addAgent, agentArgv, callsOf, createTab, createWorkspace, type FakeHerdrEnv, getAgent, installFakeHerdr, queueFailure,
-  recordedPrompts, removeAgent, sentKeys, setAgentStatus, setPaneText, setPromptReaction, setProtocolMismatch, stopServer,
+  addAgent,
+  agentArgv,
+  callsOf,
+  createTab,
+  createWorkspace,
+  type FakeHerdrEnv,
+  getAgent,
+  installFakeHerdr,
+  queueFailure,
+  recordedPrompts,
+  removeAgent,
+  sentKeys,
+  setAgentStatus,
+  setPaneText,
+  setPromptReaction,
+  setProtocolMismatch,
+  stopServer,
 } from "../fakes/herdr-control.ts";
 import { fakeClock } from "../deps";
 import { type Sandbox, sandbox } from "../helpers";
@@ -34,7 +49,13 @@ beforeEach(() => {
 });
 afterEach(() => box[Symbol.dispose]());
 
-const rejection = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a rejection"); }, (e) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (e) => e,
+  );
 
 describe("names", () => {
   test.each([
@@ -66,8 +87,7 @@ describe("names", () => {
 });
 
 describe("startAgent", () => {
-  const start = (name = "vx-fix") =>
-    startAgent(ops, { name, kind: "claude", pane: ws.pane_id, args: ["--dangerously-skip-permissions"], taskId: TASK });
+  const start = (name = "vx-fix") => startAgent(ops, { name, kind: "claude", pane: ws.pane_id, args: ["--dangerously-skip-permissions"], taskId: TASK });
 
   test("starts the harness with its args", async () => {
     expect(await start()).toBe("vx-fix");
@@ -130,14 +150,20 @@ describe("promptAgent", () => {
   });
 
   test("a wait settles on the agent's final status", async () => {
-    setPromptReaction(fake, NAME, [{ after_ms: 0, status: "working" }, { after_ms: 100, status: "done" }]);
+    setPromptReaction(fake, NAME, [
+      { after_ms: 0, status: "working" },
+      { after_ms: 100, status: "done" },
+    ]);
     const out = await promptAgent(ops, NAME, "hello", { waitTimeoutMs: 10_000 });
     expect(out.kind).toBe("settled");
     expect(out.kind === "settled" && out.agent.agent_status).toBe("done");
   });
 
   test("a wait that ends on a dialog settles as blocked", async () => {
-    setPromptReaction(fake, NAME, [{ after_ms: 0, status: "working" }, { after_ms: 50, status: "blocked" }]);
+    setPromptReaction(fake, NAME, [
+      { after_ms: 0, status: "working" },
+      { after_ms: 50, status: "blocked" },
+    ]);
     const out = await promptAgent(ops, NAME, "hello", { waitTimeoutMs: 10_000 });
     expect(out.kind === "settled" && out.agent.agent_status).toBe("blocked");
   });
@@ -179,7 +205,10 @@ describe("promptAgent", () => {
   });
 
   test("a false stall where the agent moved is not resent; the wait carries on", async () => {
-    setPromptReaction(fake, NAME, [{ after_ms: 0, status: "working" }, { after_ms: 150, status: "done" }]);
+    setPromptReaction(fake, NAME, [
+      { after_ms: 0, status: "working" },
+      { after_ms: 150, status: "done" },
+    ]);
     queueFailure(fake, "agent prompt", "agent_prompt_stalled", { deliver: true });
     const out = await promptAgent(ops, NAME, "hello", { waitTimeoutMs: 10_000 });
     expect(out.kind === "settled" && out.agent.agent_status).toBe("done");
@@ -189,7 +218,10 @@ describe("promptAgent", () => {
   });
 
   test("a false stall after a turn that already finished is not resent", async () => {
-    setPromptReaction(fake, NAME, [{ after_ms: 0, status: "working" }, { after_ms: 0, status: "done" }]);
+    setPromptReaction(fake, NAME, [
+      { after_ms: 0, status: "working" },
+      { after_ms: 0, status: "done" },
+    ]);
     queueFailure(fake, "agent prompt", "agent_prompt_stalled", { deliver: true });
     const out = await promptAgent(ops, NAME, "hello", { waitTimeoutMs: 10_000 });
     expect(out.kind === "settled" && out.agent.agent_status).toBe("done");
@@ -215,7 +247,10 @@ describe("promptAgent", () => {
   });
 
   test("an agent that exits during the wait", async () => {
-    setPromptReaction(fake, NAME, [{ after_ms: 0, status: "working" }, { after_ms: 50, remove_agent: true }]);
+    setPromptReaction(fake, NAME, [
+      { after_ms: 0, status: "working" },
+      { after_ms: 50, remove_agent: true },
+    ]);
     expect(await promptAgent(ops, NAME, "hello", { waitTimeoutMs: 10_000 })).toEqual({ kind: "gone", code: "agent_not_running" });
   });
 
@@ -285,7 +320,13 @@ describe("reads and closes", () => {
 
 describe("findAgent", () => {
   const agent = (o: Partial<AgentInfo>): AgentInfo => ({
-    agent_status: "idle", pane_id: "w1:p1", tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 0, interactive_ready: true, ...o,
+    agent_status: "idle",
+    pane_id: "w1:p1",
+    tab_id: "w1:t1",
+    workspace_id: "w1",
+    state_change_seq: 0,
+    interactive_ready: true,
+    ...o,
   });
   const A = agent({ name: "vx-a", agent: "claude", pane_id: "w1:p1" });
   const B = agent({ agent: "codex", pane_id: "w1:p2" });

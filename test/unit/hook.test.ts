@@ -3,14 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SettingsShapeError } from "../../src/errors";
-import {
-  HOOK_COMMAND,
-  hookEntry,
-  hookState,
-  isVexillumHandler,
-  mergeStopHook,
-  renderJson,
-} from "../../src/scaffold/hook";
+import { HOOK_COMMAND, hookEntry, hookState, isVexillumHandler, mergeStopHook, renderJson } from "../../src/scaffold/hook";
 
 // HOOK-01's `command` value exactly as docs/spec.md prints it (JSON-encoded), copied verbatim.
 const SPEC_COMMAND_JSON = String.raw`"sh -c 'for v in \"$(command -v vx 2>/dev/null)\" \"$HOME/.local/bin/vx\" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f \"$v\" ] && [ -x \"$v\" ] && exec \"$v\" sentinel await; done; echo \"vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor\" >&2; exit 0'"`;
@@ -49,9 +42,7 @@ describe("HOOK_COMMAND and hookEntry", () => {
     // A vx installed system-wide would be found; there is nothing to check then.
     if (r.stderr.toString() === "") return;
     expect(r.exitCode).toBe(0);
-    expect(r.stderr.toString()).toBe(
-      "vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor\n",
-    );
+    expect(r.stderr.toString()).toBe("vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor\n");
   });
 
   test("the wrapper execs the first vx it finds as `<vx> sentinel await`", () => {

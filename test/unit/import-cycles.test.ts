@@ -25,7 +25,10 @@ async function importGraph(): Promise<Map<string, string[]>> {
     // scanImports drops type-only imports; a type import still ties the files together for a reader.
     const specs = new Set(ts.scanImports(text.replace(/^#!.*/, "")).map((i) => i.path));
     for (const m of text.matchAll(/^\s*(?:import|export)\s+type\b[^;]*?from\s+["']([^"']+)["']/gm)) specs.add(m[1] as string);
-    graph.set(file, [...specs].map((s) => target(file, s)).filter((t): t is string => t !== undefined));
+    graph.set(
+      file,
+      [...specs].map((s) => target(file, s)).filter((t): t is string => t !== undefined),
+    );
   }
   return graph;
 }
@@ -114,7 +117,12 @@ describe("import graph of src/", () => {
   });
 
   test("the check sees a cycle when there is one", () => {
-    const g = new Map([["/a.ts", ["/b.ts"]], ["/b.ts", ["/c.ts"]], ["/c.ts", ["/a.ts"]], ["/d.ts", ["/a.ts"]]]);
+    const g = new Map([
+      ["/a.ts", ["/b.ts"]],
+      ["/b.ts", ["/c.ts"]],
+      ["/c.ts", ["/a.ts"]],
+      ["/d.ts", ["/a.ts"]],
+    ]);
     expect(cycles(g).map((c) => c.length)).toEqual([3]);
   });
 });

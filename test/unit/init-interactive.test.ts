@@ -42,9 +42,7 @@ describe("vx init questions", () => {
     using s = sandbox();
     const d = testDeps({ cwd: s.project, env: s.env, tty: true, answers: [answer] });
     expect(await main(["init"], d)).toBe(1);
-    expect(d.text().stderr).toEndWith(
-      "vx: no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions\n",
-    );
+    expect(d.text().stderr).toEndWith("vx: no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions\n");
     expect(git(s.project, "status", "--porcelain")).toBe("");
   });
 

@@ -138,9 +138,7 @@ describe("Codex commander delivery (CMDR-09)", () => {
     await injectWakes(f.w.ctx, agents);
     expect(f.codex.calls()).toHaveLength(2);
     expect(readJson(f.wakePath).delivery_failing_since).toBe(iso(first));
-    expect(f.w.logs).toEqual([
-      `sentinel: codex commander of ${f.dir} not reached: codex queue failed (exit 1): Error: no rollout found for thread id 019a (wakes kept, retried every pass)`,
-    ]);
+    expect(f.w.logs).toEqual([`sentinel: codex commander of ${f.dir} not reached: codex queue failed (exit 1): Error: no rollout found for thread id 019a (wakes kept, retried every pass)`]);
   });
 
   test("no recorded thread is a failure that keeps the wake, and says how a thread gets recorded", async () => {

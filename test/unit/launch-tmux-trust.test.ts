@@ -75,8 +75,15 @@ async function launchThrough(
   const id = taskId();
   const camp = await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
   const task = w.writeTask(paths, {
-    id, status: "pending", backend: "tmux", harness, prompt: "fix it",
-    camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot,
+    id,
+    status: "pending",
+    backend: "tmux",
+    harness,
+    prompt: "fix it",
+    camp_path: camp.path,
+    camp_branch: camp.branch,
+    camp_base: "main",
+    camp_slot: camp.slot,
   });
   const tmux = memoryTmux();
   const clock = fakeClock();
@@ -126,23 +133,30 @@ describe("the tmux launch and a folder-trust dialog", () => {
     let cursor = 0;
     let pendingDowns = 0;
     let polls = 0;
-    const r = await launchThrough(w, "claude", claudeDialog(false), (keys) => {
-      if (keys[0] === "Down") {
-        pendingDowns++;
-        return undefined; // drawn only a few polls later (see the capture below)
-      }
-      if (keys[0] === "Enter") return cursor === 1 ? "╭ Claude Code\n❯ \n? for shortcuts\n" : "Run claude again and choose Yes";
-      return undefined;
-    }, undefined, (text) => {
-      // Each capture is a poll; a pending Down is drawn on the sixth poll after it was pressed.
-      if (pendingDowns > 0 && ++polls >= 6) {
-        cursor = (cursor + pendingDowns) % 2;
-        pendingDowns = 0;
-        polls = 0;
-        return claudeDialog(cursor === 1);
-      }
-      return text;
-    });
+    const r = await launchThrough(
+      w,
+      "claude",
+      claudeDialog(false),
+      (keys) => {
+        if (keys[0] === "Down") {
+          pendingDowns++;
+          return undefined; // drawn only a few polls later (see the capture below)
+        }
+        if (keys[0] === "Enter") return cursor === 1 ? "╭ Claude Code\n❯ \n? for shortcuts\n" : "Run claude again and choose Yes";
+        return undefined;
+      },
+      undefined,
+      (text) => {
+        // Each capture is a poll; a pending Down is drawn on the sixth poll after it was pressed.
+        if (pendingDowns > 0 && ++polls >= 6) {
+          cursor = (cursor + pendingDowns) % 2;
+          pendingDowns = 0;
+          polls = 0;
+          return claudeDialog(cursor === 1);
+        }
+        return text;
+      },
+    );
     expect({ error: r.result.error, status: r.saved?.status }).toEqual({ error: undefined, status: "running" });
     expect(r.keys).toEqual([["Down"], ["Enter"]]);
   });
@@ -188,8 +202,15 @@ describe("the tmux launch and a task changed under it", () => {
     const id = taskId();
     const camp = await acquireCamp(paths, { project: dir, taskId: id, base: "main", exec: realExec });
     const task = w.writeTask(paths, {
-      id, status: "pending", backend: "tmux", harness: "codex", prompt: "fix it",
-      camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", camp_slot: camp.slot,
+      id,
+      status: "pending",
+      backend: "tmux",
+      harness: "codex",
+      prompt: "fix it",
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: "main",
+      camp_slot: camp.slot,
     });
     const tmux = memoryTmux();
     const { newSession } = tmux;

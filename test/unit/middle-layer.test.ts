@@ -97,7 +97,10 @@ describe("leasedIds", () => {
     const paths = stateDirPaths(join(dir, "state"));
     expect(leasedIds(paths)).toBeUndefined();
     mkdirSync(paths.campsDir, { recursive: true });
-    const slots = [{ number: 1, branch: "b1", leased_by: "t1" }, { number: 2, branch: "b2" }];
+    const slots = [
+      { number: 1, branch: "b1", leased_by: "t1" },
+      { number: 2, branch: "b2" },
+    ];
     writeFileSync(paths.poolFile, JSON.stringify({ schema_version: 1, slots }));
     expect(leasedIds(paths)).toEqual(new Set(["t1"]));
     writeFileSync(paths.poolFile, "{");

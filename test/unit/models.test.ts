@@ -144,15 +144,7 @@ describe("vx models output", () => {
 
   test("each profile with its when beneath, the default marked, then the sources", () => {
     expect(modelsText(merged)).toBe(
-      [
-        "fast  (claude, haiku, low)  (default)",
-        "    typos and small fixes",
-        "deep  (-, opus, -)",
-        "    hard refactors",
-        "    and migrations",
-        "Source: /g/models.json, /p/models.json",
-        "",
-      ].join("\n"),
+      ["fast  (claude, haiku, low)  (default)", "    typos and small fixes", "deep  (-, opus, -)", "    hard refactors", "    and migrations", "Source: /g/models.json, /p/models.json", ""].join("\n"),
     );
   });
 

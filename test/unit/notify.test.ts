@@ -9,17 +9,7 @@ import { procEnviron } from "../../src/procs";
 import { runPass } from "../../src/sentinel/pass";
 import type { ForumWake, SoldierWake, TaskStatus } from "../../src/state/schemas";
 import { COUNTS, DURATIONS, scaled } from "../../src/time";
-import {
-  type After,
-  type NotifierChild,
-  type SpawnNotifier,
-  type WrittenWake,
-  createNotifier,
-  notifyFromFlag,
-  parseNotify,
-  pingFor,
-  realSpawnNotifier,
-} from "../../src/wakes/notify";
+import { type After, type NotifierChild, type SpawnNotifier, type WrittenWake, createNotifier, notifyFromFlag, parseNotify, pingFor, realSpawnNotifier } from "../../src/wakes/notify";
 import { reasonText } from "../../src/wakes/reason";
 import { fakeClock } from "../deps";
 import { addAgent, createWorkspace, setPaneText } from "../fakes/herdr-control";
@@ -186,7 +176,7 @@ describe("the notify setting and --notify", () => {
 });
 
 describe("the notifier", () => {
-  test("nothing runs and nothing is logged without \"notify\"", () => {
+  test('nothing runs and nothing is logged without "notify"', () => {
     const t = notifier({ setting: () => undefined });
     t.n.notify([written(), written({ new_status: "blocked", task_id: "1111111111111111" })]);
     expect(t.runs).toEqual([]);
@@ -243,10 +233,12 @@ describe("the notifier", () => {
   });
 
   test("an invalid setting or an unreadable config is logged once and runs nothing", () => {
-    const t = notifier({ setting: (dir) => {
-      if (dir === "/p/b") throw new Error("/p/b/.vexillum/config.json: invalid JSON");
-      return "ping --topic x";
-    } });
+    const t = notifier({
+      setting: (dir) => {
+        if (dir === "/p/b") throw new Error("/p/b/.vexillum/config.json: invalid JSON");
+        return "ping --topic x";
+      },
+    });
     t.n.notify([written(), written({}, "/p/b")]);
     t.n.notify([written(), written({}, "/p/b")]);
     expect(t.runs).toEqual([]);

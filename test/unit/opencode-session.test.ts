@@ -18,9 +18,7 @@ const lookup = (PATH: string) => harnessOf("opencode").continueArgs({ camp: dir,
 
 describe("OpenCode's session lookup", () => {
   test("opencode missing from PATH: what to do", async () => {
-    await expect(lookup(join(dir, "none"))).rejects.toThrow(
-      "opencode not found in PATH, needed to find this soldier's session - put OpenCode on PATH, then resume again",
-    );
+    await expect(lookup(join(dir, "none"))).rejects.toThrow("opencode not found in PATH, needed to find this soldier's session - put OpenCode on PATH, then resume again");
   });
 
   test("a list that is not JSON: what to do", async () => {

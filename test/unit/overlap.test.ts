@@ -109,7 +109,11 @@ describe("divergence", () => {
 describe("changedFiles", () => {
   test("headers split the answer, an empty diff and a repeated tip included", async () => {
     const exec = execStub().expect(DIFF_TREE, { stdout: `${TIP_A}\0${TIP_B}\0b.ts\0${TIP_B}\0b.ts\0` });
-    const pairs = [{ tip: TIP_A, mergeBase: MB }, { tip: TIP_B, mergeBase: MB }, { tip: TIP_B, mergeBase: MB }];
+    const pairs = [
+      { tip: TIP_A, mergeBase: MB },
+      { tip: TIP_B, mergeBase: MB },
+      { tip: TIP_B, mergeBase: MB },
+    ];
     expect(await changedFiles(DIR, pairs, exec)).toEqual([[], ["b.ts"], ["b.ts"]]);
   });
 

@@ -20,8 +20,7 @@ import { memoryTmux } from "../fakes/tmux-memory";
 import { alive, waitFor } from "../helpers";
 import { finishedTmuxMission, iso, taskId, tmuxWorld, world } from "../sentinel-kit";
 
-const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) =>
-  writeSoldierState(paths, { task_id: id, state, at: iso(at), source: "claude" });
+const report = (paths: ProjectPaths, id: string, state: "working" | "idle" | "blocked", at: number) => writeSoldierState(paths, { task_id: id, state, at: iso(at), source: "claude" });
 
 describe("sentinel pass: tmux soldiers", () => {
   test("a session gone for the not-found window: interrupted with the tmux note and a wake; no herdr call", async () => {
@@ -127,7 +126,10 @@ describe("sentinel pass: tmux soldiers", () => {
     const work = memoryTmux("/run/work.sock");
     const home = memoryTmux();
     const other = memoryTmux("/run/other.sock");
-    const servers = new Map([[work.socket, work], [other.socket, other]]);
+    const servers = new Map([
+      [work.socket, work],
+      [other.socket, other],
+    ]);
     w.ctx.backends = { tmux: tmuxBackend((socket) => servers.get(socket) ?? home) };
     const { paths } = w.addProject();
     const [ia, ib, ic] = [taskId(), taskId(), taskId()];
@@ -150,7 +152,10 @@ describe("sentinel pass: tmux soldiers", () => {
     using w = world();
     const stuck = memoryTmux("/run/stuck.sock");
     const fine = memoryTmux("/run/fine.sock");
-    const servers = new Map([[stuck.socket, stuck], [fine.socket, fine]]);
+    const servers = new Map([
+      [stuck.socket, stuck],
+      [fine.socket, fine],
+    ]);
     w.ctx.backends = { tmux: tmuxBackend((socket) => servers.get(socket)!) };
     stuck.stuck = new TmuxError("failed", "tmux list-panes timed out", ["tmux", "list-panes"]);
     const { paths } = w.addProject();

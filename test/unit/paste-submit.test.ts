@@ -16,9 +16,26 @@ const HELD = screen(" * [Pasted Text: 9 lines]");
 const WAKE = "A vexillum soldier's status changed:\n  - mission a1: running -> done";
 const WAKE_LEFT = screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done");
 // The prompt was taken: its echo, the answer, a new empty box.
-const SENT = ["✦ earlier answer", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", "✦ on it", RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", " workspace (/directory)"].join("\n");
+const SENT = [
+  "✦ earlier answer",
+  " > A vexillum soldier's status changed:",
+  "   - mission a1: running -> done",
+  "✦ on it",
+  RULE,
+  " YOLO Ctrl+Y",
+  " *   Type your message or @path/to/file",
+  " workspace (/directory)",
+].join("\n");
 // A permission dialog replaced the box, the prompt's echo above it.
-const DIALOG = ["✦ earlier answer", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", " Allow execution of: 'git push'?", " ● 1. Allow once", "   2. No", " workspace (/directory)"].join("\n");
+const DIALOG = [
+  "✦ earlier answer",
+  " > A vexillum soldier's status changed:",
+  "   - mission a1: running -> done",
+  " Allow execution of: 'git push'?",
+  " ● 1. Allow once",
+  "   2. No",
+  " workspace (/directory)",
+].join("\n");
 
 describe("pasteLeftUnsent", () => {
   test.each([
@@ -28,7 +45,11 @@ describe("pasteLeftUnsent", () => {
     ["a dialog with the prompt's echo above it", DIALOG, false],
     ["a person's keys after the pasted text", screen(" * A vexillum soldier's status changed:", "     - mission a1: running -> done and more"), false],
     ["nothing drawn yet", EMPTY, false],
-    ["a redraw that brings other text", ["✦ earlier answer", " Select a theme", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", " workspace (/directory)"].join("\n"), false],
+    [
+      "a redraw that brings other text",
+      ["✦ earlier answer", " Select a theme", " * A vexillum soldier's status changed:", "   - mission a1: running -> done", " workspace (/directory)"].join("\n"),
+      false,
+    ],
     ["something else in the box", screen(" * git push --force"), false],
   ])("%s", (_name, after, want) => {
     expect(pasteLeftUnsent(EMPTY, after, WAKE)).toBe(want);
@@ -45,7 +66,18 @@ describe("pasteLeftUnsent", () => {
 
   test("the wake taken, a person typing a draft below its echo (history rows repeat): no Enter", () => {
     const before = ["✦ ok", " > a slow question", "✦ ok", RULE, " YOLO Ctrl+Y", " *   Type your message or @path/to/file", " workspace (/directory)"].join("\n");
-    const after = ["✦ ok", " > a slow question", "✦ ok", " > A vexillum soldier's status changed:", "   - mission a1: running -> done", "✦ ok", RULE, " YOLO Ctrl+Y", " * half a thought", " workspace (/directory)"].join("\n");
+    const after = [
+      "✦ ok",
+      " > a slow question",
+      "✦ ok",
+      " > A vexillum soldier's status changed:",
+      "   - mission a1: running -> done",
+      "✦ ok",
+      RULE,
+      " YOLO Ctrl+Y",
+      " * half a thought",
+      " workspace (/directory)",
+    ].join("\n");
     expect(pasteLeftUnsent(before, after, WAKE)).toBe(false);
   });
 

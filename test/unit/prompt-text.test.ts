@@ -20,15 +20,11 @@ describe("prompt text", () => {
     expect(reportBlock(REPORT)).toBe(
       `Before you finish, write your final report as a single Markdown file at: ${REPORT}\nCreate its parent directories if needed. 'vx strike' will refuse to strike your camp without it.`,
     );
-    expect(FOLLOW_UP_BLOCK).toBe(
-      'If you end up needing a decision, end your turn with one line "needs-decision: <question>"; do not use it for an ordinary status update.',
-    );
+    expect(FOLLOW_UP_BLOCK).toBe('If you end up needing a decision, end your turn with one line "needs-decision: <question>"; do not use it for an ordinary status update.');
   });
 
   test("a mission: the prompt, the pause block, the decision block last", () => {
-    expect(dispatchText({ prompt: "fix it\nplease", kind: "mission", reportPath: REPORT, pauseFile: PAUSE })).toBe(
-      `fix it\nplease\n\n---\n${PAUSE_TEXT}\n\n---\n${DECISION_TEXT}`,
-    );
+    expect(dispatchText({ prompt: "fix it\nplease", kind: "mission", reportPath: REPORT, pauseFile: PAUSE })).toBe(`fix it\nplease\n\n---\n${PAUSE_TEXT}\n\n---\n${DECISION_TEXT}`);
   });
 
   test("a scout: the report block first", () => {

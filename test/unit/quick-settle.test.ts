@@ -98,18 +98,9 @@ describe("quick-settle", () => {
     expect(o.reads).toEqual([]);
   });
 
-  const MODAL = [
-    " ☐ Auth",
-    "",
-    "Which provider first?",
-    "",
-    "❯ 1. OAuth",
-    "  2. SAML",
-    "  3. Type something.",
-    "  4. Chat about this",
-    "",
-    "Enter to select · ↑/↓ to navigate · Esc to cancel",
-  ].join("\n");
+  const MODAL = [" ☐ Auth", "", "Which provider first?", "", "❯ 1. OAuth", "  2. SAML", "  3. Type something.", "  4. Chat about this", "", "Enter to select · ↑/↓ to navigate · Esc to cancel"].join(
+    "\n",
+  );
 
   test("blocked: a modal decision from the screen, the redacted transcript as output", async () => {
     const o = ops([`${ECHO}api_key=sk-123\nthinking\n`], MODAL);

@@ -71,7 +71,12 @@ describe("the corpus as one capture", () => {
   test("every block in one transcript, separated by ordinary lines", () => {
     const text = SECRET_BLOCKS.map((b) => b.text).join("\n$ echo next\n");
     const out = redact(text);
-    expect(leaked(out, SECRET_BLOCKS.flatMap((b) => b.secrets))).toEqual([]);
+    expect(
+      leaked(
+        out,
+        SECRET_BLOCKS.flatMap((b) => b.secrets),
+      ),
+    ).toEqual([]);
     expect(out.split("\n").filter((l) => l === "$ echo next")).toHaveLength(SECRET_BLOCKS.length - 1);
     expect(redact(out)).toBe(out);
   });

@@ -115,7 +115,7 @@ describe("cookie values (RED-07)", () => {
     "curl -b cookies.txt -c cookies.txt https://example.com",
     "Set-Cookie: sid=${token}; HttpOnly",
     "git checkout -b feature=login",
-    'we keep one cookie, theme=dark, and nothing else',
+    "we keep one cookie, theme=dark, and nothing else",
     'res.setHeader("Set-Cookie", serialize(COOKIE_NAME, id, opts));',
     "the Set-Cookie header carries the session id",
   ]);
@@ -149,7 +149,7 @@ describe("the held-out corpus's three shapes", () => {
     "A3-ABCDEF is how a Secret Key starts",
     "A3-sized paper, 297 x 420 mm",
     "conn = connect(host=host, password=password, port=5432)",
-    "DB_PASSWORD=os.getenv(\"DB_PASSWORD\")",
+    'DB_PASSWORD=os.getenv("DB_PASSWORD")',
     "password = cfg.v1beta1.password",
     "DB_PASSWORD=hashlib.sha256(b64decode(x1)).hexdigest()",
     `password reset requested for user ${UUID}`,

@@ -25,7 +25,7 @@ const rows: Row[] = [
   { why: "a primitive type", code: "  token: string;", literal: "  token: strings1" },
   { why: "a class type before punctuation", code: "  token: Token;", literal: "  token: Token" },
   { why: "a type with a default of None", code: "    password: Optional[str] = None", literal: '    password: Optional[str] = "hunter22"' },
-  { why: "a Rust reference type", code: "    pub fn get(&self, key: &str) -> Option<Vec<u8>> {", literal: "    let key: &str = \"hunter22\";" },
+  { why: "a Rust reference type", code: "    pub fn get(&self, key: &str) -> Option<Vec<u8>> {", literal: '    let key: &str = "hunter22";' },
   { why: "keyof", code: "  key: keyof T & string;", literal: "  key: keyhole22 & string;" },
   { why: "a JSX expression", code: "      <tr key={row.id}>", literal: '      <tr key={"k3y-hunter22"}>' },
   { why: "a quoted field name for `key`", code: '  { key: "startedAt", title: "Started" },', literal: '  { key: "st4rtedAt9x", title: "Started" },' },
@@ -85,7 +85,7 @@ describe("assignments keep the name and lose the value", () => {
     "SKIP_AUTH=1 bun test", // one character is a switch
     "STRIPE_PUBLISHABLE_KEY=pk_test_abc123", // public by name
     "cache_key = user42", // `key` needs a random-looking value unless the name is an environment name
-    "if [[ -z \"${REGISTRY_TOKEN:-}\" ]]; then", // a reference with an empty default
+    'if [[ -z "${REGISTRY_TOKEN:-}" ]]; then', // a reference with an empty default
     "-- name: TouchToken :exec", // a spaced colon is an annotation
     "printf x | docker login --username ci --password-stdin", // no value
     "  --token string   GitHub token", // a help line's type

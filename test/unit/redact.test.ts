@@ -72,12 +72,7 @@ const wholeLine: Row[] = [
   { name: "CRLF line keeps its CR", input: "token: x\r\nok\r", want: `${DROP}\r\nok\r` },
 ];
 
-const pemBody = [
-  "-----BEGIN RSA PRIVATE KEY-----",
-  "MIIEowIBAAKCAQEA1b2c3d4e5f6g7h8i9j0kLmNoPqRsTuVwXyZ",
-  "QWERTYUIOPASDFGHJKLZXCVBNM1234567890qwertyuiopasdf",
-  "-----END RSA PRIVATE KEY-----",
-];
+const pemBody = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA1b2c3d4e5f6g7h8i9j0kLmNoPqRsTuVwXyZ", "QWERTYUIOPASDFGHJKLZXCVBNM1234567890qwertyuiopasdf", "-----END RSA PRIVATE KEY-----"];
 const pem: Row[] = [
   {
     name: "PEM block with text around",
@@ -91,12 +86,7 @@ const pem: Row[] = [
   },
   {
     name: "PEM OPENSSH block inside tool output",
-    input: [
-      "  ⎿  -----BEGIN OPENSSH PRIVATE KEY-----",
-      "     b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
-      "     -----END OPENSSH PRIVATE KEY-----",
-      "⏺ Done",
-    ].join("\n"),
+    input: ["  ⎿  -----BEGIN OPENSSH PRIVATE KEY-----", "     b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "     -----END OPENSSH PRIVATE KEY-----", "⏺ Done"].join("\n"),
     want: [PRIVATE_KEY_BLOCK, "⏺ Done"].join("\n"),
   },
   {

@@ -25,8 +25,7 @@ const HOMES = ["harnesses/", "backends/"];
 
 /** Files outside the homes that still name one, and why; each entry is a debt with its reason. */
 const ALLOWED: Record<string, string> = {
-  "scaffold/skill-text.ts":
-    "the vexillum skill is prose for the commander, installed and hashed as written; its lines on harnesses and backends are edited by hand when one is added",
+  "scaffold/skill-text.ts": "the vexillum skill is prose for the commander, installed and hashed as written; its lines on harnesses and backends are edited by hand when one is added",
   // Not debts: `vx demo` is built on tmux and its own harness by design (CMD-DEMO-02: git and tmux
   // are all it needs), and its command shares the demo harness's name.
   "commands/demo.ts": "the command is named demo, as its harness is, and tears down its private tmux server",
@@ -110,11 +109,15 @@ function backendReaches(file: string): string[] {
       const [arg] = node.arguments;
       if (arg && ts.isStringLiteral(arg) && arg.text.split("/").some((part) => (BACKEND_NAMES as readonly string[]).includes(part))) at(node, `import ${arg.text}`);
     }
-    const name =
-      ts.isPropertyAccessExpression(node) ? node.name :
-      ts.isPropertyAssignment(node) || ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) ? node.name :
-      ts.isShorthandPropertyAssignment(node) ? node.name :
-      ts.isBindingElement(node) ? (node.propertyName ?? node.name) : undefined;
+    const name = ts.isPropertyAccessExpression(node)
+      ? node.name
+      : ts.isPropertyAssignment(node) || ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node)
+        ? node.name
+        : ts.isShorthandPropertyAssignment(node)
+          ? node.name
+          : ts.isBindingElement(node)
+            ? (node.propertyName ?? node.name)
+            : undefined;
     if (name && (ts.isIdentifier(name) || ts.isStringLiteral(name)) && BACKEND_WORD.test(name.text)) at(node, `property ${name.text}`);
     if (ts.isStringLiteral(node) && /^[A-Z][A-Z0-9_]*$/.test(node.text) && BACKEND_WORD.test(node.text)) at(node, `variable ${node.text}`);
     ts.forEachChild(node, visit);

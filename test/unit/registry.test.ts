@@ -65,8 +65,14 @@ describe("command registry", () => {
   const dispatch = findCommand("dispatch")!;
   test.each([
     [["- fix the list"], ["- fix the list"]],
-    [["--kind", "scout", "-  indented bullet", "and more"], ["-  indented bullet", "and more"]],
-    [["fix", "--", "--kind", "-x"], ["fix", "--kind", "-x"]],
+    [
+      ["--kind", "scout", "-  indented bullet", "and more"],
+      ["-  indented bullet", "and more"],
+    ],
+    [
+      ["fix", "--", "--kind", "-x"],
+      ["fix", "--kind", "-x"],
+    ],
   ])("a prompt word that is not a flag stays a prompt word: %p", (argv, positionals) => {
     expect(parseArgs(checkFlags(dispatch, argv), dispatch.args)._).toEqual(positionals);
   });

@@ -16,7 +16,7 @@ describe("sentinel log", () => {
     const { lines, log } = capture();
     // A project named like this once turned every line about it into "[redacted sensitive line]".
     log("sentinel: mission 0123456789abcdef (api-key-rotator-1a2b3c4d): running -> done");
-    const corrupt = new StateError("/s/projects/p/tasks/0123456789abcdef.json", "Invalid key: Expected never but received \"token\"");
+    const corrupt = new StateError("/s/projects/p/tasks/0123456789abcdef.json", 'Invalid key: Expected never but received "token"');
     log(`sentinel: skipping ${errorText(corrupt)}`);
     expect(lines).toEqual([
       "2026-12-01T10:00:00.000Z sentinel: mission 0123456789abcdef (api-key-rotator-1a2b3c4d): running -> done\n",

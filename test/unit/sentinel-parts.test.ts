@@ -26,11 +26,7 @@ describe("guarded save (SEN-19)", () => {
     // A command moved it on meanwhile (a land, a prompt): same status, newer updated_at.
     w.writeTask(paths, { ...snapshot, updated_at: iso(T0 + 5000) });
     const logs: string[] = [];
-    const ok = await applySettle(
-      { root: w.root, paths, now: T0 + 60_000, log: (m) => logs.push(m) },
-      snapshot,
-      { type: "settle", to: "done", output: "stale read" },
-    );
+    const ok = await applySettle({ root: w.root, paths, now: T0 + 60_000, log: (m) => logs.push(m) }, snapshot, { type: "settle", to: "done", output: "stale read" });
     expect(ok).toBe(false);
     expect(loadTask(paths, snapshot.id)?.value).toMatchObject({ status: "running", updated_at: iso(T0 + 5000) });
     expect(readdirSync(paths.wakesDir)).toEqual([]);
@@ -113,7 +109,11 @@ describe("verified reaping (AWT-08)", () => {
     return execStub().expectAnyOrder(Object.entries(table).map(([pid, row]) => psCall(Number(pid), row)));
   }
   const rec = (pid: number, owner: number, started: string, project = "/p") => ({
-    pid, owner_pid: owner, project_path: project, project_key: "p-1", started_at: started,
+    pid,
+    owner_pid: owner,
+    project_path: project,
+    project_key: "p-1",
+    started_at: started,
   });
 
   test("orphans and older siblings are signalled; unverified, dead and malformed records are deleted unsignalled", async () => {

@@ -14,13 +14,15 @@ function run(args: string[], env: Record<string, string> = {}) {
 
 describe("soldier-exec", () => {
   test("argv: vx's own argv, the env file, then the harness's", () => {
-    expect(soldierExecArgv(["/bin/vx"], "/s/hooks/t/soldier-env.json", ["claude", "--x"])).toEqual([
-      "/bin/vx", "__soldier-exec", "/s/hooks/t/soldier-env.json", "--", "claude", "--x",
-    ]);
+    expect(soldierExecArgv(["/bin/vx"], "/s/hooks/t/soldier-env.json", ["claude", "--x"])).toEqual(["/bin/vx", "__soldier-exec", "/s/hooks/t/soldier-env.json", "--", "claude", "--x"]);
   });
 
   test("refusals: another file name, no separator, no harness", () => {
-    for (const args of [["/tmp/other.json", "--", "claude"], [`/tmp/${SOLDIER_ENV_FILE}`, "claude"], [`/tmp/${SOLDIER_ENV_FILE}`, "--"]]) {
+    for (const args of [
+      ["/tmp/other.json", "--", "claude"],
+      [`/tmp/${SOLDIER_ENV_FILE}`, "claude"],
+      [`/tmp/${SOLDIER_ENV_FILE}`, "--"],
+    ]) {
       expect(run(args)).toMatchObject({ code: 64, stderr: expect.stringContaining("is run by vx in a soldier's pane") });
     }
   });

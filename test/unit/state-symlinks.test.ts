@@ -103,9 +103,7 @@ describe("state files and directories that are links are refused", () => {
   test("a wakes directory that is a link: a forum wake is refused, no forum/ made where it points", () => {
     const { paths, outside } = world();
     plant(paths.wakesDir, outside);
-    expect(() => writeForumWake(paths, { session: "s1", file: "a.md", count: 1, ended: false, detectedAt: 0 })).toThrow(
-      `${paths.wakesDir}: ${REFUSED}`,
-    );
+    expect(() => writeForumWake(paths, { session: "s1", file: "a.md", count: 1, ended: false, detectedAt: 0 })).toThrow(`${paths.wakesDir}: ${REFUSED}`);
     expect(readdirSync(outside)).toEqual([]);
   });
 

@@ -44,9 +44,7 @@ describe("state root and camp refusal", () => {
   test("refuses under the state root, exact message", () => {
     const root = tmp();
     const camp = join(root, "projects", "k", "camps", "1", "repo");
-    expect(() => refuseInsideCamp(camp, root)).toThrow(
-      `running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`,
-    );
+    expect(() => refuseInsideCamp(camp, root)).toThrow(`running from inside ${camp}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`);
     expect(() => refuseInsideCamp(`${root}-sibling`, root)).not.toThrow();
     expect(isUnder(root, root)).toBe(true);
   });
@@ -197,9 +195,7 @@ describe("tasks on disk", () => {
     const paths = projectPaths(tmp(), "/p/app");
     await createTask(paths, task(id, { redispatches: 0 }));
     const script = join(import.meta.dir, "..", "fixtures", "bump-task.ts");
-    const procs = Array.from({ length: 8 }, () =>
-      Bun.spawn(["bun", script, paths.stateDir, id, "5"], { stdout: "pipe", stderr: "pipe" }),
-    );
+    const procs = Array.from({ length: 8 }, () => Bun.spawn(["bun", script, paths.stateDir, id, "5"], { stdout: "pipe", stderr: "pipe" }));
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual(Array(8).fill(0));
     expect(loadTask(paths, id)?.value.redispatches).toBe(40);
@@ -251,8 +247,7 @@ describe("kernel locks", () => {
 describe("git toplevel", () => {
   const { gitToplevel } = require("../../src/state/paths") as typeof import("../../src/state/paths");
   const { realExec } = require("../../src/exec") as typeof import("../../src/exec");
-  const gitTop = (cwd: string) =>
-    Bun.spawnSync(["git", "rev-parse", "--show-toplevel"], { cwd, stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
+  const gitTop = (cwd: string) => Bun.spawnSync(["git", "rev-parse", "--show-toplevel"], { cwd, stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
 
   test("agrees with git in a repo, a subdirectory, a worktree and outside", async () => {
     const { mkdirSync, realpathSync, symlinkSync } = require("node:fs") as typeof import("node:fs");

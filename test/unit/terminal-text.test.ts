@@ -28,9 +28,7 @@ describe("terminalText", () => {
     expect(controlCount(ATTACK)).toBe(1);
     expect(controlCount("a\r\nb")).toBe(0);
     expect(controlNote("a\r\nb", "the prompt")).toBeUndefined();
-    expect(controlNote(ATTACK, "the prompt")).toBe(
-      "vx: the prompt held 1 control character (escape sequences, terminal codes); it was removed before sending\n",
-    );
+    expect(controlNote(ATTACK, "the prompt")).toBe("vx: the prompt held 1 control character (escape sequences, terminal codes); it was removed before sending\n");
     expect(controlNote("\u0003\u0003", "the answer")).toContain("held 2 control characters");
   });
 });

@@ -111,7 +111,12 @@ describe("release layout", () => {
   });
 
   test("the formula leaves out platforms that were not built", () => {
-    const rb = formulaText({ version: "1.0.0", base: "https://h/releases", description: 'say "hi" #1', archives: [{ platform: { os: "darwin", arch: "arm64" }, url: "https://h/a", sha256: "f".repeat(64) }] });
+    const rb = formulaText({
+      version: "1.0.0",
+      base: "https://h/releases",
+      description: 'say "hi" #1',
+      archives: [{ platform: { os: "darwin", arch: "arm64" }, url: "https://h/a", sha256: "f".repeat(64) }],
+    });
     expect(rb).toContain('  on_macos do\n    on_arm do\n      url "https://h/a"\n');
     expect(rb).not.toContain("on_linux");
     expect(rb).not.toContain("on_intel");
@@ -136,7 +141,11 @@ describe("extractVx: the archive's vx, streamed to a file", () => {
       rmSync(d, { recursive: true, force: true });
     }
   }
-  const refusal = (p: Promise<unknown>) => p.then(() => "extracted", (err: Error) => err.message);
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => "extracted",
+      (err: Error) => err.message,
+    );
   const data = new TextEncoder().encode("#!/bin/sh\necho vx 9.9.9\n".repeat(40));
 
   test("the release's archive gives its vx byte for byte, a vx exactly at the limit too", async () => {
@@ -167,7 +176,10 @@ describe("extractVx: the archive's vx, streamed to a file", () => {
       writeFileSync(join(d, "readonly"), "");
       const fd = openSync(join(d, "readonly"), "r");
       try {
-        const err = await extractVx(join(d, "ok.tgz"), fd, "a.tar.gz", TAIL).then(() => undefined, (e: NodeJS.ErrnoException) => e);
+        const err = await extractVx(join(d, "ok.tgz"), fd, "a.tar.gz", TAIL).then(
+          () => undefined,
+          (e: NodeJS.ErrnoException) => e,
+        );
         expect(err?.code).toBe("EBADF");
       } finally {
         closeSync(fd);

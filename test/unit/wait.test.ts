@@ -10,9 +10,7 @@ import type { Task } from "../../src/state/schemas";
 import { createTask, taskPath, updateTask } from "../../src/state/tasks";
 import type { Clock } from "../../src/time";
 import { type TestDeps, testDeps } from "../deps";
-import {
-  addAgent, callsOf, createWorkspace, type FakeHerdrEnv, installFakeHerdr, removeAgent, setPaneText,
-} from "../fakes/herdr-control";
+import { addAgent, callsOf, createWorkspace, type FakeHerdrEnv, installFakeHerdr, removeAgent, setPaneText } from "../fakes/herdr-control";
 import { type Sandbox, sandbox, taskFixture } from "../helpers";
 
 const ID = "0123456789abcdef";
@@ -25,10 +23,7 @@ let paths: ProjectPaths;
 beforeEach(() => {
   box = sandbox();
   mkdirSync(join(box.project, ".vexillum"), { recursive: true });
-  writeFileSync(
-    join(box.project, ".vexillum", "config.json"),
-    JSON.stringify({ version: 1, initialized_at: "2026-11-30T10:00:00Z", vx_version: "0.1.0" }),
-  );
+  writeFileSync(join(box.project, ".vexillum", "config.json"), JSON.stringify({ version: 1, initialized_at: "2026-11-30T10:00:00Z", vx_version: "0.1.0" }));
   paths = projectPaths(join(box.home, ".vexillum"), box.project);
 });
 afterEach(() => box[Symbol.dispose]());
@@ -61,9 +56,11 @@ function scriptedClock(steps: Step[] = []): Clock & { sleeps: number[]; step(ms:
   };
 }
 
-const setStatus = (over: Partial<Task>): Step => async () => {
-  await updateTask(paths, ID, (t) => ({ ...t, ...over }));
-};
+const setStatus =
+  (over: Partial<Task>): Step =>
+  async () => {
+    await updateTask(paths, ID, (t) => ({ ...t, ...over }));
+  };
 
 function deps(clock: Clock, env: Record<string, string> = {}): TestDeps {
   const d = testDeps({ cwd: box.project, env: { ...box.env, ...env }, clock });
@@ -332,23 +329,14 @@ describe("pane tail", () => {
     await createTask(paths, herdrTask({ status: "interrupted", output: "x\npassword: hunter2\ndone?" }));
     const d = herdrDeps(scriptedClock());
     expect(await waitForTask(d, options())).toBe(2);
-    expect(lines(d).slice(1)).toEqual([
-      `VX_WAIT_PANE_TAIL: task=${ID} lines=3 source=recorded`,
-      "x",
-      "[redacted sensitive line]",
-      "done?",
-      `VX_WAIT_TERMINAL: task=${ID} status=interrupted`,
-    ]);
+    expect(lines(d).slice(1)).toEqual([`VX_WAIT_PANE_TAIL: task=${ID} lines=3 source=recorded`, "x", "[redacted sensitive line]", "done?", `VX_WAIT_TERMINAL: task=${ID} status=interrupted`]);
   });
 
   test("disabled with 0: no tail line and no pane read", async () => {
     await createTask(paths, herdrTask());
     const d = herdrDeps(scriptedClock());
     expect(await waitForTask(d, options({ paneTailLines: 0 }))).toBe(0);
-    expect(lines(d)).toEqual([
-      `VX_WAIT_START: task=${ID} status=done poll=5s max_wait=7200s log=-`,
-      `VX_WAIT_DONE: task=${ID} status=done`,
-    ]);
+    expect(lines(d)).toEqual([`VX_WAIT_START: task=${ID} status=done poll=5s max_wait=7200s log=-`, `VX_WAIT_DONE: task=${ID} status=done`]);
     expect(callsOf(fake, "agent", "read")).toEqual([]);
     expect(existsSync(join(box.home, ".vexillum", "sentinel.log"))).toBe(false);
   });

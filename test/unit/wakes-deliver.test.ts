@@ -6,13 +6,7 @@ import { projectPaths, stateDirPaths } from "../../src/state/paths";
 import type { ForumWake, SoldierWake, Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
 import { createTask } from "../../src/state/tasks";
-import {
-  type CurrencyContext,
-  forumWakeCurrent,
-  leasedIn,
-  loadTaskIn,
-  soldierWakeCurrent,
-} from "../../src/wakes/currency";
+import { type CurrencyContext, forumWakeCurrent, leasedIn, loadTaskIn, soldierWakeCurrent } from "../../src/wakes/currency";
 import { type DeliverDeps, collectWakes, finishClaims, putBackAll } from "../../src/wakes/deliver";
 import { claimWake, listWakeNames, writeForumWake, writeSoldierWake } from "../../src/wakes/queue";
 
@@ -135,7 +129,15 @@ describe("real lookups", () => {
     mkdirSync(paths.campsDir, { recursive: true });
     writeFileSync(paths.poolFile, "{bad");
     expect(leasedIn(paths.stateDir)).toBeUndefined();
-    writeFileSync(paths.poolFile, JSON.stringify({ slots: [{ number: 1, branch: "b1", leased_by: ID }, { number: 2, branch: "b2" }] }));
+    writeFileSync(
+      paths.poolFile,
+      JSON.stringify({
+        slots: [
+          { number: 1, branch: "b1", leased_by: ID },
+          { number: 2, branch: "b2" },
+        ],
+      }),
+    );
     expect(leasedIn(paths.stateDir)).toEqual(new Set([ID]));
   });
   test("task lookup", async () => {

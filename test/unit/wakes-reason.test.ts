@@ -29,9 +29,7 @@ const FORUM_FOOT = "Read it, act on it, and acknowledge it with vx forum inbox -
 
 describe("reason text (WAK-11)", () => {
   test("one soldier wake", () => {
-    expect(reasonText([S2], [])).toBe(
-      `${SOLDIER_HEAD}\n- mission aaaaaaaaaaaaaaaa: running -> blocked\n${SOLDIER_FOOT}`,
-    );
+    expect(reasonText([S2], [])).toBe(`${SOLDIER_HEAD}\n- mission aaaaaaaaaaaaaaaa: running -> blocked\n${SOLDIER_FOOT}`);
   });
 
   test("two soldier wakes, oldest first, with project, report and note lines in that order", () => {
@@ -50,26 +48,15 @@ describe("reason text (WAK-11)", () => {
 
   test("forum section: singular, plural, CR/LF in file names become spaces", () => {
     expect(reasonText([], [F2, F1])).toBe(
-      [
-        FORUM_HEAD,
-        "forum session docs/a.md: 1 new message (ended: false). Run vx forum inbox.",
-        "forum session b  c.md: 3 new messages (ended: true). Run vx forum inbox.",
-        FORUM_FOOT,
-      ].join("\n"),
+      [FORUM_HEAD, "forum session docs/a.md: 1 new message (ended: false). Run vx forum inbox.", "forum session b  c.md: 3 new messages (ended: true). Run vx forum inbox.", FORUM_FOOT].join("\n"),
     );
   });
 
   test("both sections: soldier first, one blank line between", () => {
     expect(reasonText([S2], [F1])).toBe(
-      [
-        SOLDIER_HEAD,
-        "- mission aaaaaaaaaaaaaaaa: running -> blocked",
-        SOLDIER_FOOT,
-        "",
-        FORUM_HEAD,
-        "forum session docs/a.md: 1 new message (ended: false). Run vx forum inbox.",
-        FORUM_FOOT,
-      ].join("\n"),
+      [SOLDIER_HEAD, "- mission aaaaaaaaaaaaaaaa: running -> blocked", SOLDIER_FOOT, "", FORUM_HEAD, "forum session docs/a.md: 1 new message (ended: false). Run vx forum inbox.", FORUM_FOOT].join(
+        "\n",
+      ),
     );
   });
 

@@ -68,9 +68,7 @@ describe("claims", () => {
   test("exactly one of 8 racing processes wins the claim", async () => {
     const dir = tmp();
     const path = writeSoldierWake(dir, dir, wake());
-    const procs = Array.from({ length: 8 }, () =>
-      Bun.spawn([process.execPath, FIXTURE, dir, `${ID_A}.json`], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }),
-    );
+    const procs = Array.from({ length: 8 }, () => Bun.spawn([process.execPath, FIXTURE, dir, `${ID_A}.json`], { stdin: "pipe", stdout: "pipe", stderr: "inherit" }));
     const readers = procs.map((p) => p.stdout.getReader());
     const decoder = new TextDecoder();
     // Wait until every racer is loaded and blocked on stdin, then release them together.
@@ -265,16 +263,7 @@ describe("coalescing", () => {
     writeSoldierWake(dir, dir, wake({ old_status: "blocked", new_status: "done", report_path: "/r.md", origin: "/p", note: "n" }));
     expect(listWakeNames(dir)).toEqual([`${ID_A}.json`]);
     const text = readFileSync(join(dir, `${ID_A}.json`), "utf8");
-    expect(Object.keys(JSON.parse(text))).toEqual([
-      "task_id",
-      "kind",
-      "old_status",
-      "new_status",
-      "detected_at",
-      "report_path",
-      "origin",
-      "note",
-    ]);
+    expect(Object.keys(JSON.parse(text))).toEqual(["task_id", "kind", "old_status", "new_status", "detected_at", "report_path", "origin", "note"]);
     expect(JSON.parse(text).old_status).toBe("blocked");
     expect(text.endsWith("}\n")).toBe(true);
   });
@@ -306,9 +295,7 @@ describe("forum wakes", () => {
 
   test.each(["", ".", "..", "a/b", "../x"])("session %p is refused", (session) => {
     const paths = stateDirPaths(tmp());
-    expect(() => writeForumWake(paths, { session, file: "f", count: 1, ended: false, detectedAt: T1 })).toThrow(
-      "invalid forum session",
-    );
+    expect(() => writeForumWake(paths, { session, file: "f", count: 1, ended: false, detectedAt: T1 })).toThrow("invalid forum session");
     expect(existsSync(paths.forumWakesDir)).toBe(false);
   });
 });

@@ -34,7 +34,11 @@ function herdrKeys(ops: HerdrOps): PaneKeys {
       if (screen === undefined) throw new Error(`herdr agent read ${pane}: the agent is gone or busy`);
       return screen;
     },
-    sendKeys: (pane, keys) => ops.herdr.agentSendKeys(pane, keys.map((k) => k.toLowerCase())),
+    sendKeys: (pane, keys) =>
+      ops.herdr.agentSendKeys(
+        pane,
+        keys.map((k) => k.toLowerCase()),
+      ),
   };
 }
 

@@ -14,8 +14,7 @@ import { herdrBackend } from "./survey";
 import { herdrTerminal } from "./terminal";
 
 /** SEN-18: the note of a soldier whose agent disappeared. */
-export const NOTE_AGENT_GONE =
-  "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
+export const NOTE_AGENT_GONE = "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
 
 /** CMD-DISPATCH-02, shared by redispatch and resume. */
 export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)";
@@ -44,8 +43,7 @@ export const herdr = {
   hasPane: (task) => Boolean(task.herdr_tab_id),
   soldierName: (task) => task.herdr_agent_name,
   paneName: (task) => task.herdr_agent_name ?? task.herdr_pane_id,
-  launchLine: (t) =>
-    t.herdr_pane_id ? `herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}` : undefined,
+  launchLine: (t) => (t.herdr_pane_id ? `herdr: workspace=${t.herdr_workspace_id ?? ""} tab=${t.herdr_tab_id ?? ""} pane=${t.herdr_pane_id} agent=${t.herdr_agent_name ?? ""}` : undefined),
   intent,
   relaunch: (task, workspace) => ({
     herdr_tab_id: undefined,

@@ -187,7 +187,6 @@ export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task:
   return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
 }
 
-
 export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; judge: LifecycleRules["judge"] };
 
 /**

@@ -123,7 +123,13 @@ function herdrWatch(ops: HerdrOps, target: string, unsent: RegExp): PasteWatch {
 
 /** A piece of the text that shows wherever the harness drew it: its first line's start. */
 function markOf(text: string): string {
-  return (terminalText(text).split("\n").find((l) => l.trim() !== "") ?? "").trim().slice(0, 40);
+  return (
+    terminalText(text)
+      .split("\n")
+      .find((l) => l.trim() !== "") ?? ""
+  )
+    .trim()
+    .slice(0, 40);
 }
 
 /** How many times the pane's transcript shows `mark`; undefined when it cannot be read (or there is no mark). */

@@ -113,10 +113,23 @@ export const tmuxArgv = {
   newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean; tag?: string }): string[] => [
     // -P: the new session's own ids, printed by the command that made it.
     // The path, the environment and the argv are data: never a separator or a format to tmux.
-    "tmux", "new-session", "-d", "-P", "-F", NEW_FORMAT, "-s", r.name, "-c", tmuxFormatLiteral(r.cwd),
-    "-x", String(r.width ?? 220), "-y", String(r.height ?? 50),
+    "tmux",
+    "new-session",
+    "-d",
+    "-P",
+    "-F",
+    NEW_FORMAT,
+    "-s",
+    r.name,
+    "-c",
+    tmuxFormatLiteral(r.cwd),
+    "-x",
+    String(r.width ?? 220),
+    "-y",
+    String(r.height ?? 50),
     ...Object.entries(r.env).flatMap(([k, v]) => ["-e", tmuxLiteral(`${k}=${v}`)]),
-    "--", ...r.argv.map(tmuxLiteral),
+    "--",
+    ...r.argv.map(tmuxLiteral),
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
     // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
     // task id also goes into the session's environment by itself, whatever `env` holds, since a
@@ -126,16 +139,12 @@ export const tmuxArgv = {
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
   /** The last `lines` lines of history and screen, wrapped lines joined (TMX-06). */
-  capture: (session: string, lines?: number): string[] => [
-    "tmux", "capture-pane", "-p", "-J", "-t", paneTarget(session), ...(lines === undefined ? [] : ["-S", String(-lines)]),
-  ],
+  capture: (session: string, lines?: number): string[] => ["tmux", "capture-pane", "-p", "-J", "-t", paneTarget(session), ...(lines === undefined ? [] : ["-S", String(-lines)])],
   /**
    * The text on stdin loaded and pasted (bracketed, buffer deleted) in one tmux command sequence,
    * so no vx killed in between leaves its buffer, and the prompt in it, on the user's server.
    */
-  loadAndPaste: (buffer: string, session: string): string[] => [
-    "tmux", "load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session),
-  ],
+  loadAndPaste: (buffer: string, session: string): string[] => ["tmux", "load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session)],
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
   killSession: (name: string): string[] => ["tmux", "kill-session", "-t", sessionTarget(name)],
   paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
@@ -145,12 +154,9 @@ export const tmuxArgv = {
    * takes for non-UTF-8 (no UTF-8 locale) gets control characters as `_`, and the path must come
    * back exactly as it is to be compared with the camp's.
    */
-  paneInfo: (target: string): string[] => [
-    "tmux", "-u", "list-panes", "-t", paneTarget(target), "-f", target.startsWith("%") ? `#{==:#{pane_id},${target}}` : "#{pane_active}", "-F", INFO_FORMAT,
-  ],
+  paneInfo: (target: string): string[] => ["tmux", "-u", "list-panes", "-t", paneTarget(target), "-f", target.startsWith("%") ? `#{==:#{pane_id},${target}}` : "#{pane_active}", "-F", INFO_FORMAT],
   sessionEnv: (target: string, name: string): string[] => ["tmux", "show-environment", "-t", sessionTarget(target), name],
 };
-
 
 export interface TmuxClient {
   /** The server's socket this client names (`-S`); undefined: tmux picks it from the environment. */

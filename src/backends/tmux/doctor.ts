@@ -29,8 +29,6 @@ export async function tmuxVersionCheck(deps: Deps, tmux: string): Promise<Check>
   return { status: "missing", name: "tmux version", detail: `${shown} is older than ${TMUX_MIN.join(".")}, which the tmux backend needs - upgrade tmux`, required: true };
 }
 
-
-
 /**
  * tmux soldiers still alive though their task no longer holds its camp (a launch killed before it
  * recorded its session, whose camp a strike then returned): the next dispatch leased there would

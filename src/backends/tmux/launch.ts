@@ -77,18 +77,23 @@ async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | un
 
 /** Waits for the harness to take input in its tmux pane (readiness.ts), answering a folder-trust dialog. */
 function waitReadyIn(ctx: TmuxLaunchCtx, pane: string, harness: HarnessName): Promise<Readiness> {
-  return waitReady({
-    async look(last) {
-      try {
-        const screen = await ctx.tmux.capture(pane);
-        if (await ctx.tmux.paneDead(pane)) return { gone: await deadWords(ctx, pane, last) };
-        return { screen };
-      } catch {
-        return { gone: lastWords(last ?? "") };
-      }
+  return waitReady(
+    {
+      async look(last) {
+        try {
+          const screen = await ctx.tmux.capture(pane);
+          if (await ctx.tmux.paneDead(pane)) return { gone: await deadWords(ctx, pane, last) };
+          return { screen };
+        } catch {
+          return { gone: lastWords(last ?? "") };
+        }
+      },
+      press: (key) => ctx.tmux.sendKeys(pane, [key]),
     },
-    press: (key) => ctx.tmux.sendKeys(pane, [key]),
-  }, harness, ctx.deps, scaled("harnessReady", ctx.deps.env));
+    harness,
+    ctx.deps,
+    scaled("harnessReady", ctx.deps.env),
+  );
 }
 
 /**

@@ -70,10 +70,7 @@ export async function identify(tmux: TmuxClient, task: TmuxIds & Pick<Task, "id"
  * name another session may take meanwhile). `killed`: killed now; `gone`: nothing there (or it
  * ended meanwhile); `other`: a session not verified as this task's, left running.
  */
-export async function killIfOurs(
-  tmux: TmuxClient,
-  task: TmuxIds & Pick<Task, "id" | "camp_path">,
-): Promise<{ is: "killed" | "gone" } | { is: "other"; inCamp: boolean }> {
+export async function killIfOurs(tmux: TmuxClient, task: TmuxIds & Pick<Task, "id" | "camp_path">): Promise<{ is: "killed" | "gone" } | { is: "other"; inCamp: boolean }> {
   const who = await identify(tmux, task, "kill");
   if (who.is !== "ours") return who;
   return { is: (await tmux.killSession(who.sessionId)) ? "killed" : "gone" };

@@ -16,7 +16,6 @@ function readOrUndefined(p: Promise<string>): Promise<string | undefined> {
   return p.catch(() => undefined);
 }
 
-
 /**
  * The task's pane among one server's: by the pane's own id and its session's, tagged with the
  * task's id (a server that restarted hands the same ids to other sessions), so a later session

@@ -43,13 +43,16 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRu
   return {
     name: "tmux",
     pane: "tmux pane",
-    launch: (pending, relaunch) =>
-      launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending), rules }, pending, relaunch),
+    launch: (pending, relaunch) => launchTmuxSoldier({ deps, paths, tmux: launchTmuxOf(deps, pending), hooks: soldierHooks(deps, paths, pending), rules }, pending, relaunch),
     prompt: (task, text) => deliver(task, (pane) => pasteAndSubmit(deps, tmuxOfTask(task), pane, text, task.harness), false),
     press: (task, key) => deliver(task, (pane) => tmuxOfTask(task).sendKeys(pane, [key]), true),
     screen: async (task) => {
       const pane = paneOf(task);
-      return pane ? tmuxOfTask(task).capture(pane).catch(() => undefined) : undefined;
+      return pane
+        ? tmuxOfTask(task)
+            .capture(pane)
+            .catch(() => undefined)
+        : undefined;
     },
     live: async (task) => (await live(task))?.soldier,
     settle: (task) => probe({ deps, paths, tmux: tmuxOfTask(task), rules }, task),
