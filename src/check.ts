@@ -4,7 +4,8 @@
  * without importing doctor's report.
  */
 
-export type CheckStatus = "ok" | "warn" | "missing";
+/** `optional`: a tool this project does not need is not installed (only a word, never a failure). */
+export type CheckStatus = "ok" | "warn" | "missing" | "optional";
 
 export type Check = {
   status: CheckStatus;

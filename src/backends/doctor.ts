@@ -23,7 +23,7 @@ export async function backendToolChecks(deps: Deps, backend: BackendName): Promi
       const other = ALL_BACKENDS.find((o) => o !== b && which(o.program, deps.env.PATH));
       const fix = `install ${b.program}${other ? `, or use ${other.name}: vx init --backend ${other.name}` : ""}`;
       out.push({ status: "missing", name: b.name, detail: `${b.program} not found in PATH (required, the soldiers' terminal) - ${fix}`, required: true });
-    } else out.push({ status: "missing", name: b.name, detail: `${b.program} not found in PATH (optional, for the ${b.name} backend)` });
+    } else out.push({ status: "optional", name: b.name, detail: `${b.program} not found in PATH (only needed for the ${b.name} backend)` });
   }
   return out;
 }

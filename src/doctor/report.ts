@@ -12,7 +12,7 @@ export function summarize(checks: Check[]): { line: string; exit: number } {
   if (checks.some((c) => c.status === "missing" && c.required)) {
     return { line: "Environment not ready, see missing checks above.", exit: EXIT.error };
   }
-  const optional = checks.filter((c) => c.status === "missing").map((c) => c.name);
+  const optional = checks.filter((c) => c.status === "missing" || c.status === "optional").map((c) => c.name);
   const warnings = checks.filter((c) => c.status === "warn").map((c) => c.name);
   const parts: string[] = [];
   if (optional.length) parts.push(`optional: ${optional.join(", ")} missing`);

@@ -22,7 +22,7 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
     if (found) out.push({ status: "ok", name: h.label, detail: found });
     else if (role) out.push({ status: "missing", name: h.label, detail: `${h.exe} not found in PATH (required, ${role})`, required: true });
     else {
-      out.push({ status: "missing", name: h.label, detail: `${h.exe} not found in PATH (optional, only needed to run ${h.label} soldiers or commanders)` });
+      out.push({ status: "optional", name: h.label, detail: `${h.exe} not found in PATH (only needed to run ${h.label} soldiers or commanders)` });
     }
   }
   return out;

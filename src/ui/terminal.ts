@@ -40,11 +40,12 @@ export async function colourReport(text: string): Promise<string> {
     "[ok]": colors.green("✔ ok"),
     "[warn]": colors.yellow("⚠ warn"),
     "[missing]": colors.red("✖ missing"),
+    "[optional]": colors.dim("○ optional"),
   };
   return text
     .split("\n")
     .map((line) => {
-      const m = /^\[(ok|warn|missing)\]/.exec(line);
+      const m = /^\[(ok|warn|missing|optional)\]/.exec(line);
       if (m) return `${mark[m[0]]}${line.slice(m[0].length)}`;
       if (line.startsWith("Environment ready")) return colors.green(colors.bold(line));
       if (line.startsWith("Environment not ready")) return colors.red(colors.bold(line));

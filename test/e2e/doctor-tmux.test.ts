@@ -17,7 +17,7 @@ describe("vx doctor: the tmux backend", () => {
       .trim()
       .replace(/^tmux /, "");
     expect(tmuxLines(r.stdout)).toEqual([`[ok] tmux - ${Bun.which("tmux", { PATH: s.env.PATH })}`, `[ok] tmux version - ${real}`]);
-    expect(r.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)");
+    expect(r.stdout).toContain("[optional] herdr - herdr not found in PATH (only needed for the herdr backend)");
 
     writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\necho 'tmux 3.1c'\n");
     r = await vx(["doctor"], { cwd: s.project, env: s.env });

@@ -77,7 +77,7 @@ async function readyEnvironment(s: Sandbox): Promise<void> {
   ]);
   expect(r.stdout).toContain(`[ok] herdr version - ${REAL_HERDR_VERSION} (the version vx's tests run)\n`);
   expect(r.stdout).toContain(`[ok] herdr server - running (protocol ${REAL_HERDR_PROTOCOL})\n`);
-  expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+  expect(r.stdout).toContain("[optional] Codex - codex not found in PATH (only needed to run Codex soldiers or commanders)\n");
   expect(r.stdout).toContain("[ok] another vx earlier in PATH - none (no vx on PATH)\n");
   expect(r.stdout).toContain("[ok] ~/.vexillum/\n");
   expect(r.stdout).toContain("[ok] CLAUDE.md vexillum block - current (en)\n");
@@ -218,7 +218,7 @@ describe("vx doctor", () => {
     expect(init.code).toBe(0);
     const r = await vx(["doctor"], { cwd: s.project, env: s.env });
     expect(r.stdout).toContain("[missing] Codex - codex not found in PATH (required, this project's soldier harness)\n");
-    expect(r.stdout).toContain("[missing] Pi - pi not found in PATH (optional, only needed to run Pi soldiers or commanders)\n");
+    expect(r.stdout).toContain("[optional] Pi - pi not found in PATH (only needed to run Pi soldiers or commanders)\n");
     expect(r.stdout).toMatch(/\nEnvironment not ready, see missing checks above\.\n$/);
     expect(r.code).toBe(1);
     const config = join(s.project, ".vexillum", "config.json");
@@ -226,8 +226,8 @@ describe("vx doctor", () => {
     require("node:fs").rmSync(join(s.bin, "herdr"));
     writeExecutable(join(s.bin, "tmux"), "#!/bin/sh\necho 'tmux 3.3a'\n");
     const tmux = await vx(["doctor"], { cwd: s.project, env: s.env });
-    expect(tmux.stdout).toContain("[missing] herdr - herdr not found in PATH (optional, for the herdr backend)\n");
-    expect(tmux.stdout).toContain("[missing] Codex - codex not found in PATH (optional, only needed to run Codex soldiers or commanders)\n");
+    expect(tmux.stdout).toContain("[optional] herdr - herdr not found in PATH (only needed for the herdr backend)\n");
+    expect(tmux.stdout).toContain("[optional] Codex - codex not found in PATH (only needed to run Codex soldiers or commanders)\n");
     expect(tmux.stdout).toEndWith(`\nEnvironment ready (optional: herdr, ${OPTIONAL} missing).\n`);
     expect(tmux.code).toBe(0);
   });
