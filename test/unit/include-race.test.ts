@@ -24,6 +24,9 @@ for (;;) {
 }
 `;
 
+/** What the copy says when the swap is met at the open itself. */
+const MET = "its directory sub is a link, not followed";
+
 test("a directory swapped for a link to outside during the copy never lets an outside file in", async () => {
   using s = sandbox();
   const p = s.project;
@@ -51,7 +54,9 @@ test("a directory swapped for a link to outside during the copy never lets an ou
   const leaked: string[] = [];
   try {
     await waitFor(() => Bun.file(flag).size === 0 && swapper.exitCode === null, 10_000, "the swapper to start");
-    while (copies < 200 && rounds < 100_000) {
+    // On a loaded machine the swapper may get no CPU for all of the first 200 copies: go on until
+    // the swap has been met at the open at least once (the bound keeps a starved swapper finite).
+    while ((copies < 200 || !skipped.has(MET)) && rounds < 1_000_000) {
       rounds++;
       rmSync(join(camp, "sub"), { recursive: true, force: true });
       const res = copyListed(p, camp, ["sub/app.env"], new Set());
@@ -66,9 +71,9 @@ test("a directory swapped for a link to outside during the copy never lets an ou
     await swapper.exited;
   }
   expect(swapper.signalCode).toBe("SIGKILL"); // it swapped all along, never died of an error
-  expect(copies).toBe(200);
+  expect(copies).toBeGreaterThanOrEqual(200);
   // The swap was met at the open itself, not only before it.
-  expect(skipped).toContain("its directory sub is a link, not followed");
+  expect(skipped).toContain(MET);
   expect(leaked).toEqual([]);
   // Thousands of rounds against a process that swaps without pause: minutes on a loaded machine.
 }, 300_000);
