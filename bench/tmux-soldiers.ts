@@ -12,10 +12,10 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeSoldierState } from "../src/state/soldier-state";
 import { acquireCamp } from "../src/camps/pool";
 import { realExec } from "../src/exec";
 import { TRAILER } from "../src/lifecycle/evidence";
-import { writeSoldierState } from "../src/soldiers/states";
 import { type ProjectPaths, projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { createTask } from "../src/state/tasks";

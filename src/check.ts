@@ -5,7 +5,7 @@
  */
 
 /** `optional`: a tool this project does not need is not installed (only a word, never a failure). */
-export type CheckStatus = "ok" | "warn" | "missing" | "optional";
+type CheckStatus = "ok" | "warn" | "missing" | "optional";
 
 export type Check = {
   status: CheckStatus;

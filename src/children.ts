@@ -13,12 +13,12 @@ import { processesWithEnv, stillHasEnv } from "./procs";
 import { GUARDS } from "./time";
 
 /** The variable that carries a child's mark (spec STA-10, WAK-14). */
-export const CHILD_MARK = "VX_CHILD_MARK";
+const CHILD_MARK = "VX_CHILD_MARK";
 
 /** Rounds of finding and killing: a process forked between a look and the kills is found by the next look. */
 const SWEEP_ROUNDS = 6;
 
-export type ChildMark = {
+type ChildMark = {
   /** The variables to add to the child's environment. */
   env: Record<string, string>;
   /** Kills every live process carrying the mark; resolves to how many were signalled. Never throws. */

@@ -51,7 +51,7 @@ function fdOutput(fd: 1 | 2): Output {
 }
 
 /** True in the compiled binary, whose entry lives in Bun's embedded filesystem. */
-export function isCompiled(): boolean {
+function isCompiled(): boolean {
   return Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
 }
 
@@ -67,7 +67,7 @@ export function selfExecutable(): string {
 }
 
 /** argv that starts this same vx again. */
-export function selfArgv(): string[] {
+function selfArgv(): string[] {
   return isCompiled() ? [selfExecutable()] : [process.execPath, Bun.main];
 }
 

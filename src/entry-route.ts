@@ -3,7 +3,7 @@
  * tmux soldier's launcher, `vx demo`'s scripted soldier, a bare `vx sentinel` (it polls for days,
  * so it starts without the command table: sentinel/entry.ts), or `main` with everything.
  */
-export type Route = "drain" | "soldier-exec" | "demo-soldier" | "sentinel" | "main";
+type Route = "drain" | "soldier-exec" | "demo-soldier" | "sentinel" | "main";
 
 export function routeOf(argv: readonly string[]): Route {
   if (argv.length === 2 && argv[0] === "sentinel" && argv[1] === "drain") return "drain";

@@ -23,5 +23,3 @@ export const EXIT = {
   /** Stopped by Ctrl-C (128 + SIGINT, as a shell reports it): `vx demo` after its teardown. */
   interrupted: 130,
 } as const;
-
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

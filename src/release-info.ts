@@ -18,8 +18,8 @@ export const HOMEBREW_TAP = "vexillum-dev/tap";
 
 export const OSES = ["linux", "darwin"] as const;
 export const ARCHES = ["x64", "arm64"] as const;
-export type ReleaseOs = (typeof OSES)[number];
-export type ReleaseArch = (typeof ARCHES)[number];
+type ReleaseOs = (typeof OSES)[number];
+type ReleaseArch = (typeof ARCHES)[number];
 export type Platform = { os: ReleaseOs; arch: ReleaseArch };
 
 export const CHECKSUMS_ASSET = "checksums.txt";

@@ -68,7 +68,7 @@ export const DURATIONS = {
   forumOpenLink: 2 * MIN,
 } as const;
 
-export type DurationName = keyof typeof DURATIONS;
+type DurationName = keyof typeof DURATIONS;
 
 /**
  * Guards against a hung child process, in milliseconds. Not behaviour timings: never scaled, so a
@@ -150,7 +150,7 @@ export const COUNTS = {
   hookTimeoutSeconds: 24 * 3600 + 600,
 } as const;
 
-export type TimeScale = { value: number; raw?: string; valid: boolean };
+type TimeScale = { value: number; raw?: string; valid: boolean };
 
 /** ENV-07: a positive finite decimal, else scale 1 (reported by doctor). */
 export function parseTimeScale(raw: string | undefined): TimeScale {

@@ -9,7 +9,7 @@ import type { Exec } from "../exec";
 import { HARNESSES } from "../harnesses";
 import { inspectProcess } from "../procs";
 
-export type OwnerChain = {
+type OwnerChain = {
   owner: number;
   /** The owner's command line (argv joined by spaces) when the await started. */
   ownerCommand: string;

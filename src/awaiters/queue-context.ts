@@ -1,8 +1,3 @@
-/**
- * What drain and await share: the AWT-01 no-op conditions, checked before anything is read or
- * claimed, and the lookups the currency filter needs.
- */
-import { join } from "node:path";
 import { ALL_BACKENDS } from "../backends";
 import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";
@@ -12,7 +7,7 @@ import { type ProjectPaths, gitToplevel, isUnder, projectPaths, stateRoot } from
 import { leasedIn, loadTaskIn } from "../wakes/currency";
 import type { DeliverDeps, QueueDirs } from "../wakes/deliver";
 
-export type AwaitProject = { root: string; paths: ProjectPaths; queue: QueueDirs };
+type AwaitProject = { root: string; paths: ProjectPaths; queue: QueueDirs };
 
 /** The project whose queue this hook delivers, or undefined when there is nothing to deliver here. */
 export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefined> {
@@ -50,8 +45,4 @@ export function deliverDeps(deps: Deps, root: string): DeliverDeps {
       isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, deps.exec) : undefined),
     },
   };
-}
-
-export function sentinelLogPath(root: string): string {
-  return join(root, "sentinel.log");
 }

@@ -24,7 +24,7 @@ export function listenDeadline(start: number, env: Env): number {
   return start + scaled("awaitGiveUp", env);
 }
 
-export type AwaitStep = { kind: "wait"; ms: number } | { kind: "rearm" } | { kind: "end" };
+type AwaitStep = { kind: "wait"; ms: number } | { kind: "rearm" } | { kind: "end" };
 
 /**
  * After a poll found nothing: wait for the next poll (never shorter than the floor, never past the

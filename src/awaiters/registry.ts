@@ -16,7 +16,7 @@ import { realpathOr, rootPaths } from "../state/paths";
 import { parseRecord, renderState } from "../state/record";
 import { type Awaiter, AwaiterSchema } from "../state/schemas";
 
-export function recordPath(dir: string, pid: number): string {
+function recordPath(dir: string, pid: number): string {
   return join(dir, `${pid}.json`);
 }
 
@@ -39,7 +39,7 @@ export function unregisterAwaiter(dir: string, pid: number): void {
 }
 
 /** A record with the process it names, verified as a live `vx sentinel await`. */
-export type LiveAwaiter = { rec: Awaiter; proc: ProcessInfo };
+type LiveAwaiter = { rec: Awaiter; proc: ProcessInfo };
 
 /**
  * Reads every record, deleting the untrustworthy ones (malformed, misnamed, dead, or a pid now
@@ -91,7 +91,7 @@ function newer(a: Awaiter, b: Awaiter): boolean {
 }
 
 /** What reaping does to processes, replaceable in tests that name pids no process has. */
-export type ReapSeams = {
+type ReapSeams = {
   signal?: (pid: number) => void;
   /** The state root `pid` runs with (symlinks resolved); undefined when it cannot be told. */
   rootOf?: (pid: number) => Promise<string | undefined>;

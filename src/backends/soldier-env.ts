@@ -30,7 +30,7 @@ export function soldierEnvFile(paths: ProjectPaths, taskId: string): string {
 const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
 
 /** What the soldier inherits from the dispatching environment. */
-export function inheritedEnv(env: Env): Record<string, string> {
+function inheritedEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.test(k)) out[k] = v;
   return out;

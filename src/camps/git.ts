@@ -12,7 +12,7 @@ import { realpathOr } from "../state/paths";
 import { GUARDS } from "../time";
 
 /** Ceiling for read-only queries. A safety limit, not a spec duration, so it is not scaled. */
-export const GIT_QUERY_TIMEOUT_MS = GUARDS.gitQuery;
+const GIT_QUERY_TIMEOUT_MS = GUARDS.gitQuery;
 /** Ceiling for checkouts, resets and merges, which write a whole tree on large repositories. */
 export const GIT_WRITE_TIMEOUT_MS = GUARDS.gitWrite;
 
@@ -32,7 +32,7 @@ export class GitError extends VxError {
 }
 
 /** The last non-blank line of a program's output, trimmed. */
-export function lastLine(text: string): string {
+function lastLine(text: string): string {
   const lines = text
     .split("\n")
     .map((l) => l.trim())
@@ -194,7 +194,7 @@ export async function mergeFastForward(projectDir: string, branch: string, exec:
   await gitOk(exec, projectDir, ["merge", "--ff-only", branch], GIT_WRITE_TIMEOUT_MS);
 }
 
-export type DiscardedCommit = { hash: string; subject: string };
+type DiscardedCommit = { hash: string; subject: string };
 export type DiscardedWork = {
   /** Commits on HEAD not in base, newest first. */
   commits: DiscardedCommit[];
@@ -255,7 +255,7 @@ export async function gitCommonDir(top: string, exec: Exec): Promise<string> {
  * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
  * repository; `none`, not the top level of any worktree (a plain or broken directory).
  */
-export type WorktreeKind = "linked" | "main" | "other" | "none";
+type WorktreeKind = "linked" | "main" | "other" | "none";
 
 export async function worktreeKind(dir: string, projectDir: string, exec: Exec): Promise<WorktreeKind> {
   const args = ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"];
@@ -269,7 +269,7 @@ export async function worktreeKind(dir: string, projectDir: string, exec: Exec):
   return gitDir === common ? "main" : "linked";
 }
 
-export type DeleteResult = { deleted: true } | { deleted: false; reason: string };
+type DeleteResult = { deleted: true } | { deleted: false; reason: string };
 
 /**
  * Deletes a local branch: `git branch -d` (refuses unless merged into the checkout's HEAD or its

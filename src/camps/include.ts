@@ -20,7 +20,7 @@ export const INCLUDE_FILE = ".worktreeinclude";
  */
 export const INCLUDE_LIMITS = { files: 1000, bytes: 100 * 1024 * 1024 };
 
-export type IncludeResult = { copied: string[]; skipped: { path: string; why: string }[] };
+type IncludeResult = { copied: string[]; skipped: { path: string; why: string }[] };
 
 // Through runGit: a caller's GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE (vx run from a git hook)
 // must not point these at another repository, or at the camp's index when listing the checkout.
@@ -34,7 +34,7 @@ async function gitZ(exec: Exec, dir: string, args: string[]): Promise<string[]> 
 }
 
 /** The patterns of `.worktreeinclude` (comments and blank lines dropped); undefined when there is no file. */
-export function readIncludePatterns(checkout: string): string[] | undefined {
+function readIncludePatterns(checkout: string): string[] | undefined {
   const path = join(checkout, INCLUDE_FILE);
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return undefined;

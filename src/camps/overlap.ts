@@ -14,7 +14,7 @@ import type { Task } from "../state/schemas";
 import { type Divergence, type MergeForecast, branchesNotMerged, changedFiles, divergence, mergeForecast, mergeForecasts } from "./git-batch";
 
 /** A mission in flight: its camp leased, its branch and base recorded. */
-export type MissionRef = { id: string; branch: string; base: string };
+type MissionRef = { id: string; branch: string; base: string };
 
 export type MissionLanding = MissionRef &
   MergeForecast & {

@@ -22,7 +22,7 @@ const POOL_KEYS = keysOf(PoolSchema);
 const SLOT_KEYS = keysOf(SlotSchema);
 
 /** An idle slot acquire passed over, and why. */
-export type SkippedSlot = { slot: number; reason: string };
+type SkippedSlot = { slot: number; reason: string };
 
 /** A leased camp; `skipped` lists idle slots that were unusable (for a warning or doctor). */
 export type Camp = { slot: number; path: string; branch: string; skipped: SkippedSlot[] };
@@ -239,7 +239,7 @@ export function leaseOf(paths: ProjectPaths, taskId: string): Slot | undefined {
  * or the slot's place holds no worktree of this project). `foreign`: anything else, such as the
  * project checkout itself or another worktree, named by an edited or stale task file.
  */
-export type CampCheck = { kind: "camp" } | { kind: "gone" | "foreign"; reason: string };
+type CampCheck = { kind: "camp" } | { kind: "gone" | "foreign"; reason: string };
 
 export async function checkCamp(paths: ProjectPaths, camp: { slot: number; path: string; taskId?: string }, exec: Exec, slots: Slot[] = readPool(paths).slots): Promise<CampCheck> {
   const { slot, path, taskId } = camp;
@@ -259,7 +259,7 @@ export async function checkCamp(paths: ProjectPaths, camp: { slot: number; path:
 }
 
 /** The refusal for a task whose camp path failed `checkCamp`: names the task file and the path. */
-export function campRefused(paths: ProjectPaths, taskId: string, path: string, reason: string): StateError {
+function campRefused(paths: ProjectPaths, taskId: string, path: string, reason: string): StateError {
   return new StateError(
     taskPath(paths, taskId),
     `camp_path ${printable(path)} is not task ${taskId}'s camp (${printable(reason)}) - vx will not run destructive git there; fix camp_path and camp_slot in the task file, or remove the file`,

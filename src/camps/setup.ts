@@ -5,6 +5,7 @@
  * the camp back to the pool (reset to base, branch deleted, lease cleared) and is said in one line.
  */
 import { join } from "node:path";
+import type { LaunchResult } from "../backends/terminal-types";
 import { type CappedSink, cappedSink, drainBounded } from "../bounded-output";
 import { childMark } from "../children";
 import type { Deps } from "../deps";
@@ -13,7 +14,6 @@ import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND } from "../exec";
 import { loadConfig } from "../project";
 import { quotedWord } from "../printable";
 import { redact } from "../redact";
-import type { LaunchResult } from "../soldiers/launch";
 import { markFailed } from "../state/mark-failed";
 import { appendStateText, writeStateFile } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
@@ -24,7 +24,7 @@ import { copyIncluded } from "./include";
 import { assertCampOfPool, releaseLease } from "./pool";
 
 /** `<state dir>/logs/<task-id>-setup.log`. */
-export function setupLogPath(paths: ProjectPaths, taskId: string): string {
+function setupLogPath(paths: ProjectPaths, taskId: string): string {
   return join(paths.stateDir, "logs", `${taskId}-setup.log`);
 }
 
@@ -39,12 +39,12 @@ export function setupTimeoutSeconds(config: Pick<ProjectConfig, "camp_setup_time
 }
 
 /** The same limit in milliseconds, scaled by VX_TIME_SCALE like every duration. */
-export function setupTimeoutMs(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined, env: Deps["env"]): number {
+function setupTimeoutMs(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined, env: Deps["env"]): number {
   return setupTimeoutSeconds(config) * 1000 * timeScale(env);
 }
 
 /** Why setup failed: the one line for stderr, and the output tail for the task. */
-export class SetupFailure extends Error {
+class SetupFailure extends Error {
   readonly tail: string;
   constructor(line: string, tail = "") {
     super(line);
@@ -60,9 +60,9 @@ function tailOf(stdout: string, stderr: string): string {
 }
 
 /** What one command did: its exit, whether the limit killed it, the tail of its output and its last stderr line. */
-export type SetupRun = { code: number; timedOut: boolean; tail: string; lastStderr: string };
+type SetupRun = { code: number; timedOut: boolean; tail: string; lastStderr: string };
 /** Runs one command; its output goes to `sink` as it comes (up to the sink's cap), never held whole. */
-export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number; sink: CappedSink }) => Promise<SetupRun>;
+type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number; sink: CappedSink }) => Promise<SetupRun>;
 
 /**
  * Runs one setup command in its own process group, marked (`children.ts`) so that what it starts
@@ -73,7 +73,7 @@ export type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]
  * most. It is streamed to the sink with a bound (`bounded-output.ts`): a command printing
  * gigabytes costs vx a few tens of KiB.
  */
-export const realSetupRunner: SetupRunner = async (argv, opts) => {
+const realSetupRunner: SetupRunner = async (argv, opts) => {
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   const mark = childMark();
   try {
@@ -115,7 +115,7 @@ export const realSetupRunner: SetupRunner = async (argv, opts) => {
  * Copies the included files and runs the setup commands for `task` in its camp, logging both.
  * Throws SetupFailure on the first thing that fails.
  */
-export async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined, run: SetupRunner = realSetupRunner): Promise<void> {
+async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined, run: SetupRunner = realSetupRunner): Promise<void> {
   const camp = task.camp_path ?? "";
   const log = setupLogPath(paths, task.id);
   writeStateFile(paths.root, log, `camp setup for task ${task.id} in ${quotedWord(camp)} at ${isoTime(deps.clock.now())}\n`);

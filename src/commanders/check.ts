@@ -23,7 +23,7 @@ export function hasHooklessCommander(paths: ProjectPaths): boolean {
 }
 
 /** One registered commander a backend finds live, and where. */
-export type LiveCommander = { harness: string; pane: string };
+type LiveCommander = { harness: string; pane: string };
 
 /** The project's `commanders.json`; undefined when there is none. Throws on a corrupt file. */
 export function readCommanders(paths: ProjectPaths): Commanders | undefined {

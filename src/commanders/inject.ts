@@ -33,7 +33,7 @@ import { HOOKLESS, findSeat, readCommanders } from "./check";
 const SOLDIER_KEYS = keysOf(SoldierWakeSchema);
 
 /** What delivery needs from the sentinel's pass (its PassCtx is one); `memory` lives as long as the sentinel. */
-export type InjectCtx = { root: string; exec: Exec; clock: Clock; env: Env; log: Log; memory: object; signal?: AbortSignal };
+type InjectCtx = { root: string; exec: Exec; clock: Clock; env: Env; log: Log; memory: object; signal?: AbortSignal };
 
 /** One project whose wakes go to a live hook-less commander, found by its backend. */
 type Target = { paths: ProjectPaths; project: string; harness: HarnessName; entry: Commander; seat: CommanderSeat };

@@ -136,7 +136,7 @@ async function noteTmuxCommander(deps: Deps, root: string, paths: ProjectPaths):
 }
 
 /** CMDR-04, printed by dispatch when the commander works in another project. */
-export function commanderWarning(commanderProject: string, project: string): string {
+function commanderWarning(commanderProject: string, project: string): string {
   return `vx: warning: this commander works in ${commanderProject}, not ${project} - the sentinel wakes it there, but run vx status, land, strike and prompt for this soldier from ${project}\n`;
 }
 

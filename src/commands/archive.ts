@@ -8,9 +8,9 @@ import { assertTaskRef } from "../state/ids";
 import { resolveTaskRef } from "../state/tasks";
 import { TASK_ID_ARG, positionals } from "./parse";
 
-export type ArchiveOptions = { refs: string[]; finished: boolean };
+type ArchiveOptions = { refs: string[]; finished: boolean };
 
-export function parseArchive(args: ParsedArgs): ArchiveOptions {
+function parseArchive(args: ParsedArgs): ArchiveOptions {
   const words = positionals(args);
   const finished = args.finished === true;
   if (finished && words.length > 0) throw new UsageError(`unexpected argument "${words[0]}" (--finished takes no task id)`, "archive");

@@ -4,6 +4,9 @@
  * `running` while it is delivered, so a second decide is refused and a failure puts it back.
  */
 import type { ParsedArgs } from "citty";
+import { composeOutput } from "../state/tasks";
+import { guardedSave } from "../state/guarded";
+import type { SoldierTerminal } from "../backends/terminal-types";
 import type { Sighting } from "../backends/types";
 import { isIdleStatus } from "../backends/agents";
 import { backendOf } from "../backends/names";
@@ -14,26 +17,25 @@ import { parseModal, parseProse, resolveAnswer } from "../decisions/dialog";
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import { type Project, openProject } from "../project";
-import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { Decision, Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, resolveTaskRef, withTaskOp } from "../state/tasks";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
-import { guardedSave, settleSeen } from "../soldiers/quick-settle";
+import { settleSeen } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
-import { type SoldierTerminal, soldierTerminal } from "../soldiers/terminal";
+import { soldierTerminal } from "../soldiers/terminal";
 import { restorePatch } from "./prompt";
 import { addAmendment, withAmendment } from "../soldiers/amendments";
 
 /** CMD-DECIDE-03: both the refusal and the note on the task. */
-export const PANE_GONE_NOTE = "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
+const PANE_GONE_NOTE = "[vexillum] this soldier's herdr pane was already gone by the time its answer could be delivered - marked interrupted. Use 'vx redispatch' instead.";
 
 const QUESTION_MAX_CHARS = 300;
 
 /** TSK-06's decide amendment: the question with whitespace collapsed, at most 300 characters. */
-export function decideAmendmentText(question: string, answer: string): string {
+function decideAmendmentText(question: string, answer: string): string {
   const chars = Array.from(question.replace(/\s+/g, " ").trim());
   const q = chars.length > QUESTION_MAX_CHARS ? `${chars.slice(0, QUESTION_MAX_CHARS - 3).join("")}...` : chars.join("");
   return `Asked "${q}", the general answered: ${answer}`;
@@ -166,7 +168,7 @@ async function decideTask(deps: Deps, project: Project, id: string, answer: stri
   }
 }
 
-export type DecideOptions = { id: string; answer: string; dismiss: boolean };
+type DecideOptions = { id: string; answer: string; dismiss: boolean };
 
 /** `vx decide`'s arguments: usage errors (64) before any file is touched. */
 export function parseDecide(args: ParsedArgs): DecideOptions {

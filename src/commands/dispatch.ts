@@ -40,7 +40,7 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], message: 
 }
 
 /** The flags that need no project to be checked (64 before anything is touched). */
-export function parseDispatchFlags(args: Record<string, unknown>) {
+function parseDispatchFlags(args: Record<string, unknown>) {
   const positionals = (args._ as unknown[]).map(String);
   const prompt = positionals.join(" ");
   if (terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");

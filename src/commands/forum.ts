@@ -15,7 +15,7 @@ import { openProject } from "../project";
 import { isoTime } from "../time";
 
 /** FOR-02's text: a heading per session, then each message's uid, time and text (indented). */
-export function inboxText(sessions: InboxSession[]): string {
+function inboxText(sessions: InboxSession[]): string {
   if (sessions.length === 0) return "no forum feedback waiting in this project.\n";
   const out: string[] = [];
   for (const s of sessions) {
@@ -29,7 +29,7 @@ export function inboxText(sessions: InboxSession[]): string {
   return `${out.map(printable).join("\n")}\n`;
 }
 
-export function inboxJson(sessions: InboxSession[], now: number): string {
+function inboxJson(sessions: InboxSession[], now: number): string {
   const doc = {
     schema_version: SCHEMA_VERSION,
     generated_at: isoTime(now),

@@ -4,6 +4,8 @@
  * sentinel watches the new turn; a delivery that fails puts it back as it was.
  */
 import type { ParsedArgs } from "citty";
+import { composeOutput } from "../state/tasks";
+import { guardedSave } from "../state/guarded";
 import type { PromptOutcome } from "../backends/types";
 import { leaseOf } from "../camps/pool";
 import { defineVxCommand } from "../command";
@@ -11,7 +13,6 @@ import { noteCommander } from "../commanders/resolve";
 import { EXIT, UsageError, VxError, errorMessage } from "../errors";
 import type { Deps } from "../deps";
 import { type Project, openProject } from "../project";
-import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { TASK_ID_ARG, positionals, taskIdThenWords } from "./parse";
 import type { ProjectPaths } from "../state/paths";
@@ -20,7 +21,6 @@ import { EPISODE_CLEARS, requireTask, resolveTaskRef, withTaskOp } from "../stat
 import { addAmendment, withAmendment } from "../soldiers/amendments";
 import { assertPromptSize, followUpText } from "../soldiers/prompt-text";
 import { controlNote, terminalText } from "../terminal-text";
-import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { soldierTerminal } from "../soldiers/terminal";
 import { backendFor } from "../backends";

@@ -3,6 +3,7 @@
  * id (CMD-REDISPATCH-01/02, T11). It is a re-run, not a resumption: the old camp's work, report
  * and pause are discarded first.
  */
+import { guardedSave } from "../state/guarded";
 import { agentName } from "../backends/soldier-name";
 import { backendFor } from "../backends";
 import { backendOf } from "../backends/names";
@@ -24,7 +25,6 @@ import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, isLeaseAbandoned, requireTask, resolveTaskRef, withTaskOp } from "../state/tasks";
 import { reportLaunch } from "../soldiers/launch";
 import { soldierTerminal } from "../soldiers/terminal";
-import { guardedSave } from "../soldiers/quick-settle";
 import { isoTime } from "../time";
 import { type Choice, profileChoice } from "../state/models";
 import { checkModelEffort } from "../harnesses/model-effort";

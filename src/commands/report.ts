@@ -3,10 +3,11 @@
  * state (CMD-REPORT-01/02). It writes one state file and nothing else: no task edit, no wake, no
  * herdr or tmux call, no stdin read.
  */
+import { dropStaleReport, statePath, warnTo, writeSoldierState } from "../state/soldier-state";
 import { defineVxCommand } from "../command";
 import { EXIT, UsageError, VxError } from "../errors";
 import { errorMessage } from "../errors";
-import { dropStaleReport, reportingTask, statePath, warnTo, writeSoldierState } from "../soldiers/states";
+import { reportingTask } from "../soldiers/states";
 import { SOLDIER_STATES, type SoldierState } from "../state/schemas";
 import { HARNESSES } from "../state/schemas";
 import { stateRoot } from "../state/paths";

@@ -15,7 +15,7 @@ import { scoutReports } from "../lifecycle/observe";
 import { endingNote } from "../soldiers/wait";
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
-export function shortPrompt(prompt: string): string {
+function shortPrompt(prompt: string): string {
   const flat = prompt.replace(/\s+/g, " ").trim();
   const chars = Array.from(flat);
   return chars.length > 60 ? `${chars.slice(0, 60).join("")}...` : flat;
@@ -26,7 +26,7 @@ export function shortPrompt(prompt: string): string {
  * reboot, every soldier that was running), or undefined when there are none. Without a readable
  * pool every interrupted task with a camp path counts.
  */
-export function resumableLine(tasks: readonly Task[], leased: ReadonlySet<string> | undefined): string | undefined {
+function resumableLine(tasks: readonly Task[], leased: ReadonlySet<string> | undefined): string | undefined {
   const ids = tasks.filter((t) => t.status === "interrupted" && t.camp_path && (leased ? leased.has(t.id) : true)).map((t) => t.id);
   if (ids.length === 0) return undefined;
   if (ids.length === 1) return `1 interrupted task can be resumed in its camp, its work kept: vx resume ${ids[0]}`;
@@ -40,7 +40,7 @@ function whyLine(t: Task): string | undefined {
   return note ? `    why: ${note.replace(/^\[vexillum\]\s*/, "")}` : undefined;
 }
 
-export function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string, reports: Readonly<Record<string, string>> = {}): string {
+function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string, reports: Readonly<Record<string, string>> = {}): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
   for (const { value: t } of sortTasks(tasks)) {

@@ -24,7 +24,7 @@ const ORDERS: Omit<Soldier, "id">[] = [
 ];
 const ANSWER = "Spanish.\nreport: The greeting should be in Spanish, as the general decided: ¡Hola, mundo!";
 
-export class DemoFailure extends VxError {}
+class DemoFailure extends VxError {}
 
 /** The wake lines of a reason text (`- mission <id>: running -> done`, a scout's `  report: <path>` below). */
 export function wakeChanges(text: string): Change[] {

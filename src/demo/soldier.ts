@@ -13,9 +13,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+import { shellQuote } from "../harnesses/hook-shell";
 import { SEPARATOR } from "../soldiers/prompt-text";
 import { DEMO_PROMPT, DEMO_REPORT_ENV } from "../harnesses/demo";
-import { shellQuote } from "../harnesses/soldier-hooks";
 import { realClock, scaled } from "../time";
 
 const PASTE_START = "\x1b[200~";

@@ -3,7 +3,7 @@
 import type { Check } from "../check";
 import { EXIT } from "../exit-codes";
 
-export function checkLine(c: Check): string {
+function checkLine(c: Check): string {
   return `[${c.status}] ${c.name}${c.detail ? ` - ${c.detail}` : ""}`;
 }
 

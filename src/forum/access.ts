@@ -14,7 +14,7 @@ export function hostAllowed(host: string | null, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
-export function sameSecret(a: string, b: string): boolean {
+function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -29,13 +29,13 @@ export function pageKey(gate: Gate): string {
 }
 
 /** What a request may reach without a key: the static pages and assets (they hold no data), the login, an artifact view. */
-export function isPublic(method: string, path: string): boolean {
+function isPublic(method: string, path: string): boolean {
   if (method === "POST") return path === "/api/login";
   if (method !== "GET" && method !== "HEAD") return false;
   return path === "/" || /^\/s\/[^/]+$/.test(path) || path === "/assets/forum.js" || path === "/assets/forum.css" || path.startsWith("/a/");
 }
 
-export type Verdict = { kind: "in" } | { kind: "refuse"; status: 403 | 421; reason: string };
+type Verdict = { kind: "in" } | { kind: "refuse"; status: 403 | 421; reason: string };
 
 /**
  * FOR-06 for every request: the Host, then the key in `Authorization: Bearer` (the page key, or

@@ -50,7 +50,7 @@ export function reviewableFile(given: string, cwd: string, project: string): str
   return real;
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -61,7 +61,7 @@ const MD_STYLE =
   "blockquote{border-left:4px solid #ccd;margin:0;padding-left:1rem;color:#555}";
 
 /** Markdown as one HTML document; its raw HTML stays, since the frame is sandboxed (FOR-06). */
-export function renderMarkdown(text: string, title: string): string {
+function renderMarkdown(text: string, title: string): string {
   const body = marked.parse(text, { async: false, gfm: true }) as string;
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${MD_STYLE}</style></head><body>${body}</body></html>`;
 }

@@ -22,9 +22,9 @@ import { listWakeNames } from "../wakes/queue";
 import { scoutReports } from "../lifecycle/observe";
 
 /** How many stored output lines each task shows. */
-export const OUTPUT_LINES = 12;
+const OUTPUT_LINES = 12;
 
-export type BoardTask = Record<string, unknown> & {
+type BoardTask = Record<string, unknown> & {
   id: string;
   first_line: string;
   output_tail: string[];
@@ -34,7 +34,7 @@ export type BoardTask = Record<string, unknown> & {
   report_path?: string;
 };
 
-export type BoardProject = {
+type BoardProject = {
   project_path: string;
   key: string;
   tasks: BoardTask[];

@@ -54,7 +54,7 @@ export function deliverMessage(paths: ProjectPaths, msg: ForumMessage, ended: bo
 }
 
 /** What `recoverDeliveries` did: wakes rung, pending files dropped, and files it could not settle. */
-export type DeliveryRecovery = { rung: string[]; dropped: string[]; failed: string[] };
+type DeliveryRecovery = { rung: string[]; dropped: string[]; failed: string[] };
 
 /**
  * Settles every pending delivery a killed server left in this project (see the file's comment).

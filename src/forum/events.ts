@@ -79,7 +79,7 @@ function mtime(path: string): string {
 }
 
 /** One string that changes whenever anything the board shows changes on disk (FOR-09). */
-export function boardSignature(root: string): string {
+function boardSignature(root: string): string {
   const rp = rootPaths(root);
   const parts = [mtime(rp.projectsDir), mtime(rp.awaitersDir)];
   let keys: string[] = [];
@@ -96,7 +96,7 @@ export function boardSignature(root: string): string {
 }
 
 /** What a session page follows: its transcript and record, and its artifact. */
-export function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
+function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
   const out = new Map<string, { talk: string; artifact: string }>();
   // A refused session (a corrupt record) has no stamp: once repaired it shows up as changed.
   for (const s of scanSessions(root).sessions) {

@@ -21,7 +21,7 @@ export function isUnread(msg: { acked_at?: unknown }): boolean {
   return msg.acked_at === undefined || msg.acked_at === null || msg.acked_at === "";
 }
 
-export type InboxMessage = Loaded<ForumMessage> & { path: string };
+type InboxMessage = Loaded<ForumMessage> & { path: string };
 
 /** One session's unread messages, oldest first; `file` is the newest message's name for it. */
 export type InboxSession = { session: string; file: string; messages: InboxMessage[] };
@@ -120,7 +120,7 @@ export function unreadSessions(paths: ProjectPaths): InboxSession[] {
 }
 
 /** What `acknowledge` did: the uids it stamped and the ones with no unread message. */
-export type AckResult = { acked: string[]; unknown: string[] };
+type AckResult = { acked: string[]; unknown: string[] };
 
 /**
  * FOR-03: stamps `acked_at` on each named unread message (every other field kept as it was), then

@@ -27,7 +27,7 @@ export function forumPaths(root: string) {
   };
 }
 
-export type SessionPaths = { dir: string; info: string; transcript: string; lock: string };
+type SessionPaths = { dir: string; info: string; transcript: string; lock: string };
 
 export function sessionPaths(root: string, session: string): SessionPaths {
   const dir = join(root, "forums", session);

@@ -20,7 +20,7 @@ import { forumPaths, isSessionKey } from "./paths";
 import { isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
 import { noteRefused } from "./upkeep";
 
-export type RouteCtx = {
+type RouteCtx = {
   root: string;
   gate: Gate;
   hub: Hub;
@@ -42,7 +42,7 @@ export type RouteCtx = {
 export type ServerControl = { timeout(req: Request, seconds: number): void };
 
 /** The board's box writes to this inbox session (FOR-09). */
-export const BOARD_SESSION = "general";
+const BOARD_SESSION = "general";
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...PAGE_HEADERS, "Content-Type": "application/json; charset=utf-8", ...extra } });

@@ -23,7 +23,7 @@ const SESSION_KEYS = keysOf(ForumSessionSchema);
 const LINE_KEYS = keysOf(TranscriptLineSchema);
 
 /** FOR-10: the longest message the forum takes, in UTF-8 bytes. */
-export const MAX_MESSAGE_BYTES = 20000;
+const MAX_MESSAGE_BYTES = 20000;
 
 /** A message uid: time first so names sort by arrival, then randomness so two never collide. */
 export function newUid(now: number): string {
@@ -188,7 +188,7 @@ export function allSessions(root: string): ForumSession[] {
 }
 
 /** FOR-08 `vx forum list`'s facts for one session. */
-export type SessionSummary = { session: string; file: string; project_path: string; unread: number; ended: boolean; last_at: string | null };
+type SessionSummary = { session: string; file: string; project_path: string; unread: number; ended: boolean; last_at: string | null };
 
 export function summarize(root: string, s: ForumSession): SessionSummary {
   const lines = readTranscript(root, s.session);

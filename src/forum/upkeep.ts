@@ -37,7 +37,7 @@ function subdirs(dir: string, keep: (name: string) => boolean): string[] {
 }
 
 /** Where the forum's writers (the server, `vx forum reply/end`, acks) make temporary files. */
-export function forumTempDirs(root: string): string[] {
+function forumTempDirs(root: string): string[] {
   const fp = forumPaths(root);
   const dirs = [fp.dir, ...subdirs(fp.sessionsDir, isSessionKey)];
   for (const p of knownProjects(root)) dirs.push(p.forumWakesDir, ...subdirs(p.forumInboxDir, isSafeBaseName));

@@ -15,14 +15,14 @@ import type { Check } from "../check";
 const NAME = "Codex sandbox";
 
 /** The config file Codex reads: `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`. */
-export function codexConfigPath(env: Record<string, string | undefined>): string {
+function codexConfigPath(env: Record<string, string | undefined>): string {
   return join(env.CODEX_HOME || join(env.HOME ?? "", ".codex"), "config.toml");
 }
 
 type SandboxSettings = { mode?: string; writableRoots: string[]; network: boolean };
 
 /** The settings of a Codex config.toml's text that decide whether vx dispatch can work. */
-export function sandboxSettingsOf(toml: string): SandboxSettings {
+function sandboxSettingsOf(toml: string): SandboxSettings {
   const doc = Bun.TOML.parse(toml) as Record<string, unknown>;
   const ww = (doc.sandbox_workspace_write ?? {}) as Record<string, unknown>;
   const roots = Array.isArray(ww.writable_roots) ? ww.writable_roots.filter((r): r is string => typeof r === "string") : [];

@@ -26,7 +26,7 @@ function firstLine(text: string): string {
 }
 
 /** One line saying why `codex queue` failed, for the sentinel log. */
-export function codexFailure(res: ExecResult): string {
+function codexFailure(res: ExecResult): string {
   if (res.code === EXEC_NOT_FOUND) return "codex not found in PATH";
   if (res.code === EXEC_TIMED_OUT) return "codex queue did not finish in time";
   const detail = firstLine(res.stderr) || firstLine(res.stdout);

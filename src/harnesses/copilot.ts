@@ -38,11 +38,6 @@ export function copilotSoldierArgs(model?: string, effort?: string): string[] {
  */
 export const COPILOT_SOLDIER_ENV = { COPILOT_ALLOW_ALL: "true" } as const;
 
-/** The session's transcript (one JSON event a line: `hook.start`, `session.error`, ...). */
-export function copilotTranscript(copilotHome: string, sessionId: string): string {
-  return join(copilotHome, "session-state", sessionId, "events.jsonl");
-}
-
 /** Screen texts (80 columns and wider), from a real pane. */
 export const COPILOT_SCREEN = {
   /**
@@ -110,18 +105,6 @@ export function copilotStateHooks(vx: string, hooksDir: string): { args: string[
       { path: join(dir, "hooks", "hooks.json"), content: `${JSON.stringify(copilotHooksJson(vx), null, 2)}\n` },
     ],
   };
-}
-
-/**
- * A commander has no asynchronous wake hook: agentStop can hold a finished turn open by printing
- * `{"decision":"block","reason":<text>}` on stdout (exit 0), and <text> is then submitted as the
- * next user prompt (seen: userPromptSubmitted fires with it and the model gets it). That covers a
- * wake pending when a turn ends; a wake that arrives while Copilot sits idle needs the sentinel's
- * typed delivery (CMDR-08). `vx init --commander copilot` would write this as a repository hook
- * file, `.github/hooks/vx.json`, or (nothing in the repository) under `$COPILOT_HOME/hooks/`.
- */
-export function copilotAgentStopBlock(reason: string): string {
-  return JSON.stringify({ decision: "block", reason });
 }
 
 /**

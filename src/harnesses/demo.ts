@@ -10,9 +10,9 @@
 import type { Harness } from "./types";
 
 /** The command that runs it, the only one that may (its environment carries DEMO_ENV). */
-export const DEMO_COMMAND = "demo";
+const DEMO_COMMAND = "demo";
 /** The hidden first argument `cli.ts` answers by running the scripted soldier. */
-export const DEMO_SOLDIER = "__demo-soldier";
+const DEMO_SOLDIER = "__demo-soldier";
 /** Set by `vx demo` for the commands it runs: the only place `--harness demo` is accepted. */
 export const DEMO_ENV = "VX_DEMO";
 /** The hook command the soldier runs for its states (a path to vx, like Claude Code's hook entries). */

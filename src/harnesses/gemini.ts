@@ -56,16 +56,13 @@ export const READY_RE = /Type your message or @path\/to\/file/;
  * placeholder: a pasted prompt whose Enter was dropped (an Enter within 40 ms of a paste is a
  * newline, and one pressed as the session finishes initialising was seen lost). `*` in YOLO mode.
  */
-export const UNSENT_RE = /^ [>*] +(?!Type your message or @path\/to\/file)\S/m;
+const UNSENT_RE = /^ [>*] +(?!Type your message or @path\/to\/file)\S/m;
 /** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
-export const BUSY_RE = /\(esc to cancel, \d+s\)/;
-/** The folder-trust dialog of a new folder (never shown with `--skip-trust`); Enter picks "1. Trust folder". */
+const BUSY_RE = /\(esc to cancel, \d+s\)/;
+/** The folder-trust dialog of a new folder (never shown with `--skip-trust`). */
 export const TRUST_RE = /Do you trust the files in this folder\?/;
-export const TRUST_KEY = "Enter";
 /** A tool waiting for a decision: `Apply this change?` for edits, `Allow execution of` for shell commands. */
 export const DECISION_RE = /Apply this change\?|Allow execution of|● 1\. Allow once/;
-/** The authentication dialog shown when `security.auth.selectedType` is unset (first run). */
-export const AUTH_DIALOG_RE = /How would you like to authenticate for this project\?/;
 
 /**
  * As a commander: no async hook can wake an idle session (a waiting hook holds the CLI), so the
@@ -76,7 +73,7 @@ export const AUTH_DIALOG_RE = /How would you like to authenticate for this proje
  * folder, after a non-blocking "project-level hooks have been detected" warning. Skills are
  * read from `.gemini/skills/` or `.agents/skills/`.
  */
-export const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile: ".gemini/settings.json", skillsDirs: [".gemini/skills", ".agents/skills"] } as const;
+const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile: ".gemini/settings.json", skillsDirs: [".gemini/skills", ".agents/skills"] } as const;
 
 type State = "working" | "idle" | "blocked";
 
@@ -87,7 +84,7 @@ type State = "working" | "idle" | "blocked";
  * tool ran (working again), AfterAgent when the turn's last answer is in (idle). Hooks run
  * synchronously through `sh -c` with the hook's `env` added; `timeout` is in milliseconds.
  */
-export const STATE_EVENTS: readonly [event: string, state: State][] = [
+const STATE_EVENTS: readonly [event: string, state: State][] = [
   ["SessionStart", "idle"],
   ["BeforeAgent", "working"],
   ["Notification", "blocked"],
@@ -96,7 +93,7 @@ export const STATE_EVENTS: readonly [event: string, state: State][] = [
 ];
 
 /** The `hooks` block of a settings file that makes Gemini CLI run `vx report <state>`. */
-export function stateHooksSettings(vx: string): Record<string, unknown[]> {
+function stateHooksSettings(vx: string): Record<string, unknown[]> {
   const hooks: Record<string, unknown[]> = {};
   for (const [event, state] of STATE_EVENTS) {
     // Notification fires for other things too; only a tool's confirmation is a decision.

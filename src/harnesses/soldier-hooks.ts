@@ -11,9 +11,6 @@ import type { HarnessName } from "./names";
 import type { HookedLaunch } from "./types";
 import { isTaskId } from "../state/ids";
 
-export type { HookedLaunch } from "./types";
-export { shellQuote, tomlString } from "./hook-shell";
-
 /**
  * The extra harness args, env and files (all files outside the camp, under `hooksDir`) that make
  * the harness call `vx report <state>`. The caller writes the files before starting the harness.

@@ -21,7 +21,7 @@ export type HookedLaunch = {
 };
 
 /** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
-export type HookPlace = { vx: string; hooksDir: string };
+type HookPlace = { vx: string; hooksDir: string };
 
 /** What a harness may consult to find a soldier's conversation: its camp, and the caller's exec and environment (the soldier's too). */
 export type ContinueCtx = { camp: string; exec: Exec; env: Record<string, string | undefined> };
@@ -74,7 +74,7 @@ export type TmuxCommanderRule = {
   trailerRows?: number;
 };
 
-export type CommanderSide = {
+type CommanderSide = {
   readonly wake: Wake;
   /** True when the project holds this commander's wake files, looked after even when another harness commands. */
   installed(top: string): boolean;

@@ -10,6 +10,7 @@ import type { Decision, Task, TaskStatus } from "../state/schemas";
 import { DURATIONS, ageOf, isoTime } from "../time";
 import { type Evidence, backgroundWork, finalTurnWindow, needsDecision, turnInProgress } from "./evidence";
 import * as notes from "./notes";
+import { composeOutput } from "../state/tasks";
 
 export type PauseState = "none" | "active" | "stale";
 
@@ -76,7 +77,7 @@ function mark(patch: Patch, log?: string): Action {
  * is a dialog on screen, so it is answered by option keys (`modal`, CMD-DECIDE-02), never by a
  * typed prompt, which herdr refuses while a dialog shows.
  */
-export function blockedDecision(transcript: string | undefined, visible: string | undefined, nowIso: string): Decision {
+function blockedDecision(transcript: string | undefined, visible: string | undefined, nowIso: string): Decision {
   const modal = visible !== undefined ? parseModal(visible) : null;
   const parsed = modal ?? parseProse(transcript ?? visible ?? "");
   return {
@@ -96,14 +97,14 @@ export function decide(task: Task, obs: Observation, now: number, w: Windows, ke
     if (!task.agent_not_found_since) return mark({ agent_not_found_since: nowIso });
     if (since(now, task.agent_not_found_since) < w.notFoundWindow) return { type: "none" };
     const note = backendFor(task).goneNote;
-    return { type: "settle", to: "interrupted", output: notes.composeOutput(undefined, task.output, [note]), note };
+    return { type: "settle", to: "interrupted", output: composeOutput(undefined, task.output, [note]), note };
   }
 
   // Any sighting clears a not-found mark, so a blip never counts toward a later disappearance.
   const patch: Patch = task.agent_not_found_since ? { agent_not_found_since: undefined } : {};
 
   if (obs.kind === "blocked") {
-    const output = notes.composeOutput(obs.transcript === undefined ? undefined : redact(obs.transcript), task.output, []);
+    const output = composeOutput(obs.transcript === undefined ? undefined : redact(obs.transcript), task.output, []);
     return { type: "settle", to: "blocked", output, decision: blockedDecision(obs.transcript, obs.visible, nowIso) };
   }
 
@@ -147,7 +148,7 @@ function decideIdle(c: IdleCtx): Action {
     return {
       type: "settle",
       to: "blocked",
-      output: notes.composeOutput(redacted, task.output, extra),
+      output: composeOutput(redacted, task.output, extra),
       decision: { question: redact(question), options: [], asked_at: nowIso, kind: "prose" },
       note: extra[0],
     };
@@ -163,7 +164,7 @@ function decideIdle(c: IdleCtx): Action {
     return {
       type: "settle",
       to: "done",
-      output: notes.composeOutput(redacted, task.output, extra),
+      output: composeOutput(redacted, task.output, extra),
       note: extra[0],
       reportPath: obs.reportPath,
     };
@@ -178,7 +179,7 @@ function decideIdle(c: IdleCtx): Action {
   if (!task.idle_unconfirmed_since) return mark({ ...patch, idle_unconfirmed_since: nowIso });
   if (since(now, task.idle_unconfirmed_since) < w.unconfirmedWindow) return mark(patch);
   const note = obs.pause === "stale" ? notes.NOTE_PAUSE_STALE : task.pause_seen_at ? notes.notePauseGone(task.pause_seen_at) : notes.NOTE_IDLE_NO_PAUSE;
-  return { type: "settle", to: "unconfirmed", output: notes.composeOutput(redacted, task.output, [note]), note };
+  return { type: "settle", to: "unconfirmed", output: composeOutput(redacted, task.output, [note]), note };
 }
 
 /** SEN-13: keep the task running while its pane shows work in progress, up to the limit. */
@@ -193,5 +194,5 @@ function hold(c: IdleCtx, evidence: Evidence): Action {
   }
   if (since(now, task.held_running_since) < w.stillRunningLimit) return mark(patch);
   const note = notes.noteStillRunning(redact(evidence.text));
-  return { type: "settle", to: "unconfirmed", output: notes.composeOutput(redacted, task.output, [note]), note };
+  return { type: "settle", to: "unconfirmed", output: composeOutput(redacted, task.output, [note]), note };
 }

@@ -16,7 +16,7 @@ export type Evidence = { kind: "spinner" | "tool" | "summary"; text: string };
 export const DECISION_PLACEHOLDER = "<a one-line summary of the question and any options>";
 
 /** How many non-blank lines at the bottom of the window are searched for evidence (SEN-12). */
-export const EVIDENCE_LINES = COUNTS.evidenceLines;
+const EVIDENCE_LINES = COUNTS.evidenceLines;
 
 // A narrow pane wraps the echoed prompt, so the trailer may be split over lines (with the echo's
 // indentation, and a frame's right border where the harness draws one: Copilot CLI's `┃` in a
@@ -69,12 +69,12 @@ function lastNonBlankLines(text: string, n: number): string[] {
 }
 
 /** True for a SEN-12a spinner line with a timer. */
-export function isSpinnerLine(line: string): boolean {
+function isSpinnerLine(line: string): boolean {
   return SPINNER_START_RE.test(line) && ELAPSED_RE.test(line);
 }
 
 /** True for a SEN-12b `Running…` tool line. */
-export function isToolLine(line: string): boolean {
+function isToolLine(line: string): boolean {
   return TOOL_RE.test(line);
 }
 
@@ -116,7 +116,7 @@ const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
 const LABEL_CLOSE_RE = /^(?:\*|`|__)+/;
 
 /** The question of a needs-decision candidate line, or null when the line is not a candidate. */
-export function candidateQuestion(line: string): string | null {
+function candidateQuestion(line: string): string | null {
   const rest = line.replace(CANDIDATE_PREFIX_RE, "");
   if (rest.slice(0, NEEDS_DECISION.length).toLowerCase() !== NEEDS_DECISION) return null;
   return rest.slice(NEEDS_DECISION.length).replace(LABEL_CLOSE_RE, "").trim().replace(TRAILING_EMPHASIS_RE, "");

@@ -24,4 +24,3 @@ export const NOTE_PAUSE_STALE =
   "[vexillum] this soldier's declared pause is older than 30 minutes and no longer trusted, and its pane is idle with no completion signal (no report for a scout, no new commit for a mission) - marked unconfirmed, not done. Check its camp/pane before assuming either way.";
 
 // TSK-07's composition of the output with its notes is state/tasks.ts's (a failed launch writes one below this layer).
-export { composeOutput } from "../state/tasks";

@@ -41,7 +41,7 @@ export function pausePath(paths: ProjectPaths, task: Task, name = soldierName(ta
 }
 
 /** SEN-17: a pause file is active while its mtime is within the trust window (one in the future is not, TIME-02). */
-export function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<string, string | undefined>): PauseState {
+function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<string, string | undefined>): PauseState {
   if (!soldierName(task)) return "none";
   try {
     const age = ageOf(now, statSync(pausePath(paths, task)).mtimeMs);
@@ -61,7 +61,7 @@ export async function completion(paths: ProjectPaths, task: Task, exec: Exec): P
   return { signal: (ahead ?? 0) > 0 };
 }
 
-export type ObserveCtx = { env: Env; exec: Exec; paths: ProjectPaths; now: number };
+type ObserveCtx = { env: Env; exec: Exec; paths: ProjectPaths; now: number };
 
 /** Builds the observation for one running task from what the pass's survey saw (undefined = not found). */
 export async function observe(task: Task, soldier: Sighting | undefined, ctx: ObserveCtx): Promise<Observation> {

@@ -17,7 +17,7 @@ const SHORT_BODY_RE = /^[\s│┃|⎿>]*(?:[A-Za-z0-9+/]+={0,2}|=[A-Za-z0-9+/]{4
 const ARMOUR_HEADER_RE = /^[\s│┃|⎿>]*(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):\s/;
 
 /** A key block found at a line: the index of its last line, or where the search gave up. */
-export type BlockScan = { end: number } | { skipTo: number };
+type BlockScan = { end: number } | { skipTo: number };
 
 function endsKey(line: string): boolean {
   return (line.includes("END") && line.includes("PRIVATE KEY") && END_RE.test(line)) || (line.includes("Private-") && PUTTY_END_RE.test(line));

@@ -27,7 +27,7 @@ const PIECE_RE = new RegExp(`(?:${INVISIBLE})+|${ESCAPE}`, "g");
 export const INVISIBLE_RE = new RegExp(`^(?:${INVISIBLE})$`);
 
 /** A line's copy: `at[k]` is where character k of `text` starts in the line; `at[text.length]` is its length. */
-export type Normalised = { text: string; at: Int32Array };
+type Normalised = { text: string; at: Int32Array };
 
 /** Whether anything in `text` needs the copy. */
 function needsNormalising(text: string): boolean {

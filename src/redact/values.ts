@@ -6,7 +6,7 @@
 import { SECRET } from "./placeholders";
 
 /** What follows the operator, and how the operator reads. */
-export type Operator = "assign" | "colon" | "compare" | "path";
+type Operator = "assign" | "colon" | "compare" | "path";
 
 /** Reads the operator at `i` (just past the name and an optional closing quote or bracket). */
 export function operatorAt(s: string, i: number): { op: Operator; end: number } | undefined {

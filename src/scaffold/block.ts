@@ -12,7 +12,7 @@ import { BLOCK_BODY_EN, BLOCK_BODY_ES, PREVIOUS_BODY_HASHES } from "./block-text
 
 export type BlockLang = "en" | "es";
 
-export type BlockState = {
+type BlockState = {
   state: "absent" | "current" | "stale" | "drifted" | "malformed";
   lang?: BlockLang;
 };

@@ -16,7 +16,7 @@ import { COUNTS } from "../time";
  */
 export const HOOK_COMMAND = `sh -c 'for v in "$(command -v vx 2>/dev/null)" "$HOME/.local/bin/vx" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f "$v" ] && [ -x "$v" ] && exec "$v" sentinel await; done; echo "vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor" >&2; exit 0'`;
 
-export type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: typeof COUNTS.hookTimeoutSeconds };
+type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: typeof COUNTS.hookTimeoutSeconds };
 
 /**
  * A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled: a day, so

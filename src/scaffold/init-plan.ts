@@ -50,7 +50,7 @@ export type InitPlan = {
  * overwritten with `force`, after a backup under `.vexillum/backups/`; a malformed block is
  * repaired once the general confirmed, after a backup to `.vexillum/<file>.backup`.
  */
-export type Refresh = { force: boolean; repairMalformed: boolean };
+type Refresh = { force: boolean; repairMalformed: boolean };
 
 const BACKUPS = ".vexillum/backups";
 const LEFT_FOR_FORCE = "edited by hand, left as it is; rerun with --force to overwrite it (a backup is saved first)";

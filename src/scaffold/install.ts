@@ -9,7 +9,7 @@ import { SKILL_DIR, SKILL_FILES, skillHash } from "./skill";
 
 export const SETTINGS_PATH = ".claude/settings.json";
 
-export type FileAction = "create" | "update" | "unchanged";
+type FileAction = "create" | "update" | "unchanged";
 
 export type PlannedFile = {
   /** Path relative to the project root. */

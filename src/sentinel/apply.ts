@@ -38,7 +38,7 @@ function patched(task: Task, patch: Patch): Task {
 }
 
 /** WAK-02: the commander's queue when it works in another project that still exists. */
-export function wakeTarget(ctx: Pick<ApplyCtx, "root" | "paths" | "project">, task: Task): { queueDir: string; origin?: string } {
+function wakeTarget(ctx: Pick<ApplyCtx, "root" | "paths" | "project">, task: Task): { queueDir: string; origin?: string } {
   const cp = task.commander_project;
   if (cp && ctx.project && cp !== ctx.project && existsSync(cp)) {
     return { queueDir: projectPaths(ctx.root, cp).wakesDir, origin: ctx.project };

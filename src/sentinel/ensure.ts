@@ -14,7 +14,7 @@ import { GUARDS, ageOf, scaled } from "../time";
 import { readSentinelInfo, readSentinelPid, sentinelState } from "./singleton";
 
 /** Where a command that started a successor over a stale holder says so: its pid, then why. */
-export function successorMarker(root: string): string {
+function successorMarker(root: string): string {
   return join(root, ".sentinel-successor");
 }
 
@@ -128,7 +128,7 @@ function anotherHolds(paths: ReturnType<typeof rootPaths>, pid: number): boolean
   }
 }
 
-export type EnsureResult = { started?: number; error?: string };
+type EnsureResult = { started?: number; error?: string };
 
 export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean } = {}): EnsureResult {
   const paths = rootPaths(root);

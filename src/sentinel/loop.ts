@@ -32,7 +32,7 @@ export function seconds(ms: number): string {
   return String(Number((ms / 1000).toFixed(3)));
 }
 
-export function scaledWindows(env: Deps["env"]) {
+function scaledWindows(env: Deps["env"]) {
   return {
     settleGrace: scaled("settleGrace", env),
     notFoundWindow: scaled("notFoundWindow", env),

@@ -33,7 +33,7 @@ import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
 /** Log de-duplication only; every fact a decision needs is on disk (STA-01). */
-export type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
+type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
 
 export type PassCtx = {
   root: string;

@@ -10,7 +10,7 @@ import { EPISODE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 import type { ApplyCtx } from "./apply";
 
-export const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"]);
+const REOPENABLE = new Set(["done", "blocked", "unconfirmed", "shipped"]);
 
 export function isReopenCandidate(task: Task): boolean {
   if (!REOPENABLE.has(task.status)) return false;

@@ -52,7 +52,7 @@ export function pathReason(path: string | undefined, callerPath: string | undefi
 }
 
 /** Why the holder recorded in `info` should give way to a sentinel started with `env`, or undefined. */
-export function staleReason(info: SentinelInfo, env?: Env): string | undefined {
+function staleReason(info: SentinelInfo, env?: Env): string | undefined {
   return changeReason(info.build) ?? (env ? pathReason(info.path, env.PATH) : undefined);
 }
 
@@ -66,7 +66,7 @@ export function sentinelState(paths: RootPaths, env?: Env): { running: boolean; 
   return { running: true, info, stale: info ? staleReason(info, env) : undefined };
 }
 
-export type Singleton = { release(): void };
+type Singleton = { release(): void };
 
 /**
  * Takes the sentinel lock, or refuses naming the holder. A holder whose binary changed on disk

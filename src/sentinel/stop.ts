@@ -9,7 +9,7 @@ import { rootPaths } from "../state/paths";
 import { GUARDS, deadlineIn } from "../time";
 import { readSentinelPid, sentinelState } from "./singleton";
 
-export type StopOutcome = { stopped?: number; left?: string };
+type StopOutcome = { stopped?: number; left?: string };
 
 /** Stops the sentinel of the state root `root`: SIGTERM, then SIGKILL for one still verified 5 s later. */
 export async function stopSentinel(deps: Pick<Deps, "exec" | "clock" | "self">, root: string): Promise<StopOutcome> {

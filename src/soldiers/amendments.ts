@@ -10,7 +10,7 @@ const AMENDMENT_MAX_CHARS = 2000;
 const AMENDMENTS_KEPT = 20;
 
 /** TSK-06: trimmed, capped at 2000 characters (then ` [truncated]`). */
-export function amendmentText(text: string): string {
+function amendmentText(text: string): string {
   const chars = Array.from(text.trim());
   return chars.length > AMENDMENT_MAX_CHARS ? `${chars.slice(0, AMENDMENT_MAX_CHARS).join("")} [truncated]` : chars.join("");
 }

@@ -13,14 +13,14 @@ import type { Task, TaskStatus } from "../state/schemas";
 import { listTasks, requireTask, taskPath, withTaskOp } from "../state/tasks";
 
 /** The statuses a task never leaves by itself: landed or struck missions, reported scouts, failed launches. */
-export const FINISHED: readonly TaskStatus[] = ["done", "failed", "shipped"];
+const FINISHED: readonly TaskStatus[] = ["done", "failed", "shipped"];
 
 export function archiveDir(paths: ProjectPaths): string {
   return join(paths.tasksDir, "archive");
 }
 
 /** Why `task` cannot be archived now, or undefined when it can. */
-export function archiveRefusal(task: Task, leased: ReadonlySet<string>): string | undefined {
+function archiveRefusal(task: Task, leased: ReadonlySet<string>): string | undefined {
   if (!FINISHED.includes(task.status)) {
     return `task ${task.id} is ${task.status} - only a done, failed or shipped task is archived (land, strike or wait for it first)`;
   }

@@ -9,10 +9,8 @@ import type { Deps } from "../deps";
 import type { Task } from "../state/schemas";
 import { nominalSeconds } from "../time";
 
-export type { LaunchResult, Relaunch } from "../backends/terminal-types";
-
 /** CMD-DISPATCH-04's first line: the task and its camp, known before its soldier starts. */
-export function launchHead(t: Task): string {
+function launchHead(t: Task): string {
   return `task_id=${t.id} kind=${t.kind} camp_slot=${t.camp_slot ?? ""} camp_branch=${t.camp_branch ?? ""}\n`;
 }
 

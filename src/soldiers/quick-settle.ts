@@ -16,8 +16,6 @@ import type { Task } from "../state/schemas";
 import { SETTLE_CLEARS } from "../state/tasks";
 import { isoTime } from "../time";
 
-export type { SettleCtx, Settlement } from "../backends/terminal-types";
-
 const RUNNING: Settlement = { status: "running", fields: {} };
 
 // No grace (the command just delivered the prompt itself) and no window that can expire.
@@ -63,4 +61,3 @@ export async function settleSeen(ctx: SettleCtx, task: Task, soldier: Sighting):
 }
 
 // The guarded save moved to state/guarded.ts; launch, leftovers, decide and setup import it from here.
-export { type Expected, guardedSave } from "../state/guarded";

@@ -4,6 +4,9 @@
  * conversation up where it stopped and every commit and uncommitted change in the camp stays. Unlike redispatch nothing in
  * the camp is touched: no reset, no camp setup, no lease change.
  */
+import { composeOutput } from "../state/tasks";
+import { guardedSave } from "../state/guarded";
+import type { SoldierTerminal, LaunchResult, Relaunch } from "../backends/terminal-types";
 import { backendFor } from "../backends";
 import { backendOf } from "../backends/names";
 import { assertCampOfPool, leaseOf } from "../camps/pool";
@@ -11,21 +14,18 @@ import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import type { Project } from "../project";
-import { composeOutput } from "../lifecycle/notes";
 import { ensureSentinel } from "../sentinel/ensure";
 import { exists } from "../state/files";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask } from "../state/tasks";
 import { isoTime } from "../time";
-import { type SoldierTerminal, soldierTerminal } from "./terminal";
+import { soldierTerminal } from "./terminal";
 import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
 import { addAmendment, withAmendment } from "./amendments";
-import type { LaunchResult, Relaunch } from "./launch";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "./launch-checks";
 import { dispatchText, followUpText } from "./prompt-text";
 import { pausePath, reportPath } from "../lifecycle/observe";
-import { guardedSave } from "./quick-settle";
 
 /** What the soldier is told when the general gives no text. */
 export const RESUME_TEXT = "You were interrupted. Continue the task you were given; your work so far is in this directory.";
@@ -33,7 +33,7 @@ export const RESUME_TEXT = "You were interrupted. Continue the task you were giv
 const RESUMABLE: readonly Task["status"][] = ["interrupted", "unconfirmed"];
 
 /** CMD-RESUME-02's status and camp refusals; undefined when the task may be resumed. */
-export function resumeRefusal(task: Task, leased: boolean): string | undefined {
+function resumeRefusal(task: Task, leased: boolean): string | undefined {
   if (!RESUMABLE.includes(task.status)) return `task ${task.id} is ${task.status} - only an interrupted or unconfirmed task can be resumed`;
   if (!leased || !task.camp_path || !exists(task.camp_path)) return `task ${task.id}'s camp was already struck - redispatch it instead`;
   return undefined;

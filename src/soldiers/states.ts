@@ -11,7 +11,6 @@ import { readPool } from "../camps/pool";
 import { loadTask, taskPath } from "../state/tasks";
 
 // vx report, strike and the tests read the state files through this re-export.
-export * from "../state/soldier-state";
 
 /** The state dir whose camps dir holds `dir`, and the slot it is in. */
 function campOf(root: string, dir: string): { paths: ProjectPaths; slot: number } | undefined {

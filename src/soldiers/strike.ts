@@ -4,20 +4,20 @@
  * repeated safely, so a strike that fails half-way is retried with the same command, and nothing
  * touches the worktree once another dispatch could lease it.
  */
+import { composeOutput } from "../state/tasks";
+import { removeSoldierFiles, warnTo } from "../state/soldier-state";
 import { type DiscardedWork, deleteBranch, discardedWork, isAncestor, isClean, isLanded, pruneWorktrees, resetCamp, runGit, GitError, GIT_WRITE_TIMEOUT_MS } from "../camps/git";
 import { assertCampOfPool, campBranch, campPath, leaseOf, releaseLease } from "../camps/pool";
 import { type BackendName, backendOf } from "../backends/names";
 import { BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { VxError, errorMessage } from "../errors";
-import { composeOutput } from "../lifecycle/notes";
 import { reportPath } from "../lifecycle/observe";
 import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
 import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
 import { hooksDir } from "../backends/soldier-env";
-import { removeSoldierFiles, warnTo } from "./states";
 import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";
 
@@ -38,7 +38,7 @@ export type StrikeOptions = {
   discard?: boolean;
 };
 
-export type StrikeResult = {
+type StrikeResult = {
   backend: BackendName;
   /** The task's status after the strike (`interrupted` when T13 applied). */
   status: TaskStatus;
@@ -49,7 +49,7 @@ export type StrikeResult = {
 const T13_FROM: readonly TaskStatus[] = ["pending", "running", "blocked"];
 
 /** TSK-07 note recorded by T13. */
-export function struckNote(status: TaskStatus): string {
+function struckNote(status: TaskStatus): string {
   return `[vexillum] struck while ${status} - 'vx strike' closed its pane.`;
 }
 

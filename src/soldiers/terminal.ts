@@ -16,8 +16,6 @@ import type { Task } from "../state/schemas";
 import { dispatchText } from "./prompt-text";
 import { settleSeen } from "./quick-settle";
 
-export type { SoldierTerminal } from "../backends/terminal-types";
-
 /** The rules every soldier terminal applies (exported for the tests that drive one launch). */
 export const LIFECYCLE_RULES: LifecycleRules = {
   judge: settleSeen,

@@ -32,7 +32,7 @@ export type WaitOptions = {
 };
 
 /** The flag values as given on the command line (undefined when absent). */
-export type WaitFlags = {
+type WaitFlags = {
   pollInterval?: string;
   maxWait?: string;
   logFile?: string;

@@ -14,7 +14,7 @@ export function failedNote(reason: string, more?: string): string {
   return `[vexillum] ${reason} - marked failed${more ? `; ${more}` : "."}`;
 }
 
-export type FailOptions = {
+type FailOptions = {
   /** Fields saved with the failure (an agent name the launch used, ...). */
   extra?: Partial<Task>;
   /** Text after the note's "marked failed". */

@@ -59,7 +59,7 @@ export function loadModels(root: string, top: string): MergedModels {
   return mergeModels(files.filter((f): f is ModelsFile => f !== undefined));
 }
 
-export function knownNames(profiles: Record<string, Profile>): string {
+function knownNames(profiles: Record<string, Profile>): string {
   const names = Object.keys(profiles);
   return names.length === 0 ? "none" : names.map(printableLine).join(", ");
 }

@@ -44,7 +44,7 @@ export function isUnder(path: string, root: string): boolean {
   return p === r || p.startsWith(r.endsWith(sep) ? r : r + sep);
 }
 
-export function campRefusal(dir: string): VxError {
+function campRefusal(dir: string): VxError {
   return new VxError(`running from inside ${dir}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`);
 }
 

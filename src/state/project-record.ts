@@ -8,7 +8,7 @@ import { loadRecord, saveRecord } from "./record";
 import { ProjectRecordSchema, SCHEMA_VERSION, keysOf } from "./schemas";
 import { type ProjectPaths, projectStateDirs, stateDirPaths } from "./paths";
 
-export function projectRecordPath(stateDir: string): string {
+function projectRecordPath(stateDir: string): string {
   return join(stateDir, "project.json");
 }
 

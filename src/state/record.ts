@@ -22,7 +22,7 @@ function issueText(issue: v.BaseIssue<unknown>): string {
 }
 
 /** Checks `schema_version` before anything else, so a newer file is refused rather than misread. */
-export function checkSchemaVersion(path: string, raw: Record<string, unknown>): void {
+function checkSchemaVersion(path: string, raw: Record<string, unknown>): void {
   const sv = raw.schema_version;
   if (sv === undefined) return;
   if (typeof sv !== "number" || !Number.isInteger(sv)) {

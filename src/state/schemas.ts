@@ -12,7 +12,7 @@ const Time = v.pipe(v.string(), v.isoTimestamp());
 const Int = v.pipe(v.number(), v.integer());
 const OptString = v.optional(v.string());
 
-export const TASK_STATUSES = ["pending", "running", "blocked", "done", "failed", "interrupted", "shipped", "unconfirmed"] as const;
+const TASK_STATUSES = ["pending", "running", "blocked", "done", "failed", "interrupted", "shipped", "unconfirmed"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;
@@ -22,7 +22,7 @@ export const LISTED_HARNESSES = LISTED_HARNESS_NAMES;
 export const BACKENDS = BACKEND_NAMES;
 export const COMMANDERS = COMMANDER_NAMES;
 
-export const DecisionSchema = v.object({
+const DecisionSchema = v.object({
   question: v.string(),
   options: v.optional(v.array(v.string())),
   asked_at: Time,
@@ -33,7 +33,7 @@ export const DecisionSchema = v.object({
 });
 export const DECISION_KEYS = ["question", "options", "asked_at", "answer", "answered_at", "kind", "dismissed"];
 
-export const AmendmentSchema = v.object({
+const AmendmentSchema = v.object({
   text: v.string(),
   at: Time,
   source: v.picklist(["vx prompt", "vx decide", "vx resume"]),
@@ -153,7 +153,7 @@ export const AwaiterSchema = v.object({
 });
 export type Awaiter = v.InferOutput<typeof AwaiterSchema>;
 
-export const BuildSchema = v.object({
+const BuildSchema = v.object({
   version: v.string(),
   executable: v.string(),
   resolved: v.string(),
@@ -245,7 +245,7 @@ const ProfileFields = {
 };
 /** A JSON object, not an array (valibot's record and object take arrays too). */
 const isPlainObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
-export const ProfileSchema = v.pipe(
+const ProfileSchema = v.pipe(
   v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
   v.strictObject(ProfileFields, `unknown field (known: ${Object.keys(ProfileFields).join(", ")})`),
 );

@@ -12,7 +12,7 @@ import { errorMessage } from "../errors";
 import { isTempName, refuseLinks, removeFile } from "./files";
 
 /** The temporaries removed, and the directories that could not be swept (with why). */
-export type Sweep = { removed: string[]; failed: string[] };
+type Sweep = { removed: string[]; failed: string[] };
 
 const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
 

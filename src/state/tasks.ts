@@ -12,7 +12,7 @@ import type { ProjectPaths } from "./paths";
 import { type Loaded, mergeForSave, parseRecord, renderState } from "./record";
 import { DECISION_KEYS, SCHEMA_VERSION, TASK_REQUIRED_KEYS, type Task, TaskSchema, keysOf } from "./schemas";
 
-export const TASK_KEYS = keysOf(TaskSchema);
+const TASK_KEYS = keysOf(TaskSchema);
 
 function lexists(path: string): boolean {
   try {

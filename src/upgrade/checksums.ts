@@ -10,7 +10,7 @@
  *   they agree, since a list that names an asset twice was not written by the release.
  */
 
-export type ChecksumLookup = { hex: string } | { problem: "missing" | "duplicate" };
+type ChecksumLookup = { hex: string } | { problem: "missing" | "duplicate" };
 
 const ENTRY = /^([0-9A-Fa-f]{64}) [ *](.*)$/;
 

@@ -9,7 +9,7 @@ import { VxError, errorMessage } from "../errors";
 import { GUARDS } from "../time";
 
 /** Nothing was changed when one of these is thrown: the message says so. */
-export class DownloadError extends VxError {
+class DownloadError extends VxError {
   constructor(what: string) {
     super(`${what} - nothing was changed; check the network and the release, then run 'vx upgrade' again`);
     this.name = "DownloadError";

@@ -22,7 +22,7 @@ export function receiptReleases(path: string): string | undefined {
   return typeof r?.releases === "string" && /^https?:\/\/\S+$/.test(r.releases) ? r.releases : undefined;
 }
 
-export function parseReceipt(text: string | undefined): Receipt | undefined {
+function parseReceipt(text: string | undefined): Receipt | undefined {
   if (text === undefined) return undefined;
   try {
     const r = JSON.parse(text) as Partial<Receipt>;

@@ -74,7 +74,7 @@ async function stage(target: string, archive: string, asset: string): Promise<st
   return tmp;
 }
 
-export type ReplaceOptions = {
+type ReplaceOptions = {
   base: string;
   version: string;
   platform: Platform;

@@ -31,7 +31,7 @@ export type CurrencyLookups = {
 export type CurrencyContext = CurrencyLookups & { stateDir: string };
 
 /** WAK-09 routing: the task lives in `origin`'s state dir when set, else in the queue's own. */
-export function taskStateDir(wake: SoldierWake, ctx: Pick<CurrencyContext, "root" | "stateDir">): string {
+function taskStateDir(wake: SoldierWake, ctx: Pick<CurrencyContext, "root" | "stateDir">): string {
   return wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : ctx.stateDir;
 }
 

@@ -30,7 +30,7 @@ export type DeliverDeps = {
 };
 
 /** Current wakes and the claims that hold them; forum counts are recomputed from the inbox. */
-export type Collected = { claims: Claim[]; soldier: SoldierWake[]; forum: ForumWake[] };
+type Collected = { claims: Claim[]; soldier: SoldierWake[]; forum: ForumWake[] };
 
 /**
  * Claims and filters every wake of both queues. Wakes that are corrupt or no longer current are

@@ -19,7 +19,7 @@ import { COUNTS, GUARDS, nominalSeconds, scaled, within } from "../time";
 import { forumSection, reasonText } from "./reason";
 
 /** The statuses worth a ping: the soldier finished or needs the general. */
-export const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "interrupted", "unconfirmed"];
+const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "interrupted", "unconfirmed"];
 
 /**
  * A wake just committed to a queue. `home` is the project whose queue got it (the commander's,
@@ -29,7 +29,7 @@ export const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "inter
 export type WrittenWake = { kind: "soldier"; home: string; project: string; wake: SoldierWake } | { kind: "forum"; home: string; project: string; wake: ForumWake };
 
 /** What one notifier run gets: stdin and the three variables added to the sentinel's environment. */
-export type Ping = { stdin: string; env: { VX_PROJECT: string; VX_TASK_ID: string; VX_NEW_STATUS: string } };
+type Ping = { stdin: string; env: { VX_PROJECT: string; VX_TASK_ID: string; VX_NEW_STATUS: string } };
 
 /** A `"notify"` value: the argv, or why it is unusable. Absent (undefined, null) means none. */
 export function parseNotify(value: unknown): { argv: string[] } | { error: string } | undefined {
@@ -124,12 +124,12 @@ export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
   };
 };
 
-export const realAfter: After = (ms, fn) => {
+const realAfter: After = (ms, fn) => {
   const t = setTimeout(fn, ms);
   return () => clearTimeout(t);
 };
 
-export type NotifierDeps = {
+type NotifierDeps = {
   spawn: SpawnNotifier;
   after: After;
   log: Log;
@@ -141,7 +141,7 @@ export type NotifierDeps = {
   setting(projectDir: string): unknown;
 };
 
-export type Notifier = {
+type Notifier = {
   /** Starts the pings for wakes just written; returns at once. */
   notify(wakes: readonly WrittenWake[]): void;
   /** Resolves once every notifier started so far has ended (tests, shutdown). */

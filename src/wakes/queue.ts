@@ -52,12 +52,12 @@ function checkTaskId(taskId: string): string {
 // --- soldier wakes ---------------------------------------------------------------------------
 
 /** `<queue>/.<task-id>.pending`: a name no deliverer lists (starts with `.`, not `.json`). */
-export function pendingWakePath(queueDir: string, taskId: string): string {
+function pendingWakePath(queueDir: string, taskId: string): string {
   return join(queueDir, `.${checkTaskId(taskId)}.pending`);
 }
 
 /** `<queue>/<task-id>.json`: the visible, deliverable wake. */
-export function soldierWakePath(queueDir: string, taskId: string): string {
+function soldierWakePath(queueDir: string, taskId: string): string {
   return join(queueDir, `${checkTaskId(taskId)}.json`);
 }
 
@@ -94,7 +94,7 @@ export function discardPendingWake(queueDir: string, taskId: string): void {
 }
 
 /** What `recoverPendingWakes` did, by task id; `failed` ones were left for the next pass. */
-export type PendingRecovery = { committed: string[]; discarded: string[]; failed: { taskId: string; error: string }[] };
+type PendingRecovery = { committed: string[]; discarded: string[]; failed: { taskId: string; error: string }[] };
 
 /**
  * Settles every leftover pending wake of a crashed transition: committed when the task's saved
@@ -147,7 +147,7 @@ export function writeSoldierWake(root: string, queueDir: string, wake: SoldierWa
 // --- forum wakes -----------------------------------------------------------------------------
 
 /** What a forum writer knows; `detectedAt` is epoch milliseconds. */
-export type ForumWakeInput = { session: string; file: string; count: number; ended: boolean; detectedAt: number };
+type ForumWakeInput = { session: string; file: string; count: number; ended: boolean; detectedAt: number };
 
 /**
  * WAK-04: writes `wakes/forum/<session>.json`, merged with a wake already there: the earliest
@@ -252,7 +252,7 @@ export function claimedWakeName(claimedPath: string): string | undefined {
 }
 
 /** `back`: renamed to its wake name; `superseded`: a newer wake existed, copy deleted; `gone`. */
-export type PutBack = "back" | "superseded" | "gone";
+type PutBack = "back" | "superseded" | "gone";
 
 /**
  * WAK-07: returns a claimed wake to the queue, unless a newer wake of the same name arrived
@@ -303,7 +303,7 @@ export function deleteClaim(claimedPath: string): void {
 }
 
 /** How dead-claim recovery decides; `now` in epoch milliseconds. */
-export type DeadClaimOptions = {
+type DeadClaimOptions = {
   now: number;
   isLiveVx: (pid: number) => boolean | Promise<boolean>;
   /** The recovering process; defaults to this one. */

@@ -17,7 +17,7 @@ function byDetectedAt<T extends { detected_at: string }>(key: (x: T) => string) 
 }
 
 /** The soldier section: wakes oldest first, each with its optional project/report/note lines. */
-export function soldierSection(wakes: readonly SoldierWake[]): string {
+function soldierSection(wakes: readonly SoldierWake[]): string {
   const lines = [SOLDIER_HEADER];
   for (const w of [...wakes].sort(byDetectedAt((x: SoldierWake) => x.task_id))) {
     lines.push(`- ${w.kind} ${w.task_id}: ${w.old_status} -> ${w.new_status}`);

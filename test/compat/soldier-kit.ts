@@ -4,13 +4,14 @@
  * `stateHooks` gives (its files under a hooks dir outside the camp, a vx path holding a space and
  * a quote), and the trail of `states/<id>.json` as the test watches it.
  */
+import { readSoldierState } from "../../src/state/soldier-state";
+import type { HookedLaunch } from "../../src/harnesses/types";
 import { isFunctionResult } from "./mock-gemini";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
-import { type HookedLaunch, stateHooks } from "../../src/harnesses/soldier-hooks";
-import { readSoldierState } from "../../src/soldiers/states";
+import { stateHooks } from "../../src/harnesses/soldier-hooks";
 import { newTaskId } from "../../src/state/ids";
 import { type ProjectPaths, projectPaths } from "../../src/state/paths";
 import { ensureProjectRecord } from "../../src/state/project-record";

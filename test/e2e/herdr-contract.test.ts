@@ -6,7 +6,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type HerdrClient, failure, herdrArgv, herdrCode } from "../../src/backends/herdr/client";
+import { herdrCode } from "../../src/backends/herdr/types";
+import { type HerdrClient, failure, herdrArgv } from "../../src/backends/herdr/client";
 import { type Side, fakeSide, programDir, rawShape, realSide, SCRIPTED_CLAUDE, shape } from "../herdr-contract-kit";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-herdr-contract-")));

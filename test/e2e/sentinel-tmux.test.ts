@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { writeSoldierState } from "../../src/soldiers/states";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { loadTask } from "../../src/state/tasks";
 import { git, waitFor, writeExecutable } from "../helpers";
 import { TRAILER } from "../../src/lifecycle/evidence";

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeSoldierState } from "../../src/soldiers/states";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { recordedPrompts } from "../fakes/herdr-control";
 import { listTasks } from "../../src/state/tasks";
 import { waitFor, writeExecutable } from "../helpers";

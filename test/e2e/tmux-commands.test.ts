@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeSoldierState } from "../../src/soldiers/states";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { waitFor } from "../helpers";
 import { seedTask } from "./soldier-field";
 import { RAW_HARNESS, tmuxField } from "./tmux-field";

@@ -4,8 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { readPool } from "../../src/camps/pool";
-import { writeSoldierState } from "../../src/soldiers/states";
 import { projectPaths } from "../../src/state/paths";
 import { listTasks, loadTask, updateTask } from "../../src/state/tasks";
 import { VX_BIN, git, vx, waitFor } from "../helpers";

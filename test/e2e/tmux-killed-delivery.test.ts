@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeSoldierState } from "../../src/soldiers/states";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { listTasks, loadTask } from "../../src/state/tasks";
 import { VX_BIN, waitFor, writeExecutable } from "../helpers";
 import { seedTask } from "./soldier-field";

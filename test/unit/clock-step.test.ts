@@ -4,11 +4,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { TRAILER } from "../../src/lifecycle/evidence";
 import { NOTE_PAUSE_STALE } from "../../src/lifecycle/notes";
 import { pausePath } from "../../src/lifecycle/observe";
 import { runPass } from "../../src/sentinel/pass";
-import { writeSoldierState } from "../../src/soldiers/states";
 import { loadTask } from "../../src/state/tasks";
 import { finishedTmuxMission, iso, taskId, tmuxWorld } from "../sentinel-kit";
 

@@ -2,8 +2,8 @@
 // once delivered, a hook's report written meanwhile kept, and an intent left by a delivery that
 // died read as idle, so the sentinel settles the task instead of waiting forever.
 import { describe, expect, test } from "bun:test";
+import { DELIVERING, deliverUnderIntent, readSoldierState, writeSoldierState } from "../../src/state/soldier-state";
 import { reportedStatus } from "../../src/backends/reported";
-import { DELIVERING, deliverUnderIntent, readSoldierState, writeSoldierState } from "../../src/soldiers/states";
 import { projectPaths } from "../../src/state/paths";
 import { sandbox, taskFixture } from "../helpers";
 

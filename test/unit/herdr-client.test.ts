@@ -2,7 +2,8 @@
 // Most cases use the strict exec stub, told each exact argv; a few run the fake herdr for real, through PATH.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { CALL_GUARD_MS, createHerdrClient, type HerdrClient, HerdrError, herdrArgv, promptTextArg } from "../../src/backends/herdr/client";
+import { HerdrError } from "../../src/backends/herdr/types";
+import { CALL_GUARD_MS, createHerdrClient, type HerdrClient, herdrArgv, promptTextArg } from "../../src/backends/herdr/client";
 import { MuxError } from "../../src/errors";
 import { type ExecResult, realExec } from "../../src/exec";
 import { type ExecStub, execStub } from "../fakes/exec";

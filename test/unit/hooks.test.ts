@@ -6,8 +6,10 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { shellQuote, tomlString } from "../../src/harnesses/hook-shell";
+import type { HookedLaunch } from "../../src/harnesses/types";
 import { VxError } from "../../src/errors";
-import { type HookedLaunch, shellQuote, stateHooks, tomlString } from "../../src/harnesses/soldier-hooks";
+import { stateHooks } from "../../src/harnesses/soldier-hooks";
 import { waitFor } from "../helpers";
 
 const ID = "0123456789abcdef";

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { NOTE_AGENT_GONE } from "../../src/backends/herdr";
 import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import * as notes from "../../src/lifecycle/notes";
+import { composeOutput } from "../../src/state/tasks";
 
 test.each([
   [NOTE_AGENT_GONE, "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp."],
@@ -36,7 +37,7 @@ test.each([
 });
 
 test("output: transcript, then each note after a blank line; unreadable keeps the previous output", () => {
-  expect(notes.composeOutput("pane text\n\n", "old", ["[vexillum] a", "[vexillum] b"])).toBe("pane text\n\n[vexillum] a\n\n[vexillum] b");
-  expect(notes.composeOutput(undefined, "old", ["[vexillum] a"])).toBe("old\n\n[vexillum] a");
-  expect(notes.composeOutput(undefined, undefined, ["[vexillum] a"])).toBe("[vexillum] a");
+  expect(composeOutput("pane text\n\n", "old", ["[vexillum] a", "[vexillum] b"])).toBe("pane text\n\n[vexillum] a\n\n[vexillum] b");
+  expect(composeOutput(undefined, "old", ["[vexillum] a"])).toBe("old\n\n[vexillum] a");
+  expect(composeOutput(undefined, undefined, ["[vexillum] a"])).toBe("[vexillum] a");
 });

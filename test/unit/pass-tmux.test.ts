@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeSoldierState } from "../../src/state/soldier-state";
 import { tmuxBackend } from "../../src/backends/tmux/survey";
 import { TmuxError, createTmuxClient, defaultSocket, ensureSocketDir } from "../../src/backends/tmux/client";
 import { acquireCamp } from "../../src/camps/pool";
@@ -12,7 +13,6 @@ import { NOTE_TMUX_GONE } from "../../src/backends/tmux";
 import { ABANDONED_REASON } from "../../src/backends/leftovers";
 import { killLeftSession } from "../../src/backends/tmux/leftovers";
 import { runPass } from "../../src/sentinel/pass";
-import { writeSoldierState } from "../../src/soldiers/states";
 import type { ProjectPaths } from "../../src/state/paths";
 import { loadTask } from "../../src/state/tasks";
 import { callsOf, createWorkspace } from "../fakes/herdr-control";

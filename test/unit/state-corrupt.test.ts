@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { statePath, writeSoldierState } from "../../src/state/soldier-state";
 import { tmuxBackend } from "../../src/backends/tmux/survey";
 import { runPass } from "../../src/sentinel/pass";
-import { statePath, writeSoldierState } from "../../src/soldiers/states";
 import { loadTask } from "../../src/state/tasks";
 import { memoryTmux } from "../fakes/tmux-memory";
 import { iso, taskId, world } from "../sentinel-kit";

@@ -11,12 +11,10 @@ import { GUARDS } from "../../time";
 import { type HerdrVersion, parseHerdrVersion } from "./version";
 import { HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus } from "./types";
 
-export * from "./types";
-
 /** Where `agent read` takes its text from: transcripts, the rendered screen, or herdr's default (`recent`). */
-export type ReadSource = "recent-unwrapped" | "visible";
+type ReadSource = "recent-unwrapped" | "visible";
 
-export type TabCreateRequest = {
+type TabCreateRequest = {
   workspace: string;
   cwd: string;
   label: string;
@@ -27,7 +25,7 @@ export type PromptOptions = {
   /** Wait (`--wait --timeout <ms>`) until the agent settles; omitted means fire and return. */
   waitTimeoutMs?: number;
 };
-export type HerdrVersionInfo = { text: string; version: HerdrVersion | undefined };
+type HerdrVersionInfo = { text: string; version: HerdrVersion | undefined };
 
 /**
  * herdr parses any argument that starts with `-` as an option, and it does not document `--` for
@@ -92,8 +90,8 @@ export const herdrArgv = {
   paneClose: (pane: string): string[] => ["herdr", "pane", "close", pane],
 };
 
-export type TabEntry = { tabId: string; label: string };
-export type PaneEntry = { paneId: string; tabId: string; cwd?: string };
+type TabEntry = { tabId: string; label: string };
+type PaneEntry = { paneId: string; tabId: string; cwd?: string };
 
 /** The herdr commands vx uses. Every method throws HerdrError on failure. */
 export interface HerdrClient {
@@ -123,7 +121,7 @@ export interface HerdrClient {
   paneClose(pane: string): Promise<void>;
 }
 
-export type HerdrClientOptions = {
+type HerdrClientOptions = {
   exec: Exec;
   /** Passed to herdr unchanged, so HERDR_SOCKET_PATH and HERDR_SESSION keep their meaning (ENV-02). */
   env: Env;
@@ -190,7 +188,7 @@ function unparsable(argv: string[], stdout: string): HerdrError {
 }
 
 /** The `result` object of a success envelope (one JSON line on stdout, keys in any order). */
-export function parseEnvelope(argv: string[], stdout: string): Record<string, unknown> {
+function parseEnvelope(argv: string[], stdout: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(stdout.trim());

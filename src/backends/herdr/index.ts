@@ -17,7 +17,7 @@ import { herdrTerminal } from "./terminal";
 export const NOTE_AGENT_GONE = "[vexillum] this soldier's herdr agent disappeared (pane closed, or herdr restarted) - marked interrupted. Any work it already committed is still in its camp.";
 
 /** CMD-DISPATCH-02, shared by redispatch and resume. */
-export const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)";
+const NO_WORKSPACE = "HERDR_WORKSPACE_ID is not set - run vx from inside a herdr pane, or use --backend tmux (vx init --backend tmux makes it this project's default)";
 
 /** Saved before the tab exists: where it will be and its label, so a dead launch's tab is found (`leftovers.ts`). */
 function intent(task: Pick<Task, "prompt" | "id">, workspace: string | undefined): Partial<Task> {

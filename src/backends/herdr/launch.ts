@@ -6,12 +6,12 @@
  * leased; every save is guarded on the status and `updated_at` it was decided on, and a failure
  * leaves the task `failed` with its lease kept, so it can be struck.
  */
+import { HerdrError } from "./types";
 import { agentName, fallbackName } from "../soldier-name";
 import { markFailed } from "../../state/mark-failed";
 import { type HerdrOps, closeTab, isGone, promptAgent, readTranscript, readVisible, startAgent } from "./ops";
 import { type ReadyPane, lastWords, showsTrustDialog, waitReady } from "../readiness";
 import { launcherDir, removeLaunchFiles, writeLauncherScript, writeSoldierEnv } from "../soldier-env";
-import { HerdrError } from "./client";
 import { agentTarget } from "./types";
 import type { PromptOutcome } from "../types";
 import { type LaunchResult, type LifecycleRules, type Relaunch, type Settlement, changedUnderLaunch } from "../terminal-types";
@@ -25,15 +25,7 @@ import type { Task } from "../../state/schemas";
 import { EPISODE_CLEARS, loadTask } from "../../state/tasks";
 import { isoTime, nominalSeconds, scaled } from "../../time";
 
-/**
- * Saved on the `pending` task before its tab exists: where the tab will be and its label, so a
- * tab left by a launch that dies before recording it can be found (`backends/leftovers.ts`).
- */
-export function launchIntent(task: Pick<Task, "prompt" | "id">, workspace: string): Partial<Task> {
-  return { herdr_workspace_id: workspace, herdr_agent_name: agentName(task.prompt, task.id) };
-}
-
-export type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string; rules: LifecycleRules };
+type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string; rules: LifecycleRules };
 
 // `agent start` failures carry the argv of the call that failed, so the name it used is known
 // even when the fallback name was switched to inside startAgent.
@@ -187,7 +179,7 @@ export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task:
   return (await guardedSave(ctx.paths, task.id, task, settlement.fields)).task;
 }
 
-export type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; judge: LifecycleRules["judge"] };
+type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; judge: LifecycleRules["judge"] };
 
 /**
  * The quick-settle probe on herdr (CMD-DISPATCH-06): a prompt whose wait ended settled is judged

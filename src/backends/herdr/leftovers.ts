@@ -8,7 +8,7 @@ import type { Task } from "../../state/schemas";
 import { type HerdrOps, closeTab } from "./ops";
 
 /** Tabs the task's launch created but never recorded; none when it recorded one or noted none. */
-export async function unrecordedTabs(ops: HerdrOps, task: Task): Promise<string[]> {
+async function unrecordedTabs(ops: HerdrOps, task: Task): Promise<string[]> {
   const { herdr_workspace_id: workspace, herdr_agent_name: label, camp_path: camp } = task;
   if (task.herdr_tab_id || task.herdr_pane_id || !workspace || !label || !camp) return [];
   const labelled = (await ops.herdr.tabList(workspace)).filter((t) => t.label === label).map((t) => t.tabId);

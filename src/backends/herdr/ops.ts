@@ -3,6 +3,7 @@
  * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
  * most once despite false stalls, reading panes, and closing tabs that may already be gone.
  */
+import { herdrCode } from "./types";
 import type { AgentInfo } from "../agents";
 import type { Env } from "../../state/paths";
 import { type Clock, COUNTS, scaled } from "../../time";
@@ -11,10 +12,8 @@ import { terminalText } from "../../terminal-text";
 import { fallbackName } from "../soldier-name";
 import { RESEND_POLLS } from "../readiness";
 import { type PasteWatch, enterWhileUnsent } from "../unsent";
-import { type HerdrClient, createHerdrClient, herdrCode, type PromptOptions } from "./client";
+import { type HerdrClient, createHerdrClient, type PromptOptions } from "./client";
 import type { PromptOutcome } from "../types";
-
-export type { PromptOutcome } from "../types";
 
 /** What every operation needs: the client, the clock to wait on, and the env that sets VX_TIME_SCALE. */
 export type HerdrOps = { herdr: HerdrClient; clock: Clock; env: Env };
@@ -31,7 +30,7 @@ export function isGone(err: unknown): boolean {
   return GONE.has(herdrCode(err) ?? "");
 }
 
-export type StartRequest = {
+type StartRequest = {
   /** The candidate name (agentName); also the tab label, so it is kept when free. */
   name: string;
   kind: string;
@@ -104,7 +103,7 @@ function moved(before: AgentInfo, now: AgentInfo): boolean {
 }
 
 /** How a prompt goes in: the probe's wait, and the harness's sign that its input box holds text (`Harness.unsent`). */
-export type DeliveryOptions = PromptOptions & { unsent?: RegExp };
+type DeliveryOptions = PromptOptions & { unsent?: RegExp };
 
 /** `enterWhileUnsent`'s watch over a herdr agent: its visible screen, keys through `agent send-keys`. */
 function herdrWatch(ops: HerdrOps, target: string, unsent: RegExp): PasteWatch {
@@ -255,7 +254,7 @@ export function closePane(ops: HerdrOps, pane: string): Promise<boolean> {
 }
 
 /** The task fields SEN-06 matches on. */
-export type AgentRef = { herdr_agent_name?: string; herdr_pane_id?: string; harness?: string };
+type AgentRef = { herdr_agent_name?: string; herdr_pane_id?: string; harness?: string };
 
 /**
  * SEN-06: the listed agent named `herdr_agent_name`, else the agent in pane `herdr_pane_id` whose kind

@@ -7,14 +7,14 @@ import type { Sighting, SoldierBackend, Survey } from "../types";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./ops";
 
 /** The herdr survey also hands its agent list on (hook-less commanders use it, CMDR-08/09). */
-export type HerdrSurvey = Survey & { agents: AgentInfo[] };
+type HerdrSurvey = Survey & { agents: AgentInfo[] };
 
 export function herdrSighting(ops: HerdrOps, agent: AgentInfo): Sighting {
   const target = agent.name ?? agent.pane_id;
   return { status: agent.agent_status, read: () => readTranscript(ops, target), readVisible: () => readVisible(ops, target) };
 }
 
-export function herdrSurvey(ops: HerdrOps, agents: AgentInfo[]): HerdrSurvey {
+function herdrSurvey(ops: HerdrOps, agents: AgentInfo[]): HerdrSurvey {
   return {
     agents,
     find(task) {

@@ -44,7 +44,7 @@ async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): 
 }
 
 /** Where reads and keys for a task's soldier go: its agent name, else its pane. */
-export function soldierTarget(task: Task): string {
+function soldierTarget(task: Task): string {
   return task.herdr_agent_name || task.herdr_pane_id || "";
 }
 

@@ -11,7 +11,7 @@ import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
 import { terminalText } from "../../terminal-text";
 import { GUARDS } from "../../time";
 
-export type TmuxErrorCode = "tmux_missing" | "no_server" | "session_not_found" | "duplicate_session" | "failed";
+type TmuxErrorCode = "tmux_missing" | "no_server" | "session_not_found" | "duplicate_session" | "failed";
 
 export class TmuxError extends Error {
   constructor(
@@ -30,7 +30,7 @@ const TAG = "@vx_task";
 export type TmuxPane = { session: string; sessionId: string; paneId: string; dead: boolean; command: string; pid: number; tag: string };
 
 /** One pane's ids and its current path, read for that pane alone. */
-export type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; path: string };
+type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; path: string };
 
 // Rows are split on newlines and fields on `|`, so nothing a soldier controls may hold either raw.
 // tmux 3.3a prints a pane's path and command as they are (a newline in either forged whole rows),
@@ -53,12 +53,12 @@ const NO_SESSION = /can't find session|session not found|can't find pane|can't f
 const ID_RE = /^[$%]\d+$/;
 
 /** A pane id or session id as it is; `=name:`, the session's current pane by exact name. */
-export function paneTarget(target: string): string {
+function paneTarget(target: string): string {
   return ID_RE.test(target) ? target : `=${target}:`;
 }
 
 /** A session id or pane id as it is (tmux finds the pane's session); `=name` by exact name. */
-export function sessionTarget(target: string): string {
+function sessionTarget(target: string): string {
   return ID_RE.test(target) ? target : `=${target}`;
 }
 
@@ -231,7 +231,7 @@ async function unlessAbsent(call: Promise<string>): Promise<boolean> {
 }
 
 /** Every call on `socket`'s server when one is given (`tmux -S <socket> ...`). */
-export function onSocket(argv: string[], socket?: string): string[] {
+function onSocket(argv: string[], socket?: string): string[] {
   return socket ? [argv[0]!, "-S", socket, ...argv.slice(1)] : argv;
 }
 

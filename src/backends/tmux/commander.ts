@@ -27,7 +27,7 @@ function tmuxRules(): [HarnessName, TmuxCommanderRule][] {
 }
 
 /** What a plain-tmux registration records (CMDR-10). */
-export type TmuxCommander = { harness: HarnessName; pane: string; socket: string; pid: number };
+type TmuxCommander = { harness: HarnessName; pane: string; socket: string; pid: number };
 
 /** The depth of the search for the harness above vx (shells and wrappers in between). */
 const MAX_ANCESTORS = 8;

@@ -12,7 +12,7 @@ import { findPane } from "./survey";
 import type { TmuxPane } from "./client";
 
 /** The tmux backend passes each soldier's environment with `new-session -e`, new in tmux 3.2. */
-export const TMUX_MIN = [3, 2] as const;
+const TMUX_MIN = [3, 2] as const;
 
 export function parseTmuxVersion(text: string): [number, number] | undefined {
   const m = /^tmux (?:next-)?(\d+)\.(\d+)/.exec(text.trim());

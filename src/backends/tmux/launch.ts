@@ -9,6 +9,8 @@
  */
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { shellQuote } from "../../harnesses/hook-shell";
+import type { HookedLaunch } from "../../harnesses/types";
 import { tmuxSurvey } from "./survey";
 import { agentName, fallbackName } from "../soldier-name";
 import { RESEND_POLLS, type Readiness, lastWords, waitReady } from "../readiness";
@@ -24,7 +26,7 @@ import { type ProjectPaths, realpathOr } from "../../state/paths";
 import type { Task } from "../../state/schemas";
 import { EPISODE_CLEARS } from "../../state/tasks";
 import { COUNTS, deadlineIn, isoTime, scaled } from "../../time";
-import { type HookedLaunch, shellQuote, stateHooks } from "../../harnesses/soldier-hooks";
+import { stateHooks } from "../../harnesses/soldier-hooks";
 import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "../terminal-types";
 import { soldierExecArgv } from "../soldier-exec";
 import { hooksDir, soldierEnvFile, writeSoldierEnv } from "../soldier-env";
@@ -33,7 +35,7 @@ import { loadTask } from "../../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 
-export type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files }; rules: LifecycleRules };
+type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files }; rules: LifecycleRules };
 
 /** The client a launch of `task` uses: the server recorded on it, else the one a plain `tmux` here would use. */
 export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
@@ -51,7 +53,7 @@ export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): Hooke
   return wrapper ? { ...hooks, files: [...hooks.files, wrapper] } : hooks;
 }
 
-export const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
+const NOT_READY = "the soldier's harness did not become ready in its tmux session within 30s";
 
 /** `kill`: the session this launch made (its id, from the command that made it). */
 async function fail(ctx: TmuxLaunchCtx, task: Task, reason: string, kill?: string): Promise<LaunchResult> {

@@ -29,10 +29,10 @@ export function paneOf(task: TmuxIds): string | undefined {
  * `ours` (with the session's and pane's ids): the task's soldier; `gone`: nothing there; `other`:
  * a pane not verified as this task's (`inCamp`: its live process sits in the task's camp).
  */
-export type Identity = { is: "ours"; sessionId: string; paneId: string } | { is: "gone" } | { is: "other"; inCamp: boolean };
+type Identity = { is: "ours"; sessionId: string; paneId: string } | { is: "gone" } | { is: "other"; inCamp: boolean };
 
 /** `type`: a paste or key goes in (the pane must be in the camp too); `kill`: the session is killed. */
-export type Purpose = "type" | "kill";
+type Purpose = "type" | "kill";
 
 function within(path: string, camp: string): boolean {
   return path === camp || path.startsWith(camp.endsWith(sep) ? camp : camp + sep);

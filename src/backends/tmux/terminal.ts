@@ -7,9 +7,9 @@
  * own server and ids, and a paste, key or kill only to a pane verified as the task's
  * (`tmux-soldier.ts`).
  */
+import type { PromptOutcome } from "../types";
 import { tmuxSurvey } from "./survey";
 import type { Sighting } from "../types";
-import type { PromptOutcome } from "../herdr/ops";
 import type { Deps } from "../../deps";
 import type { ProjectPaths } from "../../state/paths";
 import type { Task } from "../../state/schemas";
