@@ -1,3 +1,7 @@
+/**
+ * What drain and await share: the AWT-01 no-op conditions, checked before anything is read or
+ * claimed, and the lookups the currency filter needs.
+ */
 import { ALL_BACKENDS } from "../backends";
 import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";

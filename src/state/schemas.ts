@@ -245,10 +245,7 @@ const ProfileFields = {
 };
 /** A JSON object, not an array (valibot's record and object take arrays too). */
 const isPlainObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
-const ProfileSchema = v.pipe(
-  v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
-  v.strictObject(ProfileFields, `unknown field (known: ${Object.keys(ProfileFields).join(", ")})`),
-);
+const ProfileSchema = v.pipe(v.custom<Record<string, unknown>>(isPlainObject, "expected an object"), v.strictObject(ProfileFields, `unknown field (known: ${Object.keys(ProfileFields).join(", ")})`));
 export type Profile = v.InferOutput<typeof ProfileSchema>;
 
 const RESERVED_NAMES = ["__proto__", "constructor", "prototype"];

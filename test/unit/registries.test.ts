@@ -10,9 +10,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
+import { promptRefusal } from "../../src/soldiers/prompt";
 import { BACKEND_NAMES } from "../../src/backends/names";
 import { BACKENDS } from "../../src/backends";
-import { promptRefusal } from "../../src/commands/prompt";
 import { HARNESSES, HARNESS_NAMES } from "../../src/harnesses";
 import type { ProjectPaths } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";

@@ -221,7 +221,7 @@ describe("waiting", () => {
   });
 
   test("already finished at start: reported at once, no sentinel started; a done scout names its report", async () => {
-    await createTask(paths, task({ kind: "scout", status: "done", herdr_agent_name: "vx-scout", backend: "tmux" }));
+    await createTask(paths, task({ kind: "scout", status: "done", tmux_target: "vx-scout", backend: "tmux" }));
     const clock = scriptedClock();
     const d = deps(clock);
     expect(await waitForTask(d, options({ paneTailLines: 0 }))).toBe(0);

@@ -1,0 +1,130 @@
+/**
+ * The re-run of an interrupted task under the same id (CMD-REDISPATCH-01/02, T11): the old camp's
+ * work, report and pause discarded, then a fresh camp and launch. `commands/redispatch.ts` checks
+ * the arguments.
+ */
+import { agentName } from "../backends/soldier-name";
+import { backendFor } from "../backends";
+import { backendOf } from "../backends/names";
+import type { LaunchResult } from "../backends/terminal-types";
+import { campBase, currentBranch, deleteBranch, pruneWorktrees, resetCamp } from "../camps/git";
+import { acquireCamp, assertCampOfPool, campBranch, readPool, releaseLease } from "../camps/pool";
+import { noteCommander } from "../commanders/resolve";
+import type { Deps } from "../deps";
+import { VxError, errorMessage } from "../errors";
+import { DEFAULT_HARNESS } from "../harnesses/names";
+import { pausePath, reportPath } from "../lifecycle/observe";
+import type { Project } from "../project";
+import { ensureSentinel } from "../sentinel/ensure";
+import { exists, removeFile } from "../state/files";
+import { guardedSave } from "../state/guarded";
+import type { Choice } from "../state/models";
+import { ensureProjectRecord } from "../state/project-record";
+import type { Task } from "../state/schemas";
+import { EPISODE_CLEARS, isLeaseAbandoned, requireTask } from "../state/tasks";
+import { isoTime } from "../time";
+import { checkBackend, checkLaunchRefusal, checkSandbox } from "./launch-checks";
+import { soldierTerminal } from "./terminal";
+
+function warn(deps: Deps, text: string): void {
+  deps.stderr.write(`vx: warning: ${text}\n`);
+}
+
+/**
+ * The old camp's path when it is still this task's to discard: leased by it, or idle (struck)
+ * with its branch still checked out; undefined when there is nothing to discard. A slot another
+ * task now leases is never touched, and a camp path that is not the task's camp of the pool
+ * (the project checkout, say) refuses the redispatch before anything has changed.
+ */
+async function oldCampToDiscard(deps: Deps, project: Project, task: Task): Promise<string | undefined> {
+  if (task.camp_slot === undefined || !task.camp_path || !task.camp_base || !exists(task.camp_path)) return undefined;
+  const slot = readPool(project.paths).slots.find((s) => s.number === task.camp_slot);
+  if (!slot || (slot.leased_by && slot.leased_by !== task.id)) return undefined;
+  const guard = { taskId: task.id, slot: slot.number, path: task.camp_path };
+  if (!(await assertCampOfPool(project.paths, guard, deps.exec, { allowGone: true }))) return undefined;
+  if (slot.leased_by === task.id) return task.camp_path;
+  const onBranch = (await currentBranch(task.camp_path, deps.exec).catch(() => undefined)) === campBranch(task.id);
+  return onBranch ? task.camp_path : undefined;
+}
+
+/** Throws away everything the interrupted run left behind; problems are warnings, not refusals. */
+async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: string | undefined): Promise<void> {
+  const { paths } = project;
+  const branch = campBranch(task.id);
+  if (oldCamp && task.camp_base && task.camp_slot !== undefined) {
+    // Again right before the reset: the commander and sentinel steps ran since the first check.
+    await assertCampOfPool(paths, { taskId: task.id, slot: task.camp_slot, path: oldCamp }, deps.exec);
+    try {
+      await resetCamp(oldCamp, task.camp_base, deps.exec);
+    } catch (err) {
+      warn(deps, `could not reset the old camp ${oldCamp}: ${errorMessage(err)}`);
+    }
+  }
+  await pruneWorktrees(paths.project, deps.exec).catch(() => undefined);
+  const deleted = await deleteBranch(paths.project, branch, { force: true }, deps.exec);
+  if (!deleted.deleted && !deleted.reason.endsWith("does not exist")) warn(deps, `could not delete ${branch}: ${deleted.reason}`);
+  await releaseLease(paths, task.id);
+
+  // The same id (and usually the same name) comes back, so an old report or pause would be
+  // mistaken for the new run's.
+  const names = new Set([backendFor(task).soldierName(task), agentName(task.prompt, task.id)].filter(Boolean) as string[]);
+  for (const name of names) {
+    removeFile(reportPath(paths, task, name));
+    removeFile(pausePath(paths, task, name));
+  }
+  // Its pane only: a never-recorded tab was the interrupted run's business, not this one's.
+  if (backendFor(task).hasPane(task)) {
+    await soldierTerminal(deps, paths, task)
+      .close(task)
+      .catch((err: unknown) => warn(deps, errorMessage(err).replace("could not close the soldier's", "could not close the old")));
+  }
+}
+
+/** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
+export async function redispatchTask(deps: Deps, project: Project, id: string, choice: Choice | undefined): Promise<LaunchResult> {
+  const task = requireTask(project.paths, id);
+  if (task.status !== "interrupted") {
+    throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
+  }
+  checkLaunchRefusal(deps, choice?.harness ?? task.harness ?? DEFAULT_HARNESS, backendOf(task));
+  const workspace = checkBackend(deps, backendOf(task));
+  const base = campBase(task.camp_base ?? (await currentBranch(project.paths.project, deps.exec)));
+  const oldCamp = await oldCampToDiscard(deps, project, task);
+  await checkSandbox(deps, project, "redispatch");
+
+  ensureSentinel(deps, project.root);
+  ensureProjectRecord(project.paths);
+  const commander = await noteCommander(deps, project.root, project.paths);
+  await discardOldRun(deps, project, task, oldCamp);
+
+  const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
+  const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });
+  let saved: Awaited<ReturnType<typeof guardedSave>>;
+  try {
+    saved = await guardedSave(project.paths, id, task, {
+      ...commander,
+      status: "pending",
+      updated_at: isoTime(deps.clock.now()),
+      camp_slot: camp.slot,
+      camp_path: camp.path,
+      camp_branch: camp.branch,
+      camp_base: base,
+      backend: backendOf(task),
+      ...backendFor(task).relaunch(task, workspace, false),
+      output: undefined,
+      decision: undefined,
+      ...EPISODE_CLEARS,
+      redispatches: (task.redispatches ?? 0) + 1,
+      ...(choice ?? {}),
+    });
+  } catch (err) {
+    // The old camp fields still name the old lease: nothing would ever release this one.
+    await releaseLease(project.paths, id).catch(() => undefined);
+    throw err;
+  }
+  if (!saved.written) {
+    await releaseLease(project.paths, id);
+    throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
+  }
+  return soldierTerminal(deps, project.paths, saved.task, workspace).launch(saved.task);
+}
