@@ -236,6 +236,11 @@ export function deadlineIn(clock: Pick<Clock, "monotonic">, ms: number): { left(
   return { left: () => Math.max(0, end - clock.monotonic()), passed: () => clock.monotonic() >= end };
 }
 
+/** Seconds as a short decimal for people: 5, 0.05. */
+export function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(3)));
+}
+
 /** RFC 3339 UTC with millisecond precision, the format of every time on disk. */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();

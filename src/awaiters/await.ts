@@ -6,6 +6,7 @@
  * because a stray exit code from an async hook can wake the commander in a loop.
  */
 import { fstatSync, statSync } from "node:fs";
+import { deliverDeps } from "../wakes/deliver";
 import type { Deps } from "../deps";
 import { EXIT } from "../exit-codes";
 import { ensureSentinel } from "../sentinel/ensure";
@@ -14,20 +15,18 @@ import { errorText } from "../sentinel/log";
 import { rootPaths } from "../state/paths";
 import type { Awaiter } from "../state/schemas";
 import { isoTime } from "../time";
+import { onStopSignals } from "../signals";
 import { type Claim, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { reasonText } from "../wakes/reason";
-import { deliverDeps, deliveryProject } from "./queue-context";
+import { deliveryProject } from "./queue-context";
 import { chainHolds, findOwner, isNonInteractiveSession } from "./owner";
 import { REARM_TEXT, listenDeadline, nextStep, rearmsByTurn } from "./rearm";
 import { reapAwaiters, registerAwaiter, unregisterAwaiter } from "./registry";
 import { type Waker, createWaker } from "./waker";
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
 export async function awaitWake(deps: Deps): Promise<number> {
   const ac = new AbortController();
-  const onSignal = () => ac.abort();
-  for (const s of SIGNALS) process.on(s, onSignal);
+  const removeHandlers = onStopSignals(() => ac.abort());
   let held: Claim[] = [];
   let root: string | undefined;
   let registeredIn: string | undefined;
@@ -103,7 +102,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
     } catch (err) {
       if (root) logAwaitError(root, deps, err);
     }
-    for (const s of SIGNALS) process.off(s, onSignal);
+    removeHandlers();
   }
 }
 

@@ -1,9 +1,10 @@
 /** `vx sentinel drain` (AWT-02): check once, print one JSON line, exit 0. */
+import { deliverDeps } from "../wakes/deliver";
 import type { Deps } from "../deps";
 import { EXIT, SilentExit, VxError, errorMessage } from "../errors";
 import { collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
 import { drainLine, reasonText } from "../wakes/reason";
-import { deliverDeps, deliveryProject } from "./queue-context";
+import { deliveryProject } from "./queue-context";
 
 export async function drain(deps: Deps): Promise<number> {
   const project = await deliveryProject(deps);

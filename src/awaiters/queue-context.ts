@@ -3,13 +3,10 @@
  * claimed, and the lookups the currency filter needs.
  */
 import { ALL_BACKENDS } from "../backends";
-import { isLanded } from "../camps/git";
 import type { Deps } from "../deps";
-import { isLiveVx } from "../procs";
 import { loadConfig } from "../project";
 import { type ProjectPaths, gitToplevel, isUnder, projectPaths, stateRoot } from "../state/paths";
-import { leasedIn, loadTaskIn } from "../wakes/currency";
-import type { DeliverDeps, QueueDirs } from "../wakes/deliver";
+import type { QueueDirs } from "../wakes/deliver";
 
 type AwaitProject = { root: string; paths: ProjectPaths; queue: QueueDirs };
 
@@ -35,18 +32,4 @@ function configuredBackend(top: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function deliverDeps(deps: Deps, root: string): DeliverDeps {
-  return {
-    clock: deps.clock,
-    pid: deps.pid,
-    isLiveVx: (pid) => isLiveVx(pid, deps.exec),
-    currency: {
-      root,
-      loadTask: loadTaskIn,
-      leased: leasedIn,
-      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, deps.exec) : undefined),
-    },
-  };
 }

@@ -13,19 +13,16 @@ import { existsSync } from "node:fs";
 import type { CommanderSeat } from "../backends";
 import type { AgentInfo } from "../backends/agents";
 import { liveAwaiters } from "../awaiters/registry";
-import { isLanded } from "../camps/git";
 import type { Exec } from "../exec";
 import { HARNESSES, type HarnessName } from "../harnesses";
 import { type Log, errorText, foreign } from "../sentinel/log";
-import { isLiveVx } from "../procs";
 import { readStateText } from "../state/files";
 import { stateDirs } from "../state/project-record";
 import { type Env, type ProjectPaths, rootPaths } from "../state/paths";
 import { parseRecord, saveRecord } from "../state/record";
 import { type Commander, type Commanders, type SoldierWake, SoldierWakeSchema, keysOf } from "../state/schemas";
 import { type Clock, GUARDS, ageOf, isoTime, parseTime, scaled } from "../time";
-import { leasedIn, loadTaskIn } from "../wakes/currency";
-import { type Claim, type DeliverDeps, type QueueDirs, collectWakes, finishClaims, putBackAll } from "../wakes/deliver";
+import { type Claim, type QueueDirs, collectWakes, deliverDeps, finishClaims, putBackAll } from "../wakes/deliver";
 import { hasPendingWakes } from "../wakes/queue";
 import { reasonText } from "../wakes/reason";
 import { HOOKLESS, findSeat, readCommanders } from "./check";
@@ -108,20 +105,6 @@ async function awaitedProjects(ctx: InjectCtx): Promise<Set<string>> {
   return served;
 }
 
-/** What drain's `deliverDeps` gives, built from the pass's exec and clock. */
-function deliverDepsFor(ctx: InjectCtx): DeliverDeps {
-  return {
-    clock: ctx.clock,
-    isLiveVx: (pid) => isLiveVx(pid, ctx.exec),
-    currency: {
-      root: ctx.root,
-      loadTask: loadTaskIn,
-      leased: leasedIn,
-      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, ctx.exec) : undefined),
-    },
-  };
-}
-
 function queueOf(paths: ProjectPaths): QueueDirs {
   return { stateDir: paths.stateDir, wakesDir: paths.wakesDir, forumWakesDir: paths.forumWakesDir, forumInboxDir: paths.forumInboxDir };
 }
@@ -143,7 +126,7 @@ async function injectProject(ctx: InjectCtx, t: Target): Promise<void> {
   const idle = await t.seat.idle();
   const wake = HARNESSES[t.harness].commander.wake;
   if (wake.kind === "idle-prompt" && !idle) return;
-  const got = await collectWakes(queueOf(t.paths), deliverDepsFor(ctx));
+  const got = await collectWakes(queueOf(t.paths), deliverDeps(ctx, ctx.root));
   const { claims } = got;
   if (claims.length === 0) return;
   if (ctx.signal?.aborted) {

@@ -18,6 +18,7 @@ import { stateRoot } from "../state/paths";
 import { loadRecord, renderState } from "../state/record";
 import { type ForumServer, ForumServerSchema } from "../state/schemas";
 import { COUNTS, GUARDS, isoTime, scaled } from "../time";
+import { onStopSignals } from "../signals";
 import { VERSION } from "../version";
 import { realNotifier } from "../wakes/notify";
 import { createViews, sweepLinks } from "./codes";
@@ -243,12 +244,8 @@ async function watchUntilDone(
   sweep: () => void,
 ): Promise<string> {
   let stop: string | undefined;
-  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => {
-    const h = () => {
-      stop = `received ${sig}`;
-    };
-    process.on(sig, h);
-    return [sig, h] as const;
+  const removeHandlers = onStopSignals((sig) => {
+    stop = `received ${sig}`;
   });
   const watch = createWatch(root);
   // Never a busy loop, however small VX_TIME_SCALE is.
@@ -286,7 +283,7 @@ async function watchUntilDone(
       stop ??= idleReason(now, Math.max(lastSeen(), lastChange), hub.clients(), scaled("forumIdle", deps.env));
     }
   } finally {
-    for (const [sig, h] of handlers) process.off(sig, h);
+    removeHandlers();
   }
   return stop ?? "stopped";
 }

@@ -7,7 +7,7 @@ import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
 import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
-import { scaled } from "../time";
+import { scaled, seconds } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
@@ -24,13 +24,7 @@ import { type PassCtx, type PassResult, newMemory, reportTickError, runPass, sta
 import { acquireSingleton } from "./singleton";
 import { successorWaiting } from "./ensure";
 import { EXIT } from "../exit-codes";
-
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
-/** Seconds as a short decimal: 5, 0.05. */
-export function seconds(ms: number): string {
-  return String(Number((ms / 1000).toFixed(3)));
-}
+import { onStopSignals } from "../signals";
 
 function scaledWindows(env: Deps["env"]) {
   return {
@@ -63,13 +57,9 @@ export async function runSentinel(deps: Deps): Promise<number> {
   const ac = new AbortController();
   let stoppedBy: string | undefined;
   // Handlers first: a successor waiting out a stale holder must still stop cleanly (SEN-24).
-  const handlers = SIGNALS.map((sig) => {
-    const h = () => {
-      stoppedBy ??= sig;
-      ac.abort();
-    };
-    process.on(sig, h);
-    return [sig, h] as const;
+  const removeHandlers = onStopSignals((sig) => {
+    stoppedBy ??= sig;
+    ac.abort();
   });
   const log = createLog(deps.stdout, deps.clock);
   try {
@@ -85,7 +75,7 @@ export async function runSentinel(deps: Deps): Promise<number> {
       log(`sentinel: stopped by ${stoppedBy}`);
     }
   } finally {
-    for (const [sig, h] of handlers) process.off(sig, h);
+    removeHandlers();
   }
   return EXIT.ok;
 }

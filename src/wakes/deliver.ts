@@ -9,8 +9,11 @@ import { parseRecord } from "../state/record";
 import { type ForumWake, ForumWakeSchema, type SoldierWake, SoldierWakeSchema } from "../state/schemas";
 import { StateLinkError } from "../errors";
 import { readStateText } from "../state/files";
+import { isLanded } from "../camps/git";
+import type { Exec } from "../exec";
+import { isLiveVx } from "../procs";
 import type { Clock } from "../time";
-import { type CurrencyLookups, forumWakeCurrent, soldierWakeCurrent } from "./currency";
+import { type CurrencyLookups, forumWakeCurrent, leasedIn, loadTaskIn, soldierWakeCurrent } from "./currency";
 import { claimWake, deleteClaim, listWakeNames, putBackClaim, recoverDeadClaims } from "./queue";
 
 /** One wake this process holds: `path` is the claimed file. */
@@ -28,6 +31,21 @@ export type DeliverDeps = {
   /** The claimant; defaults to this process. */
   pid?: number;
 };
+
+/** The one builder of `DeliverDeps` over real files and git, for drain, await and the sentinel's injection. */
+export function deliverDeps(deps: { clock: Pick<Clock, "now">; exec: Exec; pid?: number }, root: string): DeliverDeps {
+  return {
+    clock: deps.clock,
+    pid: deps.pid,
+    isLiveVx: (pid) => isLiveVx(pid, deps.exec),
+    currency: {
+      root,
+      loadTask: loadTaskIn,
+      leased: leasedIn,
+      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, deps.exec) : undefined),
+    },
+  };
+}
 
 /** Current wakes and the claims that hold them; forum counts are recomputed from the inbox. */
 type Collected = { claims: Claim[]; soldier: SoldierWake[]; forum: ForumWake[] };

@@ -7,7 +7,7 @@ import type { AgentInfo } from "../agents";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
 import type { Env } from "../../state/paths";
 import { terminalText } from "../../terminal-text";
-import { GUARDS } from "../../time";
+import { GUARDS, seconds } from "../../time";
 import { type HerdrVersion, parseHerdrVersion } from "./version";
 import { HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus } from "./types";
 
@@ -168,7 +168,7 @@ export function failure(argv: string[], res: ExecResult, guardMs: number): Herdr
   const api = apiError(res.stderr);
   if (api) return new HerdrError(api.code, `${name}: ${api.message || api.code} (${api.code})`, argv, api.message);
   if (res.code === 124) {
-    return new HerdrError("exec_timeout", `${name} did not finish within ${Math.round(guardMs / 1000)}s`, argv);
+    return new HerdrError("exec_timeout", `${name} did not finish within ${seconds(guardMs)}s`, argv);
   }
   const text = firstLine(res.stderr) || firstLine(res.stdout);
   // The socket failed under the CLI (the server stopping or gone): herdr 0.8.2 prints the OS error
