@@ -1,25 +1,16 @@
-/**
- * The agent vocabulary every backend's soldiers are judged in: herdr's agent record and states,
- * which a tmux soldier's `vx report` states map onto (TMX-05), so the lifecycle rules read one.
- */
+/** herdr's agent vocabulary, onto which a tmux soldier's `vx report` states map (TMX-05), so the lifecycle rules read one. */
 
 /** herdr's agent states. `idle` and `done` mean the same thing (HRD-06); `unknown` never means success. */
 export const AGENT_STATUSES = ["idle", "working", "blocked", "done", "unknown"] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
-/**
- * One agent as `agent get`, `agent list`, `agent prompt` and `agent wait` report it (herdr.md section 4),
- * reduced to the fields vx uses.
- */
+/** An agent as herdr's `agent` calls report it (herdr.md section 4), reduced to the fields vx uses. */
 export type AgentInfo = {
   /** The agent's herdr name; absent for agents herdr detected on its own. */
   name?: string;
   /** Kind label, e.g. `claude`, `codex`. */
   agent?: string;
-  /**
-   * Usually one of AGENT_STATUSES. A newer herdr may report other values, and an absent field is
-   * kept as "", so callers can apply SEN-09 (skip and log) instead of failing the whole read.
-   */
+  /** A newer herdr's other value, or "" when absent, is kept so callers can apply SEN-09 (skip and log). */
   agent_status: AgentStatus | (string & {});
   pane_id: string;
   tab_id: string;

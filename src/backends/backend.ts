@@ -1,11 +1,4 @@
-/**
- * What a terminal backend is: everything vx does that differs between herdr, tmux and the next
- * one, behind one interface. Each backend's folder implements it and is the only reader and writer
- * of its own task fields; `index.ts` lists them. A new backend is one folder, its name in
- * `names.ts` and one line in `index.ts`: the `satisfies` there makes a missing part a compile
- * error. Fields a new backend records of its soldier go in the task's `backend_state` map (the
- * first two keep their own top-level fields, which older task files carry).
- */
+/** A terminal backend; its folder alone reads and writes its task fields (a new backend's go in `backend_state`). */
 import type { Check } from "../check";
 import type { Deps } from "../deps";
 import type { Exec } from "../exec";
@@ -51,10 +44,7 @@ export interface Backend {
   readonly goneNote: string;
   /** A new project that names no backend gets the first one (in registry order) present here. */
   present(env: Env, onPath: (program: string) => boolean): boolean;
-  /**
-   * CMD-DISPATCH-02 before anything is written: throws when this backend cannot take a soldier
-   * from here; returns where a launch puts its pane (herdr: the workspace), when that matters.
-   */
+  /** CMD-DISPATCH-02, before anything is written: throws when it cannot take a soldier from here; returns where a launch goes. */
   check(env: Env): string | undefined;
   /** AWT-01: a commander's hook here has wakes to deliver (`configured`: the project names this backend). */
   commanderHere(env: Env, configured: () => boolean): boolean;
@@ -76,10 +66,7 @@ export interface Backend {
 
   /** The lifecycle seam's terminal for this backend's soldiers. */
   terminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRules, where?: string): SoldierTerminal;
-  /**
-   * The pass's survey. `listsCommanders`: it also lists commanders' panes (`agents`), so a pass
-   * asks it whenever a hook-less commander has wakes waiting, even with no soldier to judge (CMDR-08).
-   */
+  /** `listsCommanders`: it lists commanders' panes too, so a pass asks it for a hook-less commander's wakes (CMDR-08). */
   readonly survey: { readonly listsCommanders: boolean; backend(deps: BackendDeps): SoldierBackend };
   /** Doctor's lines once its program is found (`required`: the project's backend), DOC-04. */
   doctor(deps: Deps, exe: string, required: boolean): Promise<Check[]>;

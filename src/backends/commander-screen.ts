@@ -1,9 +1,4 @@
-/**
- * What a hook-less commander's screen says, by its harness's own texts (its module's
- * `commander.tmuxCommander` rules, HRN-01): whether a turn runs, and whether its input line holds
- * anything a person typed. The sentinel reads it before typing a wake, in a plain tmux pane
- * (CMDR-10) and in a herdr pane (CMDR-08), where herdr's `idle` says nothing of a draft.
- */
+/** A hook-less commander's screen by its harness's rules, read before typing a wake (CMDR-08, CMDR-10): herdr's `idle` misses drafts. */
 import { HARNESSES, type HarnessName } from "../harnesses";
 import type { TmuxCommanderRule } from "../harnesses/types";
 import { type Clock, scaled } from "../time";
@@ -11,12 +6,7 @@ import { type PaneKeys, enterWhileUnsent } from "./unsent";
 
 export type ScreenState = { idle: boolean; inputEmpty: boolean };
 
-/**
- * Pure: whether the harness is idle (no busy text on screen) and its input box holds nothing the
- * person typed. The box is the last run of rows starting with one of the harness's prompt marks,
- * less its `trailerRows` (OpenCode's agent row); it is empty when every row's rest is. A harness
- * without these rules reads as busy: it is never typed into.
- */
+/** The input box is the last run of marked rows less `trailerRows`. A harness without rules reads as busy: never typed into. */
 export function screenState(harness: HarnessName, screen: string): ScreenState {
   const rule = HARNESSES[harness].commander.tmuxCommander;
   if (!rule) return { idle: false, inputEmpty: false };
@@ -24,7 +14,6 @@ export function screenState(harness: HarnessName, screen: string): ScreenState {
   return { idle: !rule.busy.test(screen), inputEmpty: typed.length > 0 && typed.every((t) => rule.emptyInput.test(t)) };
 }
 
-/** The rest of each row of the input box (after its mark, trimmed); empty when no box shows. */
 function inputRows(rule: TmuxCommanderRule, screen: string): string[] {
   const marks = typeof rule.mark === "string" ? [rule.mark] : rule.mark;
   let run: string[] = [];
@@ -48,14 +37,9 @@ export function notTypedBecause(state: ScreenState | undefined): string | undefi
   return state.inputEmpty ? undefined : "holding unsent text in its input line";
 }
 
-/** The looks at the screen after a paste, one every RESEND_POLLS polls. */
 const RESEND_POLLS = 5;
 
-/**
- * After a wake was typed, for a harness that can lose its Enter (its `unsent`): Enter again while
- * the wake still sits alone in the idle commander's input box, judged against `before`, the
- * screen read just before it was typed (`enterWhileUnsent`), until the readiness wait runs out.
- */
+/** For a harness that can lose its Enter: Enter again while the wake sits alone in the idle box, until the readiness wait ends. */
 export async function resubmitWake(at: { term: PaneKeys; pane: string; clock: Clock; env: Record<string, string | undefined> }, harness: HarnessName, before: string, text: string): Promise<void> {
   const unsent = HARNESSES[harness].unsent;
   const rule = HARNESSES[harness].commander.tmuxCommander;

@@ -1,8 +1,3 @@
-/**
- * Doctor's checks of the terminal backends (DOC-04): each backend's program on PATH (required for
- * the project's backend, optional otherwise) and, once found, its own lines; and soldiers each
- * backend finds still running in a camp the pool took back.
- */
 import type { Check } from "../check";
 import type { Deps } from "../deps";
 import { which } from "../exec";
@@ -19,7 +14,6 @@ export async function backendToolChecks(deps: Deps, backend: BackendName): Promi
       out.push({ status: "ok", name: b.name, detail: found });
       out.push(...(await b.doctor(deps, found, backend === b.name)));
     } else if (backend === b.name) {
-      // Required, and how to get past it: install it, or take the backend that is there.
       const other = ALL_BACKENDS.find((o) => o !== b && which(o.program, deps.env.PATH));
       const fix = `install ${b.program}${other ? `, or use ${other.name}: vx init --backend ${other.name}` : ""}`;
       out.push({ status: "missing", name: b.name, detail: `${b.program} not found in PATH (required, the soldiers' terminal) - ${fix}`, required: true });

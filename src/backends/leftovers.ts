@@ -1,8 +1,4 @@
-/**
- * What a launch that died part-way leaves behind (kill -9 of `vx dispatch` or `vx redispatch`):
- * a task still `pending` with no command working on it, and possibly a tab or session it created
- * but never recorded, which its backend finds again from what the launch noted first.
- */
+/** A launch that died part-way (kill -9 of dispatch): a task left `pending`, maybe a tab or session it never recorded. */
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
@@ -20,13 +16,7 @@ export function isAbandonedLaunch(paths: ProjectPaths, task: Task): boolean {
   return task.status === "pending" && !isTaskBusy(paths, task.id);
 }
 
-/**
- * Settles an abandoned launch as T3 on behalf of its dead command: what it left unrecorded closed
- * by its backend, its launch files removed, the task `failed` with its lease kept (so `vx strike`
- * returns the camp).
- * A tab or session that could not be asked about is left to strike, which looks again. Returns
- * what it did, for the log.
- */
+/** T3 for a dead launch: leftovers closed (what cannot be asked about is left to strike), task `failed`, lease kept for strike. */
 export async function failAbandonedLaunch(
   ctx: { paths: ProjectPaths; deps: BackendDeps; now: number; closeLeft?: Backend["closeLeft"] },
   task: Task,
@@ -40,9 +30,7 @@ export async function failAbandonedLaunch(
   }
   // Checked again: a strike may have taken the task while its backend was being asked.
   if (isTaskBusy(ctx.paths, task.id)) return { failed: false, closed, error };
-  // The copy of the dispatcher's environment (API keys included) the dead launch wrote for its
-  // pane's launcher, which never ran (or ran and removed it), and its launcher script. Removed
-  // while the task is still pending, so no relaunch can have written a new one yet.
+  // Its env copy holds API keys; removed while still pending, so no relaunch has written a new one yet.
   removeLaunchFiles(ctx.paths, task.id);
   const saved = await markFailed(ctx.paths, task, ABANDONED_REASON, ctx.now);
   return { failed: saved.written, closed, error };

@@ -1,7 +1,4 @@
-/**
- * The terminal backend names, and nothing else: what flags, task files and config accept. Kept
- * apart from the backend registry so the schemas read the names without loading a backend.
- */
+/** The backend names alone, so the schemas read them without loading a backend. */
 export const BACKEND_NAMES = ["herdr", "tmux"] as const;
 export type BackendName = (typeof BACKEND_NAMES)[number];
 

@@ -1,20 +1,12 @@
-/**
- * Waiting for a soldier's harness to take input, on either terminal (TMX-02, HRD-06): its screen
- * read as it shows, a folder-trust dialog answered with the keys a person would press, and
- * readiness only once the harness's own ready text shows. Neither backend's own idea of "ready"
- * is trusted for this: herdr reports Codex's trust screen idle and ready, and Claude Code ready
- * before it has drawn anything (docs/real-clients.md).
- */
+/** Readiness on either terminal (TMX-02, HRD-06): the harness's own ready text, trust dialogs answered; no backend's "ready" is trusted. */
 import { type HarnessName, harnessOf } from "../harnesses";
 import { printable } from "../printable";
 import { redact } from "../redact";
 import { deadlineIn, scaled } from "../time";
 import { TRUST_RE, type Timing } from "./types";
 
-// A numbered option row, the first one possibly carrying the selection cursor: `❯ 1. Yes, I trust…`.
 const OPTION_RE = /^\s*(?:[❯›>]\s*)?([1-9])[.)]\s+(\S.*)$/u;
-// A row of a selection list under its cursor glyph, and an option that accepts a folder-trust
-// dialog (Claude Code's "Yes, I trust this folder", Codex's "Trust and continue").
+// Claude Code's "Yes, I trust this folder", Codex's "Trust and continue".
 const CURSOR_ROW_RE = /^(\s*)[❯›>](\s+)(\S.*)$/u;
 const ACCEPT_RE = /^(?:[1-9][.)]\s+)?(?:yes|trust)\b/i;
 
@@ -27,12 +19,7 @@ export function trustOptionDigit(screen: string): string | undefined {
   return undefined;
 }
 
-/**
- * The next key toward accepting the folder-trust dialog on `screen`. Harnesses draw its options as
- * a list and take Enter on the highlighted row (Claude Code's rows carry no digits and Codex
- * ignores them), so it is Enter on the accepting option or the arrow toward it; a list with no
- * cursor shown gets the option's digit. Undefined when no option accepts.
- */
+/** Enter on the accepting option or the arrow toward it (Claude Code's rows have no digits, Codex ignores them); no cursor: the digit. */
 export function trustKey(screen: string): string | undefined {
   const lines = screen.split("\n").map((l) => l.trimEnd());
   const at = lines.findIndex((l) => CURSOR_ROW_RE.test(l));
@@ -52,8 +39,7 @@ export function trustKey(screen: string): string | undefined {
   return undefined;
 }
 
-// Polls without a visible change after a key before it is pressed again (a key pressed while the
-// dialog is still being drawn can be lost).
+// A key pressed while the dialog is still drawn can be lost: it goes again after this many quiet polls.
 export const RESEND_POLLS = 5;
 
 /** The last line a harness printed before it exited, redacted and escaped for one error line. */
@@ -66,10 +52,8 @@ export function lastWords(screen: string): string {
   return printable(redact(line)).slice(0, 200);
 }
 
-/** One look at the soldier's pane: its screen as shown, or gone with the last words it printed. */
 export type Look = { screen: string } | { gone: string };
 
-/** The pane as a terminal shows it to the readiness wait. */
 export type ReadyPane = {
   /** The screen now; `last` is the previous one seen alive (for the words of a pane that died). */
   look(last: string | undefined): Promise<Look>;
@@ -88,12 +72,9 @@ export function showsTrustDialog(screen: string): boolean {
 }
 
 /**
- * Waits up to `limitMs` for the harness's ready text, answering a folder-trust dialog on the way.
- * A harness whose `ready` is "still" (no fixed text) counts a screen that stops changing; never the
- * others, whose start-up shows still screens before a folder-trust dialog, where a prompt is lost.
- * A key goes only on a screen seen twice running, so a redraw still in flight is never answered;
- * one key per redraw, and the same key again only after a quiet spell. A cursor key waits longer:
- * one that was slow, not lost, would move the cursor past "Yes" onto "No, exit".
+ * Only a "still" harness counts a screen that stops changing: others show still screens before their dialog, where a prompt is
+ * lost. A key goes only on a screen seen twice (no redraw in flight), once per redraw; a cursor key waits longer, as one slow,
+ * not lost, would move past "Yes" onto "No, exit".
  */
 export async function waitReady(pane: ReadyPane, harness: HarnessName, timing: Timing, limitMs: number): Promise<Readiness> {
   const { clock, env } = timing;

@@ -1,19 +1,11 @@
-/**
- * A soldier's status from its own reports (TMX-05): what a backend without an agent list of its own
- * (tmux) reads as the status herdr would have given.
- */
 import { errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
 import { DELIVERING, readSoldierState } from "../state/soldier-state";
 
 /**
- * TMX-05: the latest `vx report` as herdr's status. A running task without one is judged from its
- * pane as an idle one is (SEN-11: work in progress holds it, a question blocks it): the launch
- * writes a report before its prompt goes in, under the task's lock the pass passes over, so none
- * means a report that could not be written took the stale one away (CMD-REPORT-03, a full disk),
- * or a launch died before its prompt. A finished task goes back to running only on a `working`
- * report newer than its `updated_at` (the reopen rule), never on an older one.
+ * TMX-05: the latest `vx report` as herdr's status. None on a running task is judged as idle (SEN-11): the launch reports before
+ * its prompt, so it means a failed write (CMD-REPORT-03) or a dead launch. Only a `working` newer than `updated_at` reopens.
  */
 export function reportedStatus(task: Task, paths: ProjectPaths): { status: string; problem?: string } {
   let report: ReturnType<typeof readSoldierState>;

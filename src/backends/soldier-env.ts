@@ -1,10 +1,6 @@
 /**
- * What a soldier inherits from the command that launched it, on either terminal (issue 15, issue
- * 24): the dispatcher's environment in a 0600 file under the task's hooks dir, read and removed
- * by vx's launcher (`soldier-exec.ts`), which then execs the harness. No value of that environment
- * is ever on a command line. tmux runs the launcher as the pane's program; herdr's `agent start`
- * runs the harness's own name through the pane's shell, so a herdr pane gets a one-line script by
- * that name, first on its PATH, that runs the launcher.
+ * The dispatcher's env, in a 0600 file the launcher (`soldier-exec.ts`) reads and removes, so no value is on a command line.
+ * herdr's `agent start` runs the harness by name through the shell, so a herdr pane gets a script by that name first on PATH.
  */
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,18 +14,13 @@ export function hooksDir(paths: ProjectPaths, taskId: string): string {
   return join(paths.stateDir, "hooks", taskId);
 }
 
-/** The env file of a task's launch (read and removed by the launcher). */
 export function soldierEnvFile(paths: ProjectPaths, taskId: string): string {
   return join(hooksDir(paths, taskId), SOLDIER_ENV_FILE);
 }
 
-// What the dispatcher's environment must not override in the soldier's pane (the launcher lays
-// the file over the pane's own environment): tmux sets TMUX and TMUX_PANE for that pane, HERDR_*
-// names the dispatcher's herdr pane (the soldier's own pane sets its own), and VX_* is vx's own,
-// set for a tmux soldier by `-e`.
+// Not laid over the pane's own: tmux sets TMUX*, HERDR_* names the dispatcher's pane, VX_* is vx's own (tmux `-e`).
 const NOT_INHERITED = /^(TMUX|TMUX_PANE|HERDR_.*|VX_.*)$/;
 
-/** What the soldier inherits from the dispatching environment. */
 function inheritedEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !NOT_INHERITED.test(k)) out[k] = v;
@@ -43,18 +34,14 @@ export function writeSoldierEnv(paths: ProjectPaths, taskId: string, env: Env): 
   return file;
 }
 
-/** The directory a herdr soldier's pane puts first on its PATH: it holds only the launcher script. */
+/** First on a herdr soldier's PATH: only the launcher script. */
 export function launcherDir(paths: ProjectPaths, taskId: string): string {
   return join(hooksDir(paths, taskId), "bin");
 }
 
 /**
- * Writes `<launcherDir>/<exe>` (0700): `exec <vx> __soldier-exec <env file> -- <exe> "$@"`. The
- * launcher finds the real `exe` on the dispatcher's PATH (the env file's), which does not hold this
- * directory; run a second time, it finds no env file and stops. herdr names an agent by the first
- * word of its processes' command lines and drops the name `agent start` gave it when, while it
- * starts, none names the harness: so vx runs here through a link named `exe` (one executable;
- * vx run from its source keeps its own name).
+ * `exec <vx> __soldier-exec <env file> -- <exe> "$@"`; run twice, it finds no env file. herdr drops an agent's name when no
+ * process of it names the harness while it starts, so a single-file vx runs through a link named `exe`.
  */
 export function writeLauncherScript(paths: ProjectPaths, taskId: string, self: readonly string[], exe: string): string {
   const dir = launcherDir(paths, taskId);

@@ -1,13 +1,6 @@
 /**
- * The launcher of a soldier's harness (issue 15, issue 24): it reads the dispatching environment
- * from the 0600 file the launch wrote, removes the file, and replaces itself (execve) with the
- * harness. So no variable of the user's environment (API keys) is ever on a command line: the
- * `new-session` that starts a tmux server stays that server's command line for life, readable by
- * every user in the process table. On tmux it is the pane's first program, and only vx's own
- * variables (no secrets) go on tmux's command line, as `-e`; a file beats the tmux client's
- * environment because a server that is already running gives new sessions its own global
- * environment, not the client's. On herdr a pane inherits the herdr server's environment, and a
- * launcher script named like the harness runs it (`soldier-env.ts`).
+ * A soldier's launcher: reads and removes the 0600 env file, then execs the harness, so no API key is on a command line (a tmux
+ * server's `new-session` line is readable by every user for life). Not the tmux client's env: a running server ignores it.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
@@ -18,7 +11,6 @@ export const SOLDIER_EXEC = "__soldier-exec";
 /** The env file's name; the launcher reads no other. */
 export const SOLDIER_ENV_FILE = "soldier-env.json";
 
-/** The pane's argv: `self` (vx's own argv) run as the launcher of `argv` with `envFile`. */
 export function soldierExecArgv(self: readonly string[], envFile: string, argv: readonly string[]): string[] {
   return [...self, SOLDIER_EXEC, envFile, "--", ...argv];
 }

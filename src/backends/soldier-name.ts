@@ -1,7 +1,4 @@
-/**
- * A soldier's name (HRD-06): its herdr agent name and tab label, its tmux session's name, and the
- * name its report and pause files carry, made the same way on every backend.
- */
+/** A soldier's name (HRD-06), the same on every backend: herdr agent and tab, tmux session, report and pause files. */
 
 const NAME_MAX = 32;
 
@@ -9,10 +6,7 @@ function trimDashes(s: string): string {
   return s.replace(/^-+|-+$/g, "");
 }
 
-/**
- * HRD-06 candidate name: `vx-` plus a slug of the prompt, at most 32 characters, always matching
- * herdr's `[a-z][a-z0-9_-]{0,31}`; `vx-<first 8 hex of the id>` when the prompt has no usable letter.
- */
+/** `vx-` and a prompt slug within herdr's `[a-z][a-z0-9_-]{0,31}`; `vx-<8 hex of the id>` without a usable letter. */
 export function agentName(prompt: string, taskId: string): string {
   const slug = trimDashes(prompt.toLowerCase().replace(/[^a-z0-9]+/g, "-"));
   if (!slug) return `vx-${taskId.slice(0, 8)}`;

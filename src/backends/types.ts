@@ -1,7 +1,4 @@
-/**
- * The backend-neutral types of the soldier-terminal seam: what a prompt came to, what a survey saw,
- * and the timing every wait needs (the caller's clock, passed in, never borrowed from a backend).
- */
+/** The backend-neutral types of the soldier-terminal seam; the clock is always the caller's. */
 import type { AgentInfo } from "./agents";
 import type { Env } from "../state/paths";
 import type { ProjectPaths } from "../state/paths";
@@ -25,13 +22,11 @@ export type PromptOutcome =
   /** A dialog is showing and nothing was sent. */
   | { kind: "blocked" };
 
-/** One soldier as the pass's survey saw it. */
 export type Sighting = {
   /** herdr's vocabulary: `working`, `blocked`, `idle`, `done`, `unknown` (or something new). */
   status: string;
   /** The transcript (HRD-07 / TMX-06: the last 500 lines); undefined when unreadable. */
   read(): Promise<string | undefined>;
-  /** The visible screen, for dialogs. */
   readVisible(): Promise<string | undefined>;
   /** Why `status` says nothing (a corrupt `vx report` file), for the sentinel's log. */
   problem?: string;
@@ -40,10 +35,7 @@ export type Sighting = {
 export interface Survey {
   /** The task's soldier, or undefined when it is not found (SEN-06, TMX-04). */
   find(task: Task, paths: ProjectPaths): Sighting | undefined;
-  /**
-   * Why the task's soldier could not be looked for this pass (its tmux server did not answer),
-   * else undefined. The pass skips such a task: not found is never inferred from a failed call.
-   */
+  /** Why the soldier could not be looked for (its tmux server did not answer): skipped, never taken as not found. */
   unreachable?(task: Task): unknown;
   /** Per server asked (tmux: its socket), the error it gave, or undefined; for the pass's log. */
   servers?: Map<string, unknown>;
@@ -53,10 +45,7 @@ export interface Survey {
 
 export interface SoldierBackend {
   readonly name: BackendName;
-  /**
-   * The status call of a pass, for the tasks it will judge (tmux: one per server they live on).
-   * Throws when the backend cannot be asked at all.
-   */
+  /** A pass's status call (tmux: one per server); throws when the backend cannot be asked at all. */
   survey(tasks?: Task[]): Promise<Survey>;
 }
 

@@ -1,4 +1,4 @@
-/** Claude Code: as a soldier (HRD-04, TMX-05) and as a commander (its Stop hook runs the await). */
+/** Claude Code: soldier (HRD-04, TMX-05) and commander (its Stop hook runs the await). */
 import { join } from "node:path";
 import { UsageError } from "../errors";
 import { type ReportState, reportCommand } from "./hook-shell";
@@ -7,12 +7,8 @@ import type { Harness, HookedLaunch } from "./types";
 const MODELS = ["haiku", "sonnet", "opus", "fable"];
 const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
 
-// Claude Code runs each hook through `/bin/sh -c` and waits for it, so the reports land in turn
-// order. PermissionRequest fires as a permission dialog opens and is a decision hook: vx report
-// prints nothing and exits 0, leaving the decision to the dialog (it never exits 2, which would
-// block). The Notification for the same dialog comes about 6 s later (TMX-05 names it; older
-// versions have no PermissionRequest). PostToolUse is the first event after an answered dialog:
-// it puts the soldier back to working, as the reopen pass (SEN-20) needs.
+// PermissionRequest is a decision hook: vx report exits 0, leaving the decision to the dialog (2 would block).
+// TMX-05's Notification comes later. PostToolUse sets working again after a dialog, as SEN-20 needs.
 function stateHooks(vx: string, hooksDir: string): HookedLaunch {
   const hooks = (state: ReportState) => [{ type: "command", command: reportCommand(vx, state), timeout: 10 }];
   const settings = {
@@ -29,10 +25,7 @@ function stateHooks(vx: string, hooksDir: string): HookedLaunch {
   return { args: ["--settings", path], env: {}, files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n` }] };
 }
 
-/**
- * AWT-01: a non-interactive Claude Code session (print mode, SDK) runs async hooks synchronously,
- * so an await would hang it, and it has no idle session to wake.
- */
+/** AWT-01: print mode and the SDK run async hooks synchronously (an await would hang) and have no idle session to wake. */
 function nonInteractive(env: Record<string, string | undefined>, ownerCommand?: string): boolean {
   const entry = env.CLAUDE_CODE_ENTRYPOINT;
   if (entry && entry !== "cli") return true;
@@ -43,12 +36,7 @@ function nonInteractive(env: Record<string, string | undefined>, ownerCommand?: 
   return claude && words.slice(1).some((w) => w === "-p" || w === "--print" || w.startsWith("--print="));
 }
 
-/**
- * AWT-12: Claude Code runs a new Stop hook (a new await) only after a model turn, and kills the hook
- * at its `timeout`, so its await ends its day with a re-arm wake. The owner is Claude Code by the
- * basename of its first word, or (marked CLAUDECODE=1) by a path naming it: a native install's
- * `claude/versions/<v>`, or node running the npm package's cli.js.
- */
+/** AWT-12: a Stop hook runs only after a model turn and dies at its `timeout`, so the await ends its day with a re-arm wake. */
 function rearmsByTurn(ownerCommand: string, env: Record<string, string | undefined>): boolean {
   const first = ownerCommand.trim().split(/\s+/, 1)[0] ?? "";
   const base = first.slice(first.lastIndexOf("/") + 1);
@@ -63,7 +51,7 @@ export const claude: Harness = {
   program: () => ["claude"],
   soldierArgs(model, effort) {
     const m = model ? ["--model", model] : [];
-    // Suggestions off: a suggested completion in the input box was mistaken for soldier output.
+    // A suggested completion in the input box would read as soldier output.
     return ["--dangerously-skip-permissions", "--prompt-suggestions", "false", ...m, ...(effort ? ["--effort", effort] : [])];
   },
   stateHooks: ({ vx, hooksDir }) => stateHooks(vx, hooksDir),
@@ -77,8 +65,7 @@ export const claude: Harness = {
       throw new UsageError(`unknown effort "${effort}" (expected one of ${EFFORTS.join(", ")})`, "dispatch");
     }
   },
-  // Claude Code run as root refuses --dangerously-skip-permissions unless IS_SANDBOX=1: said
-  // before a camp is leased, instead of as a dead pane later.
+  // Said before a camp is leased, not as a dead pane later.
   launchRefusal(env) {
     if (process.getuid?.() !== 0 || env.IS_SANDBOX === "1") return undefined;
     return "Claude Code refuses --dangerously-skip-permissions when run as root unless IS_SANDBOX=1 is set - set IS_SANDBOX=1 if this machine is a sandbox, or run vx as another user";
@@ -86,7 +73,6 @@ export const claude: Harness = {
   // A camp is its own worktree, so "the last conversation in this directory" is the soldier's own.
   continueArgs: async () => ["--continue"],
   commander: {
-    // The project's Stop hook (written for every commander, `scaffold/hook.ts`) runs the await.
     wake: { kind: "hook" },
     installed: () => false,
     plan: () => undefined,
@@ -94,7 +80,6 @@ export const claude: Harness = {
     liveChecks: async () => [],
     nonInteractive,
     rearmsByTurn,
-    // Its Stop hook wakes it in any pane, herdr or tmux.
     tmuxCommander: undefined,
   },
 };

@@ -1,11 +1,4 @@
-/**
- * Doctor's Codex sandbox line for a Codex commander (issue 15 item 8). Codex's default sandbox
- * (workspace-write) keeps `.git` read-only, turns the network off and ends every process a command
- * started with the command, so vx dispatch refuses under it. Two settings in Codex's config.toml
- * work: `sandbox_mode = "danger-full-access"`, or the sandbox kept with the repository's git dir
- * and the state root in `[sandbox_workspace_write] writable_roots`, `network_access = true`, and
- * the sentinel started outside Codex.
- */
+/** Doctor's Codex sandbox line: whether config.toml lets dispatch work (full access, or writable roots and the network). */
 import { join } from "node:path";
 import { errorMessage } from "../errors";
 import { CODEX_SANDBOX_WHY, codexSandboxAdvice, foreignPidNamespace, underCodex } from "../sandbox";
@@ -14,14 +7,12 @@ import type { Check } from "../check";
 
 const NAME = "Codex sandbox";
 
-/** The config file Codex reads: `$CODEX_HOME/config.toml`, by default `~/.codex/config.toml`. */
 function codexConfigPath(env: Record<string, string | undefined>): string {
   return join(env.CODEX_HOME || join(env.HOME ?? "", ".codex"), "config.toml");
 }
 
 type SandboxSettings = { mode?: string; writableRoots: string[]; network: boolean };
 
-/** The settings of a Codex config.toml's text that decide whether vx dispatch can work. */
 function sandboxSettingsOf(toml: string): SandboxSettings {
   const doc = Bun.TOML.parse(toml) as Record<string, unknown>;
   const ww = (doc.sandbox_workspace_write ?? {}) as Record<string, unknown>;
@@ -29,7 +20,7 @@ function sandboxSettingsOf(toml: string): SandboxSettings {
   return { mode: typeof doc.sandbox_mode === "string" ? doc.sandbox_mode : undefined, writableRoots: roots, network: ww.network_access === true };
 }
 
-/** Doctor's line; `gitDir` is the repository's common git dir, which the sandbox must let vx write. */
+/** `gitDir`: the common git dir, which the sandbox must let vx write. */
 export function codexSandboxCheck(env: Record<string, string | undefined>, gitDir: string, root: string): Check {
   const path = codexConfigPath(env);
   const advice = codexSandboxAdvice(env, { config: path, writable: [gitDir, root] });

@@ -1,7 +1,4 @@
-/**
- * Codex: as a soldier (its lifecycle hooks given with -c) and as a commander, woken through
- * `codex queue` (CMDR-09).
- */
+/** Codex: soldier hooks given with -c; commander woken through `codex queue` (CMDR-09). */
 import { codexSandboxCheck } from "./codex-sandbox";
 import { errorMessage } from "../errors";
 import { EXEC_NOT_FOUND, EXEC_TIMED_OUT, type ExecResult } from "../exec";
@@ -10,12 +7,7 @@ import { terminalText } from "../terminal-text";
 import { type ReportState, reportCommand, tomlString } from "./hook-shell";
 import type { Harness } from "./types";
 
-/**
- * `codex queue --thread <id> --message <text>` queues a message that the running Codex TUI of that
- * thread runs after its current turn. The thread is the one the commander itself ran vx from
- * (`CODEX_THREAD_ID` in the environment Codex gives the commands it runs), recorded in
- * commanders.json: the pane's own session, never "the newest".
- */
+/** The thread is the commander's own (`CODEX_THREAD_ID` recorded from its commands), never "the newest". */
 export function codexQueueArgv(thread: string, text: string): string[] {
   return ["codex", "queue", "--thread", thread, "--message", terminalText(text)];
 }
@@ -25,7 +17,6 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-/** One line saying why `codex queue` failed, for the sentinel log. */
 function codexFailure(res: ExecResult): string {
   if (res.code === EXEC_NOT_FOUND) return "codex not found in PATH";
   if (res.code === EXEC_TIMED_OUT) return "codex queue did not finish in time";
@@ -33,13 +24,8 @@ function codexFailure(res: ExecResult): string {
   return `codex queue failed (exit ${res.code})${detail ? `: ${detail}` : ""}`;
 }
 
-// Codex's lifecycle hooks, Claude-style, given with -c (its notify is not used: it also fires for
-// Codex's own title-generation turn, which runs beside the soldier's first turn under another
-// thread, and was seen firing while the soldier sat at a permission dialog, so it would report
-// idle over blocked or working; the Stop hook fires for the soldier's own turns only). Hooks
-// given with -c are skipped silently unless trusted, and trust given with -c is ignored, so the
-// trust check is bypassed for this invocation (recording trust would mean editing the user's
-// CODEX_HOME). They add to the user's own hooks, and run through a shell like Claude Code's.
+// Lifecycle hooks, not `notify`, which also fires for Codex's own side turns and would report idle over blocked.
+// Hooks given with -c run only if trusted and -c cannot trust them: bypassed, so the user's CODEX_HOME is not edited.
 function hookArgs(vx: string): string[] {
   const hook = (event: string, state: ReportState) => ["-c", `hooks.${event}=[{hooks=[{type="command",command=${tomlString(reportCommand(vx, state))}}]}]`];
   return ["--dangerously-bypass-hook-trust", ...hook("UserPromptSubmit", "working"), ...hook("PermissionRequest", "blocked"), ...hook("PostToolUse", "working"), ...hook("Stop", "idle")];
@@ -52,16 +38,12 @@ export const codex: Harness = {
   program: () => ["codex"],
   soldierArgs: (model, effort) => ["--dangerously-bypass-approvals-and-sandbox", ...(model ? ["--model", model] : []), ...(effort ? ["-c", `model_reasoning_effort=${effort}`] : [])],
   stateHooks: ({ vx }) => ({ args: hookArgs(vx), env: {}, files: [] }),
-  // Codex draws its composer ("Ask Codex to do anything") while still loading, seconds before its
-  // folder-trust dialog; the session's "permissions:" header line and the footer's "← for agents"
-  // come only once it takes input (the footer stays on screen when a resumed history scrolls the
-  // header away).
+  // Not the composer: it shows while Codex still loads, before its trust dialog.
   ready: /^\s*permissions: |context left|← for agents/m,
   unsent: undefined,
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
-  // A subcommand, so first. `codex resume --last` picks the newest session recorded for this
-  // working directory, the camp (`--all` would widen it).
+  // A subcommand, so first; `--last` is the newest session of this directory, the camp.
   continueArgs: async () => ["resume", "--last"],
   commander: {
     wake: {
@@ -93,10 +75,7 @@ export const codex: Harness = {
     ],
     liveChecks: async ({ env, root, gitDir }) => [codexSandboxCheck(env, await gitDir(), root)],
     nonInteractive: () => false,
-    // No await: woken by `codex queue` or typing.
     rearmsByTurn: () => false,
-    // Codex 0.171: `• Working (3s • esc to interrupt)` while busy; an empty composer shows `› ` and a
-    // grey placeholder sentence, or nothing.
     tmuxCommander: {
       marker: "CODEX_THREAD_ID",
       program: /^codex$/,

@@ -1,17 +1,4 @@
-/**
- * Gemini CLI (`@google/gemini-cli`), as observed on 0.61.0 (HRN-02): as a soldier (its private
- * GEMINI_CLI_HOME's hooks report states) and as a commander (no async hook, so the sentinel types
- * wakes into its idle pane, CMDR-08). docs/real-clients.md ("Gemini CLI 0.61.0") says which of it
- * was seen and which only read.
- *
- * State hooks: Gemini CLI reads hooks from settings files only (no flag names one). The system
- * settings files (GEMINI_CLI_SYSTEM_SETTINGS_PATH, GEMINI_CLI_SYSTEM_DEFAULTS_PATH) are skipped
- * unless the file and every parent directory are owned by root and not group- or world-writable,
- * and the workspace's `.gemini/settings.json` is inside the camp. What remains is the user
- * settings file under GEMINI_CLI_HOME (Gemini CLI's own stand-in for the home directory): a
- * soldier gets a private one under its hooks dir holding the user's settings plus vx's hooks,
- * and links to everything else in the user's `~/.gemini` (credentials, sessions, trust).
- */
+/** Gemini CLI (HRN-02): hooks in a private GEMINI_CLI_HOME, the only settings a soldier can use; commander typed to (CMDR-08). */
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -27,63 +14,29 @@ export const GEMINI = {
   binary: "gemini",
   pkg: "@google/gemini-cli",
   testedVersion: "0.61.0",
-  /** Prints the bare version, e.g. `0.61.0`, on stdout. */
   versionArgs: ["--version"],
-  /** `--resume latest` reopens the newest session of the current directory (sessions are per project). */
   continueArgs: ["--resume", "latest"],
-  /** No effort flag: thinking depends on the model's settings (`modelConfigs`), so vx refuses `--effort`. */
   effort: undefined,
 } as const;
 
-/**
- * HRD-04 for Gemini CLI: `--skip-trust` trusts the camp for this session only (no folder-trust
- * dialog, nothing recorded), `--approval-mode yolo` runs every tool without asking, as the other
- * harnesses' bypass flags do. `-m` names the model; without it the CLI's "Auto" router picks one.
- */
+/** HRD-04: `--skip-trust` trusts the camp for this session only, recording nothing; yolo is the others' bypass. */
 export function soldierArgs(model?: string): string[] {
   return ["--skip-trust", "--approval-mode", "yolo", ...(model ? ["--model", model] : [])];
 }
 
-/**
- * The input box. It stays on screen during a turn (prompts typed then are queued), so idle is
- * READY_RE without BUSY_RE. The box shows before the session has initialised; a prompt submitted
- * as initialisation ended (the SessionStart hook fires then) was seen left in the box: wait for
- * SessionStart, and check that the turn started.
- */
+/** The box stays during a turn, so idle is READY_RE without BUSY_RE; a prompt sent before SessionStart can stay in it. */
 export const READY_RE = /Type your message or @path\/to\/file/;
-/**
- * The input box holding text (`[Pasted Text: 9 lines]` or the text itself) rather than its
- * placeholder: a pasted prompt whose Enter was dropped (an Enter within 40 ms of a paste is a
- * newline, and one pressed as the session finishes initialising was seen lost). `*` in YOLO mode.
- */
+/** Text in the box, not its placeholder: a pasted prompt whose Enter was dropped. `*` in YOLO mode. */
 const UNSENT_RE = /^ [>*] +(?!Type your message or @path\/to\/file)\S/m;
-/** A turn running: `⠧ Thinking... (esc to cancel, 6s)` or `Executing Hook: <name> (esc to cancel, 4s)`. */
 const BUSY_RE = /\(esc to cancel, \d+s\)/;
-/** The folder-trust dialog of a new folder (never shown with `--skip-trust`). */
 export const TRUST_RE = /Do you trust the files in this folder\?/;
-/** A tool waiting for a decision: `Apply this change?` for edits, `Allow execution of` for shell commands. */
 export const DECISION_RE = /Apply this change\?|Allow execution of|● 1\. Allow once/;
 
-/**
- * As a commander: no async hook can wake an idle session (a waiting hook holds the CLI), so the
- * wake is the sentinel's typed delivery (CMDR-08); BeforeAgent/AfterAgent hooks tell busy from
- * idle; text submitted during a turn is queued by the CLI (`Queued (press ↑ to edit):`) and runs
- * as the next turn. `vx init --commander gemini` would write the guidance to GEMINI.md (the default context
- * file) and, if hooks are wanted, `.gemini/settings.json`, whose hooks run only in a trusted
- * folder, after a non-blocking "project-level hooks have been detected" warning. Skills are
- * read from `.gemini/skills/` or `.agents/skills/`.
- */
 const COMMANDER = { wake: "typed", contextFile: "GEMINI.md", settingsFile: ".gemini/settings.json", skillsDirs: [".gemini/skills", ".agents/skills"] } as const;
 
 type State = "working" | "idle" | "blocked";
 
-/**
- * The hook events vx needs: SessionStart once the session finished initialising (idle: ready for
- * a prompt; an Enter pressed as initialisation ends was seen dropped), BeforeAgent after a prompt is submitted (working), Notification with
- * `notification_type: "ToolPermission"` as a tool's confirmation opens (blocked), AfterTool once a
- * tool ran (working again), AfterAgent when the turn's last answer is in (idle). Hooks run
- * synchronously through `sh -c` with the hook's `env` added; `timeout` is in milliseconds.
- */
+/** SessionStart is idle once initialised, when a prompt can first be sent; the hooks' `timeout` is in milliseconds. */
 const STATE_EVENTS: readonly [event: string, state: State][] = [
   ["SessionStart", "idle"],
   ["BeforeAgent", "working"],
@@ -92,24 +45,17 @@ const STATE_EVENTS: readonly [event: string, state: State][] = [
   ["AfterAgent", "idle"],
 ];
 
-/** The `hooks` block of a settings file that makes Gemini CLI run `vx report <state>`. */
 function stateHooksSettings(vx: string): Record<string, unknown[]> {
   const hooks: Record<string, unknown[]> = {};
   for (const [event, state] of STATE_EVENTS) {
-    // Notification fires for other things too; only a tool's confirmation is a decision.
+    // Only a tool's confirmation is a decision.
     const matcher = event === "Notification" ? { matcher: "ToolPermission" } : {};
     hooks[event] = [{ ...matcher, hooks: [{ name: `vx-report-${state}`, type: "command", command: `${shellQuote(vx)} report ${state}`, timeout: 10_000 }] }];
   }
   return hooks;
 }
 
-/**
- * A soldier's private Gemini CLI home under `hooksDir` (GEMINI_CLI_HOME): `.gemini/settings.json`
- * is the user's settings with vx's hooks appended per event, and every other entry of the user's
- * `.gemini` is linked (its credentials, sessions and trust stay the user's). The caller reads the
- * user's settings and directory listing and writes the files and links. VX_TASK_ID comes from the
- * pane's environment, which hooks inherit.
- */
+/** The user's settings plus vx's hooks; every other `.gemini` entry is linked, so credentials, sessions and trust stay theirs. */
 export function soldierHome(opts: { vx: string; hooksDir: string; userGeminiDir: string; userSettings?: Record<string, unknown>; userEntries?: string[] }): Required<HookedLaunch> {
   const home = join(opts.hooksDir, "gemini-home");
   const dir = join(home, ".gemini");
@@ -126,12 +72,11 @@ export function soldierHome(opts: { vx: string; hooksDir: string; userGeminiDir:
   };
 }
 
-/** The user's `.gemini` (under their GEMINI_CLI_HOME when set, as the CLI reads it). */
 function userGeminiDir(): string {
   return join(process.env.GEMINI_CLI_HOME || process.env.HOME || homedir(), ".gemini");
 }
 
-/** The user's settings (an unreadable or invalid file is left out: the soldier then has vx's hooks only) and entries. */
+/** An unreadable or invalid settings file is left out: the soldier then has vx's hooks only. */
 function readUser(dir: string): { userSettings?: Record<string, unknown>; userEntries: string[] } {
   let userEntries: string[] = [];
   try {
@@ -155,13 +100,10 @@ function nonInteractive(_env: Record<string, string | undefined>, ownerCommand?:
   return words.some((w) => w === "-p" || w === "--prompt" || w.startsWith("--prompt="));
 }
 
-// The commander block lives in AGENTS.md or CLAUDE.md (SCF-03); Gemini CLI reads GEMINI.md unless
-// `context.fileName` in its settings names others, so init names them there (a file that does not
-// exist is skipped by the CLI).
+// The commander block is in AGENTS.md or CLAUDE.md (SCF-03); Gemini CLI reads only GEMINI.md unless `context.fileName` says more.
 const CONTEXT_FILES = ["AGENTS.md", "CLAUDE.md", "GEMINI.md"];
 const SETTINGS_PATH = COMMANDER.settingsFile;
 
-/** `.gemini/settings.json` with the commander block's files in `context.fileName`. */
 export function mergeGeminiSettings(x: unknown): { next: Record<string, unknown>; changed: boolean } {
   if (typeof x !== "object" || x === null || Array.isArray(x)) throw new SettingsShapeError(`${SETTINGS_PATH} must hold a JSON object at the top level`, "");
   const next = JSON.parse(JSON.stringify(x)) as Record<string, unknown>;
@@ -202,8 +144,7 @@ export const gemini: Harness = {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness gemini", "dispatch");
   },
   launchRefusal: () => undefined,
-  // Its sessions live under the soldier's own GEMINI_CLI_HOME and the camp's path, so "latest"
-  // is this soldier's.
+  // Sessions are per GEMINI_CLI_HOME and camp, so "latest" is this soldier's.
   continueArgs: async () => [...GEMINI.continueArgs],
   commander: {
     wake: { kind: "idle-prompt" },
@@ -212,13 +153,7 @@ export const gemini: Harness = {
     fileChecks: (top) => [contextCheck(top)],
     liveChecks: async () => [],
     nonInteractive,
-    // No await runs for it (idle-prompt), so none re-arms by a turn.
     rearmsByTurn: () => false,
-    // Gemini CLI 0.61 in a plain tmux pane (CMDR-10), seen: its shell tool's commands get
-    // GEMINI_CLI=1 and no pid of it; its own process is `node [--max-old-space-size=...] .../gemini`
-    // (it relaunches itself under node once), the shell's parent. Busy: `(esc to cancel, 6s)`. The
-    // input line starts `>` (`*` in YOLO mode) and shows a placeholder while empty; a person's
-    // draft replaces it. Past prompts show ` > text` above, so the input line is the last one.
     tmuxCommander: {
       marker: "GEMINI_CLI",
       program: /^gemini$/,

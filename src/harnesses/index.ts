@@ -1,8 +1,4 @@
-/**
- * The harness registry (HRN-01): one module per harness, keyed by name. `satisfies` makes it
- * exhaustive: a name in `names.ts` without its module, or a module missing a capability, does
- * not compile.
- */
+/** The harness registry (HRN-01): `satisfies` makes a missing module or capability a compile error. */
 import { claude } from "./claude";
 import { codex } from "./codex";
 import { copilot } from "./copilot";
@@ -17,12 +13,10 @@ export const HARNESSES = { claude, codex, pi, opencode, gemini, copilot, demo } 
 
 export { COMMANDER_NAMES, DEFAULT_HARNESS, HARNESS_NAMES, type HarnessName, LISTED_HARNESS_NAMES };
 
-/** The harness module of `name` (a task's or profile's harness, the default when unset). */
 export function harnessOf(name: HarnessName | undefined): Harness {
   return HARNESSES[name ?? DEFAULT_HARNESS];
 }
 
-/** Every harness, in `vx init`'s commander order. */
 export function commanderHarnesses(): Harness[] {
   return COMMANDER_NAMES.map((n) => HARNESSES[n]);
 }

@@ -1,8 +1,4 @@
-/**
- * OpenCode: as a soldier (a file:// plugin given through OPENCODE_CONFIG_CONTENT reports states) and
- * as a commander (its wake plugin, CMDR-08a; no async hook, so the sentinel also types wakes into its
- * idle pane).
- */
+/** OpenCode: soldier states from a file:// plugin; commander woken by its wake plugin (CMDR-08a) or typing. */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Check } from "../check";
@@ -30,7 +26,6 @@ function configCheck(top: string): Check {
 
 type Session = { id?: unknown; updated?: unknown; directory?: unknown };
 
-/** The newest OpenCode session whose directory is the camp, from `opencode session list`. */
 async function campSession(ctx: ContinueCtx): Promise<string | undefined> {
   const exe = which("opencode", ctx.env.PATH);
   if (!exe) throw new VxError("opencode not found in PATH, needed to find this soldier's session - put OpenCode on PATH, then resume again");
@@ -58,10 +53,7 @@ export const opencode: Harness = {
   exe: "opencode",
   program: () => ["opencode"],
   soldierArgs: (model) => (model ? ["--model", model] : []),
-  // OPENCODE_CONFIG_CONTENT is one more config layer over the user's and the project's (their
-  // providers and plugins still load); a file:// plugin is loaded as it is, with nothing installed
-  // for it (a plugin under a config directory, OPENCODE_CONFIG_DIR's included, makes OpenCode
-  // install its SDK beside it, and one under the camp's .opencode/ would dirty the camp).
+  // A file:// plugin installs nothing; under a config directory OpenCode would install its SDK beside it, or dirty the camp.
   stateHooks({ vx, hooksDir }) {
     const path = join(hooksDir, "opencode-state.ts");
     return {
@@ -70,23 +62,19 @@ export const opencode: Harness = {
       files: [{ path, content: opencodePlugin(vx) }],
     };
   },
-  // A resumed OpenCode opens on its session, whose empty input has no placeholder: its footer's
-  // key hint is drawn with the input box, in two rows in a narrower pane (`tab  ctrl+p` over
-  // `agents  commands`, a herdr pane's 95 columns).
+  // A resumed session has no placeholder; the footer's key hint takes two rows in a narrow pane.
   ready: /Ask anything|\btab agents\b|\btab\s+ctrl\+p\b/,
   unsent: undefined,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness opencode", "dispatch");
   },
   launchRefusal: () => undefined,
-  // OpenCode's `--continue` takes the newest session of the whole repository (every camp shares its
-  // project), so the camp's own session is looked up and named (docs/real-clients.md).
+  // `--continue` takes the repository's newest session, not the camp's, so the camp's is named.
   continueArgs: async (ctx) => {
     const id = await campSession(ctx);
     return id ? ["--session", id] : undefined;
   },
   commander: {
-    // Typing into the pane can join an unsent draft, so only while it is idle.
     wake: { kind: "idle-prompt" },
     installed: (top) => readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined,
     plan(p) {
@@ -100,12 +88,7 @@ export const opencode: Harness = {
     fileChecks: (top) => [wakeFileCheck(top, "OpenCode wake plugin", OPENCODE_PLUGIN_PATH, OPENCODE_PLUGIN), configCheck(top)],
     liveChecks: async () => [],
     nonInteractive: () => false,
-    // Its plugin starts the next await itself on a quiet exit, at no turn's cost.
     rearmsByTurn: () => false,
-    // OpenCode 1.x: `esc interrupt` in its footer while busy; every row of its prompt box starts with
-    // `┃`, the last one its agent and model (`┃  Build · mock-1 mock`), the others blank or its
-    // placeholder `Ask anything… "<example>"` when nothing is typed (docs/real-clients.md).
-    // OpenCode sets OPENCODE=1 and OPENCODE_PID on itself, so its shell tool's commands inherit both.
     tmuxCommander: { marker: "OPENCODE", pidVar: "OPENCODE_PID", program: /^opencode$/, busy: /esc\s+interrupt/i, mark: "┃", emptyInput: /^(?:Ask anything(?:\.\.\.|…).*)?$/, trailerRows: 1 },
   },
 };

@@ -1,19 +1,7 @@
-/**
- * The programs vx writes into projects (the wake and state-hook files that run inside Pi and
- * OpenCode) are real modules under programs/, so the type checker reads them. Bun imports each one
- * as text (`with { type: "text" }`) and the compiled binary embeds that text. vx writes a program's
- * text with two changes: its import of a shared part (`from "./<part>.ts"`, on one line) becomes
- * the part's text below the part's cut line, and each `__NAME__` stand-in becomes one of vx's own
- * values (a duration, an exit code, a path), which the part declares for the checker.
- */
-
-/** The line in a shared part after which its written text starts. */
+/** Programs under programs/ are imported as text; written, a shared part's import becomes its text and `__NAME__`s vx's values. */
 const CUT = "\n// ---- vx writes what follows ----\n";
 
-/**
- * The text of a `with { type: "text" }` import, taken as a namespace import: the checker knows no
- * import attributes and types it as the module itself, which may have no default export.
- */
+/** A namespace import: the checker knows no import attributes and types a text import as the module itself. */
 export function textOf(imported: object): string {
   const text = (imported as { default?: unknown }).default;
   if (typeof text !== "string") throw new Error("a program was imported as a module, not as text");

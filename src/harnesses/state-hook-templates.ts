@@ -1,14 +1,4 @@
-/**
- * The two state-hook files that run inside a soldier's harness, not inside vx: the Pi extension
- * (programs/pi-state.ts) and the OpenCode plugin (programs/opencode-state.ts). Each imports the
- * shared reporter (programs/state-reporter.ts), which is written in its place, with vx's path,
- * the harness name and the report timeout filled in.
- *
- * In the OpenCode plugin, subagents run in child sessions with statuses of their own, so the state
- * is over every session this process saw: blocked while any permission or question waits, else
- * working while any session is busy (or retrying), else idle. session.status repeats "busy" on
- * every step; report() drops repeats, so vx runs only when the state changes.
- */
+/** The Pi and OpenCode state-hook programs, run inside the harness, with the shared reporter spliced in. */
 import { GUARDS } from "../time";
 import { fill, splice, textOf } from "./program-text";
 import * as opencodeState from "./programs/opencode-state.ts" with { type: "text" };

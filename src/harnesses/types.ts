@@ -1,18 +1,11 @@
-/**
- * What vx knows about one harness (HRN-01): every capability is a required member, so a harness
- * module that leaves one out does not compile.
- */
+/** What vx knows about one harness (HRN-01): every capability required, so a module missing one does not compile. */
 import type { BackendName } from "../backends/names";
 import type { Check } from "../check";
 import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
 import type { HarnessName } from "./names";
 
-/**
- * The extra harness args, env and files (all outside the camp) that make it run `vx report`;
- * `links`: symbolic links made beside the files (Gemini CLI's private home shares the user's
- * credentials and sessions through them).
- */
+/** Args, env and files (outside the camp) that make a harness run `vx report`; `links` for Gemini CLI's private home. */
 export type HookedLaunch = {
   args: string[];
   env: Record<string, string>;
@@ -20,27 +13,23 @@ export type HookedLaunch = {
   links?: { path: string; target: string }[];
 };
 
-/** Where the state hooks go: the vx executable they run and the directory (outside the camp) for their files. */
 type HookPlace = { vx: string; hooksDir: string };
 
-/** What a harness may consult to find a soldier's conversation: its camp, and the caller's exec and environment (the soldier's too). */
+/** The camp, and the caller's exec and environment (the soldier's too). */
 export type ContinueCtx = { camp: string; exec: Exec; env: Record<string, string | undefined> };
 
-/** One wake handed to a commander by the sentinel itself. */
 export type Delivery = { ok: true } | { ok: false; error: string };
 
 /**
- * How a commander hears a wake. `hook`: its own hook runs `vx sentinel await` (the sentinel only
- * writes the queue). `idle-prompt`: no async hook, so the sentinel types the wake into its herdr
- * pane, only while it is idle (CMDR-08). `queue`: the sentinel hands it to the harness's own queue
- * command (CMDR-09), falling back to the idle prompt after a spell of failures.
+ * `hook`: its own hook runs `vx sentinel await`. `idle-prompt`: typed into its pane only while idle (CMDR-08).
+ * `queue`: the harness's queue command (CMDR-09), falling back to the idle prompt after a spell of failures.
  */
 export type Wake =
   | { kind: "hook" }
   | { kind: "idle-prompt" }
   | { kind: "queue"; send(run: { exec: Exec; env: Record<string, string | undefined>; cwd?: string; timeoutMs: number }, entry: Commander, text: string): Promise<Delivery> };
 
-/** What `vx init` / `vx upgrade --scaffold-only` let a commander plan (the plan's own helpers). */
+/** The helpers `vx init` and `vx upgrade --scaffold-only` give a commander's plan. */
 export type CommanderPlan = {
   top: string;
   /** True on `vx upgrade --scaffold-only`. */
@@ -53,10 +42,7 @@ export type CommanderPlan = {
   exists(path: string): boolean;
 };
 
-/**
- * CMDR-10: how vx finds and reads a hook-less commander of this harness in a plain tmux pane,
- * where no herdr names the pane's agent or says whether it is idle.
- */
+/** CMDR-10: finding and reading a hook-less commander in a plain tmux pane, where no herdr names it or its state. */
 export type TmuxCommanderRule = {
   /** An environment variable the harness sets on the commands it runs (its shell tool). */
   marker: string;
@@ -84,17 +70,11 @@ type CommanderSide = {
   fileChecks(top: string, cwd: string): Check[];
   /** Doctor's lines that run programs, only for the project's commander (Codex's sandbox). */
   liveChecks(run: { env: Record<string, string | undefined>; top: string; root: string; gitDir: () => Promise<string> }): Promise<Check[]>;
-  /**
-   * AWT-01: the session that owns an await cannot be woken (print mode): the await exits at once.
-   * `ownerCommand` is the owner's command line when known.
-   */
+  /** AWT-01: the await's owner cannot be woken (print mode), so the await exits at once. */
   nonInteractive(env: Record<string, string | undefined>, ownerCommand?: string): boolean;
-  /**
-   * AWT-12: true when `ownerCommand` (an await's owner, AWT-06) is this harness and it starts a new
-   * await only after a model turn, so a day-long await ends with one re-arm wake instead of quietly.
-   */
+  /** AWT-12: the owner (AWT-06) starts a new await only after a model turn, so a day-long await ends with a re-arm wake. */
   rearmsByTurn(ownerCommand: string, env: Record<string, string | undefined>): boolean;
-  /** CMDR-10: its plain-tmux-pane rules; undefined when it is never woken that way (it has a hook). */
+  /** CMDR-10; undefined when it is never woken that way (it has a hook). */
   readonly tmuxCommander: TmuxCommanderRule | undefined;
 };
 
@@ -110,31 +90,17 @@ export interface Harness {
   soldierArgs(model?: string, effort?: string): string[];
   /** TMX-05: the state hooks configured from outside the camp (without vx's own VX_* variables). */
   stateHooks(place: HookPlace): HookedLaunch;
-  /**
-   * What its screen shows once it takes input on tmux; `still` when it has no fixed text and a
-   * screen that stops changing (and is no dialog) counts instead.
-   */
+  /** Its screen once it takes input on tmux; `still`: a screen that stops changing (and is no dialog) counts. */
   readonly ready: RegExp | "still";
-  /**
-   * A submitted prompt still sitting in its input box (the harness dropped the Enter): a tmux
-   * paste presses Enter again while the screen shows it. Undefined when Enter is never lost.
-   */
+  /** A submitted prompt left in its box (Enter dropped): a tmux paste presses Enter again; undefined when never lost. */
   readonly unsent: RegExp | undefined;
-  /**
-   * HRD-04/08: variables (no secrets) a soldier runs with on either terminal, over the dispatcher's
-   * environment; on tmux they also come with its state hooks' `env`.
-   */
+  /** HRD-04/08: variables (no secrets) over the dispatcher's env on either terminal; on tmux also in its hooks' `env`. */
   readonly soldierEnv?: Readonly<Record<string, string>>;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */
   checkModelEffort(model: string | undefined, effort: string | undefined): void;
   /** A refusal before a camp is leased (the harness would die in its pane, or not run on `backend`), else undefined. */
   launchRefusal(env: Record<string, string | undefined>, backend: BackendName): string | undefined;
-  /**
-   * CMD-RESUME-01 (`vx resume`): the arguments, put before its soldier arguments, that make it
-   * continue the soldier's own last conversation in `ctx.camp`; undefined when there is none to
-   * continue (it then starts afresh in the camp with the original prompt). Throws a VxError, saying
-   * what, when a lookup fails; nothing has changed by then.
-   */
+  /** CMD-RESUME-01: args (before the soldier args) continuing its conversation in `ctx.camp`; undefined starts afresh; a failed lookup throws. */
   continueArgs(ctx: ContinueCtx): Promise<string[] | undefined>;
   /** As a commander: its wake path, what init writes, what doctor checks. */
   readonly commander: CommanderSide;

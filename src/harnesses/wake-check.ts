@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { Check } from "../check";
 import { readTextIfExists } from "../state/files";
 
-/** Current, missing or edited by hand. */
 export function wakeFileCheck(top: string, name: string, path: string, content: string, detail = ""): Check {
   const text = readTextIfExists(join(top, path));
   if (text === undefined) return { status: "warn", name, detail: "missing; run 'vx upgrade'" };

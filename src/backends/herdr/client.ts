@@ -1,8 +1,4 @@
-/**
- * A thin typed client over the herdr CLI (SPEC HRD-02, HRD-03): one function per command vx uses.
- * Argv is built by the pure functions in `herdrArgv`; every call runs through the injected Exec with
- * the caller's environment unchanged (ENV-02) and a timeout. Retries and recovery live in herdr-ops.
- */
+/** A thin typed client over the herdr CLI (HRD-02, HRD-03): the caller's env unchanged (ENV-02), every call timed out. */
 import type { AgentInfo } from "../agents";
 import { EXEC_CANNOT_RUN, EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
 import type { Env } from "../../state/paths";
@@ -11,7 +7,6 @@ import { GUARDS, seconds } from "../../time";
 import { type HerdrVersion, parseHerdrVersion } from "./version";
 import { HerdrError, isObject, type ServerStatus, toAgentInfo, toServerStatus } from "./types";
 
-/** Where `agent read` takes its text from: transcripts, the rendered screen, or herdr's default (`recent`). */
 type ReadSource = "recent-unwrapped" | "visible";
 
 type TabCreateRequest = {
@@ -27,12 +22,7 @@ export type PromptOptions = {
 };
 type HerdrVersionInfo = { text: string; version: HerdrVersion | undefined };
 
-/**
- * herdr parses any argument that starts with `-` as an option, and it does not document `--` for
- * `agent prompt` (only for `agent start`'s harness args), so a `--` there could itself be taken as
- * the text. A leading space keeps the text one positional element and is harmless to the harness's
- * composer. Otherwise the text is passed as one element (ENV-10), as `terminalText` leaves it.
- */
+/** herdr takes a `-` argument for an option and documents no `--` for `agent prompt`: a leading space keeps it text (ENV-10). */
 export function promptTextArg(text: string): string {
   return text.startsWith("-") ? ` ${text}` : text;
 }
@@ -42,7 +32,7 @@ function ms(n: number): string {
   return String(Math.max(1, Math.ceil(n)));
 }
 
-/** Pure argv builders, one per command (HRD-03). argv[0] is `herdr`, found through the env's PATH. */
+/** Pure argv builders (HRD-03); `herdr` is found through the env's PATH. */
 export const herdrArgv = {
   version: (): string[] => ["herdr", "--version"],
   serverStatus: (): string[] => ["herdr", "status", "server", "--json"],
@@ -99,12 +89,10 @@ export interface HerdrClient {
   version(): Promise<HerdrVersionInfo>;
   /** `herdr status server --json`; answers even when the server is down. */
   serverStatus(): Promise<ServerStatus>;
-  /** Creates the soldier's tab; its root pane hosts the agent. */
   tabCreate(r: TabCreateRequest): Promise<{ tabId: string; paneId: string }>;
   /** Starts a harness in an available shell; returns herdr's view of it when reported. */
   agentStart(name: string, kind: string, pane: string, args: string[]): Promise<AgentInfo | undefined>;
   agentGet(target: string): Promise<AgentInfo>;
-  /** Names the agent at `target` (a pane id, say); returns it as renamed. */
   agentRename(target: string, name: string): Promise<AgentInfo>;
   agentList(): Promise<AgentInfo[]>;
   /** Sends `text` as one argv element; with a wait, returns the agent as it settled. */
@@ -113,9 +101,7 @@ export interface HerdrClient {
   /** Raw pane text, exactly as herdr prints it. */
   agentRead(target: string, source?: ReadSource, lines?: number): Promise<string>;
   agentSendKeys(target: string, keys: string[]): Promise<void>;
-  /** The workspace's tabs: id and label. */
   tabList(workspace: string): Promise<TabEntry[]>;
-  /** The workspace's panes: id, tab and working directory when herdr knows it. */
   paneList(workspace: string): Promise<PaneEntry[]>;
   tabClose(tab: string): Promise<void>;
   paneClose(pane: string): Promise<void>;
@@ -125,15 +111,10 @@ type HerdrClientOptions = {
   exec: Exec;
   /** Passed to herdr unchanged, so HERDR_SOCKET_PATH and HERDR_SESSION keep their meaning (ENV-02). */
   env: Env;
-  /** Override of CALL_GUARD_MS. */
   callGuardMs?: number;
 };
 
-/**
- * How long any herdr call may run beyond the wait it was asked for. It only guards against a hung
- * CLI, so it is deliberately not scaled by VX_TIME_SCALE: process start-up does not get faster in
- * tests. `agent start` waits up to 30 s on its own.
- */
+/** Beyond a call's own wait; against a hung CLI only, so not scaled (start-up is no faster in tests). */
 export const CALL_GUARD_MS = GUARDS.herdrCall;
 
 // The group and verb name the call in messages; the rest of argv may hold a whole prompt.
@@ -171,8 +152,7 @@ export function failure(argv: string[], res: ExecResult, guardMs: number): Herdr
     return new HerdrError("exec_timeout", `${name} did not finish within ${seconds(guardMs)}s`, argv);
   }
   const text = firstLine(res.stderr) || firstLine(res.stdout);
-  // The socket failed under the CLI (the server stopping or gone): herdr 0.8.2 prints the OS error
-  // (`Error: Os { code: 104, kind: ConnectionReset, ... }`), no envelope. An outage, not a bad call.
+  // The socket failed under the CLI, which prints the OS error, no envelope: an outage, not a bad call.
   if (CONNECTION_LOST.test(res.stderr)) {
     return new HerdrError("server_unavailable", `${name}: the herdr server could not be reached (${text})`, argv, text);
   }
@@ -205,7 +185,6 @@ function agentOf(argv: string[], stdout: string, result: Record<string, unknown>
   return agent;
 }
 
-/** A HerdrClient that runs the real `herdr` (or whatever `herdr` is first on the env's PATH). */
 export function createHerdrClient(opts: HerdrClientOptions): HerdrClient {
   const guard = opts.callGuardMs ?? CALL_GUARD_MS;
 

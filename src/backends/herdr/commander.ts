@@ -1,11 +1,6 @@
 /**
- * CMDR-08/09 in a herdr pane: a hook-less commander's wake is typed with `herdr agent prompt`. herdr
- * reports an agent `idle` by its own reading of the program's screen, which says nothing of a
- * person's unsent draft (herdr 0.8.2 appends the prompt to it and sends both) and which takes Codex's
- * and Gemini CLI's folder-trust dialogs for idle. So the screen is also read as herdr renders it
- * (`agent read --source visible`) and judged by the harness's own rules (`commander-screen.ts`), as
- * in a plain tmux pane; and a harness that can lose the prompt's Enter (Gemini CLI, its `unsent`)
- * gets Enter again while the wake still sits alone in its box (docs/real-clients.md).
+ * CMDR-08/09 in a herdr pane: a wake goes by `agent prompt` only when the visible screen, by the harness's own rules, agrees
+ * with herdr's `idle`, which misses a person's draft and takes trust dialogs for idle.
  */
 import { type AgentInfo, isIdleStatus } from "../agents";
 import { errorMessage } from "../../errors";
@@ -15,10 +10,7 @@ import { type ScreenState, notTypedBecause, resubmitWake, screenState } from "..
 import { type HerdrOps, promptAgent, readVisible } from "./ops";
 import type { PaneKeys } from "../unsent";
 
-/**
- * The commander in `pane` as herdr lists it (`agent`) and as its screen shows it: idle only when
- * both say so. An unreadable screen is undefined: never typed into.
- */
+/** Idle only when herdr and the screen both say so; an unreadable screen is undefined: never typed into. */
 export async function readHerdrCommander(ops: HerdrOps, harness: HarnessName, agent: AgentInfo): Promise<(ScreenState & { screen: string }) | undefined> {
   const screen = await readVisible(ops, agent.pane_id).catch(() => undefined);
   if (screen === undefined) return undefined;
@@ -26,7 +18,6 @@ export async function readHerdrCommander(ops: HerdrOps, harness: HarnessName, ag
   return { ...state, idle: state.idle && isIdleStatus(agent.agent_status), screen };
 }
 
-/** herdr's two calls `enterWhileUnsent` makes: the screen as shown, and keys by herdr's names. */
 function herdrKeys(ops: HerdrOps): PaneKeys {
   return {
     capture: async (pane) => {
@@ -42,11 +33,7 @@ function herdrKeys(ops: HerdrOps): PaneKeys {
   };
 }
 
-/**
- * Types `text` into the commander's herdr pane once, only when herdr reports it idle and its screen
- * shows it idle with an empty input line (read now); otherwise an error, and the caller keeps the
- * wake for the next pass. Once herdr took the prompt, it counts as delivered: never typed twice.
- */
+/** Once herdr took the prompt it counts as delivered, never typed twice; any error leaves the wake to the caller. */
 export async function promptHerdrCommander(ops: HerdrOps, harness: HarnessName, agent: AgentInfo, text: string): Promise<Delivery> {
   const pane = agent.pane_id;
   const state = await readHerdrCommander(ops, harness, agent);

@@ -1,7 +1,4 @@
-/**
- * herdr as a terminal backend: its soldiers are herdr agents in tabs of the commander's workspace
- * (HRD-01..07), its survey is one `agent list`, which also shows hook-less commanders (CMDR-08).
- */
+/** herdr: soldiers are agents in tabs of the commander's workspace (HRD-01..07); one `agent list` a pass (CMDR-08). */
 import { VxError } from "../../errors";
 import type { Task } from "../../state/schemas";
 import type { Backend } from "../backend";

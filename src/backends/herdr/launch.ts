@@ -1,10 +1,6 @@
 /**
- * The herdr launch shared by dispatch and redispatch (CMD-DISPATCH-03 from "create the pane" on):
- * the dispatcher's environment for the launcher (`soldier-env.ts`), tab, `running` with the
- * identifiers, harness start, readiness by its screen (a folder-trust dialog answered, never
- * typed into), re-stamp, first prompt, quick-settle. The task arrives `pending` with its camp
- * leased; every save is guarded on the status and `updated_at` it was decided on, and a failure
- * leaves the task `failed` with its lease kept, so it can be struck.
+ * The herdr launch (CMD-DISPATCH-03 from "create the pane" on). Every save is guarded on the status and `updated_at` it was
+ * decided on; a failure leaves the task `failed` with its lease kept, so it can be struck.
  */
 import { HerdrError } from "./types";
 import { agentName, fallbackName } from "../soldier-name";
@@ -27,8 +23,7 @@ import { isoTime, nominalSeconds, scaled } from "../../time";
 
 type LaunchCtx = { deps: Deps; paths: ProjectPaths; ops: HerdrOps; workspace: string; rules: LifecycleRules };
 
-// `agent start` failures carry the argv of the call that failed, so the name it used is known
-// even when the fallback name was switched to inside startAgent.
+// The failed call's argv names the name tried, even after startAgent switched to the fallback.
 function nameTried(err: unknown, candidate: string, id: string): string {
   const fallback = fallbackName(candidate, id);
   return err instanceof HerdrError && err.argv.includes(fallback) ? fallback : candidate;
@@ -39,10 +34,7 @@ async function fail(ctx: LaunchCtx, task: Task, reason: string, extra: Partial<T
   return { task: saved.task, error: reason };
 }
 
-/**
- * The soldier's pane as the readiness wait reads it: the screen as shown (a dialog drawn at the top
- * of a fresh pane is read whole, never cut to its bottom rows), keys through `agent send-keys`.
- */
+/** The visible screen: a dialog drawn at the top of a fresh pane is read whole, not cut to its bottom rows. */
 function herdrPane(ops: HerdrOps, name: string): ReadyPane {
   return {
     async look(last) {
@@ -57,7 +49,6 @@ function herdrPane(ops: HerdrOps, name: string): ReadyPane {
   };
 }
 
-/** Why a started harness is not taking input, or undefined once it is (its ready text shows). */
 async function notReady(ctx: LaunchCtx, name: string, harness: HarnessName): Promise<string | undefined> {
   const ready = await waitReady(herdrPane(ctx.ops, name), harness, ctx.deps, scaled("harnessReady", ctx.deps.env));
   if (ready.kind === "ready") return undefined;
@@ -80,7 +71,7 @@ export async function launchSoldier(ctx: LaunchCtx, pending: Task, relaunch?: Re
   try {
     return await launchInTab(ctx, pending, harness, relaunch);
   } finally {
-    // Read by the launcher once the harness started; never left behind, whatever became of the pane.
+    // Never left behind, whatever became of the pane.
     removeLaunchFiles(paths, pending.id);
   }
 }
@@ -89,8 +80,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
   const { deps, paths, ops } = ctx;
   const now = () => isoTime(deps.clock.now());
   const candidate = agentName(pending.prompt, pending.id);
-  // The tab's shell finds the launcher script first, by the harness's own name (`agent start`
-  // runs that name); the rest is the dispatcher's PATH, which the launcher then runs the harness with.
+  // The launcher script first, by the harness's name, which `agent start` runs; then the dispatcher's PATH.
   const path = [launcherDir(paths, pending.id), deps.env.PATH].filter(Boolean).join(":");
   let tab: { tabId: string; paneId: string };
   try {
@@ -142,8 +132,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
   }
   if (why) return fail(ctx, task, why, { herdr_agent_name: name });
 
-  // The settle grace (SEN-07) runs from the moment the prompt goes in, not from tab creation.
-  // Marks a sentinel set while the harness was starting describe that start, not this run.
+  // The settle grace (SEN-07) runs from the prompt; marks set while the harness started describe that start.
   step = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: now(), herdr_agent_name: name });
   if (!step.written) return changedUnderLaunch(step.task);
   task = step.task;
@@ -162,10 +151,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
   return { task: await settleAfterPrompt(ctx, task, outcome) };
 }
 
-/**
- * Runs the quick-settle probe and saves its verdict. The soldier is already working, so a pane
- * that cannot be read here only leaves the task running for the sentinel.
- */
+/** A pane unreadable here leaves the task running for the sentinel: the soldier is already working. */
 export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task: Task, outcome: PromptOutcome): Promise<Task> {
   if (task.status !== "running") return task;
   let settlement: Settlement;
@@ -181,10 +167,7 @@ export async function settleAfterPrompt(ctx: Omit<LaunchCtx, "workspace">, task:
 
 type QuickSettleCtx = { ops: HerdrOps; exec: Exec; paths: ProjectPaths; judge: LifecycleRules["judge"] };
 
-/**
- * The quick-settle probe on herdr (CMD-DISPATCH-06): a prompt whose wait ended settled is judged
- * from what the agent shows; `timeout` (and anything but a settled wait) stays running.
- */
+/** CMD-DISPATCH-06: only a settled wait is judged; anything else stays running. */
 export async function quickSettle(ctx: QuickSettleCtx, task: Task, outcome: PromptOutcome): Promise<Settlement> {
   if (outcome.kind !== "settled") return { status: "running", fields: {} };
   const target = task.herdr_agent_name || agentTarget(outcome.agent);

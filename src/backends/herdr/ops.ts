@@ -1,8 +1,4 @@
-/**
- * herdr behaviours with herdr's known failure modes handled (SPEC HRD-05, HRD-06, HRD-07, SEN-06):
- * naming, starting an agent through busy panes and start-up screens, delivering a prompt at
- * most once despite false stalls, reading panes, and closing tabs that may already be gone.
- */
+/** herdr calls with its known failure modes handled (HRD-05..07, SEN-06): busy panes, false stalls, tabs already gone. */
 import { herdrCode } from "./types";
 import type { AgentInfo } from "../agents";
 import type { Env } from "../../state/paths";
@@ -15,10 +11,9 @@ import { type PasteWatch, enterWhileUnsent } from "../unsent";
 import { type HerdrClient, createHerdrClient, type PromptOptions } from "./client";
 import type { PromptOutcome } from "../types";
 
-/** What every operation needs: the client, the clock to wait on, and the env that sets VX_TIME_SCALE. */
 export type HerdrOps = { herdr: HerdrClient; clock: Clock; env: Env };
 
-/** The one place a herdr client is made: over the caller's exec, clock and environment. */
+/** The one place a herdr client is made. */
 export function herdrOps(deps: { exec: Exec; clock: Clock; env: Env }): HerdrOps {
   return { herdr: createHerdrClient({ exec: deps.exec, env: deps.env }), clock: deps.clock, env: deps.env };
 }
@@ -41,12 +36,8 @@ type StartRequest = {
 };
 
 /**
- * Starts the harness (HRD-05/06) and returns the agent name actually used: `agent_pane_busy` is
- * retried while the new tab's shell comes up, `agent_name_taken` switches once to the fallback name,
- * `agent_not_ready` (blocked on a start-up screen) is a started agent: the launch's readiness
- * wait reads that screen and answers it when it is a folder-trust dialog; after `timeout` or
- * `agent_name_not_found` the harness of that kind in the pane gets the name back. Any other
- * failure is thrown as HerdrError.
+ * HRD-05/06; returns the name used. `agent_pane_busy` is retried while the shell comes up, `agent_name_taken` takes the fallback
+ * once, `agent_not_ready` is started (readiness answers its screen), `timeout` and `agent_name_not_found` take the name back.
  */
 export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<string> {
   let name = req.name;
@@ -69,11 +60,7 @@ export async function startAgent(ops: HerdrOps, req: StartRequest): Promise<stri
   }
 }
 
-/**
- * herdr drops the name `agent start` gave when the start outlasts its wait (a harness that resumes
- * a turn and works on, never idle) or loses sight of the harness for a moment while it starts; the
- * harness still runs in the pane. The agent there, of the kind started, gets the name back.
- */
+/** herdr drops the name when a start outlasts its wait or it loses sight of the harness, which still runs in the pane. */
 async function adopt(ops: HerdrOps, req: StartRequest): Promise<boolean> {
   let agent: AgentInfo;
   try {
@@ -105,7 +92,6 @@ function moved(before: AgentInfo, now: AgentInfo): boolean {
 /** How a prompt goes in: the probe's wait, and the harness's sign that its input box holds text (`Harness.unsent`). */
 type DeliveryOptions = PromptOptions & { unsent?: RegExp };
 
-/** `enterWhileUnsent`'s watch over a herdr agent: its visible screen, keys through `agent send-keys`. */
 function herdrWatch(ops: HerdrOps, target: string, unsent: RegExp): PasteWatch {
   return {
     term: {
@@ -139,12 +125,8 @@ async function timesShown(ops: HerdrOps, target: string, mark: string): Promise<
 }
 
 /**
- * Delivers `text` at most once. `agent_prompt_stalled` says only that herdr saw no state change
- * within 5 s (herdr #2690, #2682; a slow harness's screen lags its input), so a stall is retried
- * only when the agent shows no sign of the prompt: not working, no state change since the read taken
- * before the first attempt, and its text not in the pane more often than before. When it did show,
- * the prompt counts as delivered and a wait carries on with `agent wait` for what is left of that
- * attempt's window.
+ * At most once: `agent_prompt_stalled` means only no state change within 5 s (herdr #2690, #2682), so a stall is retried only
+ * with no sign of the prompt (not working, no state change, its text shown no more often); else the wait goes on.
  */
 export async function promptAgent(ops: HerdrOps, target: string, text: string, opts: DeliveryOptions = {}): Promise<PromptOutcome> {
   const wait = opts.waitTimeoutMs !== undefined;
@@ -183,7 +165,7 @@ export async function promptAgent(ops: HerdrOps, target: string, text: string, o
         return goneOrThrow(getErr);
       }
       if (moved(before, now) || (shown !== undefined && shown > (shownBefore ?? 0))) {
-        // In its input box, its Enter lost (Gemini CLI's, typed by herdr as by a tmux paste): Enter again.
+        // Its Enter may be lost in the box (Gemini CLI).
         if (opts.unsent) await enterWhileUnsent(herdrWatch(ops, target, opts.unsent), screenBefore, text);
         if (!wait) return { kind: "sent", agent: now };
         return waitRest(ops, target, sentAt + opts.waitTimeoutMs! - ops.clock.monotonic());
@@ -235,8 +217,7 @@ async function closeOr(close: Promise<void>, goneCode: string): Promise<boolean>
     await close;
     return true;
   } catch (err) {
-    // A stopped or stopping herdr server takes every pane process with it (herdr.md section 3.1,
-    // server_unavailable while it stops): closed too.
+    // A stopped or stopping server takes every pane with it (herdr.md section 3.1): closed too.
     const code = herdrCode(err);
     if (code === goneCode || code === "server_not_running" || code === "server_unavailable") return false;
     throw err;
@@ -248,18 +229,13 @@ export function closeTab(ops: HerdrOps, tab: string): Promise<boolean> {
   return closeOr(ops.herdr.tabClose(tab), "tab_not_found");
 }
 
-/** Closes a pane; one already gone counts as closed. True when herdr closed it now. */
 export function closePane(ops: HerdrOps, pane: string): Promise<boolean> {
   return closeOr(ops.herdr.paneClose(pane), "pane_not_found");
 }
 
-/** The task fields SEN-06 matches on. */
 type AgentRef = { herdr_agent_name?: string; herdr_pane_id?: string; harness?: string };
 
-/**
- * SEN-06: the listed agent named `herdr_agent_name`, else the agent in pane `herdr_pane_id` whose kind
- * label equals the harness (names are lost when herdr restarts). Undefined means "not found".
- */
+/** SEN-06: by name, else the harness's kind in the recorded pane (names are lost when herdr restarts); undefined is not found. */
 export function findAgent(agents: readonly AgentInfo[], task: AgentRef): AgentInfo | undefined {
   if (task.herdr_agent_name) {
     const byName = agents.find((a) => a.name === task.herdr_agent_name);

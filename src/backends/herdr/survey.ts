@@ -1,12 +1,8 @@
-/**
- * herdr's survey for the sentinel's pass (SEN-05, SEN-06): one `agent list` per pass, each task's
- * soldier found in it by name or pane; the list is handed on for hook-less commanders (CMDR-08/09).
- */
+/** herdr's survey (SEN-05, SEN-06): one `agent list` a pass, handed on for hook-less commanders (CMDR-08/09). */
 import type { AgentInfo } from "../agents";
 import type { Sighting, SoldierBackend, Survey } from "../types";
 import { type HerdrOps, findAgent, readTranscript, readVisible } from "./ops";
 
-/** The herdr survey also hands its agent list on (hook-less commanders use it, CMDR-08/09). */
 type HerdrSurvey = Survey & { agents: AgentInfo[] };
 
 export function herdrSighting(ops: HerdrOps, agent: AgentInfo): Sighting {

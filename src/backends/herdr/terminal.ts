@@ -1,9 +1,4 @@
-/**
- * The herdr implementation of the lifecycle seam: the herdr launch (`launch.ts`), `agent prompt`
- * with the probe's bounded wait, an option's key through `agent send-keys` followed by the wait
- * for the agent to leave that dialog, `agent read` for the screen and transcripts, and the tab
- * (or pane) closed on strike. Behaviour is what the commands did before the seam.
- */
+/** The herdr side of the lifecycle seam. */
 import { closeUnrecordedTabs } from "./leftovers";
 import { herdrSighting } from "./survey";
 import type { AgentInfo } from "../agents";
@@ -19,11 +14,7 @@ import { launchSoldier, settleAfterPrompt } from "./launch";
 import type { LifecycleRules, SoldierTerminal } from "../terminal-types";
 import type { Task } from "../../state/schemas";
 
-/**
- * After an option's key, waits (within the probe window) for the agent to leave the dialog it
- * answered: right after the key herdr may still show that dialog, and only a state change
- * proves a later `blocked` is a new question.
- */
+/** Right after a key herdr may still show the dialog: only a state change proves a later `blocked` is a new question. */
 async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): Promise<PromptOutcome> {
   const deadline = deadlineIn(ops.clock, scaled("quickSettle", ops.env));
   for (;;) {
@@ -43,7 +34,6 @@ async function waitAfterKeys(ops: HerdrOps, target: string, before: AgentInfo): 
   }
 }
 
-/** Where reads and keys for a task's soldier go: its agent name, else its pane. */
 function soldierTarget(task: Task): string {
   return task.herdr_agent_name || task.herdr_pane_id || "";
 }

@@ -1,7 +1,4 @@
-/**
- * Record shapes vx reads from herdr (SPEC HRD-02, HRD-06) and the typed error its calls raise.
- * Parsing is lenient about key order and extra fields, strict about the fields vx relies on.
- */
+/** herdr's records (HRD-02, HRD-06), parsed leniently but strict about the fields vx relies on; and its error. */
 import { MuxError } from "../../errors";
 import type { AgentInfo } from "../agents";
 
@@ -16,11 +13,7 @@ export type ServerStatus = {
   socket?: string;
 };
 
-/**
- * A failed herdr call. `code` is herdr's API error code (`agent_pane_busy`, `timeout`, ...) or one of
- * vx's own: `usage` (exit 2 or non-JSON stderr), `unparsable` (stdout vx cannot read),
- * `herdr_missing` (not on PATH), `exec_timeout` (herdr did not exit in time), `failed` (crashed).
- */
+/** `code`: herdr's API error code, or vx's `usage`, `unparsable`, `herdr_missing`, `exec_timeout`, `failed`. */
 export class HerdrError extends MuxError {
   /** herdr's own message (or the stderr text), without vx's prefix. */
   readonly detail: string;
@@ -31,7 +24,6 @@ export class HerdrError extends MuxError {
   }
 }
 
-/** The herdr error code of `err`, or undefined when it is not a HerdrError. */
 export function herdrCode(err: unknown): string | undefined {
   return err instanceof HerdrError ? err.code : undefined;
 }

@@ -1,10 +1,4 @@
-/**
- * Typed tmux CLI client for the tmux backend (TMX-01..06): one session per soldier, argv only (the
- * harness is exec'd by tmux, never typed into a shell). A client talks to one server: the socket
- * it was made for (`tmux -S`), else whichever tmux picks from the environment. A target is a
- * session's id (`$N`) or a pane's (`%N`), which tmux never hands out twice while its server runs,
- * or a session name, always matched exactly (`=name`) so a name that prefixes another never matches.
- */
+/** tmux client (TMX-01..06), argv only. Targets are ids, never reused while a server runs, or exact names (`=name`). */
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { EXEC_NOT_FOUND, type Exec, type ExecResult } from "../../exec";
@@ -29,15 +23,10 @@ const TAG = "@vx_task";
 /** One pane as `list-panes -a` shows it (TMX-04); `tag`: its session's tag, or empty. */
 export type TmuxPane = { session: string; sessionId: string; paneId: string; dead: boolean; command: string; pid: number; tag: string };
 
-/** One pane's ids and its current path, read for that pane alone. */
 type TmuxPaneInfo = { sessionId: string; paneId: string; dead: boolean; path: string };
 
-// Rows are split on newlines and fields on `|`, so nothing a soldier controls may hold either raw.
-// tmux 3.3a prints a pane's path and command as they are (a newline in either forged whole rows),
-// so the path is not surveyed at all (`paneInfo` reads it for one pane), the command comes last
-// (taking the rest of the row) with its newlines replaced by tmux itself, and the session name
-// (tmux already escapes control characters in names) is shell-quoted by tmux, so its `|` is `\|`.
-// The session's tag (`newSession`'s `tag`, a task id) is taken only in the shape vx gives it.
+// Nothing a soldier controls may hold a raw newline or `|`: the path is not surveyed, the command comes last with its
+// newlines replaced, the name is quoted by tmux, and the tag is taken only in the shape vx gives it.
 const PANE_FORMAT = ["#{session_id}", "#{pane_id}", "#{pane_dead}", "#{pane_pid}", `#{s/\n/ /:${TAG}}`, "#{q:session_name}", "#{s/\n/ /:pane_current_command}"].join("|");
 const ROW_RE = /^(\$\d+)\|(%\d+)\|([01])\|(\d+)\|([0-9a-f]{16}|)\|((?:[^\\|]|\\[\s\S])*)\|([\s\S]*)$/;
 // One pane only, so its path may come last whatever it holds: the rest of the output is the path.
@@ -45,11 +34,10 @@ const INFO_FORMAT = "#{session_id}|#{pane_id}|#{pane_dead}|#{pane_current_path}"
 const NEW_FORMAT = "#{session_id}|#{pane_id}";
 const INFO_RE = /^(\$\d+)\|(%\d+)\|([01])\|([\s\S]*)\n$/;
 
-// tmux's wording when the session, or the whole server, is not there.
 const NO_SERVER = /no server running|error connecting to|server exited/i;
 const NO_SESSION = /can't find session|session not found|can't find pane|can't find window/i;
 
-// tmux's own ids; a session name from HRD-06 naming always starts with a letter.
+// HRD-06 session names start with a letter.
 const ID_RE = /^[$%]\d+$/;
 
 /** A pane id or session id as it is; `=name:`, the session's current pane by exact name. */
@@ -57,16 +45,11 @@ function paneTarget(target: string): string {
   return ID_RE.test(target) ? target : `=${target}:`;
 }
 
-/** A session id or pane id as it is (tmux finds the pane's session); `=name` by exact name. */
 function sessionTarget(target: string): string {
   return ID_RE.test(target) ? target : `=${target}`;
 }
 
-/**
- * The socket of the server a plain `tmux` started here would use: the caller's own server (the
- * first comma field of `$TMUX`), else tmux's default, `<TMUX_TMPDIR or /tmp, resolved>/tmux-<uid>/default`.
- * Known before the server exists, so a launch can record it before it creates the session.
- */
+/** The socket a plain `tmux` here would use, known before the server exists so a launch records it first. */
 export function defaultSocket(env: Record<string, string | undefined>): string {
   const own = env.TMUX?.split(",")[0];
   if (own) return own;
@@ -82,36 +65,24 @@ export function defaultSocket(env: Record<string, string | undefined>): string {
   return join("/tmp", `tmux-${uid}`, "default");
 }
 
-/** The directory tmux makes for its default socket (private, as tmux makes it) when `-S` names it. */
 export function ensureSocketDir(socket: string): void {
   const dir = socket.slice(0, socket.lastIndexOf("/"));
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/**
- * An argument tmux takes as it is. tmux reads its whole command line before any command sees it,
- * and an argument that ends in `;` ends a command there (`\\;` is the literal): a camp path
- * `shop;` split the new-session command in two.
- */
+/** An argument ending in `;` ends a tmux command (`\\;` is the literal): a camp path `shop;` would split new-session. */
 export function tmuxLiteral(arg: string): string {
   return arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg;
 }
 
-/**
- * An argument tmux expands as a format (new-session's `-c`), taken as it is: `#{...}` in a path
- * would be replaced and `#(...)` run as a shell command; `##` is a literal `#`.
- */
+/** For a format argument (`-c`): `#{...}` would be expanded and `#(...)` run; `##` is a literal `#`. */
 export function tmuxFormatLiteral(arg: string): string {
   return tmuxLiteral(arg.replaceAll("#", "##"));
 }
 
 export const tmuxArgv = {
-  /**
-   * `keepDeadPane` sets remain-on-exit in the same tmux command sequence (a `;` argument), so even
-   * a program that exits at once leaves its pane, and what it printed, behind.
-   */
+  /** `keepDeadPane` sets remain-on-exit in the same sequence, so even a program that exits at once leaves its output. */
   newSession: (r: { name: string; cwd: string; env: Record<string, string>; argv: string[]; width?: number; height?: number; keepDeadPane?: boolean; tag?: string }): string[] => [
-    // -P: the new session's own ids, printed by the command that made it.
     // The path, the environment and the argv are data: never a separator or a format to tmux.
     "tmux",
     "new-session",
@@ -131,29 +102,20 @@ export const tmuxArgv = {
     "--",
     ...r.argv.map(tmuxLiteral),
     ...(r.keepDeadPane ? [";", "set-option", "-t", paneTarget(r.name), "remain-on-exit", "on"] : []),
-    // Tagged by the command that makes it: tmux hands ids out again once its server restarts. The
-    // task id also goes into the session's environment by itself, whatever `env` holds, since a
-    // paste, key or kill is only made into a session that carries it (`tmux-soldier.ts`).
+    // Tagged in the same command, as ids are reused once a server restarts; VX_TASK_ID whatever `env` holds, as keys need it.
     ...(r.tag ? [";", "set-option", "-t", paneTarget(r.name), TAG, r.tag, ";", "set-environment", "-t", sessionTarget(r.name), "VX_TASK_ID", r.tag] : []),
   ],
   hasSession: (name: string): string[] => ["tmux", "has-session", "-t", sessionTarget(name)],
   listPanes: (): string[] => ["tmux", "list-panes", "-a", "-F", PANE_FORMAT],
   /** The last `lines` lines of history and screen, wrapped lines joined (TMX-06). */
   capture: (session: string, lines?: number): string[] => ["tmux", "capture-pane", "-p", "-J", "-t", paneTarget(session), ...(lines === undefined ? [] : ["-S", String(-lines)])],
-  /**
-   * The text on stdin loaded and pasted (bracketed, buffer deleted) in one tmux command sequence,
-   * so no vx killed in between leaves its buffer, and the prompt in it, on the user's server.
-   */
+  /** One sequence, so a vx killed in between leaves no buffer holding the prompt on the user's server. */
   loadAndPaste: (buffer: string, session: string): string[] => ["tmux", "load-buffer", "-b", buffer, "-", ";", "paste-buffer", "-p", "-d", "-b", buffer, "-t", paneTarget(session)],
   sendKeys: (session: string, keys: string[]): string[] => ["tmux", "send-keys", "-t", paneTarget(session), ...keys],
   killSession: (name: string): string[] => ["tmux", "kill-session", "-t", sessionTarget(name)],
   paneDead: (session: string): string[] => ["tmux", "display-message", "-p", "-t", paneTarget(session), "#{pane_dead}"],
   releaseDeadPane: (session: string): string[] => ["tmux", "set-option", "-t", paneTarget(session), "remain-on-exit", "off"],
-  /**
-   * `list-panes` of the pane's window narrowed to that pane, the path last. `-u`: a client tmux
-   * takes for non-UTF-8 (no UTF-8 locale) gets control characters as `_`, and the path must come
-   * back exactly as it is to be compared with the camp's.
-   */
+  /** `-u`: a client tmux takes for non-UTF-8 gets control characters as `_`, and the path must come back exact. */
   paneInfo: (target: string): string[] => ["tmux", "-u", "list-panes", "-t", paneTarget(target), "-f", target.startsWith("%") ? `#{==:#{pane_id},${target}}` : "#{pane_active}", "-F", INFO_FORMAT],
   sessionEnv: (target: string, name: string): string[] => ["tmux", "show-environment", "-t", sessionTarget(target), name],
 };
@@ -161,7 +123,6 @@ export const tmuxArgv = {
 export interface TmuxClient {
   /** The server's socket this client names (`-S`); undefined: tmux picks it from the environment. */
   readonly socket?: string;
-  /** Creates the session; returns its own ids. */
   newSession(r: Parameters<typeof tmuxArgv.newSession>[0]): Promise<{ sessionId: string; paneId: string }>;
   hasSession(name: string): Promise<boolean>;
   /** Every pane of the server; none when no server runs. */
@@ -205,7 +166,6 @@ export function parsePanes(stdout: string): TmuxPane[] {
   return out;
 }
 
-/** `display-message` output in INFO_FORMAT; undefined when it has any other shape. */
 export function parsePaneInfo(stdout: string): TmuxPaneInfo | undefined {
   const m = INFO_RE.exec(stdout);
   if (!m) return undefined;
@@ -219,7 +179,6 @@ function parseNew(res: ExecResult, argv: string[]): { sessionId: string; paneId:
   return { sessionId: m[1]!, paneId: m[2]! };
 }
 
-/** True when the call succeeded, false when its session (or the whole server) is not there. */
 async function unlessAbsent(call: Promise<string>): Promise<boolean> {
   try {
     await call;
@@ -230,7 +189,6 @@ async function unlessAbsent(call: Promise<string>): Promise<boolean> {
   }
 }
 
-/** Every call on `socket`'s server when one is given (`tmux -S <socket> ...`). */
 function onSocket(argv: string[], socket?: string): string[] {
   return socket ? [argv[0]!, "-S", socket, ...argv.slice(1)] : argv;
 }
@@ -291,8 +249,7 @@ export function createTmuxClient(opts: { exec: Exec; env: Record<string, string 
       try {
         out = await run(tmuxArgv.sessionEnv(target, name));
       } catch (err) {
-        // Unset is "unknown variable"; a session or server not there, the usual words. Anything
-        // else (a timeout, say) is not an answer, so the caller cannot take it for one.
+        // Unset is "unknown variable"; anything else (a timeout) is no answer, so never taken for one.
         const absent = err instanceof TmuxError && (err.code === "session_not_found" || err.code === "no_server" || /unknown variable/i.test(err.message));
         if (absent) return undefined;
         throw err;

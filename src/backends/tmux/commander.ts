@@ -1,13 +1,6 @@
 /**
- * Hook-less commanders in a plain tmux pane, without herdr (CMDR-10, AWT-12). herdr is what names
- * a pane's agent and says whether it is idle; in a plain tmux pane vx learns both itself:
- * - registration: the commander runs vx from its shell tool, so the harness is the nearest
- *   ancestor of that vx whose program is the harness, its pane is `TMUX_PANE` on the server of
- *   `TMUX`, and the harness marks the commands it runs (`CODEX_THREAD_ID`, ...);
- * - liveness: that pid still runs the harness and the pane is still on its server;
- * - idleness and an empty input line: read from the pane's screen, by the harness's own texts
- *   (`commander-screen.ts`).
- * The per-harness knowledge of this is each harness module's `commander.tmuxCommander`.
+ * Hook-less commanders in a plain tmux pane (CMDR-10, AWT-12), where no herdr names the agent: the harness is vx's nearest
+ * ancestor running it, its marker set; live while that pid runs it in the pane; idle as its screen shows.
  */
 import { errorMessage } from "../../errors";
 import type { Exec } from "../../exec";
@@ -21,12 +14,10 @@ import { createTmuxClient } from "./client";
 
 type Env = Record<string, string | undefined>;
 
-/** The harnesses with plain-tmux-pane rules, with their rules, in registry order. */
 function tmuxRules(): [HarnessName, TmuxCommanderRule][] {
   return Object.values(HARNESSES).flatMap((h) => (h.commander.tmuxCommander ? [[h.name, h.commander.tmuxCommander] as [HarnessName, TmuxCommanderRule]] : []));
 }
 
-/** What a plain-tmux registration records (CMDR-10). */
 type TmuxCommander = { harness: HarnessName; pane: string; socket: string; pid: number };
 
 /** The depth of the search for the harness above vx (shells and wrappers in between). */
@@ -37,10 +28,7 @@ const base = (word: string) => word.slice(word.lastIndexOf("/") + 1);
 /** Harnesses shipped as scripts run under one of these (Gemini CLI: `node [flags] .../gemini`). */
 const INTERPRETERS = /^(node|nodejs|bun)$/;
 
-/**
- * The program a command line runs: the basename of its first word, or for an interpreter, of the
- * script it runs (its first word after the interpreter's flags).
- */
+/** The basename of the first word, or of an interpreter's script. */
 function baseName(command: string): string {
   const words = command.trim().split(/\s+/);
   const first = base(words[0] ?? "");
@@ -49,10 +37,7 @@ function baseName(command: string): string {
   return script ? base(script) : first;
 }
 
-/**
- * The calling hook-less commander in a plain tmux pane: a harness whose marker is set, with its
- * own process among vx's ancestors. Undefined otherwise (vx was not run by such a commander).
- */
+/** A harness whose marker is set, with its own process among vx's ancestors; else undefined. */
 export async function identifyTmuxCommander(env: Env, ppid: number, exec: Exec): Promise<TmuxCommander | undefined> {
   const pane = env.TMUX_PANE;
   const socket = env.TMUX?.split(",")[0];
@@ -95,13 +80,7 @@ export async function readCommanderScreen(exec: Exec, env: Env, harness: Harness
   }
 }
 
-/**
- * CMDR-10: typed into the commander's plain tmux pane (one bracketed paste, then Enter; for a
- * harness that can lose that Enter, Enter again while `pasteLeftUnsent` says the wake still sits
- * alone in the input box), only when it is idle and its input line holds nothing a person typed;
- * otherwise an error, and the caller keeps the wake for the next pass. Once the paste went in,
- * the wake counts as delivered: it is never typed twice.
- */
+/** CMDR-10: once the paste went in the wake counts as delivered, never typed twice; any error leaves it to the caller. */
 export async function typeIntoCommander(exec: Exec, env: Env, harness: HarnessName, entry: Commander, text: string, clock: Clock): Promise<Delivery> {
   const state = await readCommanderScreen(exec, env, harness, entry);
   const why = notTypedBecause(state);

@@ -1,7 +1,4 @@
-/**
- * Doctor's tmux lines (DOC-04): its version (3.2 at least, for `new-session -e`); and soldiers
- * still running in a camp the pool took back.
- */
+/** Doctor's tmux lines (DOC-04). */
 import type { Check } from "../../check";
 import type { Deps } from "../../deps";
 import type { Exec } from "../../exec";
@@ -29,12 +26,7 @@ export async function tmuxVersionCheck(deps: Deps, tmux: string): Promise<Check>
   return { status: "missing", name: "tmux version", detail: `${shown} is older than ${TMUX_MIN.join(".")}, which the tmux backend needs - upgrade tmux`, required: true };
 }
 
-/**
- * tmux soldiers still alive though their task no longer holds its camp (a launch killed before it
- * recorded its session, whose camp a strike then returned): the next dispatch leased there would
- * share the worktree with them. One `list-panes` per server the tasks name; a pane found is
- * verified as the task's before it is reported. A server that cannot be asked is skipped.
- */
+/** Soldiers alive whose camp is back in the pool, where the next lease would share their worktree; unreachable servers skipped. */
 export async function unleasedHarnesses(pool: Pool, tasks: Task[], exec: Exec, env: Record<string, string | undefined>): Promise<string[]> {
   const leased = new Set(pool.slots.map((s) => s.leased_by).filter(Boolean));
   const loose = tasks.filter((t) => (t.tmux_target || t.tmux_pane_id) && t.status !== "pending" && !leased.has(t.id));

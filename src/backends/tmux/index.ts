@@ -1,7 +1,4 @@
-/**
- * tmux as a terminal backend (TMX-01..06): each soldier in its own session on the user's tmux
- * server (or the one `TMUX` names), its status from its own `vx report`s; works from any terminal.
- */
+/** tmux (TMX-01..06): a session per soldier on the user's server, its status from its own `vx report`s; any terminal. */
 import { VxError } from "../../errors";
 import { which } from "../../exec";
 import type { Backend } from "../backend";
@@ -24,7 +21,6 @@ export const tmux = {
   leftover: "tmux session",
   goneNote: NOTE_TMUX_GONE,
   present: (_env, onPath) => onPath("tmux"),
-  // tmux needs only tmux on PATH, and works from any terminal.
   check(env) {
     if (!which("tmux", env.PATH)) throw new VxError("tmux not found in PATH, needed for --backend tmux - install tmux (or put it on PATH), then run the command again");
     return undefined;

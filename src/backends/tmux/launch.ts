@@ -1,12 +1,4 @@
-/**
- * The tmux launch shared by dispatch and redispatch (TMX-01..03): the server's socket and a
- * session name (HRD-06) saved before the session exists; a session in the camp, tagged with the
- * task, whose pane runs vx's launcher (`soldier-exec.ts`: the dispatcher's environment from a 0600
- * file, then the harness exec'd with its state hooks configured from files outside the camp);
- * `running` saved with the session's and pane's ids; readiness within 30 s (the folder-trust
- * dialog answered by pane text); the isolation gate; a `working` intent, then the prompt pasted
- * once. Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason.
- */
+/** The tmux launch (TMX-01..03). Like the herdr launch it never throws for tmux failures: the task ends `failed` with the reason. */
 import { chmodSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { shellQuote } from "../../harnesses/hook-shell";
@@ -37,15 +29,12 @@ type Files = (HookedLaunch["files"][number] & { mode?: number })[];
 
 type TmuxLaunchCtx = { deps: Deps; paths: ProjectPaths; tmux: TmuxClient; hooks: HookedLaunch & { files: Files }; rules: LifecycleRules };
 
-/** The client a launch of `task` uses: the server recorded on it, else the one a plain `tmux` here would use. */
+/** The server recorded on the task, else the one a plain `tmux` here would use. */
 export function launchTmuxOf(deps: Deps, task: Task): TmuxClient {
   return createTmuxClient({ exec: deps.exec, env: deps.env, socket: task.tmux_socket ?? defaultSocket(deps.env) });
 }
 
-/**
- * The state hooks of the task's harness (TMX-05). Hooks run one vx executable; vx run from source
- * (bun and its entry) gets a two-line wrapper beside the hook files.
- */
+/** TMX-05. Hooks run one executable, so vx run from source gets a wrapper beside the hook files. */
 export function soldierHooks(deps: Deps, paths: ProjectPaths, task: Task): HookedLaunch & { files: Files } {
   const dir = hooksDir(paths, task.id);
   const wrapper = deps.self.length > 1 ? { path: join(dir, "vx"), content: `#!/bin/sh\nexec ${deps.self.map(shellQuote).join(" ")} "$@"\n`, mode: 0o700 } : undefined;
@@ -68,16 +57,12 @@ async function sessionName(tmux: TmuxClient, task: Task): Promise<string> {
   return (await tmux.hasSession(candidate)) ? fallbackName(candidate, task.id) : candidate;
 }
 
-/**
- * What a pane that just died last showed: tmux clears the dead pane's screen, so the history is
- * read, and the last screen seen alive stands in when that holds nothing.
- */
+/** tmux clears a dead pane's screen: its history is read, else the last screen seen alive. */
 async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | undefined): Promise<string> {
   const history = await ctx.tmux.capture(session, COUNTS.transcriptLines).catch(() => "");
   return lastWords(history) || lastWords(alive ?? "");
 }
 
-/** Waits for the harness to take input in its tmux pane (readiness.ts), answering a folder-trust dialog. */
 function waitReadyIn(ctx: TmuxLaunchCtx, pane: string, harness: HarnessName): Promise<Readiness> {
   return waitReady(
     {
@@ -98,10 +83,7 @@ function waitReadyIn(ctx: TmuxLaunchCtx, pane: string, harness: HarnessName): Pr
   );
 }
 
-/**
- * TMX-03: the pane's physical path and the camp's branch, checked before the prompt goes in. The
- * path is read for this one pane (never from a survey, where a newline in it would split its row).
- */
+/** TMX-03: the path is read for this pane alone (in a survey a newline in it would split its row). */
 async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Promise<string | undefined> {
   const info = await ctx.tmux.paneInfo(pane);
   const cwd = info ? realpathOr(info.path) : "";
@@ -111,7 +93,6 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
   return `isolation gate failed: cwd=${cwd} branch=${branch} expected_cwd=${camp} expected_branch=${expected}`;
 }
 
-/** Launches the soldier of a `pending` tmux task whose camp is leased. */
 export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? DEFAULT_HARNESS;
@@ -123,8 +104,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   } catch (err) {
     return fail(ctx, pending, `could not start the soldier's tmux session: ${errorMessage(err)}`);
   }
-  // Saved before the session exists: if this command dies right after creating it, the session can
-  // be found again (its server and name) and told to be this task's (`backends/leftovers.ts`).
+  // Saved before the session exists, so a dead launch's session is found again (`backends/leftovers.ts`).
   const intent = await guardedSave(paths, pending.id, pending, {
     backend: "tmux",
     tmux_target: name,
@@ -177,7 +157,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
 
   // From here the session's own ids: its name may be another session's once this one ends.
   const ready = await waitReadyIn(ctx, paneId, harness);
-  // Read by the pane's launcher by now; never left behind, whatever became of the pane.
+  // Never left behind, whatever became of the pane.
   rmSync(envFile, { force: true });
   if (ready.kind === "gone") {
     const words = ready.last ? ` (its last output: "${ready.last}")` : "";
@@ -202,12 +182,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   return { task: await probe(ctx, task) };
 }
 
-/**
- * One paste plus Enter. A harness that can drop that Enter (its `unsent`) gets Enter again while
- * the prompt still sits alone in its input box (`enterWhileUnsent`, against the screen read just
- * before the paste, so an echo of the prompt above a dialog is never taken for it), until the
- * readiness wait runs out.
- */
+/** One paste plus Enter; a harness that can drop the Enter gets it again while the prompt sits alone in its box. */
 export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: TmuxClient, pane: string, text: string, harness: HarnessName | undefined): Promise<void> {
   const unsent = harnessOf(harness).unsent;
   const before = unsent ? await tmux.capture(pane).catch(() => "") : "";
@@ -218,10 +193,7 @@ export async function pasteAndSubmit(deps: Pick<Deps, "clock" | "env">, tmux: Tm
   await enterWhileUnsent({ term: tmux, pane, clock, env, pollMs, holds: (screen) => unsent.test(screen) }, before, text);
 }
 
-/**
- * CMD-DISPATCH-06 on tmux: wait up to the quick-settle time for the harness to report its turn
- * over, then settle what is certain. A soldier still working is left to the sentinel.
- */
+/** CMD-DISPATCH-06: waits for a report of the turn over, then settles what is certain; still working is left to the sentinel. */
 export async function probe(ctx: Pick<TmuxLaunchCtx, "deps" | "paths" | "tmux" | "rules">, task: Task): Promise<Task> {
   const { clock, env } = ctx.deps;
   const deadline = deadlineIn(clock, scaled("quickSettle", env));

@@ -1,11 +1,6 @@
 /**
- * Which tmux soldier a task names, and whether what is there now is still it (issue 15). A task
- * records its server's socket and its session's and pane's own ids; every tmux call for it goes
- * to that socket and targets those ids (a task from before they were recorded: its session name
- * on whichever server tmux picks). tmux reuses a name as soon as its session ends and its ids once
- * its server restarts, so before vx types into a pane or presses a key in it, it checks the
- * session carries the task's `VX_TASK_ID` and the pane is in the task's camp. A kill needs only
- * the session: the harness may have cd'd out of the camp, and it must still die with its strike.
+ * Whether a task's tmux ids still name its soldier: tmux reuses a name once its session ends and ids once its server restarts,
+ * so typing needs the session's `VX_TASK_ID` and a pane in the camp; a kill needs only the session.
  */
 import { sep } from "node:path";
 import { type TmuxClient, createTmuxClient } from "./client";
@@ -15,7 +10,6 @@ import type { Task } from "../../state/schemas";
 
 type TmuxIds = Pick<Task, "tmux_socket" | "tmux_session_id" | "tmux_pane_id" | "tmux_target">;
 
-/** A client for the server `task`'s soldier lives on. */
 export function tmuxFor(exec: Exec, env: Record<string, string | undefined>, task: Pick<Task, "tmux_socket">): TmuxClient {
   return createTmuxClient({ exec, env, socket: task.tmux_socket });
 }
@@ -25,10 +19,7 @@ export function paneOf(task: TmuxIds): string | undefined {
   return task.tmux_pane_id ?? task.tmux_target;
 }
 
-/**
- * `ours` (with the session's and pane's ids): the task's soldier; `gone`: nothing there; `other`:
- * a pane not verified as this task's (`inCamp`: its live process sits in the task's camp).
- */
+/** `other`: a pane not verified as the task's (`inCamp`: its live process sits in the camp). */
 type Identity = { is: "ours"; sessionId: string; paneId: string } | { is: "gone" } | { is: "other"; inCamp: boolean };
 
 /** `type`: a paste or key goes in (the pane must be in the camp too); `kill`: the session is killed. */
@@ -39,17 +30,8 @@ function within(path: string, camp: string): boolean {
 }
 
 /**
- * Whether the pane `task` names is its soldier. `VX_TASK_ID` is read from the session's
- * environment (where `new-session -e` puts it, TMX-01) rather than from the pane process's
- * `/proc/<pid>/environ`: tmux answers it on the task's own socket on every platform (macOS has no
- * `/proc`), for the session id just checked rather than for a pid read a moment earlier, and also
- * for a pane whose harness already exited (kept by remain-on-exit), so a launch's leftover can
- * still be told apart and killed. To type into it, the pane's current path must also be the camp
- * or below it (a dead pane has no current process, so its session's `VX_TASK_ID` alone decides).
- * To kill it, the session's recorded id and `VX_TASK_ID` are proof enough: tmux never hands out an
- * id twice while its server runs and a restarted server's sessions lack the task's id, while the
- * harness's foreground process may well have cd'd out of the camp. Throws when tmux cannot be
- * asked: that is no answer either way.
+ * `VX_TASK_ID` from the session's env (TMX-01), not `/proc`: tmux answers it everywhere, for the id just checked, even for a dead
+ * pane. Typing also needs the pane in the camp; a kill does not (the harness may have cd'd out). Throws when tmux cannot be asked.
  */
 export async function identify(tmux: TmuxClient, task: TmuxIds & Pick<Task, "id" | "camp_path">, purpose: Purpose = "type"): Promise<Identity> {
   const target = paneOf(task);
@@ -65,11 +47,7 @@ export async function identify(tmux: TmuxClient, task: TmuxIds & Pick<Task, "id"
   return inCamp ? ours : { is: "other", inCamp };
 }
 
-/**
- * Kills the task's soldier's session when it is the task's (by the id just checked, never by a
- * name another session may take meanwhile). `killed`: killed now; `gone`: nothing there (or it
- * ended meanwhile); `other`: a session not verified as this task's, left running.
- */
+/** By the id just checked, never by a name another session may take meanwhile; `other` is left running. */
 export async function killIfOurs(tmux: TmuxClient, task: TmuxIds & Pick<Task, "id" | "camp_path">): Promise<{ is: "killed" | "gone" } | { is: "other"; inCamp: boolean }> {
   const who = await identify(tmux, task, "kill");
   if (who.is !== "ours") return who;

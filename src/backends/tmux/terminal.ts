@@ -1,12 +1,4 @@
-/**
- * The tmux implementation of the lifecycle seam (TMX-01..06): the launch of `tmux-launch.ts`; a
- * prompt is one paste plus Enter and an option one key, both refused while the harness reports a
- * dialog (text) and made under a `working` intent (`deliverUnderIntent`); the probe reads the
- * reported state; close is `kill-session` (of a session verified as the task's, wherever its
- * harness has cd'd); reads are `capture-pane`. Every call goes to the task's
- * own server and ids, and a paste, key or kill only to a pane verified as the task's
- * (`tmux-soldier.ts`).
- */
+/** The tmux side of the lifecycle seam (TMX-01..06): a paste, key or kill goes only to a pane verified as the task's. */
 import type { PromptOutcome } from "../types";
 import { tmuxSurvey } from "./survey";
 import type { Sighting } from "../types";
@@ -65,9 +57,7 @@ export function tmuxTerminal(deps: Deps, paths: ProjectPaths, rules: LifecycleRu
         throw new Error(`could not close the soldier's tmux session ${name}: ${(err as Error).message}`);
       }
       if (left.is !== "other") return;
-      // Not verified as the task's soldier, so never killed. In the camp it may still be the
-      // soldier (its VX_TASK_ID changed by hand): the camp must not go back to the pool under it.
-      // Elsewhere it is another session that took the name or ids, and the camp is free.
+      // Never killed unverified; in the camp it may still be the soldier, so the camp must not go back to the pool under it.
       if (left.inCamp) {
         throw new Error(`tmux session ${name} runs in the camp but is not verified as task ${task.id}'s soldier - close it yourself, then strike again`);
       }
