@@ -1,9 +1,6 @@
 /**
- * `vx sentinel await` (AWT-03..11): what the asyncRewake Stop hook runs. It blocks until a current
- * wake arrives, writes the reason to stderr and exits 2; at its day's limit a Claude Code owner gets
- * a short re-arm text and exit 2 (AWT-12); otherwise it exits 0 (no-op, owner gone, give-up,
- * signal, or any internal error, which goes to sentinel.log). It never exits otherwise,
- * because a stray exit code from an async hook can wake the commander in a loop.
+ * `vx sentinel await` (AWT-03..11): exits 2 with a wake's reason (or AWT-12's re-arm text) on stderr, else 0,
+ * never anything else: a stray exit code from an async hook can wake the commander in a loop.
  */
 import { fstatSync, statSync } from "node:fs";
 import { deliverDeps } from "../wakes/deliver";
@@ -67,7 +64,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
       held = collected.claims;
       const text = reasonText(collected.soldier, collected.forum);
       if (text) {
-        // The owner is checked again right before printing: a wake told to nobody is put back.
+        // A wake told to nobody is put back.
         if (ac.signal.aborted || !(await ownerHolds()) || !deps.stderr.write(`${text}\n`)) return EXIT.ok;
         // Delivered: from here on the answer is 2 whatever happens to the cleanup.
         const delivered = held;
@@ -83,9 +80,8 @@ export async function awaitWake(deps: Deps): Promise<number> {
       const step = nextStep(deps.clock.monotonic(), deadline, deps.env, byTurn);
       if (step.kind === "end") return EXIT.ok;
       if (step.kind === "rearm") {
-        // AWT-12: nothing is claimed here; a wake that lands meanwhile waits for the next await.
+        // AWT-12: one turn, whose Stop starts the next await; a wake landing meanwhile waits for it.
         if (ac.signal.aborted || !(await ownerHolds())) return EXIT.ok;
-        // The Stop-hook contract's 2: the owner takes one turn, whose Stop starts the next await.
         return deps.stderr.write(`${REARM_TEXT}\n`) ? EXIT.wakeDelivered : EXIT.ok;
       }
       await waker.wait(step.ms, ac.signal);
@@ -106,10 +102,7 @@ export async function awaitWake(deps: Deps): Promise<number> {
   }
 }
 
-/**
- * A wake is deleted once written to stderr, so stderr must reach someone: with stderr closed
- * (`2>&-`) the runtime reopens fd 2 on /dev/null, and a wake "delivered" there would be lost.
- */
+/** A closed stderr (`2>&-`) is reopened on /dev/null, where a "delivered" wake would be lost. */
 function stderrGoesNowhere(): boolean {
   try {
     const fd2 = fstatSync(2);
@@ -126,6 +119,6 @@ function logAwaitError(root: string, deps: Deps, err: unknown): void {
     ensureDir(root);
     appendStateText(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorText(err)}\n`);
   } catch {
-    // Nowhere left to report; exiting 0 is still the contract.
+    // Nowhere left to report.
   }
 }

@@ -10,7 +10,7 @@ import type { QueueDirs } from "../wakes/deliver";
 
 type AwaitProject = { root: string; paths: ProjectPaths; queue: QueueDirs };
 
-/** The project whose queue this hook delivers, or undefined when there is nothing to deliver here. */
+/** Undefined when there is nothing to deliver here. */
 export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefined> {
   const root = stateRoot(deps.env);
   if (isUnder(deps.cwd, root)) return undefined;
@@ -25,7 +25,6 @@ export async function deliveryProject(deps: Deps): Promise<AwaitProject | undefi
   };
 }
 
-/** The backend the project's config names; undefined when it names none or cannot be read. */
 function configuredBackend(top: string): string | undefined {
   try {
     return loadConfig(top)?.backend;

@@ -1,10 +1,6 @@
 /**
- * The awaiter registry (AWT-07) and verified reaping (AWT-08). A record is trusted only when the
- * process it names is alive, its argv is a `vx sentinel await` and (Linux) the file it runs is a
- * vx binary (see isVxExecutable): a pid can be recycled, an argv can be forged,
- * and vx never signals a process it has not verified, and never by name. Before a signal the
- * process must also be proven to run with this state root: an await of another HOME can hold a
- * pid one of ours had, and its command line reads the same.
+ * The awaiter registry (AWT-07) and verified reaping (AWT-08): pids recycle and argv can be forged, so
+ * only a live, verified `vx sentinel await` proven to use this state root (another HOME's reads the same) is signalled.
  */
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -20,7 +16,7 @@ function recordPath(dir: string, pid: number): string {
   return join(dir, `${pid}.json`);
 }
 
-/** `dir` is the registry, `<root>/sentinel-awaiters`: its parent is the state root. */
+/** `dir`'s parent is the state root. */
 export function registerAwaiter(dir: string, rec: Awaiter): void {
   const ordered: Awaiter = {
     pid: rec.pid,
@@ -38,14 +34,9 @@ export function unregisterAwaiter(dir: string, pid: number): void {
   removeFile(recordPath(dir, pid));
 }
 
-/** A record with the process it names, verified as a live `vx sentinel await`. */
 type LiveAwaiter = { rec: Awaiter; proc: ProcessInfo };
 
-/**
- * Reads every record, deleting the untrustworthy ones (malformed, misnamed, dead, or a pid now
- * running something else) unless `readOnly`, and returns the verified live awaiters. `platform`
- * picks how processes are read (/proc on Linux, `ps` elsewhere).
- */
+/** The verified live awaiters; untrustworthy records are deleted unless `readOnly`. */
 export async function liveAwaiters(dir: string, exec: Exec, keep?: number, readOnly = false, platformGiven?: string): Promise<LiveAwaiter[]> {
   const platform = procPlatform(exec, platformGiven);
   const drop = (path: string) => {
@@ -90,21 +81,15 @@ function newer(a: Awaiter, b: Awaiter): boolean {
   return ta !== tb ? ta > tb : a.pid > b.pid;
 }
 
-/** What reaping does to processes, replaceable in tests that name pids no process has. */
+/** Test seams. */
 type ReapSeams = {
   signal?: (pid: number) => void;
-  /** The state root `pid` runs with (symlinks resolved); undefined when it cannot be told. */
+  /** Symlinks resolved; undefined when it cannot be told. */
   rootOf?: (pid: number) => Promise<string | undefined>;
-  /** How processes are read (see procPlatform): /proc on Linux, `ps` elsewhere. */
   platform?: string;
 };
 
-/**
- * AWT-08: SIGTERM every verified await of the state root `root` that is an orphan (its parent is
- * no longer its recorded owner) and, when `self` is given, every older await of the same owner
- * and project. Returns how many were signalled. Only those about to be signalled have their state
- * root read, so an await start with nothing to reap costs no more than before.
- */
+/** AWT-08: SIGTERM orphaned awaits and ones `self` supersedes; only those have their state root read, to keep await start cheap. */
 export async function reapAwaiters(root: string, exec: Exec, self?: Awaiter, seams: ReapSeams = {}): Promise<number> {
   const dir = rootPaths(root).awaitersDir;
   const signal = seams.signal ?? term;
@@ -117,7 +102,7 @@ export async function reapAwaiters(root: string, exec: Exec, self?: Awaiter, sea
     if (!orphan && !superseded) continue;
     const theirs = await rootOf(rec.pid);
     if (theirs !== ours) {
-      // Not proven ours: never signalled. Proven another root's: our await of that pid is gone.
+      // Not proven ours: never signalled. Another root's: our record of that pid is stale.
       if (theirs !== undefined) removeFile(recordPath(dir, rec.pid));
       continue;
     }
@@ -131,6 +116,6 @@ function term(pid: number): void {
   try {
     process.kill(pid, "SIGTERM");
   } catch {
-    // Gone between verification and the signal: nothing to stop.
+    // Already gone.
   }
 }

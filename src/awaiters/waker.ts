@@ -1,7 +1,4 @@
-/**
- * AWT-04: wait for the next poll, but wake early when anything changes in the watched queue
- * directories, so a wake is delivered within about a second of being written.
- */
+/** AWT-04: wait for the next poll, waking early on any change in the watched directories. */
 import { type FSWatcher, watch } from "node:fs";
 import type { Clock } from "../time";
 
@@ -19,7 +16,7 @@ export function createWaker(dirs: string[], clock: Clock): Waker {
     try {
       watchers.push(watch(d, onEvent));
     } catch {
-      // An unwatchable directory leaves the poll as the safety net.
+      // The poll is the safety net.
     }
   }
   return {

@@ -1,9 +1,6 @@
 /**
- * Who gets in (FOR-06), as pure decisions over a request's URL and headers: the Host check
- * against DNS rebinding, the key every API call carries in a header (never a cookie: a browser
- * sends this origin's cookies to every port of 127.0.0.1, and another local user's server on
- * another port would receive them), the rules for a change (POST, JSON, same Origin), and the
- * headers of pages and of the sandboxed artifact frame.
+ * Who gets in (FOR-06): Host checked against DNS rebinding; the key in a header, never a cookie (a
+ * browser sends 127.0.0.1's cookies to every port, so another local user's server would get them).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -20,15 +17,12 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/**
- * The key a page gets at its login and sends on every API call. Bound to the port: a key a page
- * sent to whatever took over a port the server left lets nobody into a server on another port.
- */
+/** Bound to the port: a key sent to whatever took over a port the server left opens no other port's server. */
 export function pageKey(gate: Gate): string {
   return createHmac("sha256", gate.token).update(`page:${gate.port}`).digest("hex");
 }
 
-/** What a request may reach without a key: the static pages and assets (they hold no data), the login, an artifact view. */
+/** Without a key: the static pages and assets (no data), the login, an artifact view. */
 function isPublic(method: string, path: string): boolean {
   if (method === "POST") return path === "/api/login";
   if (method !== "GET" && method !== "HEAD") return false;
@@ -37,10 +31,7 @@ function isPublic(method: string, path: string): boolean {
 
 type Verdict = { kind: "in" } | { kind: "refuse"; status: 403 | 421; reason: string };
 
-/**
- * FOR-06 for every request: the Host, then the key in `Authorization: Bearer` (the page key, or
- * the token itself for a script that reads `forum/access-token`). Cookies are never read.
- */
+/** FOR-06: the Host, then `Authorization: Bearer` (the page key, or the token for a script). Cookies are never read. */
 export function admit(method: string, url: URL, headers: Headers, gate: Gate): Verdict {
   if (!hostAllowed(headers.get("host"), gate.port)) {
     return { kind: "refuse", status: 421, reason: `this server answers only to 127.0.0.1:${gate.port} or localhost:${gate.port}` };
@@ -52,7 +43,7 @@ export function admit(method: string, url: URL, headers: Headers, gate: Gate): V
   return { kind: "refuse", status: 403, reason: "no forum key: open the link vx printed (vx forum board prints a new one)" };
 }
 
-/** Why a state-changing request is refused (FOR-06), or undefined when it may go on. */
+/** FOR-06. */
 export function changeProblem(method: string, headers: Headers): string | undefined {
   if (method !== "POST") return "a change must be a POST";
   const type = (headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
@@ -63,7 +54,6 @@ export function changeProblem(method: string, headers: Headers): string | undefi
   return undefined;
 }
 
-/** Headers every forum page carries: its own scripts only, never framed by another site. */
 export const PAGE_HEADERS = {
   "Content-Security-Policy":
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -73,10 +63,8 @@ export const PAGE_HEADERS = {
 };
 
 /**
- * An artifact's headers: a sandbox without allow-same-origin (its scripts run in an opaque origin
- * that cannot read the forum's answers or the page's key), and a policy under which it loads
- * nothing from any server and sends nothing anywhere: what it shows came inlined in the one
- * response (FOR-06). The review page's `frame-src 'self'` keeps it from navigating itself away.
+ * FOR-06: no allow-same-origin, so its scripts cannot read the forum's answers or the key; it loads
+ * nothing and sends nothing (all inlined). The review page's `frame-src 'self'` keeps it from navigating away.
  */
 export const ARTIFACT_HEADERS = {
   "Content-Security-Policy":

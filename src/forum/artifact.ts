@@ -1,8 +1,4 @@
-/**
- * Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving a session's
- * artifact to the sandboxed frame: the path resolved (links included) and kept inside the
- * project, Markdown rendered by `marked`, a missing file answered by a notice, not an error.
- */
+/** Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving them to the sandboxed frame. */
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { extname, join, sep } from "node:path";
 import { marked } from "marked";
@@ -11,7 +7,7 @@ import type { Exec } from "../exec";
 import { ARTIFACT_HEADERS } from "./access";
 import { inlineArtifact } from "./inline";
 
-/** The types a review session opens with (FOR-07), by extension. */
+/** FOR-07. */
 const REVIEWABLE: Record<string, string> = {
   ".html": "html",
   ".htm": "html",
@@ -26,10 +22,6 @@ const REVIEWABLE: Record<string, string> = {
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
-/**
- * `vx forum <file>`'s artifact: the real path of an existing regular file inside the project, of a
- * type the page shows; otherwise a one-line usage error naming the file.
- */
 export function reviewableFile(given: string, cwd: string, project: string): string {
   const abs = given.startsWith("/") ? given : join(cwd, given);
   let real: string;
@@ -60,7 +52,7 @@ const MD_STYLE =
   "table{border-collapse:collapse}td,th{border:1px solid #ccd;padding:.3rem .6rem}img{max-width:100%}" +
   "blockquote{border-left:4px solid #ccd;margin:0;padding-left:1rem;color:#555}";
 
-/** Markdown as one HTML document; its raw HTML stays, since the frame is sandboxed (FOR-06). */
+/** Raw HTML stays: the frame is sandboxed (FOR-06). */
 function renderMarkdown(text: string, title: string): string {
   const body = marked.parse(text, { async: false, gfm: true }) as string;
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${MD_STYLE}</style></head><body>${body}</body></html>`;
@@ -71,7 +63,6 @@ export function notice(status: number, text: string): Response {
   return new Response(html, { status, headers: { ...ARTIFACT_HEADERS, "Content-Type": "text/html; charset=utf-8" } });
 }
 
-/** How the frame gets each type the forum reviews: HTML and Markdown made whole, the rest as it is. */
 const SHOWN_AS: Record<string, string> = {
   html: "text/html; charset=utf-8",
   md: "text/html; charset=utf-8",
@@ -81,11 +72,7 @@ const SHOWN_AS: Record<string, string> = {
   txt: "text/plain; charset=utf-8",
 };
 
-/**
- * The artifact of a session for its frame (FOR-06, FOR-07): the file, resolved (links included)
- * and kept inside the project; HTML and Markdown (rendered by `marked`) with the files they
- * reference in their own directory tree inlined (inline.ts), so the frame loads nothing else.
- */
+/** FOR-06, FOR-07: resolved and kept inside the project; HTML and Markdown with their references inlined, so the frame loads nothing else. */
 export async function serveArtifact(project: string, file: string, exec: Exec): Promise<Response> {
   let real: string;
   let root: string;
@@ -113,7 +100,7 @@ export async function serveArtifact(project: string, file: string, exec: Exec): 
   return new Response(readFileSync(real), { headers });
 }
 
-/** A cheap fingerprint of a file (mtime and size), for reloading the frame when it changes. */
+/** For reloading the frame when the file changes. */
 export function fileStamp(path: string): string {
   try {
     const st = statSync(path);

@@ -1,9 +1,4 @@
-/**
- * The board's facts (FOR-09, FOR-12 `/api/board`): every project the state root knows, each task
- * as `vx status --json` has it plus what the page shows at a glance (the prompt's first line, the
- * last output lines as stored, the pending question, the diff stat against its base), the pending
- * wakes, live awaits and registered commanders. Read-only: nothing here writes state.
- */
+/** The board's facts (FOR-09, FOR-12 `/api/board`). Read-only: nothing here writes state. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { liveAwaiters } from "../awaiters/registry";
@@ -21,7 +16,6 @@ import { GUARDS } from "../time";
 import { listWakeNames } from "../wakes/queue";
 import { scoutReports } from "../lifecycle/observe";
 
-/** How many stored output lines each task shows. */
 const OUTPUT_LINES = 12;
 
 type BoardTask = Record<string, unknown> & {
@@ -30,7 +24,6 @@ type BoardTask = Record<string, unknown> & {
   output_tail: string[];
   question?: string;
   diff_stat?: string;
-  /** A scout's report, once written (as `vx status` shows it). */
   report_path?: string;
 };
 
@@ -44,7 +37,7 @@ type BoardProject = {
   error?: string;
 };
 
-/** The diff stat of a task's branch against its base, cached while the task file is unchanged. */
+/** Cached while the task file is unchanged. */
 export type DiffCache = Map<string, { at: number; stat: string | undefined }>;
 
 async function diffStat(exec: Exec, project: string, task: Task, cache: DiffCache, now: number): Promise<string | undefined> {
@@ -56,7 +49,7 @@ async function diffStat(exec: Exec, project: string, task: Task, cache: DiffCach
   const res = await exec.run(["git", "diff", "--shortstat", `${task.camp_base}...${task.camp_branch}`, "--"], { cwd: project, timeoutMs: GUARDS.gitQuery });
   const stat = res.code === 0 ? res.stdout.trim() || "no changes" : undefined;
   cache.set(key, { at: now, stat });
-  // One entry per task save: drop the old ones now and then so a long-lived server does not grow.
+  // So a long-lived server does not grow.
   if (cache.size > 2000) for (const [k, v] of cache) if (now - v.at > GUARDS.boardDiffForget) cache.delete(k);
   return stat;
 }
@@ -90,7 +83,7 @@ function wakeText(dir: string, name: string): string {
     if (w.task_id) return `${w.kind ?? "task"} ${w.task_id}: ${w.old_status} -> ${w.new_status}`;
     if (w.session) return `forum session ${w.file}: ${w.count} new message${w.count === 1 ? "" : "s"} (ended: ${w.ended})`;
   } catch {
-    // shown by name only
+    // by name only
   }
   return name;
 }
@@ -109,7 +102,7 @@ function wakesOf(paths: ProjectPaths): { name: string; text: string }[] {
   return out;
 }
 
-/** Every known project: a state dir whose `project.json` names its path. */
+/** A state dir whose `project.json` names its path. */
 export function knownProjects(root: string): ProjectPaths[] {
   const dir = rootPaths(root).projectsDir;
   let keys: string[];

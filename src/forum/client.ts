@@ -1,8 +1,4 @@
-/**
- * The CLI's side of the server (FOR-05): find the running one, or start `vx forum serve` detached
- * (never a descendant of the caller, as SEN-23) and wait until it answers; the URLs it prints;
- * `vx forum stop` after verifying the pid; opening a browser.
- */
+/** The CLI's side of the server (FOR-05): started detached like the sentinel (SEN-23), stopped only after verifying the pid. */
 import { closeSync } from "node:fs";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
@@ -18,7 +14,7 @@ import { mintLink, writeOpener } from "./codes";
 import { forumPaths } from "./paths";
 import { readServerInfo } from "./server";
 
-/** Whether something answers HTTP on the port (any status: a 403 is an answer). */
+/** Any status is an answer. */
 async function answers(port: number): Promise<boolean> {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(GUARDS.forumProbe), redirect: "manual" });
@@ -29,7 +25,6 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-/** The running, current server's record, or undefined. */
 export function runningServer(root: string): ForumServer | undefined {
   const fp = forumPaths(root);
   if (!isLockHeld(fp.lock)) return undefined;
@@ -38,7 +33,7 @@ export function runningServer(root: string): ForumServer | undefined {
   return info;
 }
 
-/** FOR-05: the server for this state root, started when none runs or the one running is stale. */
+/** FOR-05. */
 export async function ensureServer(deps: Deps, root: string): Promise<ForumServer> {
   const fp = forumPaths(root);
   const current = runningServer(root);
@@ -64,16 +59,12 @@ export async function ensureServer(deps: Deps, root: string): Promise<ForumServe
   }
 }
 
-/** The URL vx prints: a one-time link the page trades for its key (FOR-06); never the token. */
+/** A one-time link the page trades for its key (FOR-06); never the token. */
 export function forumUrl(deps: Deps, root: string, info: ForumServer, path = "/"): string {
   return mintLink(forumPaths(root), info.port, path, deps.clock.now(), scaled("forumLink", deps.env));
 }
 
-/**
- * Opens the page in the general's browser when a display exists; says why not otherwise. The
- * opener's command line (and the browser's, for its life, which any user can read) holds only the
- * path of a 0600 file that redirects to a link of its own (FOR-06).
- */
+/** Says why not when it cannot. Command lines are world-readable, so they hold only a 0600 redirect file's path (FOR-06). */
 export function openBrowser(deps: Deps, root: string, info: ForumServer, page = "/"): string | undefined {
   const darwin = process.platform === "darwin";
   if (!darwin && !deps.env.DISPLAY && !deps.env.WAYLAND_DISPLAY) return "no display to open a browser on (DISPLAY is unset): open the URL yourself";
@@ -86,7 +77,7 @@ export function openBrowser(deps: Deps, root: string, info: ForumServer, page = 
   return undefined;
 }
 
-/** True when `pid` is a vx `forum serve` of this state root: only then is it signalled. */
+/** Only then is it signalled. */
 async function isOurServer(deps: Deps, pid: number, root: string): Promise<boolean> {
   const info = await inspectProcess(pid, deps.exec);
   if (!info || !isVxArgv(info.argv)) return false;
@@ -99,7 +90,6 @@ async function isOurServer(deps: Deps, pid: number, root: string): Promise<boole
   return (await processStateRoot(pid, deps.exec)) === realpathOr(root);
 }
 
-/** `vx forum stop`: the verified server is sent SIGTERM and waited for; the message to print. */
 export async function stopServer(deps: Deps, root: string): Promise<string> {
   const fp = forumPaths(root);
   if (!isLockHeld(fp.lock)) return "no forum server is running";

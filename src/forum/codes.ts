@@ -1,11 +1,7 @@
 /**
- * The forum's one-time codes (FOR-06). A link: vx writes `forum/links/<sha256 of code>.json`
- * (0600) with an expiry and prints a URL ending `#c=<code>`; the page trades the code, once, for
- * its key. The token itself never goes into a URL: a browser keeps every URL it visits in its
- * history, fragment included, even after the page replaces it, so only a spent code is left there.
- * `--open` writes a 0600 page that redirects to a fresh link and opens that file, so no command
- * line holds anything worth reading. A view: the code in an artifact frame's URL, kept in the
- * server's memory, good for one request, so the frame's own script finds it already spent.
+ * The forum's one-time codes (FOR-06). Browser history keeps every URL, fragment included, so a URL
+ * carries only a code the page trades once for its key, never the token. A view code is good for one
+ * request, so the frame's own script finds it spent.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
@@ -23,13 +19,12 @@ const isOpenerName = (x: string) => /^[0-9a-f]{32}\.html$/.test(x);
 
 type LinkRecord = { expires_at: string; opener?: string };
 
-/** A link's code is good before its expiry, and never when its expiry lies further ahead than a link lives (a clock stepped back since). */
+/** Never live when its expiry lies further ahead than a link lives (the clock stepped back). */
 export function linkLive(expiresAt: string, now: number, maxLifeMs: number): boolean {
   const t = Date.parse(expiresAt);
   return Number.isFinite(t) && now < t && t - now <= maxLifeMs;
 }
 
-/** A new link to `path` on the server's port, good for one login within `lifeMs`. */
 export function mintLink(fp: ForumPaths, port: number, path: string, now: number, lifeMs: number, opener?: string): string {
   const code = newCode();
   const rec: LinkRecord = { expires_at: isoTime(now + lifeMs), ...(opener ? { opener } : {}) };
@@ -37,10 +32,7 @@ export function mintLink(fp: ForumPaths, port: number, path: string, now: number
   return `http://127.0.0.1:${port}${path}#c=${code}`;
 }
 
-/**
- * `--open`'s file: a page in the state dir (0700; the file 0600) that sends the browser on to a
- * new link. The link is written first, naming the file, so a sweep never takes a file in use.
- */
+/** `--open`'s 0600 redirect page; the link naming it is written first, so a sweep never takes a file in use. */
 export function writeOpener(fp: ForumPaths, port: number, path: string, now: number, lifeMs: number): string {
   const name = `${randomBytes(16).toString("hex")}.html`;
   const url = mintLink(fp, port, path, now, lifeMs, name);
@@ -58,16 +50,12 @@ function readLink(path: string): LinkRecord | undefined {
     const rec = JSON.parse(readStateText(path) ?? "null");
     if (rec && typeof rec.expires_at === "string" && (rec.opener === undefined || typeof rec.opener === "string")) return rec;
   } catch {
-    // not a link vx wrote: refused below
+    // refused below
   }
   return undefined;
 }
 
-/**
- * The server's login: the link's file (and its opener) removed whatever it held, so a code is
- * spent by its first use; true when it was live. The server is one process and this runs without
- * a pause between the read and the removal, so two logins with one code never both succeed.
- */
+/** Spent by its first use: no await between read and removal in the one server process, so two logins never both succeed. */
 export function spendLink(fp: ForumPaths, code: string, now: number, maxLifeMs: number): boolean {
   if (!isCode(code)) return false;
   const path = join(fp.links, `${hashOf(code)}.json`);
@@ -86,7 +74,6 @@ function names(dir: string): string[] {
   }
 }
 
-/** Removes links past their expiry (or unreadable: a code nobody can use), and openers no live link names. */
 export function sweepLinks(fp: ForumPaths, now: number, maxLifeMs: number, log: (line: string) => void): void {
   const kept = new Set<string>();
   for (const name of names(fp.links)) {
@@ -114,13 +101,12 @@ export function sweepLinks(fp: ForumPaths, now: number, maxLifeMs: number, log: 
 }
 
 export type Views = {
-  /** A code for one load of `session`'s artifact frame. */
   mint(session: string, now: number): string;
-  /** The session a code was for, once; undefined when unknown, spent or past its life. */
+  /** Once; undefined when unknown, spent or expired. */
   spend(code: string, now: number): string | undefined;
 };
 
-/** View codes, in memory: at most `cap` at once (the oldest goes first), each good for `lifeMs`. */
+/** In memory, at most `cap` (oldest goes first). */
 export function createViews(lifeMs: number, cap: number): Views {
   const live = new Map<string, { session: string; until: number }>();
   return {

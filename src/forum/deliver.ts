@@ -1,14 +1,7 @@
 /**
- * A message of the general reaching the commander (FOR-01, WAK-04) in one journal order that a
- * restart completes, as the sentinel's wakes (WAK-05):
- *   1. `wakes/forum/.<session>.<uid>.pending` - the wake this message owes (no deliverer lists it)
- *   2. the inbox message `forum-inbox/<session>/<uid>.json`
- *   3. the forum wake `wakes/forum/<session>.json` (merged, WAK-04)
- *   4. the pending file removed.
- * A kill anywhere leaves nothing, or a pending file that `recoverDeliveries` settles when the
- * server starts (before it listens, so no delivery is in flight): the wake is written when its
- * message is on disk and unread, the pending file dropped otherwise (the message never reached
- * the inbox, so no 201 was given and the page kept the text).
+ * A general's message reaching the commander (FOR-01, WAK-04), journaled like WAK-05: pending file,
+ * inbox message, merged forum wake, pending removed. `recoverDeliveries` rings a leftover's wake if its
+ * message is unread, else drops it (no 201 was given, so the page kept the text).
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +16,7 @@ import { writeForumWake } from "../wakes/queue";
 import { isUnread, readMessage, unreadCount, writeMessage } from "./inbox";
 
 const PENDING_KEYS = keysOf(ForumPendingSchema);
-/** `.<session>.<uid>.pending`: a uid (`<base36>-<hex>`) has no dot, a session may. */
+/** A uid has no dot, a session may. */
 const PENDING_RE = /^\.(.+)\.([^.]+)\.pending$/;
 
 function pendingPath(paths: ProjectPaths, session: string, uid: string): string {
@@ -31,18 +24,14 @@ function pendingPath(paths: ProjectPaths, session: string, uid: string): string 
   return join(paths.forumWakesDir, `.${session}.${uid}.pending`);
 }
 
-/** Step 3: the session's wake with the inbox's unread count; none when nothing is unread. */
+/** Step 3; none when nothing is unread. */
 function ring(paths: ProjectPaths, p: ForumPending): ForumWake | undefined {
   const count = unreadCount(paths, p.session);
   if (count === 0) return undefined;
   return writeForumWake(paths, { session: p.session, file: p.file, count, ended: p.ended, detectedAt: parseTime(p.detected_at) });
 }
 
-/**
- * FOR-01: delivers one message (already in the transcript, for a review session) and returns the
- * wake it rang; the caller answers 201 only after this returns. A message already in the inbox
- * (a repair of a kill) is not written again.
- */
+/** FOR-01: the caller answers 201 only after this returns. */
 export function deliverMessage(paths: ProjectPaths, msg: ForumMessage, ended: boolean, now: number): ForumWake | undefined {
   const pending: ForumPending = { session: msg.session, uid: msg.uid, file: msg.file, ended, detected_at: isoTime(now) };
   const path = pendingPath(paths, msg.session, msg.uid);
@@ -53,14 +42,9 @@ export function deliverMessage(paths: ProjectPaths, msg: ForumMessage, ended: bo
   return wake;
 }
 
-/** What `recoverDeliveries` did: wakes rung, pending files dropped, and files it could not settle. */
 type DeliveryRecovery = { rung: string[]; dropped: string[]; failed: string[] };
 
-/**
- * Settles every pending delivery a killed server left in this project (see the file's comment).
- * A pending file that cannot be read is no news anyone can trust: dropped and reported, as WAK-05's.
- * Run only while no delivery is in flight (the server's start, under its lock).
- */
+/** Run only while no delivery is in flight (the server's start, under its lock); an unreadable pending file is dropped. */
 export function recoverDeliveries(paths: ProjectPaths): DeliveryRecovery {
   const out: DeliveryRecovery = { rung: [], dropped: [], failed: [] };
   let names: string[];

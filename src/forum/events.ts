@@ -1,8 +1,6 @@
 /**
- * Server-sent events (FOR-12 `/api/events`) and the watch that drives them: the state files are
- * the only source, so a change made by any process (a `vx forum reply`, the sentinel saving a
- * task) reaches the open pages. Directory mtimes change on every atomic write (a rename into the
- * directory), so one stat per directory tells the board it changed, however many tasks there are.
+ * Server-sent events (FOR-12) driven by watching the state files, so any process's change reaches the
+ * pages. An atomic write renames into its directory, so one stat per directory covers any number of tasks.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +10,6 @@ import { sessionPaths } from "./paths";
 import { scanSessions } from "./sessions";
 
 export type Hub = {
-  /** A new stream for one page; it is dropped from the hub when the page goes. */
   open(): Response;
   broadcast(event: string, data: unknown): void;
   clients(): number;
@@ -30,8 +27,7 @@ export function createHub(heartbeatMs: number): Hub {
       streams.delete(c);
     }
   };
-  // A comment now and then: proxies and the browser keep the stream open, and a page that went
-  // away is noticed by the failed write.
+  // Keeps the stream open through proxies; a page that went away fails the write.
   const beat = setInterval(() => {
     for (const c of streams) send(c, ": beat\n\n");
   }, heartbeatMs);
@@ -61,7 +57,7 @@ export function createHub(heartbeatMs: number): Hub {
         try {
           c.close();
         } catch {
-          // already gone
+          // gone
         }
       }
       streams.clear();
@@ -78,7 +74,7 @@ function mtime(path: string): string {
   }
 }
 
-/** One string that changes whenever anything the board shows changes on disk (FOR-09). */
+/** Changes whenever anything the board shows changes on disk (FOR-09). */
 function boardSignature(root: string): string {
   const rp = rootPaths(root);
   const parts = [mtime(rp.projectsDir), mtime(rp.awaitersDir)];
@@ -95,10 +91,9 @@ function boardSignature(root: string): string {
   return parts.join("|");
 }
 
-/** What a session page follows: its transcript and record, and its artifact. */
 function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
   const out = new Map<string, { talk: string; artifact: string }>();
-  // A refused session (a corrupt record) has no stamp: once repaired it shows up as changed.
+  // A refused session has no stamp: once repaired it shows as changed.
   for (const s of scanSessions(root).sessions) {
     const p = sessionPaths(root, s.session);
     out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(join(s.project_path, s.file)) });
@@ -106,7 +101,6 @@ function sessionStamps(root: string): Map<string, { talk: string; artifact: stri
   return out;
 }
 
-/** Compares each look with the last and says what changed: the events to send. */
 export function createWatch(root: string) {
   let board = boardSignature(root);
   let stamps = sessionStamps(root);

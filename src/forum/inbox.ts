@@ -1,8 +1,4 @@
-/**
- * The forum inbox on disk (FOR-01..03): `forum-inbox/<session>/<uid>.json`, one file per message,
- * the source of truth for what the commander has not read yet. Listing reads it; acknowledging
- * stamps `acked_at` on a message and, once a session has nothing unread left, drops its forum wake.
- */
+/** The forum inbox on disk (FOR-01..03): one file per message, the source of truth for what is unread. */
 import { readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, StateLinkError } from "../errors";
@@ -16,14 +12,14 @@ import { claimWake, deleteClaim, putBackClaim } from "../wakes/queue";
 
 const MESSAGE_KEYS = keysOf(ForumMessageSchema);
 
-/** The one test of "unread", shared with the forum wakes' currency filter (WAK-10). */
+/** Shared with the currency filter (WAK-10). */
 export function isUnread(msg: { acked_at?: unknown }): boolean {
   return msg.acked_at === undefined || msg.acked_at === null || msg.acked_at === "";
 }
 
 type InboxMessage = Loaded<ForumMessage> & { path: string };
 
-/** One session's unread messages, oldest first; `file` is the newest message's name for it. */
+/** Oldest first; `file` is the newest message's name for it. */
 export type InboxSession = { session: string; file: string; messages: InboxMessage[] };
 
 function dirEntries(dir: string) {
@@ -35,10 +31,7 @@ function dirEntries(dir: string) {
   }
 }
 
-/**
- * A message file's content. Its `uid` and `session` must match where it lies: an ack rewrites the
- * file it found, so a mismatch would acknowledge one message under another's name.
- */
+/** `uid` and `session` must match where it lies: an ack rewrites the file it found. */
 function parseMessage(path: string, session: string, text: string): InboxMessage {
   const loaded = parseRecord(path, text, ForumMessageSchema);
   const uid = basename(path, ".json");
@@ -48,12 +41,12 @@ function parseMessage(path: string, session: string, text: string): InboxMessage
   return { ...loaded, path };
 }
 
-/** Every message of one session directory, read or not (a corrupt file throws, naming it). */
+/** Read or not; a corrupt file throws. */
 function sessionMessages(paths: ProjectPaths, session: string): InboxMessage[] {
   const dir = join(paths.forumInboxDir, session);
   const out: InboxMessage[] = [];
   for (const e of dirEntries(dir)) {
-    // Dot-files are writers' temporaries (STA-05); anything else not `.json` is not a message.
+    // Dot-files are writers' temporaries (STA-05).
     if (e.name.startsWith(".") || !e.name.endsWith(".json")) continue;
     const path = join(dir, e.name);
     const text = readStateText(path);
@@ -62,7 +55,7 @@ function sessionMessages(paths: ProjectPaths, session: string): InboxMessage[] {
   return out;
 }
 
-/** Session names with an inbox directory; a linked one is refused (never read through). */
+/** A linked one is refused. */
 function sessionNames(paths: ProjectPaths): string[] {
   refuseLinks(paths.root, paths.forumInboxDir);
   const names: string[] = [];
@@ -74,31 +67,29 @@ function sessionNames(paths: ProjectPaths): string[] {
   return names.sort();
 }
 
-/** How many messages of one session are unread (FOR-01); the count a forum wake carries. */
+/** FOR-01. */
 export function unreadCount(paths: ProjectPaths, session: string): number {
   return sessionMessages(paths, session).filter((m) => isUnread(m.value)).length;
 }
 
-/** The uids of one session's unread messages. */
 export function unreadUids(paths: ProjectPaths, session: string): string[] {
   return sessionMessages(paths, session)
     .filter((m) => isUnread(m.value))
     .map((m) => m.value.uid);
 }
 
-/** Message `uid` of `session`, read or not; undefined when absent (a corrupt one throws, naming it). */
+/** Read or not; a corrupt one throws. */
 export function readMessage(paths: ProjectPaths, session: string, uid: string): InboxMessage | undefined {
   const path = join(paths.forumInboxDir, session, `${uid}.json`);
   const text = readStateText(path);
   return text === undefined ? undefined : parseMessage(path, session, text);
 }
 
-/** Whether message `uid` of `session` is on disk, read or not. */
 export function hasMessage(paths: ProjectPaths, session: string, uid: string): boolean {
   return readStateText(join(paths.forumInboxDir, session, `${uid}.json`)) !== undefined;
 }
 
-/** FOR-01: writes one new message file atomically (`deliverMessage` puts it between its journal and wake). */
+/** FOR-01. */
 export function writeMessage(paths: ProjectPaths, msg: ForumMessage): void {
   if (!isSafeBaseName(msg.session) || !isSafeBaseName(msg.uid)) throw new StateError(paths.forumInboxDir, `invalid message name ${msg.session}/${msg.uid}`);
   writeStateFile(paths.root, join(paths.forumInboxDir, msg.session, `${msg.uid}.json`), renderState(mergeForSave(msg, MESSAGE_KEYS, undefined)));
@@ -106,7 +97,7 @@ export function writeMessage(paths: ProjectPaths, msg: ForumMessage): void {
 
 const byAge = (a: InboxMessage, b: InboxMessage) => parseTime(a.value.received_at) - parseTime(b.value.received_at) || (a.value.uid < b.value.uid ? -1 : a.value.uid > b.value.uid ? 1 : 0);
 
-/** FOR-02: unread messages grouped by session; sessions ordered by their oldest unread message. */
+/** FOR-02: sessions ordered by their oldest unread message. */
 export function unreadSessions(paths: ProjectPaths): InboxSession[] {
   const sessions: InboxSession[] = [];
   for (const session of sessionNames(paths)) {
@@ -119,17 +110,12 @@ export function unreadSessions(paths: ProjectPaths): InboxSession[] {
   return sessions.sort((a, b) => byAge(a.messages[0] as InboxMessage, b.messages[0] as InboxMessage));
 }
 
-/** What `acknowledge` did: the uids it stamped and the ones with no unread message. */
 type AckResult = { acked: string[]; unknown: string[] };
 
-/**
- * FOR-03: stamps `acked_at` on each named unread message (every other field kept as it was), then
- * drops the forum wake of each session that has nothing unread left. A uid that is no safe base
- * name, or names no unread message, is reported back in `unknown`.
- */
+/** FOR-03: stamps `acked_at`, then drops the wake of each session with nothing unread left. */
 export function acknowledge(paths: ProjectPaths, uids: readonly string[], now: number, pid: number): AckResult {
   const wanted = new Set(uids.filter(isSafeBaseName));
-  // Every file is read before any is written: a corrupt one stops the ack with nothing changed.
+  // All read before any is written: a corrupt one stops the ack with nothing changed.
   const all = sessionNames(paths).flatMap((session) => sessionMessages(paths, session));
   const found = new Set<string>();
   const touched = new Set<string>();
@@ -147,11 +133,8 @@ export function acknowledge(paths: ProjectPaths, uids: readonly string[], now: n
 }
 
 /**
- * Deletes `wakes/forum/<session>.json` once the session has no unread message. The wake is
- * claimed first and the inbox counted after: a writer puts its message before its wake (FOR-01),
- * so a message that arrived before the claim is seen by the count (the wake goes back), and a
- * wake written after the claim is a new file this never touches. A deliverer holding the wake
- * already recounts the inbox itself (WAK-10).
+ * Claim first, count after: writers put the message before the wake (FOR-01), so an earlier message is
+ * counted and a later wake is a new file. A deliverer holding the wake recounts itself (WAK-10).
  */
 function dropWakeIfRead(paths: ProjectPaths, session: string, now: number, pid: number): void {
   const claimed = claimWake(paths.forumWakesDir, `${session}.json`, pid, now);
@@ -160,7 +143,7 @@ function dropWakeIfRead(paths: ProjectPaths, session: string, now: number, pid: 
   try {
     unread = sessionMessages(paths, session).filter((m) => isUnread(m.value)).length;
   } catch {
-    unread = 1; // cannot tell: keep the wake, the delivery-time filter decides
+    unread = 1; // the delivery-time filter decides
   }
   if (unread === 0) deleteClaim(claimed);
   else putBackClaim(claimed);

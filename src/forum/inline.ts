@@ -1,11 +1,7 @@
 /**
- * An HTML or Markdown artifact made whole (FOR-06): the files it references inside its own
- * directory tree (images, scripts, stylesheets and what they import, fonts, media) become data:
- * URLs in the one response, so the frame never needs to ask the server for anything. A file is
- * inlined only when its path as written and its real path (links resolved) stay inside the
- * artifact's directory, no part of either starts with `.` (`.git/`, `.env`), git ignores neither,
- * and it is a regular file of a known type within the size bounds. Anything else is left as
- * written, and the frame's policy stops the browser from loading it.
+ * An artifact made whole (FOR-06): files it references become data: URLs, so the frame asks the server
+ * for nothing. Only when both paths stay inside its directory, none is hidden (`.git/`, `.env`) or git-ignored,
+ * and it is a known, bounded regular file; anything else is left for the frame's policy to block.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, sep } from "node:path";
@@ -42,7 +38,7 @@ const TYPES: Record<string, string> = {
   ".vtt": "text/vtt",
 };
 
-/** The attributes that load a file, by element. `<a href>` is not one: a link is navigation, not content. */
+/** `<a href>` is not one: a link is navigation, not content. */
 const LOADS: [string, string[]][] = [
   ["img", ["src", "srcset"]],
   ["source", ["src", "srcset"]],
@@ -55,10 +51,7 @@ const LOADS: [string, string[]][] = [
   ["image", ["href", "xlink:href"]],
 ];
 
-/**
- * A reference's path inside the artifact's directory, as segments, from the segments of the
- * directory it is written in; undefined when it is not a relative file path or climbs out.
- */
+/** As segments inside the artifact's directory; undefined when not a relative file path or it climbs out. */
 export function resolveRef(ref: string, base: string[]): string[] | undefined {
   const v = ref.trim().split(/[?#]/)[0] ?? "";
   if (v === "" || v.startsWith("/") || v.startsWith("\\") || /^[a-z][a-z0-9+.-]*:/i.test(v)) return undefined;
@@ -92,7 +85,7 @@ function rewriteCss(css: string, swap: (ref: string) => string | undefined): str
   });
 }
 
-/** The document with every reference `swap` knows replaced by its data: URL; `swap` sees every reference, as written. */
+/** `swap` sees every reference, as written. */
 function rewriteHtml(html: string, swap: (ref: string) => string | undefined): string {
   let rw = new HTMLRewriter();
   for (const [tag, attrs] of LOADS) {
@@ -130,7 +123,7 @@ function rewriteHtml(html: string, swap: (ref: string) => string | undefined): s
     .transform(html);
 }
 
-/** A file's bytes when it is still the regular file inside the tree that was resolved (no link, no swap since). */
+/** Only while it is still the regular file that was resolved (no link, no swap since). */
 function readResolved(real: string): Buffer | undefined {
   let fd: number;
   try {
@@ -153,7 +146,7 @@ function readResolved(real: string): Buffer | undefined {
 
 type Found = { real: string; asWritten: string };
 
-/** Paths git ignores among `paths` (relative to the project); undefined when git cannot tell, and then nothing is inlined. */
+/** Undefined when git cannot tell, and then nothing is inlined. */
 async function ignoredOf(exec: Exec, project: string, paths: string[]): Promise<Set<string> | undefined> {
   if (paths.length === 0) return new Set();
   const res = await runGitWithInput(exec, project, ["check-ignore", "--stdin", "-z"], `${paths.join("\0")}\0`);
@@ -161,10 +154,6 @@ async function ignoredOf(exec: Exec, project: string, paths: string[]): Promise<
   return new Set(res.stdout.split("\0").filter(Boolean));
 }
 
-/**
- * The artifact's HTML (the file itself, or Markdown rendered) with what it references inside its
- * directory tree inlined; `realFile` is the artifact's real path, `project` the project's.
- */
 export async function inlineArtifact(html: string, realFile: string, project: string, exec: Exec): Promise<string> {
   const dir = dirname(realFile);
   const root = realpathSync(project);
@@ -216,7 +205,7 @@ export async function inlineArtifact(html: string, realFile: string, project: st
   const data = new Map<string, string | undefined>();
   const dataOf = (key: string): string | undefined => {
     if (data.has(key)) return data.get(key);
-    data.set(key, undefined); // an import cycle ends here
+    data.set(key, undefined); // ends an import cycle
     const f = found.get(key);
     const type = TYPES[extname(key).toLowerCase()];
     if (!f || !type) return undefined;

@@ -1,7 +1,4 @@
-/**
- * The forum's two pages and their assets, embedded in the binary as text at build time: plain
- * HTML, CSS and one script, no framework (two pages need none) and nothing fetched at run time.
- */
+/** The forum's pages and assets, embedded as text at build time: nothing fetched at run time. */
 import boardHtml from "./assets/board.html" with { type: "text" };
 import css from "./assets/forum.css" with { type: "text" };
 import js from "./assets/forum.js" with { type: "text" };

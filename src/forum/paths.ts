@@ -1,7 +1,4 @@
-/**
- * Where the forum keeps its files (FOR-05, FOR-07): the server's own under `<root>/forum/`, each
- * review session under `<root>/forums/<session>/`, and the session key of an artifact.
- */
+/** Where the forum keeps its files (FOR-05, FOR-07). */
 import { basename, join } from "node:path";
 
 export type ForumPaths = ReturnType<typeof forumPaths>;
@@ -17,11 +14,11 @@ export function forumPaths(root: string) {
     lastPort: join(dir, "last-port"),
     /** The access token, kept across restarts so an open page's key stays good (FOR-06). */
     token: join(dir, "access-token"),
-    /** The token of a vx that set it as a cookie: browsers may hold it and send it to any port, so it is never used again. */
+    /** A token once set as a cookie: browsers may send it to any port, so it is never used again. */
     cookieToken: join(dir, "token"),
     /** One-time login links, by the sha256 of their code (FOR-06). */
     links: join(dir, "links"),
-    /** `--open`'s redirecting pages (FOR-06). */
+    /** FOR-06. */
     openers: join(dir, "open"),
     sessionsDir: join(root, "forums"),
   };
@@ -34,10 +31,7 @@ export function sessionPaths(root: string, session: string): SessionPaths {
   return { dir, info: join(dir, "session.json"), transcript: join(dir, "transcript.jsonl"), lock: join(dir, ".lock") };
 }
 
-/**
- * FOR-07: `<basename>-<first 8 hex of sha256(real path)>`. Characters outside a plain file name are
- * replaced, so the key is always a safe base name and a URL path segment.
- */
+/** FOR-07: always a safe base name and URL path segment. */
 export function sessionKey(realPath: string): string {
   const hash = new Bun.CryptoHasher("sha256").update(realPath).digest("hex").slice(0, 8);
   const name =
@@ -47,7 +41,7 @@ export function sessionKey(realPath: string): string {
   return `${name}-${hash}`;
 }
 
-/** A session key as the HTTP API accepts it (what sessionKey makes, or the board's `general`). */
+/** As the HTTP API accepts it (sessionKey's, or the board's `general`). */
 export function isSessionKey(x: string): boolean {
   return /^[A-Za-z0-9._-]{1,100}$/.test(x) && x !== "." && x !== "..";
 }

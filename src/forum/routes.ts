@@ -1,9 +1,4 @@
-/**
- * The forum's HTTP surface (FOR-06, FOR-12): access first (Host, the key header, the change
- * rules), then the pages, their two assets, the login, the JSON API, the event stream, and the
- * sandboxed artifact view. A message is answered 201 only once it is on disk (FOR-07); a failed
- * write is a 503 the page shows while it keeps the text (FOR-10).
- */
+/** The forum's HTTP surface (FOR-06, FOR-12): 201 only once a message is on disk (FOR-07); a failed write is a 503 and the page keeps the text (FOR-10). */
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
 import { projectPaths } from "../state/paths";
@@ -25,23 +20,23 @@ type RouteCtx = {
   gate: Gate;
   hub: Hub;
   views: Views;
-  /** The longest a link lives (FOR-06): a link stamped to live longer was made under a clock since stepped back. */
+  /** The longest a link lives (FOR-06). */
   linkLife: number;
   exec: Exec;
   now(): number;
-  /** A request was let in: the idle clock starts again. */
+  /** Restarts the idle clock. */
   touch(): void;
-  /** A forum wake was written: the notifier pings the general's other devices (WAK-14). */
+  /** WAK-14. */
   rang(project: string, wake: ForumWake): void;
   log(line: string): void;
-  /** Logs `line` the first time `kind` is seen: a flood of one bad request writes one line. */
+  /** A flood of one bad request writes one line. */
   logOnce(kind: string, line: string): void;
 };
 
-/** The part of Bun's server a route needs: a request let in is exempt from the idle limit. */
+/** A request let in is exempt from the idle limit. */
 export type ServerControl = { timeout(req: Request, seconds: number): void };
 
-/** The board's box writes to this inbox session (FOR-09). */
+/** FOR-09. */
 const BOARD_SESSION = "general";
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
@@ -53,7 +48,7 @@ function page(name: keyof typeof ASSETS): Response {
   return new Response(a.body, { headers: { ...PAGE_HEADERS, "Content-Type": a.type } });
 }
 
-/** A POST's JSON object, or the reason it is refused (400), decoded strictly as UTF-8. */
+/** The object, or why it is refused (400); strict UTF-8. */
 async function readJson(req: Request): Promise<Record<string, unknown> | string> {
   const bytes = new Uint8Array(await req.arrayBuffer());
   let text: string;
@@ -83,7 +78,7 @@ function sessionDoc(ctx: RouteCtx, name: string): Response {
   });
 }
 
-/** A link's one-time code traded for the page key (FOR-06); the page keeps the key in its tab. */
+/** FOR-06. */
 async function postLogin(ctx: RouteCtx, req: Request): Promise<Response> {
   const body = await readJson(req);
   if (typeof body === "string") return refuse(400, body);
@@ -94,7 +89,7 @@ async function postLogin(ctx: RouteCtx, req: Request): Promise<Response> {
   return json(200, { key: pageKey(ctx.gate) });
 }
 
-/** The URL of one load of a session's artifact frame (FOR-06). */
+/** FOR-06. */
 function postView(ctx: RouteCtx, name: string): Response {
   const s = loadSession(ctx.root, name);
   if (!s) return refuse(404, `no forum session "${name}"`);
@@ -141,10 +136,7 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   }
 }
 
-/**
- * `/a/<session>/<code>/<file>`: one load of the artifact frame. The code is spent by this request,
- * so the frame's script, which can read its own URL, holds nothing that loads anything again.
- */
+/** `/a/<session>/<code>/<file>`: the code is spent here, so the frame's script finds nothing reusable in its URL. */
 async function artifactView(ctx: RouteCtx, url: URL): Promise<Response> {
   const [, , name = "", code = "", ...rest] = url.pathname.split("/");
   const session = ctx.views.spend(code, ctx.now());
@@ -157,7 +149,7 @@ async function artifactView(ctx: RouteCtx, url: URL): Promise<Response> {
   return serveArtifact(s.project_path, s.file, ctx.exec);
 }
 
-/** The request's URL; undefined when its Host makes none (`a:b:c`, empty): a 400, logged once. */
+/** Undefined when its Host makes none (`a:b:c`, empty). */
 function urlOf(ctx: RouteCtx, req: Request): URL | undefined {
   try {
     return new URL(req.url);
@@ -168,7 +160,7 @@ function urlOf(ctx: RouteCtx, req: Request): URL | undefined {
   }
 }
 
-/** FOR-12 `/api/sessions`: a session with a corrupt file is refused by name (logged once), the rest served. */
+/** FOR-12: a corrupt session is refused by name, the rest served. */
 function sessionsDoc(ctx: RouteCtx) {
   const { sessions, refused } = sessionSummaries(ctx.root);
   return { sessions, refused: noteRefused(refused, ctx.logOnce) };
@@ -181,8 +173,7 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
     const verdict = admit(req.method, url, req.headers, ctx.gate);
     if (verdict.kind === "refuse") return new Response(`${verdict.reason}\n`, { status: verdict.status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
     ctx.touch();
-    // Let in: the idle limit is for those who are not (an event stream is silent for long, a board
-    // waits on git); the general's browser bounds its own connections.
+    // An event stream is silent for long and a board waits on git; the browser bounds its own connections.
     server?.timeout(req, 0);
     const path = url.pathname;
     const parts = path.split("/");

@@ -1,8 +1,6 @@
 /**
- * The forum server's life (FOR-05): one per state root under a kernel lock, on 127.0.0.1 only,
- * its facts in `forum/server.json`, messages a kill -9 left half-delivered repaired at start, and
- * an end on a signal, a binary change (as SEN-22) or the idle limit. It holds no state of its own:
- * every page reads the files, so a restarted server serves the same sessions.
+ * The forum server's life (FOR-05): one per state root, 127.0.0.1 only, ending on a signal, a binary change
+ * (as SEN-22) or idleness. It holds no state: pages read the files, so a restart serves the same sessions.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, writeSync } from "node:fs";
@@ -35,10 +33,7 @@ export function readServerInfo(fp: ForumPaths): ForumServer | undefined {
   }
 }
 
-/**
- * The token kept across restarts (FOR-06), made on first use. A token file that cannot be used (a
- * FIFO, a directory, not 64 hex) is refused and reported, never replaced: this run uses its own.
- */
+/** FOR-06: kept across restarts. An unusable token file is reported, never replaced: this run uses its own. */
 function tokenOf(fp: ForumPaths, log: (line: string) => void): string {
   const token = randomBytes(32).toString("hex");
   let have: string | undefined;
@@ -61,10 +56,9 @@ function tokenOf(fp: ForumPaths, log: (line: string) => void): string {
   return token;
 }
 
-/** Port 0 asks the kernel for any free port. */
 const ANY_PORT = 0;
 
-/** The port to try first (FOR-05); undefined when `last-port` is there but refused (never rewritten). */
+/** FOR-05; undefined when `last-port` is refused (never rewritten). */
 function lastPort(fp: ForumPaths, log: (line: string) => void): number | undefined {
   let text: string | undefined;
   try {
@@ -80,7 +74,7 @@ function lastPort(fp: ForumPaths, log: (line: string) => void): number | undefin
   return undefined;
 }
 
-/** Logs a line the first time its kind is seen; at most 100 kinds are remembered (then all are quiet). */
+/** At most 100 kinds are remembered (then all are quiet). */
 function onceLog(log: (line: string) => void): (kind: string, line: string) => void {
   const seen = new Set<string>();
   return (kind, line) => {
@@ -90,7 +84,7 @@ function onceLog(log: (line: string) => void): (kind: string, line: string) => v
   };
 }
 
-/** Takes the lock, waiting out a holder whose binary changed (it is retiring); else refuses. */
+/** Waits out a retiring holder (binary changed); else refuses. */
 async function takeLock(fp: ForumPaths, deps: Deps): Promise<HeldLock> {
   const deadline = deps.clock.now() + scaled("retireWait", deps.env);
   for (;;) {
@@ -108,10 +102,8 @@ async function takeLock(fp: ForumPaths, deps: Deps): Promise<HeldLock> {
 type Serve = ReturnType<typeof Bun.serve>;
 
 /**
- * Bun's server in production mode: an error no route caught is a short 500 (never Bun's page
- * with its source and paths), logged once per kind. A connection idle for `idleSeconds` is closed
- * (one whose request was let in is exempt, routes.ts), and every refused or failed request's
- * connection is closed with its answer: an outsider holds a descriptor only while it is sending.
+ * Production mode: an uncaught error is a short 500, never Bun's page with source and paths. Refused or
+ * failed requests' connections close with the answer: an outsider holds a descriptor only while sending.
  */
 function listen(port: number, idleSeconds: number, handler: (req: Request, server: ServerControl) => Promise<Response>, logOnce: (kind: string, line: string) => void): Serve {
   const fetch = async (req: Request, server: ServerControl) => {
@@ -132,7 +124,6 @@ function listen(port: number, idleSeconds: number, handler: (req: Request, serve
   }
 }
 
-/** `vx forum serve`: runs until stopped, retired or idle; the exit code. */
 export async function runServer(deps: Deps): Promise<number> {
   const namespace = foreignPidNamespace();
   if (namespace)
@@ -174,7 +165,7 @@ export async function runServer(deps: Deps): Promise<number> {
     },
     new Map(),
   );
-  // Before listening: no delivery is in flight while the journal is settled.
+  // Before listening, so no delivery is in flight.
   upkeep(log, "settle half-done deliveries", () => recoverForum(root, deps.clock.now(), log, logOnce));
   upkeep(log, "sweep temporary files", () => sweepForum(root, deps.clock.now(), scaled("tempAbandoned", deps.env), log));
   const port = lastPort(fp, log);
@@ -193,7 +184,7 @@ export async function runServer(deps: Deps): Promise<number> {
     const info: ForumServer = { pid: deps.pid, port: gate.port, token, binary, started_at: isoTime(deps.clock.now()) };
     writeStateFile(root, fp.info, renderState(info));
   } catch (err) {
-    // Nobody could find a server without its record: stop rather than listen unseen.
+    // Unfindable without its record: stop rather than listen unseen.
     server.stop(true);
     hub.close();
     notifier.close();
@@ -215,16 +206,13 @@ export async function runServer(deps: Deps): Promise<number> {
   return EXIT.ok;
 }
 
-/**
- * FOR-05's idle rule, pure: the reason to exit once no page is open and nothing (a request, a new
- * transcript line) has happened for `idleMs`; undefined while a page is open or within the limit.
- */
+/** FOR-05's idle rule. */
 export function idleReason(now: number, lastActivity: number, openPages: number, idleMs: number): string | undefined {
   if (openPages > 0 || now - lastActivity < idleMs) return undefined;
   return "idle with no open page";
 }
 
-/** Upkeep never stops the server (FOR-05): what it could not do is logged. */
+/** Upkeep never stops the server (FOR-05). */
 function upkeep(log: (line: string) => void, what: string, fn: () => void): void {
   try {
     fn();
@@ -233,7 +221,6 @@ function upkeep(log: (line: string) => void, what: string, fn: () => void): void
   }
 }
 
-/** Sends events for what changed on disk until a signal, a new binary, or the idle limit. */
 async function watchUntilDone(
   root: string,
   deps: Deps,
@@ -257,7 +244,7 @@ async function watchUntilDone(
   let lastChange = deps.clock.now();
   try {
     while (!stop) {
-      // With no page open nobody needs the events: look eight times less often (idle CPU).
+      // No page open: look less often.
       await deps.clock.sleep(hub.clients() > 0 ? step : step * 8);
       const now = deps.clock.now();
       try {
@@ -265,10 +252,10 @@ async function watchUntilDone(
         if (changed.board) hub.broadcast("board", {});
         for (const s of changed.sessions) hub.broadcast("session", { session: s });
         for (const s of changed.artifacts) hub.broadcast("artifact", { session: s });
-        // A message or reply is activity too: a session in use is never left by an idle server.
+        // A session in use is never left by an idle server.
         if (changed.sessions.length > 0) lastChange = now;
       } catch {
-        // a state file mid-change: the next look sees it whole
+        // mid-change: the next look sees it whole
       }
       if (now >= nextSweep) {
         nextSweep = now + sweepEvery;

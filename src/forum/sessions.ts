@@ -1,9 +1,6 @@
 /**
- * Review sessions on disk (FOR-07, FOR-08): `forums/<session>/session.json` and its transcript, and
- * a message from the general: its transcript line first, then its delivery (deliver.ts: inbox
- * message and forum wake, in FOR-01's journal order). The transcript is rewritten whole (temp +
- * rename) under the session's lock, so a reader never sees half a line and a kill at any point
- * leaves the transcript as it was before or after the line.
+ * Review sessions on disk (FOR-07, FOR-08); delivery in FOR-01's journal order (deliver.ts). The transcript
+ * is rewritten whole (temp + rename) under the session's lock, so neither a reader nor a kill sees half a line.
  */
 import { readdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
@@ -22,16 +19,16 @@ import { forumPaths, isSessionKey, sessionKey, sessionPaths } from "./paths";
 const SESSION_KEYS = keysOf(ForumSessionSchema);
 const LINE_KEYS = keysOf(TranscriptLineSchema);
 
-/** FOR-10: the longest message the forum takes, in UTF-8 bytes. */
+/** FOR-10, in UTF-8 bytes. */
 const MAX_MESSAGE_BYTES = 20000;
 
-/** A message uid: time first so names sort by arrival, then randomness so two never collide. */
+/** Time first so names sort by arrival. */
 export function newUid(now: number): string {
   const rand = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("");
   return `${now.toString(36)}-${rand}`;
 }
 
-/** Why `text` cannot be a message, or undefined when it can (FOR-10). */
+/** FOR-10. */
 export function messageProblem(text: unknown): string | undefined {
   if (typeof text !== "string") return "the message must be text";
   if (text.trim() === "") return "the message is empty";
@@ -54,7 +51,7 @@ function saveSession(root: string, s: ForumSession): void {
   writeStateFile(root, path, renderState(mergeForSave(s, SESSION_KEYS, raw)));
 }
 
-/** FOR-07: the session of an artifact (its real path), made or resumed; an ended one is reopened. */
+/** FOR-07: made or resumed; an ended one is reopened. */
 export async function openSession(root: string, project: string, realFile: string, now: number): Promise<ForumSession> {
   const session = sessionKey(realFile);
   const paths = sessionPaths(root, session);
@@ -67,7 +64,6 @@ export async function openSession(root: string, project: string, realFile: strin
   });
 }
 
-/** The session's lock file, its directory made (no link followed) first. */
 function lockPath(root: string, lock: string): string {
   ensureStateDir(root, dirname(lock));
   return lock;
@@ -95,7 +91,7 @@ function appendLine(root: string, session: string, line: TranscriptLine): void {
   writeStateFile(root, path, `${before}${sep}${JSON.stringify(mergeForSave(line, LINE_KEYS, undefined))}\n`);
 }
 
-/** A session's refusals as one-line errors (FOR-08): unknown, or ended when it must be open. */
+/** FOR-08. */
 export function requireSession(root: string, session: string, file: string, open: boolean): ForumSession {
   const s = loadSession(root, session);
   if (!s) throw new VxError(`no forum session for ${file} - open one with 'vx forum ${file}'`);
@@ -103,11 +99,7 @@ export function requireSession(root: string, session: string, file: string, open
   return s;
 }
 
-/**
- * FOR-07: a message from the general. The transcript line, then its delivery (inbox message and
- * forum wake): the caller reports it sent only when this returns. A kill between the steps is
- * repaired when the server starts again (`recoverDeliveries`, then `recoverSession`).
- */
+/** FOR-07: transcript line, then delivery; a kill between them is repaired at the next server start. */
 export async function postFromGeneral(root: string, s: ForumSession, text: string, now: number): Promise<{ line: TranscriptLine; wake?: ForumWake }> {
   const paths = sessionPaths(root, s.session);
   const line: TranscriptLine = { uid: newUid(now), from: "general", text, at: isoTime(now) };
@@ -115,13 +107,12 @@ export async function postFromGeneral(root: string, s: ForumSession, text: strin
   return { line, wake: deliver(root, s, line, now) };
 }
 
-/** The inbox message and wake for one transcript line of the general (FOR-01's journal order). */
 function deliver(root: string, s: ForumSession, line: TranscriptLine, now: number): ForumWake | undefined {
   const msg = { uid: line.uid, session: s.session, file: s.file, text: line.text, received_at: line.at };
   return deliverMessage(projectPaths(root, s.project_path), msg, isEnded(s), now);
 }
 
-/** A server starting again: every line of the general the inbox lacks is delivered now. */
+/** Delivers every general's line the inbox lacks. */
 export function recoverSession(root: string, s: ForumSession, now: number): number {
   const project = projectPaths(root, s.project_path);
   let repaired = 0;
@@ -133,7 +124,7 @@ export function recoverSession(root: string, s: ForumSession, now: number): numb
   return repaired;
 }
 
-/** FOR-08: the commander's answer, then every unread message of the session acknowledged. */
+/** FOR-08. */
 export async function replyFromCommander(root: string, s: ForumSession, text: string, now: number, pid: number): Promise<{ line: TranscriptLine; acked: string[] }> {
   const paths = sessionPaths(root, s.session);
   const line: TranscriptLine = { uid: newUid(now), from: "commander", text, at: isoTime(now) };
@@ -143,7 +134,7 @@ export async function replyFromCommander(root: string, s: ForumSession, text: st
   return { line, acked };
 }
 
-/** FOR-08: ends the session; a pending forum wake is marked `ended: true`. */
+/** FOR-08: a pending forum wake is marked ended. */
 export async function endSession(root: string, s: ForumSession, now: number): Promise<ForumSession> {
   const paths = sessionPaths(root, s.session);
   const next = { ...s, ended_at: isoTime(now) };
@@ -154,12 +145,11 @@ export async function endSession(root: string, s: ForumSession, now: number): Pr
   return next;
 }
 
-/** A session vx refuses (FOR-05): its name and the error naming the file at fault. */
+/** FOR-05. */
 export type RefusedSession = { session: string; error: unknown };
 
 const byCreation = (a: ForumSession, b: ForumSession) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0);
 
-/** Every session under the state root; one whose record cannot be read is refused, the rest listed. */
 export function scanSessions(root: string): { sessions: ForumSession[]; refused: RefusedSession[] } {
   const out: { sessions: ForumSession[]; refused: RefusedSession[] } = { sessions: [], refused: [] };
   let names: string[];
@@ -180,14 +170,14 @@ export function scanSessions(root: string): { sessions: ForumSession[]; refused:
   return out;
 }
 
-/** Every session under the state root (a corrupt one throws, naming its file). */
+/** A corrupt one throws. */
 export function allSessions(root: string): ForumSession[] {
   const { sessions, refused } = scanSessions(root);
   if (refused[0]) throw refused[0].error;
   return sessions;
 }
 
-/** FOR-08 `vx forum list`'s facts for one session. */
+/** FOR-08. */
 type SessionSummary = { session: string; file: string; project_path: string; unread: number; ended: boolean; last_at: string | null };
 
 export function summarize(root: string, s: ForumSession): SessionSummary {
@@ -201,7 +191,7 @@ export function summarize(root: string, s: ForumSession): SessionSummary {
   return { session: s.session, file: s.file, project_path: s.project_path, unread, ended: isEnded(s), last_at: lines.at(-1)?.at ?? null };
 }
 
-/** FOR-12 `/api/sessions`: every session's summary; one whose record or transcript is corrupt refused. */
+/** FOR-12: a corrupt one is refused. */
 export function sessionSummaries(root: string): { sessions: SessionSummary[]; refused: RefusedSession[] } {
   const { sessions, refused } = scanSessions(root);
   const out: SessionSummary[] = [];

@@ -1,9 +1,6 @@
 /**
- * The forum server's upkeep (FOR-05): before it listens, the deliveries a killed server left half
- * done are completed (FOR-01's journal, then the general's transcript lines the inbox lacks); at
- * start and now and then after, the temporary files killed writers left in the forum's own
- * directories are swept (STA-05). A session or file that cannot be read is named in the log and
- * left as it is; the rest carries on.
+ * The forum server's upkeep (FOR-05): completing a killed server's deliveries (FOR-01) before it listens, and
+ * sweeping killed writers' temporary files (STA-05). What cannot be read is logged and left.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -16,10 +13,9 @@ import { forumPaths, isSessionKey } from "./paths";
 import { type RefusedSession, recoverSession, scanSessions } from "./sessions";
 
 type Log = (line: string) => void;
-/** Logs a line the first time its kind is seen (the server's; a refusal is named once, not per request). */
+/** Logs a line the first time its kind is seen. */
 type LogOnce = (kind: string, line: string) => void;
 
-/** Names each refused session in the log, once per session and error. */
 export function noteRefused(refused: readonly RefusedSession[], logOnce: LogOnce): { session: string; error: string }[] {
   const named = refused.map((r) => ({ session: r.session, error: errorMessage(r.error) }));
   for (const r of named) logOnce(`refused ${r.session}: ${r.error}`, `forum: refusing session ${r.session}: ${r.error} - the other sessions are served`);
@@ -36,7 +32,6 @@ function subdirs(dir: string, keep: (name: string) => boolean): string[] {
   }
 }
 
-/** Where the forum's writers (the server, `vx forum reply/end`, acks) make temporary files. */
 function forumTempDirs(root: string): string[] {
   const fp = forumPaths(root);
   const dirs = [fp.dir, ...subdirs(fp.sessionsDir, isSessionKey)];
@@ -44,14 +39,13 @@ function forumTempDirs(root: string): string[] {
   return dirs;
 }
 
-/** Removes the forum's abandoned temporary files; logs what it removed and what it could not read. */
 export function sweepForum(root: string, now: number, minAgeMs: number, log: Log): void {
   const { removed, failed } = sweepTemps(root, forumTempDirs(root), now, minAgeMs);
   if (removed.length > 0) log(`forum: removed ${removed.length} temporary file(s) a killed writer left: ${removed.join(", ")}`);
   for (const f of failed) log(`forum: could not sweep temporary files in ${f}`);
 }
 
-/** Completes every delivery a killed server left: pending wakes first, then missing inbox messages. */
+/** Pending wakes first, then missing inbox messages. */
 export function recoverForum(root: string, now: number, log: Log, logOnce: LogOnce): void {
   for (const p of knownProjects(root)) {
     const r = recoverDeliveries(p);

@@ -1,8 +1,4 @@
-/**
- * The sentinel's decision for one running task, as a pure function of the task, what was observed
- * of its soldier, and the time (SEN-07..19). The pass gathers observations and applies the action
- * through a guarded save; every rule here is tested with a fake clock.
- */
+/** The sentinel's decision for one running task (SEN-07..19): pure, so every rule is tested with a fake clock. */
 import { backendFor } from "../backends";
 import { parseModal, parseProse } from "../decisions/dialog";
 import { redact } from "../redact";
@@ -14,7 +10,7 @@ import { composeOutput } from "../state/tasks";
 
 export type PauseState = "none" | "active" | "stale";
 
-/** What the pass saw of one running task's soldier. Pane texts are raw; undefined = unreadable. */
+/** Pane texts are raw; undefined = unreadable. */
 export type Observation =
   | { kind: "missing" }
   | { kind: "present"; status: string }
@@ -26,7 +22,7 @@ export type Observation =
       completion: boolean;
       reportPath?: string;
       pause: PauseState;
-      /** Set once the pane was re-read until stable (SEN-15). */
+      /** SEN-15. */
       stability?: "stable" | "unstable" | "unreadable";
     };
 
@@ -46,7 +42,7 @@ export type Action =
       reportPath?: string;
     };
 
-/** Durations in ms (already scaled by the caller). */
+/** Already scaled by the caller. */
 export type Windows = Record<"settleGrace" | "notFoundWindow" | "unconfirmedWindow" | "stillRunningLimit", number>;
 
 export const NOMINAL_WINDOWS: Windows = {
@@ -56,13 +52,10 @@ export const NOMINAL_WINDOWS: Windows = {
   stillRunningLimit: DURATIONS.stillRunningLimit,
 };
 
-/** How long ago `iso` was, by time.ts's one rule: a time in the future (the clock stepped back) counts as long ago. */
+/** A future time (the clock stepped back) counts as long ago. */
 const since = (now: number, iso: string | undefined) => (iso ? ageOf(now, Date.parse(iso)) : Number.NaN);
 
-/**
- * SEN-07: the task changed status too recently to be judged. The pass asks it before reading a
- * pane, `decide` again on what the pass read; an `updated_at` in the future is past the grace.
- */
+/** SEN-07: asked before reading a pane, and again by `decide`. */
 export function inSettleGrace(task: Pick<Task, "updated_at">, now: number, w: Pick<Windows, "settleGrace">): boolean {
   return since(now, task.updated_at) < w.settleGrace;
 }
@@ -71,12 +64,7 @@ function mark(patch: Patch, log?: string): Action {
   return Object.keys(patch).length ? { type: "mark", patch, log } : { type: "none" };
 }
 
-/**
- * SEN-10: the decision for a pane herdr classifies as blocked. The question and options come from
- * the rendered dialog, or from the prose fallback when the dialog cannot be parsed; either way it
- * is a dialog on screen, so it is answered by option keys (`modal`, CMD-DECIDE-02), never by a
- * typed prompt, which herdr refuses while a dialog shows.
- */
+/** SEN-10: a dialog on screen, so answered by option keys (`modal`, CMD-DECIDE-02): herdr refuses a typed prompt then. */
 function blockedDecision(transcript: string | undefined, visible: string | undefined, nowIso: string): Decision {
   const modal = visible !== undefined ? parseModal(visible) : null;
   const parsed = modal ?? parseProse(transcript ?? visible ?? "");
@@ -88,7 +76,7 @@ function blockedDecision(transcript: string | undefined, visible: string | undef
   };
 }
 
-/** The decision for one running task at `now`. `key` is the project key, for log lines. */
+/** `key`: the project key, for log lines. */
 export function decide(task: Task, obs: Observation, now: number, w: Windows, key: string): Action {
   const nowIso = isoTime(now);
   if (inSettleGrace(task, now, w)) return { type: "none" };
@@ -120,7 +108,7 @@ export function decide(task: Task, obs: Observation, now: number, w: Windows, ke
   return decideIdle({ task, obs, now, nowIso, w, key, patch, redacted });
 }
 
-/** One idle settlement's inputs; `patch` collects mark changes as the steps run. */
+/** `patch` collects mark changes as the steps run. */
 type IdleCtx = {
   task: Task;
   obs: Extract<Observation, { kind: "idle" }>;
@@ -182,10 +170,10 @@ function decideIdle(c: IdleCtx): Action {
   return { type: "settle", to: "unconfirmed", output: composeOutput(redacted, task.output, [note]), note };
 }
 
-/** SEN-13: keep the task running while its pane shows work in progress, up to the limit. */
+/** SEN-13. */
 function hold(c: IdleCtx, evidence: Evidence): Action {
   const { task, obs, now, nowIso, w, key, patch, redacted } = c;
-  // The evidence explains the idle, so an unexplained-idle window must not keep running under it.
+  // The evidence explains the idle.
   if (task.idle_unconfirmed_since) patch.idle_unconfirmed_since = undefined;
   if (obs.pause === "active" && !task.pause_seen_at) patch.pause_seen_at = nowIso;
   if (!task.held_running_since) {

@@ -1,28 +1,22 @@
-/**
- * Pure pane-text analysis for the sentinel: the final-turn window, still-running evidence and the
- * needs-decision line (SPEC SEN-11, SEN-12, SEN-13, SEN-16). Works on raw, unredacted text (RED-01).
- */
+/** Pure pane-text analysis (SEN-11, SEN-12, SEN-13, SEN-16), on raw, unredacted text (RED-01). */
 
 import { redact } from "../redact";
 import { COUNTS } from "../time";
 
-/** The sentence every prompt vx delivers ends with (CMD-DISPATCH-05); it delimits the final turn. */
+/** CMD-DISPATCH-05: it delimits the final turn. */
 export const TRAILER = "do not use it for an ordinary status update.";
 
-/** Still-running evidence; `text` is the `<evidence>` wording of SEN-13. */
+/** `text` is SEN-13's `<evidence>` wording. */
 export type Evidence = { kind: "spinner" | "tool" | "summary"; text: string };
 
-/** The template line of CMD-DISPATCH-05, which the pane echoes back with the prompt. */
+/** CMD-DISPATCH-05's template, echoed back with the prompt. */
 export const DECISION_PLACEHOLDER = "<a one-line summary of the question and any options>";
 
-/** How many non-blank lines at the bottom of the window are searched for evidence (SEN-12). */
+/** SEN-12. */
 const EVIDENCE_LINES = COUNTS.evidenceLines;
 
-// A narrow pane wraps the echoed prompt, so the trailer may be split over lines (with the echo's
-// indentation, and a frame's right border where the harness draws one: Copilot CLI's `┃` in a
-// herdr pane). Such an occurrence is still the echo, so it must still delimit the window;
-// otherwise a wrapped template line (`needs-decision: <a one-line summary of the question and any`)
-// would look like a real question.
+// A narrow pane wraps the echo, with indentation or a frame's border between words; it must still
+// delimit the window, or a wrapped template line would look like a real question.
 const TRAILER_RE = new RegExp(
   TRAILER.split(" ")
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
@@ -30,10 +24,7 @@ const TRAILER_RE = new RegExp(
   "g",
 );
 
-/**
- * SEN-16.1: the text after the last occurrence of the trailer (case-sensitive; whitespace between
- * its words may include a line break), or the whole transcript when the trailer scrolled out.
- */
+/** SEN-16.1: the whole transcript when the trailer scrolled out. */
 export function finalTurnWindow(transcript: string): string {
   let end = -1;
   TRAILER_RE.lastIndex = 0;
@@ -43,19 +34,15 @@ export function finalTurnWindow(transcript: string): string {
   return end === -1 ? transcript : transcript.slice(end);
 }
 
-// SEN-12a: a spinner glyph first, then somewhere `(` + elapsed time (`<n>h`, `<n>m`, `<n>s` in that
-// order, one to three of them) + `)`, a space, `·` or `•`. A unit is glued to its number, so
-// `(12 s)` is not a timer.
+// SEN-12a. A unit is glued to its number, so `(12 s)` is not a timer.
 const SPINNER_START_RE = /^\s*[·✢✳✶✻✽*•◐◓◑◒\u2800-\u28FF]/u;
 const ELAPSED_RE = /\([ \t]*(?:\d+h(?:[ \t]*\d+m)?(?:[ \t]*\d+s)?|\d+m(?:[ \t]*\d+s)?|\d+s)(?:\)| |·|•)/u;
-// SEN-12b: tool-output gutter glyphs, then `Running…` / `Running...`.
+// SEN-12b.
 const TOOL_RE = /^[\s⎿│└├─⏺●•]*Running(?:…|\.\.\.)/u;
-// SEN-12c: a positive integer, one to three words, `still running`. The integer stands alone
-// (`v2 shells` and `1.2k` do not count) and zero, however written, is not evidence.
-// A word does not start with a digit, so `3 done, 1 shell still running` quotes `1 shell ...`.
+// SEN-12c: the integer stands alone (not `v2`, `1.2k`), zero is no evidence; words start with no digit.
 const SUMMARY_RE = /(?<![A-Za-z0-9_.])0*[1-9]\d*(?:\s+[^\s\d]\S*){1,3}?\s+still running/i;
 
-/** The last `n` lines of `text` that contain something other than whitespace, bottom first. */
+/** Bottom first. */
 function lastNonBlankLines(text: string, n: number): string[] {
   const out: string[] = [];
   let end = text.length;
@@ -68,20 +55,15 @@ function lastNonBlankLines(text: string, n: number): string[] {
   return out;
 }
 
-/** True for a SEN-12a spinner line with a timer. */
 function isSpinnerLine(line: string): boolean {
   return SPINNER_START_RE.test(line) && ELAPSED_RE.test(line);
 }
 
-/** True for a SEN-12b `Running…` tool line. */
 function isToolLine(line: string): boolean {
   return TOOL_RE.test(line);
 }
 
-/**
- * SEN-12 a/b: a turn still in progress, looked for in the last 20 non-blank lines of the window.
- * The bottom-most evidence line wins; on one line a spinner beats a tool line.
- */
+/** SEN-12 a/b: the bottom-most evidence wins; on one line a spinner beats a tool line. */
 export function turnInProgress(window: string): Evidence | null {
   for (const line of lastNonBlankLines(window, EVIDENCE_LINES)) {
     if (isSpinnerLine(line)) return { kind: "spinner", text: "a spinner line with a timer" };
@@ -90,10 +72,7 @@ export function turnInProgress(window: string): Evidence | null {
   return null;
 }
 
-/**
- * SEN-12 c: background work still running (`2 background tasks still running`), looked for in the
- * last 20 non-blank lines of the window. `text` is the matched summary in double quotes.
- */
+/** SEN-12 c. */
 export function backgroundWork(window: string): Evidence | null {
   for (const line of lastNonBlankLines(window, EVIDENCE_LINES)) {
     const m = SUMMARY_RE.exec(line);
@@ -102,20 +81,19 @@ export function backgroundWork(window: string): Evidence | null {
   return null;
 }
 
-// SEN-16.2: leading whitespace, marker glyphs and Markdown emphasis, in any mix.
+// SEN-16.2.
 const CANDIDATE_PREFIX_RE = /^(?:\s|[⏺●•\-*>│`]|__)*/u;
 const NEEDS_DECISION = "needs-decision:";
-// Trailing emphasis; a single `*` is included so `*needs-decision: x*` (italics) reads `x`. A
-// frame's right border (box drawing) ends a line too.
+// A single `*` so italics read `x`; a frame's right border too.
 const TRAILING_EMPHASIS_RE = /(?:\s|\*|`|__|[\u2500-\u257f])+$/u;
 const ONE_ANGLE_GROUP_RE = /^<[^<>]*>$/;
 const NOTHING_VALUES = new Set(["none", "n/a", "na", "nothing", "no", "nil", "null", "-", "—"]);
 const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
 
-// Emphasis glued to the colon closes a bold or code label: `**needs-decision:** question`.
+// Closes a bold or code label: `**needs-decision:** question`.
 const LABEL_CLOSE_RE = /^(?:\*|`|__)+/;
 
-/** The question of a needs-decision candidate line, or null when the line is not a candidate. */
+/** Null when the line is not a candidate. */
 function candidateQuestion(line: string): string | null {
   const rest = line.replace(CANDIDATE_PREFIX_RE, "");
   if (rest.slice(0, NEEDS_DECISION.length).toLowerCase() !== NEEDS_DECISION) return null;
@@ -130,24 +108,20 @@ function skipped(question: string, answered?: { question: string; answered: bool
   if (question === "" || question === DECISION_PLACEHOLDER) return true;
   if (ONE_ANGLE_GROUP_RE.test(question)) return true;
   const lower = question.toLowerCase();
-  // "Ignoring a trailing `.`": a run of them too, so `none...` is still nothing.
+  // A run of trailing dots too: `none...` is still nothing.
   if (NOTHING_VALUES.has(lower.replace(/\.+$/, ""))) return true;
   if (!LETTER_OR_DIGIT_RE.test(question)) return true;
   if (answered?.answered) {
-    // The stored question was redacted (RED-01) while this one is raw, so compare both forms.
+    // The stored question was redacted (RED-01), this one is raw.
     const stored = collapse(answered.question);
     if (stored === collapse(question) || stored === collapse(redact(question))) return true;
   }
   return false;
 }
 
-/**
- * SEN-16 steps 2-3: the question of the last surviving `needs-decision:` line in the window, or null.
- * `answered` is the task's current decision; its question is skipped once answered or dismissed, so
- * scrollback never re-blocks the task on a question already handled.
- */
+/** SEN-16 steps 2-3. An answered question is skipped, so scrollback never re-blocks the task on it. */
 export function needsDecision(window: string, answered?: { question: string; answered: boolean }): string | null {
-  // Cheap exit: almost every idle pane has no candidate at all.
+  // Almost every idle pane has no candidate.
   if (!/needs-decision:/i.test(window)) return null;
   const lines = window.split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -1,5 +1,4 @@
-/** The exact `[vexillum]` notes the sentinel appends to a task's output (SEN-08/13/15/18, TMX-06). */
-// A soldier that disappeared is told in its backend's words: each backend's `goneNote`.
+/** The exact `[vexillum]` notes the sentinel appends (SEN-08/13/15/18, TMX-06); a disappearance is each backend's `goneNote`. */
 
 export function noteStillRunning(evidence: string): string {
   return `[vexillum] this soldier's pane still showed work in progress (${evidence}) 30 minutes after its turn went idle - stopped waiting and marked unconfirmed, not done; its report may not exist. Check its camp/pane before assuming either way.`;
@@ -23,4 +22,4 @@ export function notePauseGone(pauseSeenAt: string): string {
 export const NOTE_PAUSE_STALE =
   "[vexillum] this soldier's declared pause is older than 30 minutes and no longer trusted, and its pane is idle with no completion signal (no report for a scout, no new commit for a mission) - marked unconfirmed, not done. Check its camp/pane before assuming either way.";
 
-// TSK-07's composition of the output with its notes is state/tasks.ts's (a failed launch writes one below this layer).
+// TSK-07's output composition is in state/tasks.ts: a failed launch writes one below this layer.

@@ -1,8 +1,4 @@
-/**
- * What the pass looks at for one running task, beyond herdr's status: its pane (read only for
- * tasks being settled or held), its completion signal (SEN-14), its pause file (SEN-17), and the
- * stabilizing re-reads of SEN-15.
- */
+/** What the pass reads for one running task beyond its status: pane, completion (SEN-14), pause (SEN-17), re-reads (SEN-15). */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { backendFor } from "../backends";
@@ -15,17 +11,17 @@ import type { Task } from "../state/schemas";
 import { COUNTS, ageOf, scaled } from "../time";
 import type { Observation, PauseState } from "./decide";
 
-/** The soldier's name as its backend gave it (pause and report files carry it); "" before it has one. */
+/** Pause and report files carry it; "" before it has one. */
 export function soldierName(task: Task): string {
   return backendFor(task).soldierName(task) ?? "";
 }
 
-/** SCF/CMD-DISPATCH-05: where a scout writes its report. */
+/** SCF/CMD-DISPATCH-05. */
 export function reportPath(paths: ProjectPaths, task: Task, name = soldierName(task)): string {
   return join(paths.reportsDir, `${name}-${task.id}.md`);
 }
 
-/** The scouts' reports that exist, by task id (a report is written where the scout was told to). */
+/** By task id. */
 export function scoutReports(paths: ProjectPaths, tasks: readonly Task[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const t of tasks) {
@@ -40,7 +36,7 @@ export function pausePath(paths: ProjectPaths, task: Task, name = soldierName(ta
   return join(paths.pausesDir, `${name}.md`);
 }
 
-/** SEN-17: a pause file is active while its mtime is within the trust window (one in the future is not, TIME-02). */
+/** SEN-17; an mtime in the future is not trusted (TIME-02). */
 function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<string, string | undefined>): PauseState {
   if (!soldierName(task)) return "none";
   try {
@@ -51,7 +47,7 @@ function pauseState(paths: ProjectPaths, task: Task, now: number, env: Record<st
   }
 }
 
-/** SEN-14: mission: a commit not in its base; scout: its report file exists. */
+/** SEN-14. */
 export async function completion(paths: ProjectPaths, task: Task, exec: Exec): Promise<{ signal: boolean; reportPath?: string }> {
   if (task.kind === "scout") {
     const report = reportPath(paths, task);
@@ -63,7 +59,7 @@ export async function completion(paths: ProjectPaths, task: Task, exec: Exec): P
 
 type ObserveCtx = { env: Env; exec: Exec; paths: ProjectPaths; now: number };
 
-/** Builds the observation for one running task from what the pass's survey saw (undefined = not found). */
+/** `soldier` undefined: not found. */
 export async function observe(task: Task, soldier: Sighting | undefined, ctx: ObserveCtx): Promise<Observation> {
   if (!soldier) return { kind: "missing" };
   const status = soldier.status;
@@ -79,10 +75,7 @@ export async function observe(task: Task, soldier: Sighting | undefined, ctx: Ob
   };
 }
 
-/**
- * SEN-15: re-reads the pane every gap, at most the max reads in all (the first read counts),
- * until two consecutive reads are identical.
- */
+/** SEN-15: until two consecutive reads match; the first read counts toward the maximum. */
 export async function stabilize(
   first: string | undefined,
   read: () => Promise<string | undefined>,

@@ -1,32 +1,22 @@
-/**
- * Private key blocks (RED-03 and issue 9): PEM and OpenSSH (`-----BEGIN … PRIVATE KEY-----`), PGP
- * (`PRIVATE KEY BLOCK`), SSH2 (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`) and PuTTY key files,
- * plus the body of a block whose BEGIN line fell outside the captured window: base64 lines that end
- * on an END line. Each block collapses to one placeholder line.
- */
+/** Private key blocks (RED-03), PEM, PGP, SSH2 and PuTTY, plus a body whose BEGIN fell outside the capture; each becomes one line. */
 
 const BEGIN_RE = /-{4,5} ?BEGIN.*?PRIVATE KEY(?: BLOCK)? ?-{4,5}/;
 const END_RE = /-{4,5} ?END.*?PRIVATE KEY(?: BLOCK)? ?-{4,5}/;
 const PUTTY_START_RE = /^[\s│┃|⎿>]*PuTTY-User-Key-File-\d+:/;
 const PUTTY_PRIVATE_RE = /^[\s│┃|⎿>]*Private-Lines:\s*\d+/;
 const PUTTY_END_RE = /^[\s│┃|⎿>]*Private-(?:MAC|Hash):/;
-// Body lines, allowing the frame a terminal UI draws around tool output. All but the last must be
-// long; the last before END may be short, or a PGP checksum (`=AbCd`).
+// Allowing a TUI's frame around tool output. The last before END may be short, or a PGP checksum.
 const LONG_BODY_RE = /^[\s│┃|⎿>]*[A-Za-z0-9+/]{16,}={0,2}[\s│┃|]*$/;
 const SHORT_BODY_RE = /^[\s│┃|⎿>]*(?:[A-Za-z0-9+/]+={0,2}|=[A-Za-z0-9+/]{4})[\s│┃|]*$/;
 const ARMOUR_HEADER_RE = /^[\s│┃|⎿>]*(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):\s/;
 
-/** A key block found at a line: the index of its last line, or where the search gave up. */
 type BlockScan = { end: number } | { skipTo: number };
 
 function endsKey(line: string): boolean {
   return (line.includes("END") && line.includes("PRIVATE KEY") && END_RE.test(line)) || (line.includes("Private-") && PUTTY_END_RE.test(line));
 }
 
-/**
- * Whether a key block starts at `lines[i]`. `bodyScan` is false while an earlier scan for a keyless
- * body already passed this line, so a long run of base64 is read once.
- */
+/** `bodyScan` false when an earlier scan already passed this line, so a long base64 run is read once. */
 export function keyBlockAt(lines: readonly string[], i: number, bodyScan: boolean): BlockScan | undefined {
   const line = lines[i];
   const begin = line.includes("BEGIN") && line.includes("PRIVATE KEY") ? BEGIN_RE.exec(line) : null;
@@ -47,7 +37,7 @@ export function keyBlockAt(lines: readonly string[], i: number, bodyScan: boolea
   return { skipTo: j };
 }
 
-/** The first index from `from` whose line satisfies `stop`, or the last line when none does. */
+/** The last line when none stops. */
 function scanTo(lines: readonly string[], from: number, stop: (line: string) => boolean): number {
   for (let j = from; j < lines.length; j++) if (stop(lines[j])) return j;
   return lines.length - 1;

@@ -1,40 +1,28 @@
-/**
- * Credentials on command lines and in credential files: `--password value`, `mysql -p<pw>`,
- * `sshpass -p`, `docker login -p`, `redis-cli -a`, `curl -u user:pass`, `openssl … pass:<pw>`,
- * ODBC `Pwd=`, and `.netrc` lines. Only the value becomes `[redacted-secret]`.
- */
+/** Credentials on command lines and in `.netrc`; only the value is replaced. */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
 import { assignedLiteral, looksRandom } from "./values";
 
-// A long flag with its value after a space (`--password=…` is an assignment, see assign.ts).
+// `--password=…` is an assignment (assign.ts).
 const FLAG_RE = /(?<![A-Za-z0-9_-])--(?:(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|token|secret|credentials?)|(?:[A-Za-z0-9]+-)+key)[ \t]+(?=[^\s-])/gi;
-// Flags whose name says less (`--key`, `--auth`, `--session`, `--pat`, `--apikey`): only a value
-// that looks random (letters and digits, 12 or more) is taken.
+// Names that say less: only a random-looking value is taken.
 const WEAK_FLAG_RE = /(?<![A-Za-z0-9_-])--(?:key|auth|session|pat|pw|apikey|jwt|sas)[ \t]+(?=[^\s-])/gi;
-// Single-dash long flags of Java, PowerShell and Windows tools: `-storepass v`, `-srcstorepass v`,
-// `-Password v`, `-AccessToken v`, `-ClientSecret v`. Not `-pass env:X` or `-pass file:p` (openssl
-// reads the secret from elsewhere).
+// Single-dash long flags (`-storepass v`, `-ClientSecret v`); not openssl's `-pass env:X`, which points elsewhere.
 const DASH_FLAG_RE = /(?<=\s)-(?:[A-Za-z]*(?:pass|password|passwd|passphrase|pwd|token|secret))[ \t]+(?=[^\s-])(?!(?:env|file|fd|stdin|pass):)/gi;
-// PowerShell: `ConvertTo-SecureString "v" -AsPlainText` (or `-String "v"`).
 const SECURE_STRING_RE = /(?<=ConvertTo-SecureString\s+(?:-String\s+)?)(["'])([^"']+)\1/gi;
-// Commands whose arguments are secrets whatever they are called: `gh secret set X --body v`,
-// `fly secrets set X=v`, `heroku config:set X=v`, `kubectl create secret generic s --from-literal=x=v`.
+// Commands whose arguments are secrets whatever they are called (`heroku config:set X=v`).
 const SECRET_COMMAND_RE = /\b(?:secrets?\s+set|config:set|create\s+secret|variables\s+set)\s/;
 const SECRET_ARG_RE = /(?<=\s)(?:(?:--from-literal=)?[A-Za-z_][\w.-]*=|(?:--body|-b)(?:\s+|=))(?=[^\s-])/g;
-// A usage metavariable (`--token TOKEN`) or a type (`--password string`) documents the flag, and
-// a function word after it (`use --token to pass it`) is prose about the flag.
+// A metavariable (`--token TOKEN`) documents the flag; a function word after it (`--token to`) is prose.
 const METAVAR_RE = /^(?:[A-Z][A-Z0-9_]*|<[^>]*>|\[[^\]]*\]|(?:to|and|or|the|a|an|for|with|from|in|on|of|is|as|if|when|flag|option|value)(?=\s))(?=$|[\s,;)])/;
 
 // Short flags whose meaning depends on the command: [command on the line, flag with its value].
 const SHORT_FLAGS: readonly [RegExp, RegExp][] = [
-  // mysql reads `-p secret` as "prompt, then database secret": only a glued value is a password.
+  // mysql reads `-p secret` as "prompt, then database secret".
   [/\b(?:mysql\w*|mariadb[\w-]*)\b/, /(?<=\s)-p(?=[^\s-])/g],
   [/\bsshpass\b/, /(?<=\s)-p\s*(?=\S)/g],
   [/\blogin\b/, /(?<=\s)-p\s+(?=\S)/g],
   [/\bredis-cli\b/, /(?<=\s)-a\s+(?=\S)/g],
   [/\bmongo(?:sh|dump|restore|import|export)?\b/, /(?<=\s)-p\s+(?=[^\s-])/g],
-  // SQL Server `sqlcmd`/`bcp -P`, archivers `zip -P`, `7z -p<pw>`, LDAP `-w`, `ssh-keygen -N/-P`,
-  // `openssl enc -k`, `twine -p`, `nuget … -k` (the API key), PsExec `-p`.
   [/\b(?:sqlcmd|bcp|osql|isql)\b/, /(?<=\s)-P\s*(?=[^\s-])/g],
   [/\b(?:zip|unzip|zipcloak|rar|unrar)\b/, /(?<=\s)-P\s+(?=[^\s-])/g],
   [/\b7za?\b/, /(?<=\s)-p(?=[^\s-])/g],
@@ -46,15 +34,13 @@ const SHORT_FLAGS: readonly [RegExp, RegExp][] = [
   [/\b(?:psexec|paexec|winexe)\b/i, /(?<=\s)-p\s+(?=[^\s-])/g],
 ];
 const SHORT_HINT_RE = /\s-[-pauUPwkN]/;
-// A here-string feeding a credential to a command (`gh auth login --with-token <<< v`, `docker login
-// --password-stdin <<< v`): taken when the line has a credential word.
+// `--password-stdin <<< v`: taken when the line has a credential word.
 const HERE_STRING_RE = /(?<=<<<\s*)(["']?)([^\s"']+)\1/g;
-// `htpasswd -b [-c…] file user password`: batch mode takes the password as the last argument.
+// `htpasswd -b`: the password is the last argument.
 const HTPASSWD_RE = /\bhtpasswd\s+((?:-[A-Za-z]+\s+)*)(\S+)\s+(\S+)\s+(["']?)([^\s"']+)\4/;
-// Samba's `user%password` (`smbclient -U bob%pw`, `rpcclient -U`, `smbmap`).
+// Samba's `-U user%password`.
 const SMB_USER_RE = /(?<=\s-U\s*["']?[^\s%"']+%)[^\s"']+/g;
 
-// `curl -u user:pass`, `curl --user=user:pass`, httpie `http -a user:pass`.
 const HTTP_CLIENT_RE = /\b(?:curl|wget|https?|xh)\b/;
 const USER_FLAG_RE = /\s(?:-[uUa]|--user|--proxy-user|--auth)[\s=]/;
 const USER_PASS_RE = /(?<=\s)(?:-u|--user|-U|--proxy-user|-a|--auth)(?:\s+|=)(["']?)([^\s"':]*):([^\s"']+)/g;
@@ -66,12 +52,11 @@ const NETRC_START_RE = /^\s*(?:machine\s+\S+|default)(?:\s*$|\s+(?:login|passwor
 const NETRC_FIELD_RE = /^(\s*(?:login|password|passwd|account|port|protocol|macdef)\s)/;
 const NETRC_PASSWORD_RE = /^(\s*(?:password|passwd)\s+)(\S+)/;
 
-/** A literal at the start of `v` (after a quote if any), or undefined for code and placeholders. */
+/** False for code and placeholders. */
 function literalAt(v: string): boolean {
   return !v.startsWith("<") && !METAVAR_RE.test(v) && assignedLiteral(v, "colon") !== undefined;
 }
 
-/** Where the word (or the quoted text) that starts at `at` lies. */
 function wordAt(s: string, at: number): Span {
   const q = s[at] === '"' || s[at] === "'" ? s[at] : undefined;
   const start = q ? at + 1 : at;
@@ -80,10 +65,7 @@ function wordAt(s: string, at: number): Span {
   return [start, end];
 }
 
-/**
- * Replaces the literal value after each match of `re` (whose match ends where the value starts);
- * with `random`, only a value that looks random.
- */
+/** The literal value after each match of `re`; with `random`, only a random-looking one. */
 function replaceAfter(s: string, re: RegExp, random = false): string {
   const spans: Span[] = [];
   re.lastIndex = 0;
@@ -99,10 +81,7 @@ function replaceAfter(s: string, re: RegExp, random = false): string {
   return spliceSecrets(s, spans);
 }
 
-/**
- * Replaces command-line credentials in `line`. `words` says the line holds a credential word
- * (password, token, secret, key, pass, pwd) in any case; the rules that need one skip it otherwise.
- */
+/** `words`: the line holds a credential word; the rules that need one skip it otherwise. */
 export function replaceCommandLine(line: string, words = true): string {
   let s = line;
   if (words && s.includes("--")) s = replaceAfter(s, FLAG_RE);
@@ -119,7 +98,7 @@ export function replaceCommandLine(line: string, words = true): string {
     for (const [command, flag] of SHORT_FLAGS) if (command.test(s)) s = replaceAfter(s, flag);
     if (USER_FLAG_RE.test(s) && HTTP_CLIENT_RE.test(s)) {
       s = s.replace(USER_PASS_RE, (m, _q: string, user: string, pass: string) => {
-        if (/^\d+$/.test(user) && /^\d+$/.test(pass)) return m; // `-u 1000:1000` is a uid and gid
+        if (/^\d+$/.test(user) && /^\d+$/.test(pass)) return m; // a uid:gid
         if (assignedLiteral(pass, "assign") === undefined) return m;
         return m.slice(0, m.length - user.length - pass.length - 1) + SECRET;
       });
@@ -134,10 +113,7 @@ export function replaceCommandLine(line: string, words = true): string {
   return s;
 }
 
-/**
- * `.netrc` text: `machine host login user password pw` on one line, or a `machine` line followed by
- * indented `login` / `password` lines. `inBlock` says the previous line was part of an entry.
- */
+/** One-line or multi-line entries; `inBlock`: the previous line was part of one. */
 export function replaceNetrc(line: string, inBlock: boolean): { line: string; inBlock: boolean } {
   if (NETRC_START_RE.test(line)) {
     const one = NETRC_ONE_LINE_RE.exec(line);

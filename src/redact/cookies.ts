@@ -1,43 +1,31 @@
 /**
- * Cookie values (RED-07, issue 25): a cookie carries a session, so every cookie value is a
- * credential, wherever a cookie is printed: `Cookie:` and `Set-Cookie:` headers (RFC 6265 pairs
- * joined by `;`; after Set-Cookie's first pair come attributes, whose values stay), also quoted inside
- * a curl `-H`, a JSON or Python headers map, a header-setting call or `document.cookie = "…"`; curl's `-b name=value` and its
- * verbose `Added cookie name="value"`; cookie jar lines; `cookies = {'name': 'value'}` maps and
- * `{"name": …, "value": …}` entries (HAR, browser storage state) on a line that names cookies.
- * Only the values become `[redacted-secret]`; names and attributes stay readable.
+ * Cookie values (RED-07): a cookie carries a session, so every value is a credential wherever it is
+ * printed (headers, curl, jar lines, maps, HAR entries). Names and Set-Cookie attributes stay readable.
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
 
-// The header or variable name, its closing quote if quoted, its operator and an opening quote. The
-// character before the name is read too: a quote there closes the region (`-H 'Cookie: a=b' url`).
-// A quoted name then `,` is a header set by a call (`req.Header.Set("Cookie", "a=b")`).
+// A quote before the name closes the region (`-H 'Cookie: a=b' url`); a quoted name then `,` is a header
+// set by a call (`req.Header.Set("Cookie", "a=b")`).
 const HEADER_RE = /(?<![A-Za-z0-9_-])(["']?)(?:set-)?cookie2?["']?\s*(:|=|,)(?!=)\s*(["']?)/gi;
-// RFC 6265 Set-Cookie attributes: their values are not secrets.
 const ATTRIBUTES = new Set(["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "priority", "partitioned", "version", "comment"]);
 // A comma that starts another cookie (`a=1; Path=/, b=2`), not the one inside `Expires=Wed, 21 Oct`.
 const NEXT_PAIR_RE = /^\s*[^\s=;,"']+=/;
 const NAME_END = new Set(["=", ";", ",", " ", "\t", '"', "'"]);
-// A reference or placeholder where the value goes (`Set-Cookie: sid=${token}` in code or docs).
+// A reference or placeholder (`sid=${token}` in code or docs).
 const INERT_RE = /^(?:\$\{[^}]*\}|\$[A-Za-z_]\w*|\{\{[^}]*\}\}|<[^<>]*>|\*{3,}|[xX]{3,}|\.\.\.)$/;
 
-// curl `-b`/`--cookie` with pairs (without `=` the argument names a cookie file).
+// Without `=` the argument names a cookie file.
 const CURL_RE = /(?<=\s)(?:-b|--cookie)(?:\s+|=)(["']?)(?=[^\s"'=;]+=)/g;
 const HTTP_CLIENT_RE = /\b(?:curl|https?|xh)\b/;
-// curl -v: `* Added cookie sid="v" for domain …`, `* Replaced cookie …`.
+// curl -v: `* Added cookie sid="v" for domain …`.
 const CURL_VERBOSE_RE = /(\b(?:Added|Replaced) cookie [^\s=]+=")([^"]*)"/g;
-// A cookie jar line (Netscape format: domain, subdomains, path, secure, expiry, name, value), with
-// tabs or, as a terminal shows tabs, spaces.
+// Netscape jar line, tabs or (as a terminal shows them) spaces.
 const JAR_RE = /^(\s*(?:#HttpOnly_)?[^\s#]\S*\s+(?:TRUE|FALSE)\s+\S+\s+(?:TRUE|FALSE)\s+-?\d+\s+\S+\s+)(\S+)\s*$/;
-// `cookies = {'sessionid': 'v'}` and `{"name": "sid", "value": "v"}` on a line that names cookies.
 const MAP_RE = /\bcookies?["']?\s*[:=]\s*\{[^}]*/gi;
 const MAP_VALUE_RE = /(["'])[^"']+\1\s*:\s*(["'])([^"']*)\2/g;
 const ENTRY_RE = /["']?name["']?\s*:\s*["'][^"']*["']\s*,\s*["']?value["']?\s*:\s*(["'])([^"']*)\1/g;
 
-/**
- * Adds to `spans` the values of the cookie pairs in `s` from `start` to `end`. `spaceEnds`: an
- * unquoted value ends at whitespace (a `cookie=a=b` field of a log line), not only at `;`.
- */
+/** `spaceEnds`: an unquoted value also ends at whitespace (a `cookie=a=b` field of a log line). */
 function pairSpans(s: string, start: number, end: number, spaceEnds: boolean, spans: Span[]): void {
   let i = start;
   while (i < end) {
@@ -69,7 +57,6 @@ function pairSpans(s: string, start: number, end: number, spaceEnds: boolean, sp
   }
 }
 
-/** The end of the region a quote opened at `from` (exclusive), or the line's end. */
 function closing(s: string, from: number, quote: string): number {
   for (let i = from; i < s.length; i++) {
     if (s[i] === "\\") i++;
@@ -78,7 +65,7 @@ function closing(s: string, from: number, quote: string): number {
   return s.length;
 }
 
-/** Spans sorted and without overlaps (two rules may find one value). */
+/** Two rules may find one value. */
 function merged(spans: Span[]): Span[] {
   spans.sort((a, b) => a[0] - b[0]);
   const out: Span[] = [];
@@ -90,10 +77,7 @@ function merged(spans: Span[]): Span[] {
   return out;
 }
 
-/**
- * Replaces every cookie value in `line`. What the scan saw on it: `words`, a credential word (such as
- * `cookie`); `jar`, `TRUE` or `FALSE` (a cookie jar line may).
- */
+/** `words`, `jar`: what the scan saw on the line. */
 export function replaceCookies(line: string, words: boolean, jar: boolean): string {
   const entry = jar ? JAR_RE.exec(line) : null;
   if (entry && !entry[2].startsWith(SECRET)) return entry[1] + SECRET + line.slice(entry[1].length + entry[2].length);

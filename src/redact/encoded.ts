@@ -1,19 +1,16 @@
 /**
- * Secrets inside base64 (`base64 .env`, `base64 -w0 .env`, a Kubernetes Secret's `data:`): a long run
- * that decodes to text is replaced whole when that text holds a secret by the same rules (the caller
- * passes them in). Lines that are nothing but base64 of one width (`base64` wraps at 76 columns) are
- * joined before decoding, since a line of the decoded text may straddle two of them.
+ * Secrets inside base64 (`base64 .env`, a Kubernetes Secret): a run replaced whole when its decoded text
+ * holds a secret. Equal-width wrapped lines are joined first: a decoded line may straddle two.
  */
 import { SECRET } from "./placeholders";
 
-// A run long enough to be worth decoding, searched for in the whole capture.
 const LONG_RUN_RE = /[A-Za-z0-9+/]{24}/g;
 const RUN_RE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
 const WHOLE_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]{16,}={0,2})\s*$/;
 // The last line of a wrapped run may be short; `base64` pads it to a multiple of 4.
 const LAST_RE = /^([\s│┃|>]*)([A-Za-z0-9+/]+={0,2})\s*$/;
 
-/** The text `b64` decodes to, or undefined when it is not base64 of mostly printable text. */
+/** Undefined unless base64 of mostly printable text. */
 function decodeText(b64: string): string | undefined {
   const body = b64.replace(/=+$/, "");
   if (body.length % 4 === 1) return undefined;
@@ -24,12 +21,8 @@ function decodeText(b64: string): string | undefined {
   return printable >= bytes.length * 0.95 ? bytes.toString("latin1") : undefined;
 }
 
-/**
- * Replaces, in `lines` (in place), every base64 run whose decoded text `holdsSecret`. A group of
- * whole-line runs is decoded as one and each of its lines becomes the placeholder.
- */
+/** In place. A group of whole-line runs is decoded as one. */
 export function replaceEncoded(text: string, lines: string[], holdsSecret: (text: string) => boolean): void {
-  // One search of the whole text finds the lines worth reading.
   const candidates: number[] = [];
   LONG_RUN_RE.lastIndex = 0;
   for (let m = LONG_RUN_RE.exec(text), i = 0, at = 0; m !== null; m = LONG_RUN_RE.exec(text)) {
@@ -43,7 +36,7 @@ export function replaceEncoded(text: string, lines: string[], holdsSecret: (text
     const line = lines[i];
     const whole = WHOLE_RE.exec(line);
     if (whole) {
-      // A group: equal widths (a multiple of 4) down to a last line that may be shorter.
+      // Equal widths (a multiple of 4); the last may be shorter.
       const width = whole[2].length;
       let j = i + 1;
       const parts = [whole[2]];

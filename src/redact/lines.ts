@@ -1,8 +1,4 @@
-/**
- * Whole-line drops (RED-02): vendor names and compound credential words anywhere in the line, the
- * bare words `token key secret auth password passwd` before `=` or `:` unless what follows is code
- * (see values.ts). Cookie headers keep their names, their values go (cookies.ts).
- */
+/** Whole-line drops (RED-02): vendor and compound credential words anywhere; bare words before `=` or `:` unless code follows (values.ts). */
 import { envAssignment, isCodeValue, operatorAt } from "./values";
 
 // Tested against the lower-cased line, as SPEC RED-02 words it.
@@ -26,14 +22,12 @@ const VENDOR_RE = new RegExp(
   ].join("|"),
 );
 
-// The bare word must follow line start or a character outside [A-Za-z0-9_] so `monkey: banana` and
-// `keyboard: x` survive; ASCII-only on purpose, so an unusual preceding character errs towards
-// dropping. A closing quote may sit between the word and its operator (`{"password": "x"}`).
+// A word boundary so `monkey: banana` survives; ASCII-only, so an unusual preceding character errs
+// towards dropping. A closing quote may sit before the operator (`{"password": "x"}`).
 const BARE_WORD_RE = /(?:^|[^A-Za-z0-9_])(token|key|secret|auth|password|passwd)["']?\s*(?=[=:])/gi;
 // Every word either rule needs, so most lines are passed by one cheap test.
 const HINT_RE = /token|key|secret|auth|passw|bearer|anthropic|openai|gemini|claude|codex/i;
 
-/** True when the whole line must become the sensitive-line placeholder. */
 export function dropsLine(line: string): boolean {
   if (!HINT_RE.test(line)) return false;
   const lower = line.toLowerCase();

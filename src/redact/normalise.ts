@@ -1,40 +1,33 @@
 /**
- * The copy of a line the rules read (RED-06, issue 25): invisible characters dropped and JSON string
- * escapes undone, so a zero-width space inside a token, or `https:\/\/admin:pw@db` in a JSON dump, no
- * longer hides a secret. The copy keeps, per character, where it came from in the line, so what the
- * rules replace in the copy is replaced in the line itself, invisible characters and escapes included.
+ * The copy of a line the rules read (RED-06): invisible characters dropped and JSON escapes undone, so
+ * neither hides a secret. It maps each character back, so replacements land in the line itself.
  */
 import { SECRET, type Span, spliceSecrets } from "./placeholders";
 
-// Unicode's format characters (category Cf) and Default_Ignorable_Code_Point: zero-width space and
-// joiners, word joiner, BOM, soft hyphen, bidi controls, invisible operators, variation selectors,
-// fillers, tags; none of them is drawn as a character of its own. Written out (a unit test compares
-// it with the Unicode properties): a plain class is searched faster than a property escape, and every
-// capture is searched.
+// Cf and Default_Ignorable_Code_Point, written out (a unit test checks it against Unicode): a plain class
+// is searched faster than a property escape.
 const INVISIBLE_BMP =
   "\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB";
 const INVISIBLE_ASTRAL = "\\uD804[\\uDCBD\\uDCCD]|\\uD80D[\\uDC30-\\uDC3F]|\\uD82F[\\uDCA0-\\uDCA3]|\\uD834[\\uDD73-\\uDD7A]|[\\uDB40-\\uDB43][\\uDC00-\\uDFFF]";
 const INVISIBLE = `[${INVISIBLE_BMP}]|${INVISIBLE_ASTRAL}`;
-// JSON escapes, however many times the text was encoded: `\/` `\"` and `\uXXXX` after any run of `\`.
+// However many times the text was encoded.
 const ESCAPE = '(?<!\\\\)\\\\+(?:[/"]|u[0-9A-Fa-f]{4})';
-// The search of a whole capture: one class (an astral character by its first half), then `\`.
+// An astral character by its first half.
 const INVISIBLE_HINT_RE = new RegExp(`[${INVISIBLE_BMP}\\uD804\\uD80D\\uD82F\\uD834\\uDB40-\\uDB43]`);
 const ESCAPE_RE = new RegExp(ESCAPE);
 const INVISIBLE_HINT_G = new RegExp(INVISIBLE_HINT_RE.source, "g");
 const ESCAPE_G = new RegExp(ESCAPE, "g");
 const PIECE_RE = new RegExp(`(?:${INVISIBLE})+|${ESCAPE}`, "g");
-/** One invisible character (exported for the test that checks the set against Unicode's). */
+/** Exported for the test. */
 export const INVISIBLE_RE = new RegExp(`^(?:${INVISIBLE})$`);
 
-/** A line's copy: `at[k]` is where character k of `text` starts in the line; `at[text.length]` is its length. */
+/** `at[k]`: where character k of `text` starts in the line; `at[text.length]` is its length. */
 type Normalised = { text: string; at: Int32Array };
 
-/** Whether anything in `text` needs the copy. */
 function needsNormalising(text: string): boolean {
   return INVISIBLE_HINT_RE.test(text) || (text.includes("\\") && ESCAPE_RE.test(text));
 }
 
-/** Adds to `hits` the index of every line of `text` (lines starting at `starts`) that `re` matches. */
 function linesMatching(re: RegExp, text: string, starts: readonly number[], hits: Set<number>): void {
   re.lastIndex = 0;
   let line = 0;
@@ -47,11 +40,7 @@ function linesMatching(re: RegExp, text: string, starts: readonly number[], hits
   re.lastIndex = 0;
 }
 
-/**
- * The copy of each line of `text` (split as `lines`) that needs one, by index, or undefined when none
- * does: one search of the whole capture each for invisible characters and for escapes, so a capture
- * without any costs two searches and its lines are not touched.
- */
+/** By line index; undefined when none needs one. A clean capture costs two searches. */
 export function normaliseLines(text: string, lines: readonly string[]): (Normalised | undefined)[] | undefined {
   const invisible = INVISIBLE_HINT_RE.test(text);
   const escaped = text.includes("\\") && ESCAPE_RE.test(text);
@@ -73,18 +62,18 @@ export function normaliseLines(text: string, lines: readonly string[]): (Normali
   return any ? copies : undefined;
 }
 
-/** The character an escape stands for, "" for an invisible one, or undefined to keep it as written. */
+/** "" for an invisible one; undefined to keep it as written. */
 function unescaped(piece: string): string | undefined {
   const c = piece[piece.length - 1];
   if (c === "/" || c === '"') return c;
   const code = Number.parseInt(piece.slice(-4), 16);
-  // A line break or control character would change the text's lines; a lone surrogate is no character.
+  // A control character would change the lines; a lone surrogate is no character.
   if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0xd800 && code < 0xe000)) return undefined;
   const ch = String.fromCharCode(code);
   return INVISIBLE_RE.test(ch) ? "" : ch;
 }
 
-/** The copy of `line`, or undefined when it is the line itself. */
+/** Undefined when it is the line itself. */
 export function normaliseLine(line: string): Normalised | undefined {
   if (!needsNormalising(line)) return undefined;
   let text = "";
@@ -114,10 +103,7 @@ export function normaliseLine(line: string): Normalised | undefined {
   return text === line ? undefined : { text, at: Int32Array.from(at) };
 }
 
-/**
- * Where `redacted` (the rules' output for `copy`) put placeholders: `copy` with each span replaced by
- * SECRET gives `redacted` exactly; undefined when it is not that (a whole-line drop, a collapsed block).
- */
+/** Spans that turn `copy` into `redacted` exactly; undefined when none do (a whole-line drop, a collapsed block). */
 function spansIn(copy: string, redacted: string): Span[] | undefined {
   const pieces = redacted.split(SECRET);
   if (!copy.startsWith(pieces[0])) return undefined;
@@ -127,7 +113,7 @@ function spansIn(copy: string, redacted: string): Span[] | undefined {
     const next = pieces[k];
     let end: number;
     if (copy.startsWith(SECRET, i) && (k === pieces.length - 1 ? copy.length - i - SECRET.length === next.length : copy.startsWith(next, i + SECRET.length))) {
-      end = i + SECRET.length; // a placeholder already there
+      end = i + SECRET.length; // already a placeholder
     } else {
       end = k === pieces.length - 1 ? copy.length - next.length : next === "" ? -1 : copy.indexOf(next, i + 1);
       if (end <= i) return undefined;
@@ -139,10 +125,7 @@ function spansIn(copy: string, redacted: string): Span[] | undefined {
   return i === copy.length && spliceSecrets(copy, spans) === redacted ? spans : undefined;
 }
 
-/**
- * The line `line` (whose copy is `n`) with what the rules replaced in the copy (`redacted`) replaced
- * in it. Anything else the rules did (a dropped line, a collapsed block) is taken as they wrote it.
- */
+/** Replacements in the copy carried to `line`; anything else (a dropped line, a collapsed block) taken as written. */
 export function mapBack(line: string, n: Normalised, redacted: string): string {
   if (redacted === n.text) return line;
   const spans = spansIn(n.text, redacted);

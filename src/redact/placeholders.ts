@@ -1,16 +1,15 @@
 /** The three placeholders redaction writes (SPEC section 15); each is a fixed point of `redact`. */
 
-/** Replacement for a whole line that looks like it carries a credential (RED-02). */
+/** RED-02. */
 export const SENSITIVE_LINE = "[redacted sensitive line]";
-/** Replacement for a whole private key block (RED-03). */
+/** RED-03. */
 export const PRIVATE_KEY_BLOCK = "[redacted private key block]";
-/** Replacement for one in-line token, URL credential or assigned value (RED-04). */
+/** RED-04. */
 export const SECRET = "[redacted-secret]";
 
-/** A [start, end) range of a line. */
 export type Span = [start: number, end: number];
 
-/** `s` with each span (in order, not overlapping) replaced by SECRET, built in one pass. */
+/** Spans in order, not overlapping. */
 export function spliceSecrets(s: string, spans: readonly Span[]): string {
   if (spans.length === 0) return s;
   let out = "";

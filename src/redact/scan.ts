@@ -1,11 +1,7 @@
-/**
- * One search of the whole capture per marker, so the per-line rules only read the few lines that
- * can hold what they look for: a capture is mostly code and logs, and searching 30,000 characters
- * once is far cheaper than asking every line a dozen questions.
- */
+/** One search of the whole capture per marker, so per-line rules read only the few lines that can match: far cheaper. */
 import { OP_SECRET_KEY_RE, SHAPED_MARKERS, TOKEN_RE } from "./tokens";
 
-/** What a line holds, as bits. */
+/** What a line may hold, as bits. */
 export const WORD = 1; // a credential word: the name, command-line and whole-line rules
 export const TOKEN = 2; // a provider token, a Telegram token, a base64 PEM: tokens.ts
 export const URL = 4; // `://` or a signature parameter: urls.ts
@@ -16,11 +12,10 @@ export const NETRC = 64; // `machine` or `default`
 export const UUIDS = 128; // a provider whose keys are bare UUIDs (Heroku, Pinecone)
 export const JAR = 256; // `TRUE` or `FALSE`: maybe a cookie jar line (cookies.ts)
 
-// In any case: `key` matches `KEY`, `apiKey` and `monkey` alike (the rules sort those out).
+// `key` matches `apiKey` and `monkey` alike; the rules sort them out.
 const WORDS_RE = /pass|pwd|secret|token|key|auth|credential|bearer|cookie|anthropic|openai|gemini|claude|codex/gi;
-// Environment names only (assign.ts): upper case, so `session` in code stays on the fast path.
+// Upper case, so `session` in code stays on the fast path.
 const ENV_WORDS_RE = /SESSION|_(?:SK|PAT|PW|CREDS)\b/g;
-// Providers whose keys are bare UUIDs (tokens.ts).
 const UUID_CONTEXT_RE = /heroku|pinecone/gi;
 const MARKERS: readonly [string, number][] = [
   ...SHAPED_MARKERS.map((m): [string, number] => [m, TOKEN]),
@@ -44,13 +39,11 @@ const MARKERS: readonly [string, number][] = [
 ];
 
 export type Scan = {
-  /** Bits per line. */
   marks: Uint16Array;
-  /** Some line ends a private key block, so keyless bodies are worth looking for. */
+  /** Some line ends a key block, so keyless bodies are worth looking for. */
   keyEnd: boolean;
 };
 
-/** Marks every line of `lines` (the lines of `text`) by what it may hold. */
 export function scan(text: string, lines: readonly string[]): Scan {
   const marks = new Uint16Array(lines.length);
   const starts = new Int32Array(lines.length);
@@ -66,7 +59,7 @@ export function scan(text: string, lines: readonly string[]): Scan {
     }
   };
   for (const [needle, bit] of MARKERS) mark(needle, bit);
-  // One hit per line is enough: the search resumes at the next line.
+  // One hit per line is enough.
   const markMatches = (re: RegExp, bit: number) => {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -86,7 +79,6 @@ export function scan(text: string, lines: readonly string[]): Scan {
   return { marks, keyEnd };
 }
 
-/** The index of the line that holds offset `p`. */
 function lineAt(starts: Int32Array, p: number): number {
   let lo = 0;
   let hi = starts.length - 1;

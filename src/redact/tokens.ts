@@ -1,13 +1,8 @@
-/**
- * In-line provider tokens (RED-04 and issue 9): each family is recognised by its prefix and shape and
- * becomes `[redacted-secret]`, the rest of the line kept.
- */
+/** In-line provider tokens (RED-04), recognised by prefix and shape; the rest of the line kept. */
 import { SECRET } from "./placeholders";
 
-// Each token starts at line start or after a character outside [A-Za-z0-9_-]. The trailing
-// [A-Za-z0-9_-]* swallows the rest of the word: a tail glued to the placeholder could expose a
-// second token that was not anchored before (`]` is an anchor), breaking idempotency. Every pattern
-// starts with a literal character, so the alternation can be grouped by it (below).
+// The trailing [A-Za-z0-9_-]* swallows the word: a tail glued to the placeholder (`]` anchors) could
+// expose a second token, breaking idempotency. Each pattern starts with a literal character (grouped below).
 const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["OpenAI, Anthropic and other sk- keys", ["sk-[A-Za-z0-9_-]{16,}"]],
   ["Stripe secret and restricted keys", ["sk_(?:live|test)_[A-Za-z0-9]{16,}", "rk_(?:live|test)_[A-Za-z0-9]{16,}"]],
@@ -59,14 +54,12 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["Replicate", ["r8_[A-Za-z0-9]{37}"]],
   ["Perplexity", ["pplx-[A-Za-z0-9]{40,}"]],
   ["xAI", ["xai-[A-Za-z0-9]{60,}"]],
-  // Supabase: personal and OAuth access tokens, and the secret API keys (`sb_publishable_` is public).
+  // `sb_publishable_` is public.
   ["Supabase", ["sbp_(?:oauth_|v0_)?[A-Za-z0-9]{32,}", "sb_secret_[A-Za-z0-9_-]{20,}"]],
-  // 1Password: service account tokens are base64url JSON after `ops_`; a recovery code is `1PRK` and
-  // 13 groups of 4. The account Secret Key is OP_SECRET_KEY_RE below.
+  // The account Secret Key is OP_SECRET_KEY_RE below.
   ["1Password", ["ops_eyJ[A-Za-z0-9_-]{40,}", "1PRK(?:-[A-Z0-9]{4}){13}"]],
-  // Alibaba Cloud AccessKey ids and STS temporary key ids (the secret is paired, below).
+  // The secret is paired, below.
   ["Alibaba Cloud", ["LTAI[A-Za-z0-9]{12,24}", "STS\\.[A-Za-z0-9]{20,}"]],
-  // Dropbox short-lived access tokens (`sl.`, also `sl.u.`).
   ["Dropbox", ["sl\\.(?:[A-Za-z]\\.)?[A-Za-z0-9_=-]{40,}"]],
   ["NuGet", ["oy2[a-z0-9]{43}"]],
   ["Pinecone", ["pcsk_[A-Za-z0-9]{3,12}_[A-Za-z0-9]{30,}"]],
@@ -80,18 +73,15 @@ const FAMILIES: readonly [family: string, patterns: string[]][] = [
   ["Mapbox secret", ["sk\\.eyJ[A-Za-z0-9_-]{20,}\\.[A-Za-z0-9_-]{20,}"]],
   ["JWT", ["eyJ[A-Za-z0-9_-]{7,}\\.[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}"]],
 ];
-// Shapes without a literal first character, each found through a marker the scan looks for.
+// No literal first character: each found through a marker the scan looks for.
 const SHAPED: readonly [family: string, pattern: string][] = [
   ["Terraform Cloud", "[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_-]{60,}"],
   ["Azure AD client secret", "[A-Za-z0-9_~.-]{3}\\dQ~[A-Za-z0-9_~.-]{31,34}"],
-  // Dropbox long-lived access and refresh tokens: 11 characters, ten `A`s, then 43 or more.
   ["Dropbox long-lived", "[A-Za-z0-9_-]{11}AAAAAAAAAA[A-Za-z0-9_=-]{40,}"],
-  // Firebase Cloud Messaging legacy server keys (`AAAA…:APA91b…`) and registration tokens.
   ["FCM", "[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{60,}"],
 ];
 
-// One alternative per first character (`s(?:k-…|k_…|q0…)|g(?:h…|l…)|…`): the regex engine tries the
-// alternatives one after another at every word start, and most fail on that first character.
+// One alternative per first character: the engine tries alternatives in turn at every word start.
 function grouped(): string {
   const byFirst = new Map<string, string[]>();
   for (const [, patterns] of FAMILIES) {
@@ -100,41 +90,34 @@ function grouped(): string {
   return [...byFirst].map(([first, rests]) => `${first}(?:${rests.join("|")})`).join("|");
 }
 
-/** Every family at once; global, so callers reset `lastIndex` when they use `exec`. */
+/** Global: callers reset `lastIndex` after `exec`. */
 export const TOKEN_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${grouped()})[A-Za-z0-9_-]*`, "g");
 const SHAPED_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).join("|")})[A-Za-z0-9_-]*`, "g");
-/** Substrings that every SHAPED token contains. */
 export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 
-// A 1Password Secret Key: `A3`, a 6-character account id and 26 random characters, 34 letters and
-// digits in groups of 6 6 5 5 5 5 (older kits: 6 11 5 5 5). Also as people copy and type it: in
-// lower case, with Unicode hyphens from a PDF, spaces or no separator at all, glued after `_` or `-`
-// (`kit_A3-…`). A digit among the 32 tells it from a slug or a sentence.
+// A 1Password Secret Key, also as people copy and type it (lower case, a PDF's Unicode hyphens, spaces,
+// no separator). A digit among the 32 tells it from a slug or a sentence.
 const OP_SEP = "[-\\u2010\\u2011 ]";
 const OP_GROUPS = `${OP_SEP}[A-Za-z0-9]{6}${OP_SEP}(?:[A-Za-z0-9]{6}${OP_SEP}[A-Za-z0-9]{5}|[A-Za-z0-9]{11})(?:${OP_SEP}[A-Za-z0-9]{5}){3}(?![A-Za-z0-9_\\u2010\\u2011-])`;
-/** Global, so callers reset `lastIndex` when they use `exec`. */
+/** Global: callers reset `lastIndex` after `exec`. */
 export const OP_SECRET_KEY_RE = new RegExp(`(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`, "g");
 
-// A Telegram bot token is digits, `:`, then `AA` and more; in API URLs it follows `/bot`.
+// In API URLs it follows `/bot`.
 const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;
 
-// A base64-encoded PEM block (kubeconfig `client-key-data`, Kubernetes secrets): `LS0tLS1CRUdJTi` is
-// `-----BEGIN`. Only private keys go; certificates are public.
+// Base64 `-----BEGIN` (kubeconfig); only private keys go, certificates are public.
 const B64_PEM_RE = /(?<![A-Za-z0-9+/=])LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}/g;
 
-// An AWS secret access key is 40 characters of base64 with no marker of its own, so it is taken only
-// on a line that has an access key id or names the secret key, or on the line after an id.
-// Alibaba Cloud pairs its `LTAI` ids with a 30-character secret of letters and digits the same way.
+// An AWS (or Alibaba) secret has no marker of its own: taken only beside an access key id or its name.
 const AWS_ID_RE = /(?<![A-Za-z0-9_-])(?:(?:AKIA|ASIA)[A-Z0-9]{16}|LTAI[A-Za-z0-9]{12,24})(?![A-Za-z0-9])/;
 const AWS_SECRET_NAME_RE = /secret.?access.?key|access.?key.?secret/i;
 const AWS_SECRET_RE = /(?<![A-Za-z0-9/+=])(?:[A-Za-z0-9/+]{40}|[A-Za-z0-9]{30})(?![A-Za-z0-9/+=])/g;
 
-/** Whether `line` holds an AWS access key id (before redaction), so its neighbours are searched too. */
+/** Before redaction, so its neighbours are searched too. */
 export function hasAwsKeyId(line: string): boolean {
   return AWS_ID_RE.test(line);
 }
 
-/** Replaces every provider token in `line`. */
 export function replaceTokens(line: string): string {
   let s = line.replace(TOKEN_RE, SECRET);
   if (s.includes("3")) s = s.replace(OP_SECRET_KEY_RE, SECRET);
@@ -144,10 +127,7 @@ export function replaceTokens(line: string): string {
   return s;
 }
 
-/**
- * Replaces AWS secret access keys in `line`: everywhere on it when `idNear` (an access key id is on
- * this line or the one above), else only when the line names the secret access key.
- */
+/** `idNear`: an access key id is on this line or the one above. */
 export function replaceAwsSecrets(line: string, idNear: boolean): string {
   if (!idNear && !AWS_SECRET_NAME_RE.test(line)) return line;
   return line.replace(AWS_SECRET_RE, (m) => (/[g-zG-Z/+]/.test(m) && /\d/.test(m) ? SECRET : m));
@@ -162,17 +142,14 @@ function decodesToPrivateKey(b64: string): boolean {
   }
 }
 
-// Heroku API keys and older Pinecone keys are bare UUIDs: taken on a line that names the provider,
-// and on a line that is only a UUID just below a Heroku token command (`heroku auth:token` prints
-// warnings, then the key).
+// Heroku and older Pinecone keys are bare UUIDs: taken beside the provider's name, or alone just below
+// a Heroku token command (which prints warnings, then the key).
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 const UUID_RE = new RegExp(`(?<![A-Za-z0-9-])${UUID}(?![A-Za-z0-9-])`, "g");
 const UUID_LINE_RE = new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`);
 const UUID_CONTEXT_RE = /heroku|pinecone/i;
-/** A line after which a bare UUID line is a Heroku key. */
 export const UUID_ABOVE_RE = /heroku\s+(?:auth:token|authorizations:create)|HEROKU_API_KEY/i;
 
-/** Replaces UUIDs on a line that names Heroku or Pinecone, or on a bare UUID line when `keyAbove`. */
 export function replaceContextUuids(line: string, keyAbove: boolean): string {
   if (keyAbove && UUID_LINE_RE.test(line)) return line.replace(UUID_RE, SECRET);
   return UUID_CONTEXT_RE.test(line) ? line.replace(UUID_RE, SECRET) : line;

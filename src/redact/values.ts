@@ -1,14 +1,9 @@
-/**
- * Whether the text after `name =` or `name:` holds a credential or is code, a type, a reference or a
- * placeholder. This is where issue 9 narrows RED-02's bare-word rule, and the assignment rules ask
- * the same question. Each exemption names a shape no credential has; anything else is a literal.
- */
+/** Whether the text after `name =` or `name:` is a credential or code (RED-02): each exemption is a shape no credential has. */
 import { SECRET } from "./placeholders";
 
-/** What follows the operator, and how the operator reads. */
 type Operator = "assign" | "colon" | "compare" | "path";
 
-/** Reads the operator at `i` (just past the name and an optional closing quote or bracket). */
+/** `i`: just past the name and an optional closing quote or bracket. */
 export function operatorAt(s: string, i: number): { op: Operator; end: number } | undefined {
   const c = s[i];
   const d = s[i + 1];
@@ -26,10 +21,7 @@ export function operatorAt(s: string, i: number): { op: Operator; end: number } 
   return undefined;
 }
 
-/**
- * Whether the `=` at `at` makes an environment assignment (`DB_PASSWORD=v`): an upper-case name right
- * before it and the value right after. Its value is shell or `.env` text, not code (see below).
- */
+/** `DB_PASSWORD=v`: its value is shell or `.env` text, not code. */
 export function envAssignment(s: string, at: number): boolean {
   if (s[at] !== "=" || /[\s=>]/.test(s[at + 1] ?? " ")) return false;
   let start = at;
@@ -40,14 +32,12 @@ export function envAssignment(s: string, at: number): boolean {
 const END = "(?=$|[\\s,;)\\]}])";
 const ID = "[A-Za-z_$][\\w$]*";
 const SEP = "(?:\\.|\\?\\.|::|->)";
-// `${X}`, `${X:?message}`, `${X:-$Y}`, `${X:-}`: a reference; `${X:-hunter2}` carries a literal default.
+// `${X:-hunter2}` carries a literal default; `${X:-$Y}` does not.
 const REF = `\\$\\{[A-Za-z_][\\w.]*(?::?\\?[^}]*|:?[-=](?:\\$[^}]*)?)?\\}`;
 const TEMPLATE = `\\$?\\{\\{[^}]*\\}\\}`; // `{{ .Values.x }}`, `${{ secrets.X }}`
 const PLACEHOLDER = "<[^<>]*>|\\*{3,}|[xX]{3,}|\\.\\.\\.|…";
 
-// Code after the operator: each alternative is something a credential cannot look like. A bracket
-// counts as a call or subscript only when it closes later or ends the line: a generated password
-// may hold `(` or `[` (`Qg(TKT4f0Sp`).
+// A bracket is a call only when it closes later or ends the line: a generated password may hold one.
 const SHARED = [
   "$", // nothing: `if auth:`, `case key:`, a YAML parent key
   "[\\[{(]$", // a structure continued on the following lines, checked line by line
@@ -55,7 +45,7 @@ const SHARED = [
   `(?:null|nil|none|undefined|true|false|yes|no|on|off|~)${END}`,
   `(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\$\\d+|%[A-Za-z_]\\w*%)+${END}`, // shell, CI, SQL references
   "\\$\\(|\\{%|<%", // command substitution, template tags
-  // a file path of two segments or more: the credential is in the file
+  // two segments or more: the credential is in the file
   `(?:(?:~|\\.{1,2})(?:/[\\w.@%+-]+)+|(?:/[\\w.@%+-]+){2,})/?${END}|[A-Za-z]:\\\\[\\w.@%+-]+\\\\\\S*`,
   `\\?${END}`,
   `(?:${PLACEHOLDER})${END}`,
@@ -63,7 +53,7 @@ const SHARED = [
   `\\([^)]*\\)\\s*=>|${ID}\\s*=>`, // an arrow function
 ];
 const CALL = `[!&*]?${ID}(?:\\s*${SEP}\\s*${ID})*\\s*(?:\\((?=.*\\)|\\s*$)|\\[(?=.*\\]|\\s*$))`; // a call, a subscript
-// Only code has these; an environment assignment (`DB_PASSWORD=…`) does not.
+// Not in an environment assignment.
 const CODE_ONLY = [
   `[:@][A-Za-z_]\\w*${END}`, // SQL bind parameters
   "(?:new|await|yield|typeof|keyof|readonly|lambda|function|async|fn|func|move|impl|dyn)\\b",
@@ -72,14 +62,11 @@ const CODE_ONLY = [
 ];
 const CODE_RE = new RegExp(`^(?:${[...SHARED, CALL, ...CODE_ONLY].join("|")})`, "i");
 const ENV_CODE_RE = new RegExp(`^(?:${[...SHARED, CALL].join("|")})`, "i");
-// A word with three runs of digits between letters (`QgTKT.f0Sp4hNlE6`, `Qg(f0Sp4hNlE6)`) is random
-// text, not a call or a member access: identifiers hold one or two (`s3Client`, `v1beta1`).
+// Three runs of digits between letters is random text, not code: identifiers hold one or two (`v1beta1`).
 const RANDOM_WORD_RE = /^\S*?\d+[A-Za-z]+\d+[A-Za-z]+\d/;
 const NOT_CODE_RE = new RegExp(`^(?:${SHARED.join("|")})`, "i");
 
-// Types after `:` (TypeScript, Python, Rust). A capitalised name counts only when type punctuation
-// follows: at the end of a line `password: Hunter` is as likely YAML as a Python annotation, and
-// `password: Hunter,x2` is one value (a list's `,` or a call's `)` is followed by a space or an end).
+// A capitalised type needs type punctuation after it: `password: Hunter` may be YAML, `Hunter,x2` one value.
 const PRIM =
   "string|str|number|int|integer|float|double|bool|boolean|bytes|bytearray|any|unknown|object|void|never|char|rune|byte|usize|isize|[iuf](?:8|16|32|64|128)|bigint|symbol|String|Buffer|Uint8Array|SecretStr";
 const TYPE_RE = new RegExp(
@@ -88,26 +75,16 @@ const TYPE_RE = new RegExp(
 const DEFAULT_RE = /^\s*=(?!=)\s*/;
 const COMMENT_RE = /^\s+(?:#|\/\/|\/\*)|^\/\*/;
 
-// A quoted string whose content is only references, placeholders and punctuation, or a command.
 const INERT_CONTENT_RE = new RegExp(`^\\$\\(.*\\)$|^(?:${REF}|${TEMPLATE}|\\$[A-Za-z_]\\w*|\\{[A-Za-z_][\\w.]*\\}|%[sdv]|%\\([a-z_]+\\)s|${PLACEHOLDER}|[\\s:/@._-])*$`);
-// A name with a credential word as one of its segments names a field or a secret object, it is not
-// one: `key: password`, `secretKeyRef: {key: api-key}`, `- key: tls.key`, `self.token = token`.
+// Names a field, not a credential: `key: password`, `- key: tls.key`.
 const FIELD_NAME_RE = /^(?:[a-z]+[-_.])*(?:password|passwd|token|secret|key|auth|credentials?|cert|crt|pem)(?:[-_.][a-z]+)*$/;
-// The weak word `key` with a quoted camelCase or dotted name is a field, column or message key in
-// code (`{ key: "startedAt" }`, `key: "user.name"`), and one or two characters (`"k"`) are a map key;
-// credentials carry digits or mixed noise.
+// `key: "startedAt"` is a field name; credentials carry digits or mixed noise.
 const WEAK_NAME_RE = /^[A-Za-z][A-Za-z_]*(?:[.-][A-Za-z_]+)*$/;
-// A digit-free identifier followed by `,` `)` or `;` is a variable in an argument or object list,
-// unless more of the value follows (`QgTKT,f0Sp4hNlE6` is one password).
+// A variable in a list, unless more follows (`QgTKT,f0Sp4hNlE6` is one password).
 const VARIABLE_RE = /^[A-Za-z_][A-Za-z_]*\s*[,;)](?=$|[\s,;)\]}])/;
 const QUOTE_RE = /^[frbuFRBU]{0,2}(["'`])/;
 
-/**
- * The literal `rest` (the text after the operator) holds, or undefined when it is code or a
- * placeholder. `weak` is set for the word `key`, whose quoted field names are exempt too. `env` is
- * set for an environment assignment (`DB_PASSWORD=v`: an upper-case name, no space around `=`), whose
- * value is shell or `.env` text: member accesses, variables and keywords are code shapes it lacks.
- */
+/** Undefined for code or a placeholder. `weak`: the word `key`; `env`: an environment assignment, where code shapes do not apply. */
 export function assignedLiteral(rest: string, op: Operator, weak = false, env = false): string | undefined {
   if (op === "path") return undefined;
   const v = rest.trim();
@@ -126,8 +103,7 @@ export function assignedLiteral(rest: string, op: Operator, weak = false, env = 
   return literal;
 }
 
-// JSX `key={row.id}`, `key={`${a}-${b}`}`: braces closed before a space, `>` or `/`. ODBC quotes a
-// password in braces too, but `Pwd={hunter2};` is followed by `;`.
+// JSX `key={row.id}`; ODBC's `Pwd={hunter2};` is followed by `;`.
 const JSX_RE = /^\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?=$|[\s>/])/;
 
 function jsxExpression(v: string): boolean {
@@ -135,14 +111,10 @@ function jsxExpression(v: string): boolean {
   if (m === null) return false;
   const inner = m[1].trim();
   if (inner.startsWith("`")) return INERT_CONTENT_RE.test(quoted(inner, 1, "`"));
-  // A digit-free variable (`{key}`), or an expression: a member, a call, an operator.
   return /^[A-Za-z_$]+$/.test(inner) || (/^[A-Za-z_$(!]/.test(inner) && /[.([?!=<>&|+*-]/.test(inner));
 }
 
-/**
- * When `v` starts with a type (`str`, `Optional[str]`, `Option<Vec<u8>>`, `str | None`), the text
- * after it, where a default value may follow; undefined when `v` is no type.
- */
+/** The text after a leading type, where a default may follow; undefined when `v` is no type. */
 function afterType(v: string): string | undefined {
   let at = 0;
   for (;;) {
@@ -156,7 +128,6 @@ function afterType(v: string): string | undefined {
   }
 }
 
-/** Past the generic arguments (`[str, int]`, `<Vec<u8>>`) that start at `at`, if any. */
 function skipBrackets(v: string, at: number): number {
   if (v[at] !== "[" && v[at] !== "<") return at;
   let depth = 0;
@@ -168,12 +139,10 @@ function skipBrackets(v: string, at: number): number {
   return v.length;
 }
 
-/** True when `rest` is code or a placeholder rather than something that may be a credential. */
 export function isCodeValue(rest: string, op: Operator, weak = false, env = false): boolean {
   return assignedLiteral(rest, op, weak, env) === undefined;
 }
 
-/** The literal a value holds, or undefined when the value is code or a placeholder. */
 function literalText(v: string, weak: boolean, env: boolean): string | undefined {
   const q = QUOTE_RE.exec(v);
   if (q) {
@@ -192,7 +161,7 @@ function fieldName(s: string): boolean {
   return FIELD_NAME_RE.test(s);
 }
 
-/** Text of a quoted string starting at `from` (just past the opening quote), to EOL if unterminated. */
+/** To the end if unterminated. */
 export function quoted(v: string, from: number, quote: string): string {
   for (let i = from; i < v.length; i++) {
     if (v[i] === "\\") i++;
@@ -201,7 +170,6 @@ export function quoted(v: string, from: number, quote: string): string {
   return v.slice(from);
 }
 
-/** Random-looking enough to be a credential: long, no spaces, letters and digits. */
 export function looksRandom(s: string): boolean {
   return s.length >= 12 && !/\s/.test(s) && /[A-Za-z]/.test(s) && /\d/.test(s);
 }

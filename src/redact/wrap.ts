@@ -1,48 +1,36 @@
 /**
- * The tail of a token on the next line: the terminal hard-wrapped it at the right edge, or the shell
- * continued the word after a trailing `\`. The continuation starts at column 0 with token characters.
- * It is taken when the line above ends in a redacted token (or was dropped whole) and either the
- * line above ended in `\`, or it reaches the right edge and the continuation does not read as a
- * word, or the continuation looks random on its own. A token cut so early that neither half is
- * recognised is found by joining the last word above with the first word below: taken when the
- * joined word holds a provider token across the cut.
+ * A token's tail on the next line (hard-wrapped at the right edge, or after a trailing `\`), taken when
+ * the line above ends redacted and the tail is plausible. If neither half is recognised, the words
+ * either side of the cut are joined and checked for a provider token across it.
  */
 import { SECRET, SENSITIVE_LINE } from "./placeholders";
 import { OP_SECRET_KEY_RE, TOKEN_RE } from "./tokens";
 
-// Padding `=` only at the end, and the head ends where a token would: at a space, a quote, `@`, a
-// separator. A head followed by `=`, `:`, `$`, `(` is a name being assigned or code (`HF_TOKEN=$X`).
+// A head followed by `=`, `:`, `$`, `(` is a name being assigned or code (`HF_TOKEN=$X`).
 const HEAD_RE = /^[A-Za-z0-9_+/.-]+={0,2}(?=$|[\s"'`,;)\]}@&?#|<>\\])/;
 
-/** Whether the character code `c` is a token character: `[A-Za-z0-9_+/=.-]`. */
+/** `[A-Za-z0-9_+/=.-]` */
 function tokenChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 43 || c === 47 || c === 61 || c === 46 || c === 45;
 }
 
-/** The run of token characters that ends at `end` (exclusive) in `s`. */
 function runBefore(s: string, end: number): string {
   let start = end;
   while (start > 0 && tokenChar(s.charCodeAt(start - 1))) start--;
   return s.slice(start, end);
 }
 
-/**
- * A continuation next to the right edge: anything but a word. Random text has a lower-to-upper hump
- * or a digit next to a lower-case letter (`vqsn7z6Rd`); words do not (`git`, `Done`, `1Password`).
- */
+/** Random text has a lower-to-upper hump or a digit beside a lower-case letter; words do not (`1Password`). */
 function tailLike(head: string): boolean {
   return head.length >= 2 && (/[a-z][A-Z]|[A-Za-z]\d|\d[a-z]|[_+/=]/.test(head) || head.length >= 20);
 }
 
-/** A continuation anywhere: random enough that no ordinary line starts with it. */
+/** Random enough that no ordinary line starts with it. */
 function randomLike(head: string): boolean {
   return head.length >= 12 && /\d.*\d/.test(head) && /[a-z]/.test(head) && /[A-Z]/.test(head) && tailLike(head);
 }
 
-/**
- * Redacts continuations in `out` (the redacted lines, in place). `src[k]` is the index in `raw` (the
- * lines before redaction) that `out[k]` came from; a key block collapses several into one.
- */
+/** In place; `src[k]` is the index in `raw` that `out[k]` came from (a key block collapses several). */
 export function replaceContinuations(raw: readonly string[], out: string[], src: readonly number[]): void {
   const bare = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.slice(0, -1) : l);
   const width = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.length - 1 : l.length);
@@ -71,7 +59,7 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
       continue;
     }
     if (!atEdge && !backslash && !tailLike(head)) continue;
-    // Neither half recognised alone: join the last word above and the first word below.
+    // Neither half recognised alone.
     const tail = runBefore(o, o.length - (backslash ? 1 : 0));
     if (tail === "") continue;
     const at = tokenAcross(tail + head, tail.length);
@@ -79,7 +67,7 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
   }
 }
 
-/** Where a provider token or 1Password Secret Key that spans offset `cut` of `joined` starts, or -1. */
+/** Start of a token spanning `cut`, or -1. */
 function tokenAcross(joined: string, cut: number): number {
   for (const re of [TOKEN_RE, OP_SECRET_KEY_RE]) {
     re.lastIndex = 0;

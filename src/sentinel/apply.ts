@@ -1,8 +1,4 @@
-/**
- * Applying a decision: every write goes through the guarded save of SEN-19 (re-load, write only
- * if still running with the same `updated_at`), and a transition's wake goes through the journal
- * of WAK-05 (pending file, task save, commit), routed to the commander's queue (WAK-02).
- */
+/** Applying a decision: writes via the guarded save (SEN-19), wakes via the journal (WAK-05) to the commander's queue (WAK-02). */
 import { existsSync } from "node:fs";
 import type { ProjectPaths } from "../state/paths";
 import { projectPaths } from "../state/paths";

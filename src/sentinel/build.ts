@@ -1,8 +1,4 @@
-/**
- * The sentinel's build identity (sentinel.json `build`) and the binary-change check behind
- * retirement (SEN-22) and staleness (SEN-23). It compares the file, not the version, so every
- * rebuild is noticed.
- */
+/** The sentinel's build identity and the binary-change check (SEN-22, SEN-23): the file, not the version, so every rebuild is noticed. */
 import { realpathSync, statSync } from "node:fs";
 import type { Build } from "../state/schemas";
 import { VERSION } from "../version";
@@ -25,20 +21,14 @@ export function buildOf(executable: string, version = VERSION): Build | undefine
   }
 }
 
-/**
- * Errors that say the path is really not there. Anything else (EMFILE when a flood of connections
- * has used every descriptor, ENOMEM, EIO, EACCES) says nothing about the file: not a change.
- */
+/** Errors that say the path is gone; any other (EMFILE, ENOMEM, EIO, EACCES) says nothing about the file. */
 const GONE = new Set(["ENOENT", "ENOTDIR", "ELOOP"]);
 
 function isGone(err: unknown): boolean {
   return GONE.has((err as NodeJS.ErrnoException | undefined)?.code ?? "");
 }
 
-/**
- * Why `build` no longer describes the file on disk, or undefined when it still does or cannot be
- * told now (a transient error: the next look decides).
- */
+/** Why `build` no longer describes the file on disk; undefined when it does or cannot be told now (the next look decides). */
 export function changeReason(build: Build): string | undefined {
   let resolved: string;
   let st: { size: bigint; mtimeNs: bigint };

@@ -1,8 +1,4 @@
-/**
- * SEN-23 ensure-running: when no sentinel holds the lock, or the holder's binary changed on disk,
- * start `<own executable> sentinel` detached in a new session with its output appended to
- * sentinel.log. A start failure never fails the caller.
- */
+/** SEN-23 ensure-running: start a detached sentinel when none holds the lock or the holder is stale; a failure never fails the caller. */
 import { closeSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
@@ -18,11 +14,7 @@ function successorMarker(root: string): string {
   return join(root, ".sentinel-successor");
 }
 
-/**
- * Why the sentinel `self`, started at `since`, should give way to a successor a command started
- * after it (the marker's reason), or undefined when none waits: no marker newer than its start,
- * or its successor already gone.
- */
+/** Why the sentinel `self`, started at `since`, should give way to a later-started successor; undefined when none waits. */
 export function successorWaiting(root: string, self: number, since: number): string | undefined {
   const marker = successorMarker(root);
   if (!writtenSince(marker, since)) return undefined;
@@ -56,20 +48,15 @@ function startedWithin(marker: string, now: number, ms: number): boolean {
 }
 
 /**
- * The sentinel is started by a throwaway shell in a new session that backgrounds it and exits at
- * once, so it is reparented away from the caller: a harness that kills its hook's whole process
- * tree on exit (Claude Code 2.1.332 does) cannot take the sentinel with it. The script is fixed;
- * argv travels as positional parameters, never as shell text. The log arrives already open as
- * fd 3 (opened without following a link), so the shell never opens a path itself.
+ * A throwaway shell backgrounds the sentinel and exits, reparenting it so a harness that kills its
+ * hook's process tree cannot take it along. argv travels as positional parameters, never shell text;
+ * the log arrives open as fd 3 (opened without following a link), so the shell opens no path.
  */
 const LAUNCHER = '"$@" </dev/null >&3 2>&1 3>&- & echo $!';
 
 /**
- * The sentinel's runtime: JavaScriptCore's optimizing tiers (DFG, and FTL behind it) off. A pass
- * is short and waits on files and child processes, so they buy it no CPU, while the compiler code
- * they page in held about 8 MiB of the sentinel's RSS at 200 tasks (`bench/sentinel-pass.ts`
- * prints the sentinel with and without). The baseline JIT stays: bun:ffi (the kernel locks)
- * needs it. Only the sentinel: a command's CPU-heavy moments (redaction) keep every tier.
+ * JSC's optimizing tiers (DFG, FTL) off for the sentinel only: its I/O-bound passes gain nothing and
+ * they cost about 8 MiB RSS at 200 tasks (`bench/sentinel-pass.ts`). The baseline JIT stays: bun:ffi needs it.
  */
 export const SENTINEL_RUNTIME_ENV: Readonly<Record<string, string>> = { BUN_JSC_useDFGJIT: "0" };
 
@@ -112,10 +99,8 @@ function awaitStart(paths: ReturnType<typeof rootPaths>, pid: number): "running"
 }
 
 /**
- * After our sentinel is gone, whether another one holds the lock (it lost the start: nothing to
- * say). Our own can still hold it for a moment: its main thread reads as a zombie while its other
- * threads, which share its open files, are still exiting. So the lock must stay held under a pid
- * that is not ours, or past the start guard.
+ * After our sentinel is gone, whether another holds the lock (ours lost the start). Ours can still
+ * hold it briefly while its other threads exit, so require a pid not ours, or the start guard passed.
  */
 function anotherHolds(paths: ReturnType<typeof rootPaths>, pid: number): boolean {
   const deadline = performance.now() + GUARDS.sentinelStart;
@@ -135,13 +120,10 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
   try {
     const state = sentinelState(paths, deps.env);
     if (state.running && !state.stale) return {};
-    // Inside a sandbox's own pid namespace (Codex's default sandbox) a started sentinel dies when
-    // the sandboxed command ends, and the pid it records is a namespace pid no one outside can
-    // verify or signal: none is started, and nothing is written.
+    // In a sandbox's pid namespace a sentinel dies with the command and its pid means nothing outside.
     const namespace = foreignPidNamespace();
     if (namespace) throw new Error(`not from inside a sandbox (${namespace}), where it would die with this command`);
-    // A successor waits up to the retire wait for a stale holder to let go: one is enough, however
-    // many awaits poll meanwhile.
+    // One successor waiting out a stale holder is enough, however many awaits poll meanwhile.
     const marker = successorMarker(root);
     if (state.running && startedWithin(marker, deps.clock.now(), scaled("retireWait", deps.env))) return {};
     ensureDir(root);
@@ -155,8 +137,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     // The holder reads why it is stale here (its own check sees only a binary change) and retires.
     if (state.running) writeStateFile(root, marker, `${pid}\n${state.stale ?? ""}\n`);
     if (opts.quiet) return { started: pid };
-    // Said only when true: the new sentinel holds the lock, or is alive and waiting out a stale
-    // holder. One that exited at once lost the start to another (nothing to say) or failed.
+    // Said only when true; one that exited at once lost the start to another or failed.
     const outcome = awaitStart(paths, pid);
     if (outcome === "gone") {
       if (anotherHolds(paths, pid)) return {};

@@ -1,8 +1,4 @@
-/**
- * `vx sentinel` with no subcommand, as `ensureSentinel` starts it: the loop without the command
- * table. It polls for days, so it loads what a pass uses and nothing else (no citty, no other
- * command, no forum or demo); `test/unit/sentinel-closure.test.ts` holds its import closure to that.
- */
+/** `vx sentinel` as `ensureSentinel` starts it: it polls for days, so it loads only what a pass uses (`test/unit/sentinel-closure.test.ts`). */
 import { type Deps, realDeps } from "../deps";
 import { VxError } from "../errors";
 import { reportError } from "../report-error";

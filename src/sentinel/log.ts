@@ -1,8 +1,6 @@
 /**
- * Sentinel log lines: an RFC 3339 UTC timestamp, a space, the message (SEN-21). What vx itself
- * writes is logged as it is (a validation message naming a corrupt file must stay readable); text
- * that came from elsewhere (a pane, another program's output) is redacted where it is put into a
- * message (SEN-25): `foreign` for such text, `errorText` for an error.
+ * Sentinel log lines (SEN-21). vx's own text is logged as is, so a message naming a corrupt file stays
+ * readable; text from a pane or another program is redacted (SEN-25).
  */
 import type { Output } from "../deps";
 import { MuxError, VxError, errorMessage } from "../errors";
@@ -22,10 +20,7 @@ export function foreign(text: string): string {
   return redact(text);
 }
 
-/**
- * An error's message for the log: vx's own errors as they are; a terminal backend's (it may quote
- * the pane) or any other program's, redacted.
- */
+/** An error's message for the log: vx's own as is; a terminal backend's (it may quote the pane) or another's, redacted. */
 export function errorText(err: unknown): string {
   const message = errorMessage(err);
   return err instanceof VxError && !(err instanceof MuxError) ? message : redact(message);

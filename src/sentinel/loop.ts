@@ -1,8 +1,4 @@
-/**
- * `vx sentinel`: the polling loop in the foreground (section 7). Takes the singleton, reaps
- * orphaned awaits, then passes every poll interval until a signal (SEN-24) or a binary change
- * (SEN-22) ends it after the current step.
- */
+/** `vx sentinel`: the polling loop, until a signal (SEN-24) or a binary change (SEN-22) ends it after the current step. */
 import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
@@ -81,15 +77,13 @@ export async function runSentinel(deps: Deps): Promise<number> {
 }
 
 /**
- * Watches what should cut the poll short: the queues of projects whose commander the sentinel
- * delivers to itself (Codex, OpenCode without its plugin; for them the sentinel is the await, so
- * a wake is delivered within about a second, AWT-04) and every `states/` dir (a tmux soldier's
- * `vx report idle` is settled within about two seconds, not at the next poll). The watch is
- * updated right after each pass, before delivery, so nothing written from then on slips past it.
+ * Watches what should cut the poll short: hook-less commanders' queues (the sentinel is their await,
+ * AWT-04) and every `states/` dir (a soldier's `vx report idle`). Updated after each pass, before
+ * delivery, so nothing written from then on slips past it.
  */
 function changeWatch(clock: Deps["clock"], log: Log) {
   let current: { key: string; waker: Waker } | undefined;
-  // A directory that does not exist yet cannot be watched, so each is made first.
+  // A missing directory cannot be watched.
   const made = (root: string, dir: string) => {
     try {
       ensureStateDir(root, dir);
@@ -101,7 +95,7 @@ function changeWatch(clock: Deps["clock"], log: Log) {
   return {
     update(dirs: ProjectPaths[]): void {
       const hookless = dirs.filter(hasHooklessCommander);
-      // Decided from the paths alone, so an unchanged set costs no file system work each pass.
+      // From the paths alone, so an unchanged set costs no file system work.
       const key = [...hookless.map((p) => `q ${p.stateDir}`), ...dirs.map((p) => `s ${p.stateDir}`)].join("\n");
       if (current?.key === key) return;
       current?.waker.close();
@@ -133,7 +127,6 @@ function sameDir(path: string, id: string | undefined): boolean {
   return id !== undefined && dirId(path) === id;
 }
 
-/** Start-up reaping, then a pass every poll interval until a signal or a binary change. */
 async function poll(deps: Deps, root: string, build: Build, log: Log, signal: AbortSignal): Promise<void> {
   // A successor marker older than this holds for the holder before it (SEN-23).
   const since = deps.clock.now();
@@ -156,7 +149,6 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
-      // The pass lists the state dirs once; dead-claim recovery and injection reuse that list.
       let seen: PassResult = { wakes: 0, dirs: [], written: [] };
       try {
         seen = await runPass(ctx);
@@ -164,7 +156,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
         log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
       }
-      // After the saves and commits, never awaited: the general's ping cannot hold up a wake (WAK-14).
+      // Never awaited: the general's ping cannot hold up a wake (WAK-14).
       notifier.notify(seen.written);
       if (signal.aborted) break;
       watch.update(seen.dirs);
@@ -185,12 +177,12 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
         log(`sentinel: retiring, ${successor} - it takes over`);
         break;
       }
-      // Its state root removed (or replaced) under it: nothing left to watch, so it does not poll on forever.
+      // State root removed or replaced: stop rather than poll forever.
       if (!sameDir(root, rootId)) {
         log(`sentinel: stopping, ${root} was removed`);
         break;
       }
-      // A full collection between passes keeps the idle heap small and flat for days of polling.
+      // Keeps the idle heap small and flat for days of polling.
       Bun.gc(true);
       await watch.wait(interval, signal);
     }

@@ -1,8 +1,6 @@
 /**
- * One sentinel pass over every project vx has seen (SEN-04): finish crashed wake journals, load
- * tasks, ask each backend once about the soldiers it holds (SEN-05, TMX-04), reopen soldiers working again (SEN-20), and
- * decide and apply for each running task no lifecycle command is working on. An error in one
- * project ends that project's pass only.
+ * One sentinel pass over every project (SEN-04): recover wake journals, load tasks, survey each backend
+ * once (SEN-05, TMX-04), reopen (SEN-20), decide and apply. An error in one project ends only its pass.
  */
 import { join } from "node:path";
 import type { Sighting, SoldierBackend, Survey } from "../backends/types";
@@ -38,16 +36,14 @@ type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<str
 export type PassCtx = {
   root: string;
   exec: Exec;
-  /** The clock every wait and stamp uses, and the env that sets VX_TIME_SCALE and PATH. */
   clock: Clock;
   env: Env;
   log: Log;
   windows: Windows;
   memory: PassMemory;
   signal?: AbortSignal;
-  /** Backends to survey instead of the registry's (tests); the registry's real one where absent. */
+  /** Test overrides of the registry's backends. */
   backends?: Partial<Record<BackendName, SoldierBackend>>;
-  /** How to close what a dead launch left, instead of the registry's (tests); the registry's where absent. */
   closeLeft?: Partial<Record<BackendName, Backend["closeLeft"]>>;
 };
 
@@ -57,21 +53,14 @@ export function newMemory(): PassMemory {
   return { corrupt: new Set(), statuses: new Set(), errors: new Map() };
 }
 
-// The state dirs a pass walks; it lives with the project record so the commander injector reads it too.
 export { stateDirs };
 
-/**
- * A project error that repeats every pass (a broken wakes/, say) is logged when it first appears
- * or changes, not every 5 s; `undefined` marks the step as working again.
- */
+/** A repeating project error is logged when it first appears or changes; `undefined` marks the step working again. */
 export function reportTickError(ctx: Pick<PassCtx, "memory" | "log">, key: string, err: unknown | undefined): void {
   logOnce(ctx, key, err === undefined ? undefined : `sentinel: tick error: ${key.split(" ")[0]}: ${errorText(err)}`);
 }
 
-/**
- * A backend that could not be asked at all this pass (SEN-05, TMX-04): logged when its error first
- * appears or changes, and once when it answers again, so the log says when an outage ended.
- */
+/** A backend that could not be asked (SEN-05, TMX-04): logged on change, and once when it answers again, so the log shows when an outage ended. */
 function reportSurveyError(ctx: PassCtx, backend: BackendName, err: unknown | undefined): void {
   const key = `survey ${backend}`;
   if (err === undefined && ctx.memory.errors.has(key)) ctx.log(`sentinel: ${backend} available again`);
@@ -105,22 +94,14 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths): Task[] {
   return out;
 }
 
-/**
- * SEN-05: pending wakes and a registered hook-less commander (any `HOOKLESS` harness) also need the agent
- * list, for the injector (CMDR-08, CMDR-09). commanders.json is read only when the queue holds a wake; an unreadable one
- * counts as none here (the injector reports it).
- */
+/** SEN-05: pending wakes for a hook-less commander need the agent list for the injector (CMDR-08, CMDR-09); commanders.json is read only then. */
 function hooklessWaiting(paths: ProjectPaths): boolean {
   return hasPendingWakes(paths) && hasHooklessCommander(paths);
 }
 
-/**
- * What a pass did, and what it saw for the steps after it (the state dirs, the agent list, the
- * wakes it wrote, for the notifier).
- */
+/** What a pass did, and what it saw for the steps after it. */
 export type PassResult = { wakes: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[] };
 
-/** Runs one pass; returns how many wakes it recorded and the agents listed. */
 export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
   const dirs = stateDirs(ctx.root);
@@ -199,10 +180,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   return { wakes, agents, dirs, written };
 }
 
-/**
- * A server of a backend that did not answer (a tmux socket), logged once per server and message
- * (its tasks wait for the next pass); one that answers again, or is no longer asked, is forgotten.
- */
+/** A backend server that did not answer (a tmux socket), logged once per server and message. */
 function reportServerErrors(ctx: PassCtx, backend: BackendName, servers: Map<string, unknown> | undefined): void {
   if (!servers) return;
   const prefix = `${backend} `;
@@ -245,7 +223,7 @@ async function serveProject(ctx: PassCtx, p: Project, surveys: Map<BackendName, 
     const reopen = reopenable(p, task);
     // The lock is probed only for tasks this pass would judge, not for every finished one.
     if (!survey || (!reopen && task.status !== "running") || isTaskBusy(p.paths, task.id)) continue;
-    // Its tmux server did not answer (logged per server): neither found nor gone this pass.
+    // Its server did not answer: neither found nor gone this pass.
     if (survey.unreachable?.(task) !== undefined) continue;
     if (reopen) {
       await reopenIfWorking(applyCtxFor(ctx, p), task, sight(ctx, p, task, survey));

@@ -1,7 +1,4 @@
-/**
- * SEN-20: a finished soldier that herdr shows working again (someone typed into its pane) goes
- * back to running, with no wake. Only tasks whose camp is still leased are probed.
- */
+/** SEN-20: a finished soldier shown working again (someone typed into its pane) goes back to running, with no wake. */
 import type { Sighting } from "../backends/types";
 import { backendFor } from "../backends";
 import type { Task } from "../state/schemas";
@@ -17,7 +14,6 @@ export function isReopenCandidate(task: Task): boolean {
   return backendFor(task).recorded(task);
 }
 
-/** Reopens `task` if its soldier is working; returns whether it did. */
 export async function reopenIfWorking(ctx: ApplyCtx, task: Task, soldier: Sighting | undefined): Promise<boolean> {
   if (soldier?.status !== "working") return false;
   const nowIso = isoTime(ctx.now);

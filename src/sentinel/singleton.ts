@@ -1,9 +1,7 @@
 /**
- * One sentinel per state root (SEN-01, SEN-02): an exclusive flock held for the process's life,
- * `sentinel.pid` and `sentinel.json` naming the holder, and a successor that waits for a stale
- * holder to retire instead of refusing (SEN-23). A holder is stale when its binary changed on
- * disk, or when it cannot find a backend's program on its PATH that the caller's PATH has (it
- * was started from a shell with a bad PATH, and would keep that PATH for life).
+ * One sentinel per state root (SEN-01, SEN-02): a flock held for life; a successor waits for a stale
+ * holder to retire (SEN-23). Stale: its binary changed, or its PATH (kept for life) lacks a backend's
+ * program the caller's has.
  */
 import { ALL_BACKENDS } from "../backends";
 import type { Deps } from "../deps";
@@ -40,26 +38,18 @@ export function readSentinelPid(paths: RootPaths): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-/**
- * Why a sentinel running on `path` serves a caller whose PATH is `callerPath` worse than a new
- * one would: a backend's program the caller finds and it does not. Undefined when it finds all
- * the caller does, or when it recorded no PATH (an older sentinel).
- */
+/** A backend program the caller's PATH finds and the sentinel's `path` does not; undefined when none, or no PATH recorded. */
 export function pathReason(path: string | undefined, callerPath: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   const missing = ALL_BACKENDS.map((t) => t.program).filter((p) => which(p, callerPath ?? "") && !which(p, path));
   return missing.length ? `its PATH has no ${missing.join(" or ")}, which a newer caller's has` : undefined;
 }
 
-/** Why the holder recorded in `info` should give way to a sentinel started with `env`, or undefined. */
 function staleReason(info: SentinelInfo, env?: Env): string | undefined {
   return changeReason(info.build) ?? (env ? pathReason(info.path, env.PATH) : undefined);
 }
 
-/**
- * Whether a sentinel holds the lock, and whether it is stale: its recorded build no longer
- * matches its file, or (given the caller's `env`) it cannot find a backend the caller can.
- */
+/** Whether a sentinel holds the lock, and why it is stale if it is. */
 export function sentinelState(paths: RootPaths, env?: Env): { running: boolean; stale?: string; info?: SentinelInfo } {
   if (!isLockHeld(paths.sentinelLock)) return { running: false };
   const info = readSentinelInfo(paths);
@@ -68,14 +58,9 @@ export function sentinelState(paths: RootPaths, env?: Env): { running: boolean; 
 
 type Singleton = { release(): void };
 
-/**
- * Takes the sentinel lock, or refuses naming the holder. A holder whose binary changed on disk
- * is given the retire wait to let go, polled every retry step. Undefined when `signal` ended the
- * wait.
- */
+/** Takes the sentinel lock, or refuses naming the holder; a stale holder gets the retire wait. Undefined when `signal` ended the wait. */
 export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Build, signal?: AbortSignal): Promise<Singleton | undefined> {
-  // sentinel.pid must name a process everyone can verify: not a pid of a sandbox's own namespace
-  // (Codex's default sandbox), where the sentinel would also die with the command that started it.
+  // sentinel.pid must be verifiable by all: never a pid of a sandbox's own namespace.
   const namespace = foreignPidNamespace();
   if (namespace) {
     throw new VxError(
@@ -84,13 +69,10 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
   }
   ensureDir(paths.root);
   const deadline = deadlineIn(deps.clock, scaled("retireWait", deps.env));
-  // The holder seen stale. It stays judged stale while it retires (its sentinel.json may vanish
-  // first); a different, current holder ends the wait at once.
+  // Stays judged stale while it retires (its sentinel.json may vanish first).
   let stalePid: number | undefined;
   let lock: HeldLock | undefined;
-  // A held lock with no sentinel.json is a holder just starting (it writes one right after taking
-  // the lock) or one retiring (it removes it just before letting go): neither is told yet, so look
-  // again for a moment rather than refuse. Real time, unscaled, like the pid wait below.
+  // A held lock with no sentinel.json is a holder starting or retiring: look again briefly (real time) before refusing.
   const infoUntil = performance.now() + GUARDS.sentinelStart;
   for (;;) {
     lock = tryLockExclusive(paths.sentinelLock);
@@ -105,8 +87,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
     if (info && stale) stalePid = info.pid;
     const freshHolder = info !== undefined && !stale && info.pid !== stalePid;
     if (stalePid === undefined || freshHolder || deadline.passed()) {
-      // The holder writes its pid right after taking the lock; give it a moment to appear. A
-      // process guard in real time, unscaled: a loaded machine can take a while to get there.
+      // The holder writes its pid right after taking the lock; a loaded machine can be slow (real time, unscaled).
       let pid = readSentinelPid(paths) ?? info?.pid;
       const until = performance.now() + GUARDS.sentinelStart;
       while (pid === undefined && performance.now() < until) {

@@ -1,7 +1,4 @@
-/**
- * Stopping a state root's sentinel (`vx sentinel stop`, and the demo's teardown): only a live
- * `vx sentinel` verified by its pid file, its command line and its state root is ever signalled.
- */
+/** Stopping a sentinel: only a `vx sentinel` verified by pid file, command line and state root is signalled. */
 import { realpathSync } from "node:fs";
 import type { Deps } from "../deps";
 import { inspectProcess, isVxArgv, processStateRoot } from "../procs";
@@ -30,7 +27,7 @@ export async function stopSentinel(deps: Pick<Deps, "exec" | "clock" | "self">, 
     try {
       process.kill(pid, signal);
     } catch {
-      break; // gone already
+      break;
     }
     const deadline = deadlineIn(deps.clock, GUARDS.demoSentinelStop);
     while (!deadline.passed() && ((await ours()) || sentinelState(paths).running)) await deps.clock.sleep(50);

@@ -1,8 +1,4 @@
-/**
- * Opening a file below a directory without following a link anywhere on the way: openat (through
- * libc) one component at a time, each with O_NOFOLLOW. A check of the path before an open cannot
- * stop a directory swapped for a link between the two; an open that refuses links at every step can.
- */
+/** Opening below a directory one O_NOFOLLOW openat at a time: a check before an open cannot stop a directory swapped for a link between the two. */
 import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, constants, lstatSync, openSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +11,7 @@ let libc: { openat: (dirfd: number, path: Uint8Array, flags: number) => number }
 
 function openat(dirfd: number, name: string, flags: number): number {
   if (!libc) {
-    // Declared without the variadic mode: no flag here creates a file, so none is read.
+    // No variadic mode: no flag here creates a file.
     const lib = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", {
       openat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
     });
@@ -24,7 +20,6 @@ function openat(dirfd: number, name: string, flags: number): number {
   return libc.openat(dirfd, Buffer.from(`${name}\0`), flags | O_CLOEXEC);
 }
 
-/** Why an open below `root` failed, with the component that stopped it (`rel`: `/`-separated). */
 export class BeneathError extends Error {
   constructor(
     readonly component: string,
@@ -35,12 +30,7 @@ export class BeneathError extends Error {
   }
 }
 
-/**
- * A read-only fd of `rel` below `root`, reached through real directories only and not itself a
- * link (O_NONBLOCK: a FIFO there is opened, not waited on; the caller checks what it got with
- * fstat). `root` itself is opened as it is. Throws a BeneathError naming the component that was a
- * link, not a directory, or not there at the moment of the open.
- */
+/** A read-only fd; O_NONBLOCK so a FIFO is opened, not waited on (the caller fstats it). `root` itself may be a link. */
 export function openBeneath(root: string, rel: string): number {
   const parts = rel.split("/");
   if (parts.some((p) => p === "" || p === "." || p === "..")) throw new BeneathError(rel, "is not a plain relative path");
@@ -56,7 +46,7 @@ export function openBeneath(root: string, rel: string): number {
   return fd;
 }
 
-// libc's errno is not reachable from here: what is at the path now says why, as near as it can.
+// libc's errno is not reachable here: guess from what is at the path now.
 function whyNot(path: string, last: boolean): string {
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return "is not there any more";

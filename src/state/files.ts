@@ -1,11 +1,6 @@
 /**
- * Low-level file access for state: directories 0700, files 0600 (STA-04), every write atomic
- * through a dot-named temporary file in the same directory (STA-05).
- *
- * Nothing under the state root is read or written through a symbolic link (StateLinkError): a
- * link planted there would carry vx's writes elsewhere. The root itself may be a link (a state
- * root kept on another disk), and so may its ancestors (`/tmp` on macOS); only the components
- * below it are refused.
+ * State file access: 0700/0600 (STA-04), atomic writes via dot-named temporaries (STA-05). No link below the
+ * root is followed (a planted one would carry writes elsewhere); the root and its ancestors may be links.
  */
 import { randomBytes } from "node:crypto";
 import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
@@ -18,21 +13,17 @@ function errnoOf(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/**
- * A failed write named for `path`, the file meant: a temp file's name means nothing to a person,
- * and `write` and `fsync` errors carry no name at all (`storageRefusal` says which file was full).
- */
+/** Named for the file meant: a temp file's name means nothing to a person, and write/fsync errors carry none. */
 function namedFor(err: unknown, path: string): unknown {
   if (errnoOf(err) !== undefined) (err as NodeJS.ErrnoException).path = path;
   return err;
 }
 
-/** mkdir -p with mode 0700 for every directory it creates; for the state root itself or outside it. */
+/** For the state root itself or outside it. */
 export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
-/** Each path from just below `root` down to `path`, outermost first. */
 function componentsBelow(root: string, path: string): string[] {
   const rel = relative(root, path);
   if (rel === "") return [];
@@ -46,7 +37,7 @@ function componentsBelow(root: string, path: string): string[] {
   return out;
 }
 
-/** Refuses a symbolic link at any component of `path` below `root`; stops at the first one missing. */
+/** Stops at the first missing component. */
 export function refuseLinks(root: string, path: string): void {
   for (const p of componentsBelow(root, path)) {
     const st = lstatSync(p, { throwIfNoEntry: false });
@@ -55,17 +46,14 @@ export function refuseLinks(root: string, path: string): void {
   }
 }
 
-/**
- * mkdir -p of a state directory, one component at a time below `root` (0700 each), refusing any
- * that is a symbolic link: a recursive mkdir would follow one and create directories elsewhere.
- */
+/** One component at a time: a recursive mkdir would follow a link and create directories elsewhere. */
 export function ensureStateDir(root: string, dir: string): void {
   const parts = componentsBelow(root, dir);
   if (parts.length === 0) ensureDir(root);
   for (const [i, p] of parts.entries()) {
     let st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) {
-      if (i === 0) ensureDir(root); // a state root not made yet (the root may be a link)
+      if (i === 0) ensureDir(root); // the root may be a link
       try {
         mkdirSync(p, { mode: 0o700 });
         continue;
@@ -78,14 +66,14 @@ export function ensureStateDir(root: string, dir: string): void {
   }
 }
 
-/** Flushes a directory's entries (a rename) to disk; best effort where directories cannot be opened. */
+/** Best effort. */
 export function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");
     fsyncSync(fd);
   } catch {
-    // Some filesystems refuse to fsync a directory; the rename itself stays atomic.
+    // Some filesystems refuse; the rename stays atomic.
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -93,16 +81,12 @@ export function syncDir(dir: string): void {
 
 const TEMP_NAME = /^\..+\.[0-9a-f]{16}\.tmp$/;
 
-/** Whether `name` is one createTemp makes (a user's own `.notes.tmp` never is). */
+/** A user's own `.notes.tmp` never is. */
 export function isTempName(name: string): boolean {
   return TEMP_NAME.test(name);
 }
 
-/**
- * A new temporary file next to `path`, opened for writing. The name is unpredictable and the open
- * exclusive and no-follow, so a file or link planted under a name vx would pick is never opened.
- * It starts with "." and ends in ".tmp" so no lister of "*.json" ever picks it up.
- */
+/** Unpredictable name, exclusive no-follow open: nothing planted is ever opened. Dot-named so no `*.json` lister sees it. */
 export function createTemp(path: string, mode: number): { tmp: string; fd: number } {
   for (let attempt = 1; ; attempt++) {
     const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString("hex")}.tmp`);
@@ -114,11 +98,7 @@ export function createTemp(path: string, mode: number): { tmp: string; fd: numbe
   }
 }
 
-/**
- * Writes `content` to `path` atomically: readers see the old file or the new one, never half.
- * The data is flushed before the rename and the rename after it, so after a power loss the file
- * is whole and a later write (a wake's commit) never reaches disk before an earlier one.
- */
+/** Data flushed before the rename and the rename after it: after a power loss the file is whole and no later write lands first. */
 export function writeAtomic(path: string, content: string, mode = 0o600, dirMode = 0o700): void {
   mkdirSync(dirname(path), { recursive: true, mode: dirMode });
   replaceFile(path, content, mode);
@@ -147,22 +127,14 @@ function replaceFile(path: string, content: string, mode: number): void {
   syncDir(dirname(path));
 }
 
-/**
- * writeAtomic for a state file under `root`: its directories are made or checked one by one, and
- * neither they nor the file may be a symbolic link (the rename would replace a link the user put
- * there, and a linked directory would take the file elsewhere).
- */
+/** No link at the file or its directories: the rename would replace one, a linked directory take the file elsewhere. */
 export function writeStateFile(root: string, path: string, content: string): void {
   ensureStateDir(root, dirname(path));
   if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new StateLinkError(path);
   replaceFile(path, content, 0o600);
 }
 
-/**
- * Opens a state file for appending (a log), creating it 0600; a symbolic link at its name is
- * refused, never followed, and so is anything but a regular file (the open does not block on a
- * FIFO). The caller closes the descriptor.
- */
+/** Only a regular file, never through a link, never blocking on a FIFO. The caller closes it. */
 export function openStateAppend(path: string): number {
   let fd: number;
   try {
@@ -180,7 +152,6 @@ export function openStateAppend(path: string): number {
   return fd;
 }
 
-/** Appends `text` to a state file (see openStateAppend). */
 export function appendStateText(path: string, text: string): void {
   const fd = openStateAppend(path);
   try {
@@ -192,21 +163,17 @@ export function appendStateText(path: string, text: string): void {
   }
 }
 
-/**
- * Writes a file of the user's project: 0644, directories 0755 (they are committed and shared),
- * and through a symlink to its target (CLAUDE.md is often a link to AGENTS.md), never over it.
- */
+/** 0644/0755 (committed and shared), through a symlink, never over it (CLAUDE.md is often a link to AGENTS.md). */
 export function writeProjectFile(path: string, content: string): void {
   let target = path;
   try {
     if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
   } catch {
-    // Absent, or a dangling link: write the path itself.
+    // Absent or dangling: write the path itself.
   }
   writeAtomic(target, content, 0o644, 0o755);
 }
 
-/** What a file that is not a regular one is, for a message. */
 export function kindOf(st: Stats): string {
   if (st.isDirectory()) return "a directory";
   if (st.isFIFO()) return "a named pipe (FIFO)";
@@ -217,28 +184,23 @@ export function kindOf(st: Stats): string {
   return "not a regular file";
 }
 
-/** The refusal of a file vx would read or append to that is not a regular file. */
 export function notRegularError(path: string, st: Stats): StateError {
   return new StateError(path, `is ${kindOf(st)}, not a regular file - vx leaves it as it is; remove it or move it aside`);
 }
 
-/** A failed open, naming what is there when it is not a regular file (a socket cannot be opened: ENXIO). */
+/** Names what is there when not a regular file (a socket gives ENXIO). */
 function openError(path: string, err: unknown, what: "read" | "append to"): StateError {
   let st: Stats | undefined;
   try {
     st = lstatSync(path);
   } catch {
-    // Gone or unreachable: the open's own error says it.
+    // The open's own error says it.
   }
   if (st && !st.isFile() && !st.isSymbolicLink()) return notRegularError(path, st);
   return new StateError(path, `cannot ${what}: ${errorMessage(err)}`);
 }
 
-/**
- * Opens `path` for reading, or undefined when it does not exist. The open never blocks (a FIFO
- * planted at a file's name would otherwise hang vx, the sentinel included, until a writer came)
- * and anything but a regular file is refused. `follow` false refuses a symbolic link at the name.
- */
+/** Never blocks (a planted FIFO would hang vx, the sentinel included); only a regular file. */
 function openRegular(path: string, follow: boolean): number | undefined {
   let fd: number;
   try {
@@ -258,10 +220,7 @@ function openRegular(path: string, follow: boolean): number | undefined {
   }
 }
 
-/**
- * The one reader of every file vx parses (state files and the project's own): its text, or
- * undefined when it does not exist; a file that cannot be read is a StateError naming it.
- */
+/** The one reader of every file vx parses; unreadable is a StateError naming it. */
 function readRegular(path: string, follow: boolean): string | undefined {
   const fd = openRegular(path, follow);
   if (fd === undefined) return undefined;
@@ -274,21 +233,16 @@ function readRegular(path: string, follow: boolean): string | undefined {
   }
 }
 
-/** A file of the project (links followed: CLAUDE.md is often one): its text, or undefined when absent. */
+/** A project file; links followed (CLAUDE.md is often one). */
 export function readTextIfExists(path: string): string | undefined {
   return readRegular(path, true);
 }
 
-/**
- * readTextIfExists for a state file, never through a symbolic link at its name, live or dangling:
- * a dangling one taken as absent would let a save write a fresh record where the user put a link
- * (STA-07: corrupt is reported, never skipped). The no-follow open costs no extra system call.
- */
+/** Never through a link, even dangling: taken as absent, a save would write where the user put a link (STA-07). */
 export function readStateText(path: string): string | undefined {
   return readRegular(path, false);
 }
 
-/** Parses JSON text from `path`; invalid JSON is a StateError naming the file. */
 export function parseJsonText(path: string, text: string): unknown {
   try {
     return JSON.parse(text);
@@ -314,7 +268,7 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-/** Deletes a file; a missing file is not an error. */
+/** Missing is not an error. */
 export function removeFile(path: string): void {
   try {
     unlinkSync(path);
@@ -323,11 +277,7 @@ export function removeFile(path: string): void {
   }
 }
 
-/**
- * Removes a state file or directory under `root`, whatever it is, following no link: a link at
- * `path` is unlinked, a directory removed with the links inside it (never what they point to),
- * and a linked directory above `path` refused (StateLinkError). Absent is not an error.
- */
+/** Whatever it is, following no link; a linked directory above it is refused. Absent is not an error. */
 export function removeStatePath(root: string, path: string): void {
   refuseLinks(root, dirname(path));
   const st = lstatSync(path, { throwIfNoEntry: false });
@@ -336,7 +286,6 @@ export function removeStatePath(root: string, path: string): void {
   else removeFile(path);
 }
 
-/** True when both paths exist and resolve to the same file. */
 export function sameFile(a: string, b: string): boolean {
   try {
     return realpathSync(a) === realpathSync(b);

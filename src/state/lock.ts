@@ -1,7 +1,4 @@
-/**
- * Kernel advisory locks (flock) reached through libc. The kernel drops a flock when its holder
- * dies, so a crash never leaves a stale claim, which a pid-file lock cannot promise.
- */
+/** flock through libc: the kernel drops it when its holder dies, so a crash never leaves a stale claim. */
 import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
 import { StateError, StateLinkError } from "../errors";
@@ -24,18 +21,13 @@ function flock(fd: number, op: number): number {
   return libc.flock(fd, op);
 }
 
-/** A held lock; `release` is idempotent. */
+/** `release` is idempotent. */
 export type HeldLock = { path: string; fd: number; release(): void };
 
-// flock locks belong to open file descriptions, so a second open in this process would
-// deadlock against the first; refuse re-entry loudly instead.
+// A second open in this process would deadlock against the first (flock is per open file description).
 const heldHere = new Set<string>();
 
-/**
- * Opens a lock file, never through a symbolic link at its name: a link planted there would have
- * vx create or lock a file wherever it points. Nor does the open wait on a FIFO planted there;
- * anything but a regular file is refused. Callers make its directory with ensureStateDir.
- */
+/** Never through a link (a planted one would have vx create a file wherever it points), never waiting on a FIFO; only a regular file. */
 function openLockFile(path: string, flags: number): number {
   let fd: number;
   try {
@@ -74,7 +66,6 @@ function held(path: string, fd: number): HeldLock {
   };
 }
 
-/** Blocks until the exclusive lock on `path` is ours. */
 export function lockExclusive(path: string): HeldLock {
   if (heldHere.has(path)) throw new Error(`lock ${path} is already held by this process`);
   const fd = open(path);
@@ -85,7 +76,7 @@ export function lockExclusive(path: string): HeldLock {
   return held(path, fd);
 }
 
-/** Takes the exclusive lock only if nobody holds it; undefined otherwise. Never blocks. */
+/** Never blocks. */
 export function tryLockExclusive(path: string): HeldLock | undefined {
   if (heldHere.has(path)) return undefined;
   const fd = open(path);
@@ -96,10 +87,7 @@ export function tryLockExclusive(path: string): HeldLock | undefined {
   return held(path, fd);
 }
 
-/**
- * True when some process holds `path` exclusively (a shared non-blocking probe; never blocks).
- * A symbolic link or anything but a regular file at `path` is a StateError, not "nobody holds it".
- */
+/** A shared non-blocking probe. A link or non-regular file is a StateError, not "nobody holds it". */
 export function isLockHeld(path: string): boolean {
   if (heldHere.has(path)) return true;
   let fd: number;
@@ -118,7 +106,6 @@ export function isLockHeld(path: string): boolean {
   }
 }
 
-/** Runs `fn` under the exclusive lock on `path`, released however `fn` ends. */
 export async function withLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
   const lock = lockExclusive(path);
   try {

@@ -1,9 +1,4 @@
-/**
- * Model profiles (CMD-MODELS-01): the global `~/.vexillum/models.json` and the project's
- * `.vexillum/models.json`, each validated on its own (a malformed file is an error naming it,
- * never an empty list), merged project over global profile by profile, and the harness, model
- * and effort a dispatch takes from them.
- */
+/** Model profiles (CMD-MODELS-01): global and project files, each validated on its own (a malformed one is an error naming it), project over global. */
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { StateError, UsageError } from "../errors";
@@ -13,7 +8,7 @@ import { parseRecord } from "./record";
 import { type Models, ModelsSchema, type Profile, type Task } from "./schemas";
 
 export type ModelsFile = { path: string; models: Models };
-/** The merged document, and the files it came from (global first). */
+/** `sources`: global first. */
 export type MergedModels = Models & { sources: string[] };
 export type Choice = { harness?: NonNullable<Task["harness"]>; model?: string; effort?: string };
 
@@ -25,20 +20,15 @@ export function projectModelsPath(top: string): string {
   return join(top, ".vexillum", "models.json");
 }
 
-/** One file; undefined when absent, a StateError naming it when it is not a profiles document. */
+/** Undefined when absent. */
 export function readModelsFile(path: string): ModelsFile | undefined {
-  // Links are followed (both files are the user's to edit, and may live in a dotfiles checkout);
-  // vx never writes through them after init, and anything but a regular file is refused.
+  // Links are followed: the user's files, maybe in a dotfiles checkout; vx never writes through them after init.
   const text = readTextIfExists(path);
   if (text === undefined) return undefined;
   return { path, models: parseRecord(path, text, ModelsSchema).value };
 }
 
-/**
- * Later files win, profile by profile (a whole profile replaces the earlier one of its name,
- * fields are not mixed), and for `default`. A default naming no profile of the result is an error
- * naming the file that set it.
- */
+/** Later files win, whole profile by profile (fields are not mixed), and for `default`. */
 export function mergeModels(files: ModelsFile[]): MergedModels {
   // fromEntries defines own properties: no name reaches a prototype setter.
   const profiles: Record<string, Profile> = Object.fromEntries(files.flatMap((f) => Object.entries(f.models.profiles)));
@@ -53,7 +43,7 @@ export function mergeModels(files: ModelsFile[]): MergedModels {
   return { profiles, ...(def === undefined ? {} : { default: def }), sources: files.map((f) => f.path) };
 }
 
-/** Both files merged; throws on the first malformed one. */
+/** Throws on the first malformed file. */
 export function loadModels(root: string, top: string): MergedModels {
   const files = [globalModelsPath(root), projectModelsPath(top)].map(readModelsFile);
   return mergeModels(files.filter((f): f is ModelsFile => f !== undefined));
@@ -64,16 +54,12 @@ function knownNames(profiles: Record<string, Profile>): string {
   return names.length === 0 ? "none" : names.map(printableLine).join(", ");
 }
 
-/** `(<harness>, <model>, <effort>)`, `-` for a field the profile leaves to the defaults. */
+/** `-` for a field left to the defaults. */
 export function profileTriple(p: Profile): string {
   return `(${[p.harness, p.model, p.effort].map((x) => (x === undefined ? "-" : printableLine(x))).join(", ")})`;
 }
 
-/**
- * Which profile a dispatch runs with: the one named by `--profile`, else the default when no
- * harness, model or effort flag was given (a default mixed with a flag could pair its model with
- * another harness), else none. Undefined `name` with `useDefault` false never picks one.
- */
+/** `--profile`'s, else the default only when no harness, model or effort flag was given (it could pair its model with another harness). */
 export function pickProfile(models: Models, name: string | undefined, flags: Choice, useDefault: boolean, command: string): { name: string; profile: Profile; fromDefault: boolean } | undefined {
   if (name !== undefined) {
     const profile = Object.hasOwn(models.profiles, name) ? models.profiles[name] : undefined;
@@ -85,7 +71,7 @@ export function pickProfile(models: Models, name: string | undefined, flags: Cho
   return { name: models.default, profile: models.profiles[models.default] as Profile, fromDefault: true };
 }
 
-/** An explicit flag wins, field by field; the profile fills the rest. */
+/** An explicit flag wins, field by field. */
 export function applyProfile(profile: Profile | undefined, flags: Choice): Choice {
   return {
     harness: flags.harness ?? profile?.harness,
@@ -94,15 +80,10 @@ export function applyProfile(profile: Profile | undefined, flags: Choice): Choic
   };
 }
 
-/**
- * The harness, model and effort a dispatch or redispatch runs with, given its flags. Loads the
- * profiles only when one could apply (a malformed file then stops the dispatch); says on stderr when the default was taken, since nothing on
- * the command line named it.
- */
+/** Loads profiles only when one could apply; says when the default was taken, since the command line did not name it. */
 export function profileChoice(deps: Deps, where: { root: string; top: string }, name: unknown, flags: Choice, opts: { useDefault: boolean; command: string }): Choice {
   const wanted = name === undefined ? undefined : String(name);
   const anyFlag = flags.harness !== undefined || flags.model !== undefined || flags.effort !== undefined;
-  // Nothing to look up: no profile named, and no default could apply.
   if (wanted === undefined && (!opts.useDefault || anyFlag)) return flags;
   const picked = pickProfile(loadModels(where.root, where.top), wanted, flags, opts.useDefault, opts.command);
   if (picked?.fromDefault) {

@@ -1,7 +1,4 @@
-/**
- * Where every fact lives: the state root under $HOME, the project key, the per-project state
- * dir and its files (STA-02, STA-03), and the refusal to run from inside a camp (STA-08).
- */
+/** Where every fact lives (STA-02, STA-03), and the refusal to run from inside a camp (STA-08). */
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { VxError } from "../errors";
@@ -9,26 +6,25 @@ import type { Exec } from "../exec";
 
 export type Env = Record<string, string | undefined>;
 
-/** Every variable `stateRoot` reads, for telling another process's state root from its environment. */
+/** What `stateRoot` reads, to tell another process's state root from its environment. */
 export const STATE_ROOT_VARS = ["HOME"] as const;
 
-/** ENV-01's refusal when HOME is unset or empty. */
+/** ENV-01. */
 export const NO_HOME = "HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again";
 
-/** `$HOME/.vexillum`; every command but help/version needs HOME (ENV-01). */
+/** ENV-01. */
 export function stateRoot(env: Env): string {
   const home = env.HOME;
   if (!home) throw new VxError(NO_HOME);
   return join(home, ".vexillum");
 }
 
-/** `<basename>-<first 8 hex of sha256(path)>` of an absolute, symlink-resolved path. */
+/** Of an absolute, symlink-resolved path. */
 export function projectKey(projectPath: string): string {
   const hash = new Bun.CryptoHasher("sha256").update(projectPath).digest("hex").slice(0, 8);
   return `${basename(projectPath)}-${hash}`;
 }
 
-/** Resolves symlinks when the path exists; otherwise returns it as given. */
 export function realpathOr(path: string): string {
   try {
     return realpathSync(path);
@@ -37,7 +33,6 @@ export function realpathOr(path: string): string {
   }
 }
 
-/** True when `path` is `root` or below it. */
 export function isUnder(path: string, root: string): boolean {
   const p = realpathOr(path);
   const r = realpathOr(root);
@@ -48,17 +43,12 @@ function campRefusal(dir: string): VxError {
   return new VxError(`running from inside ${dir}, which looks like a vexillum-managed camp, not a project root - cd back to the real project and try again`);
 }
 
-/** STA-08: project commands refuse to run from anywhere under the state root. */
+/** STA-08. */
 export function refuseInsideCamp(cwd: string, root: string): void {
   if (isUnder(cwd, root)) throw campRefusal(realpathOr(cwd));
 }
 
-/**
- * The git toplevel of `cwd` (what `git rev-parse --show-toplevel` prints), symlinks resolved;
- * undefined outside a repository. Found by walking up to the nearest `.git` entry (a directory,
- * or the file a worktree or submodule has), because spawning git costs more than the rest of a
- * Stop-hook drain; git itself is asked only when GIT_DIR or GIT_WORK_TREE redirect it.
- */
+/** Walks up to the nearest `.git` entry: spawning git costs more than the rest of a Stop-hook drain. Git is asked only when GIT_DIR or GIT_WORK_TREE redirect it. */
 export async function gitToplevel(cwd: string, exec: Exec, env: Env = {}): Promise<string | undefined> {
   if (env.GIT_DIR || env.GIT_WORK_TREE) {
     const res = await exec.run(["git", "rev-parse", "--show-toplevel"], { cwd, env });
@@ -74,12 +64,11 @@ export async function gitToplevel(cwd: string, exec: Exec, env: Env = {}): Promi
   }
 }
 
-/** The files of one project's state dir. */
 export type ProjectPaths = {
-  /** The project's absolute path (its git toplevel). */
+  /** Its git toplevel. */
   project: string;
   key: string;
-  /** The state root: nothing below it is read or written through a symbolic link. */
+  /** Nothing below it is read or written through a symbolic link. */
   root: string;
   stateDir: string;
   tasksDir: string;
@@ -102,10 +91,7 @@ export function projectPaths(root: string, project: string): ProjectPaths {
   return stateDirPaths(join(root, "projects", key), project);
 }
 
-/**
- * Paths of a state dir found by listing `projects/` (the sentinel does not know the project path).
- * A state dir is always `<root>/projects/<key>`, so its root is two levels up.
- */
+/** For a state dir found by listing `projects/`; its root is two levels up. */
 export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
   return {
     project,
@@ -128,8 +114,6 @@ export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
   };
 }
 
-/** Global files under the state root. */
-/** Every project's state dir under `<root>/projects/`, sorted; none when that dir cannot be read. */
 export function projectStateDirs(root: string): string[] {
   const dir = join(root, "projects");
   try {

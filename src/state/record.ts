@@ -1,8 +1,4 @@
-/**
- * Reading and writing one JSON state file: validation at the boundary (a bad file is an error
- * naming it, never a silent default), and saves that keep every top-level field this build does
- * not know exactly as it was on disk (STA-06), so an older vx never erases a newer one's data.
- */
+/** One JSON state file: a bad file is an error naming it, never a default; unknown top-level fields survive a save, so an older vx never erases a newer one's data (STA-06). */
 import * as v from "valibot";
 import { StateError } from "../errors";
 import { SCHEMA_VERSION } from "./schemas";
@@ -21,7 +17,7 @@ function issueText(issue: v.BaseIssue<unknown>): string {
   return where ? `invalid ${where}: ${issue.message}` : issue.message;
 }
 
-/** Checks `schema_version` before anything else, so a newer file is refused rather than misread. */
+/** First, so a newer file is refused rather than misread. */
 function checkSchemaVersion(path: string, raw: Record<string, unknown>): void {
   const sv = raw.schema_version;
   if (sv === undefined) return;
@@ -31,7 +27,7 @@ function checkSchemaVersion(path: string, raw: Record<string, unknown>): void {
   if (sv > SCHEMA_VERSION) throw new StateError(path, `unsupported schema version ${sv} (expected ${SCHEMA_VERSION})`);
 }
 
-/** Parses and validates file text; `versioned` files get the schema-version gate (STA-07). */
+/** STA-07 for `versioned` files. */
 export function parseRecord<S extends ObjectSchema>(path: string, text: string, schema: S, versioned = false): Loaded<v.InferOutput<S>> {
   const raw = parseJsonText(path, text);
   if (!isPlainObject(raw)) throw new StateError(path, "expected a JSON object");
@@ -43,17 +39,14 @@ export function parseRecord<S extends ObjectSchema>(path: string, text: string, 
   return { value: result.output as v.InferOutput<S>, raw };
 }
 
-/** Loads a state file; undefined when it does not exist. */
+/** Undefined when it does not exist. */
 export function loadRecord<S extends ObjectSchema>(path: string, schema: S, versioned = false): Loaded<v.InferOutput<S>> | undefined {
   const text = readStateText(path);
   if (text === undefined) return undefined;
   return parseRecord(path, text, schema, versioned);
 }
 
-/**
- * Known keys first in `keys` order (undefined dropped), then every key of `onDisk` this build
- * does not know, sorted by name, with its value untouched.
- */
+/** Known keys in `keys` order, then `onDisk`'s unknown keys sorted, values untouched. */
 export function mergeForSave(known: Record<string, unknown>, keys: readonly string[], onDisk: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (known[k] !== undefined) out[k] = known[k];
@@ -68,11 +61,7 @@ export function renderState(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/**
- * Saves `known` to `path`, keeping unknown top-level fields of whatever is on disk right now.
- * Callers hold the file's lock when the save is part of a read-modify-write. A file on disk that
- * is not a JSON object is never overwritten.
- */
+/** Keeps unknown fields of what is on disk now; callers hold the lock for a read-modify-write. A non-object file is never overwritten. */
 export function saveRecord(root: string, path: string, known: Record<string, unknown>, keys: readonly string[]): void {
   const text = readStateText(path);
   let onDisk: Record<string, unknown> | undefined;

@@ -1,9 +1,4 @@
-/**
- * Rename that refuses to replace an existing name, in one system call (Linux `renameat2` with
- * RENAME_NOREPLACE, macOS `renamex_np` with RENAME_EXCL). Putting a claimed wake back must never
- * overwrite a newer wake, and must never leave two names for one wake if the process dies
- * halfway, which a link-then-unlink would.
- */
+/** Rename that never replaces, in one system call: a put-back wake must not overwrite a newer one nor, dying halfway, leave two names (as link-then-unlink would). */
 import { dlopen, FFIType, ptr, read } from "bun:ffi";
 
 type Native = { rename(from: Uint8Array, to: Uint8Array): number; errno(): number };
@@ -44,10 +39,7 @@ const cString = (s: string) => new TextEncoder().encode(`${s}\0`);
 const ENOENT = 2;
 const EEXIST = 17;
 
-/**
- * `ok`: renamed; `exists`: the target exists (nothing changed); `gone`: the source is missing;
- * `unsupported`: no such system call here (the caller falls back).
- */
+/** `unsupported`: no such system call here (the caller falls back). */
 export function renameNoReplace(from: string, to: string): "ok" | "exists" | "gone" | "unsupported" {
   const n = load();
   if (!n) return "unsupported";

@@ -1,7 +1,4 @@
-/**
- * One valibot schema per on-disk file, and for each the order its known keys are written in.
- * Types come from the schemas; nothing else hand-writes them.
- */
+/** One valibot schema per on-disk file; types come from the schemas, key order from their declarations. */
 import * as v from "valibot";
 import { BACKEND_NAMES } from "../backends/names";
 import { COMMANDER_NAMES, HARNESS_NAMES, LISTED_HARNESS_NAMES } from "../harnesses/names";
@@ -17,7 +14,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const KINDS = ["mission", "scout"] as const;
 export const HARNESSES = HARNESS_NAMES;
-/** The harnesses people choose (config, profiles, help): all but `vx demo`'s own. */
+/** All but `vx demo`'s own. */
 export const LISTED_HARNESSES = LISTED_HARNESS_NAMES;
 export const BACKENDS = BACKEND_NAMES;
 export const COMMANDERS = COMMANDER_NAMES;
@@ -58,11 +55,10 @@ export const TaskSchema = v.object({
   herdr_pane_id: OptString,
   herdr_agent_name: OptString,
   tmux_target: OptString,
-  /** The tmux server's socket path, the soldier session's own id (`$N`) and its pane's (`%N`). */
   tmux_socket: OptString,
   tmux_session_id: OptString,
   tmux_pane_id: OptString,
-  /** What a backend added after the first two records of its soldier, by its own keys (only it reads them). */
+  /** A backend's own keys; only it reads them. */
   backend_state: v.optional(v.record(v.string(), v.string())),
   harness: v.optional(v.picklist(HARNESSES)),
   model: OptString,
@@ -82,10 +78,10 @@ export type Task = v.InferOutput<typeof TaskSchema>;
 export type Decision = v.InferOutput<typeof DecisionSchema>;
 export type Amendment = v.InferOutput<typeof AmendmentSchema>;
 
-/** Keys that are always written, even when empty or zero. */
+/** Always written, even when empty or zero. */
 export const TASK_REQUIRED_KEYS = ["id", "schema_version", "kind", "prompt", "status", "created_at", "updated_at"];
 
-/** TMX-05: a soldier's harness-reported state, written by `vx report` (CMD-REPORT-02). */
+/** TMX-05, CMD-REPORT-02. */
 export const SOLDIER_STATES = ["working", "idle", "blocked"] as const;
 export const SoldierStateSchema = v.object({
   task_id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/)),
@@ -117,10 +113,7 @@ export const ForumWakeSchema = v.object({
 });
 export type ForumWake = v.InferOutput<typeof ForumWakeSchema>;
 
-/**
- * FOR-01 `wakes/forum/.<session>.<uid>.pending`: the forum wake one message owes, written before
- * the message and removed after its wake (the journal a restart completes).
- */
+/** FOR-01: the forum wake one message owes (the journal a restart completes). */
 export const ForumPendingSchema = v.object({
   session: v.string(),
   uid: v.string(),
@@ -130,7 +123,7 @@ export const ForumPendingSchema = v.object({
 });
 export type ForumPending = v.InferOutput<typeof ForumPendingSchema>;
 
-/** FOR-01 `forum-inbox/<session>/<uid>.json`; `acked_at` absent, null or empty means unread. */
+/** FOR-01; `acked_at` absent, null or empty means unread. */
 export const ForumMessageSchema = v.object({
   uid: v.string(),
   session: v.string(),
@@ -144,7 +137,7 @@ export type ForumMessage = v.InferOutput<typeof ForumMessageSchema>;
 export const AwaiterSchema = v.object({
   pid: Int,
   owner_pid: Int,
-  /** AWT-06: the hook shells between the await and its owner, nearest first. */
+  /** AWT-06: nearest first. */
   wrapper_pids: v.optional(v.array(Int)),
   project_path: v.string(),
   project_key: v.string(),
@@ -166,7 +159,7 @@ export const SentinelInfoSchema = v.object({
   pid: Int,
   started_at: Time,
   build: BuildSchema,
-  /** SEN-02: the PATH it runs with (the backends' programs are found there); absent from older sentinels. */
+  /** SEN-02; absent from older sentinels. */
   path: v.optional(v.string()),
 });
 export type SentinelInfo = v.InferOutput<typeof SentinelInfoSchema>;
@@ -189,10 +182,10 @@ export const CommanderSchema = v.object({
   herdr_workspace_id: OptString,
   project_path: v.string(),
   registered_at: Time,
-  /** CMDR-09: the Codex thread the commander ran vx from (`CODEX_THREAD_ID`), and its `CODEX_HOME`. */
+  /** CMDR-09. */
   codex_thread_id: OptString,
   codex_home: OptString,
-  /** CMDR-10: a hook-less commander in a plain tmux pane: its pane, its server's socket, its own pid. */
+  /** CMDR-10. */
   tmux_pane: OptString,
   tmux_socket: OptString,
   pid: v.optional(Int),
@@ -211,39 +204,33 @@ export const ProjectConfigSchema = v.object({
   commander: v.optional(v.picklist(COMMANDERS)),
   backend: v.optional(v.picklist(BACKENDS)),
   harness: v.optional(v.picklist(LISTED_HARNESSES)),
-  /**
-   * WAK-14: the notifier argv. Checked where it is used (the sentinel logs, doctor warns), not
-   * here, so a typo in it never stops every other command from reading the config.
-   */
+  /** WAK-14: checked where used, so a typo never stops other commands reading the config. */
   notify: v.optional(v.unknown()),
   block_file: OptString,
   block_lang: v.optional(v.picklist(["en", "es"])),
   block_hash: OptString,
   skill_hashes: v.optional(v.record(v.string(), v.string())),
   file_hashes: v.optional(v.record(v.string(), v.string())),
-  /** STA-10: argv arrays run in each camp before its soldier starts. */
+  /** STA-10. */
   camp_setup: v.optional(v.array(v.pipe(v.array(v.string()), v.minLength(1, "a camp_setup command must name a program")))),
   camp_setup_timeout: v.optional(v.pipe(v.number(), v.minValue(1, "camp_setup_timeout must be at least 1 (seconds)"))),
 });
 export type ProjectConfig = v.InferOutput<typeof ProjectConfigSchema>;
 
-/** `<state dir>/project.json`: which project path a state dir belongs to (the key is one-way). */
+/** The project key is one-way. */
 export const ProjectRecordSchema = v.object({
   schema_version: v.optional(Int),
   path: v.string(),
 });
 
-/**
- * One model profile of `models.json` (CMD-MODELS-01). Strict: a misspelt key (`modle`) would
- * otherwise be dropped without a word and the soldier started on another model.
- */
+/** CMD-MODELS-01. Strict: a misspelt key would be dropped silently and the soldier started on another model. */
 const ProfileFields = {
   harness: v.optional(v.picklist(LISTED_HARNESSES, `expected one of ${LISTED_HARNESSES.join(", ")}`)),
   model: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
   effort: v.optional(v.pipe(v.string("expected a string"), v.nonEmpty("must not be empty"))),
   when: v.optional(v.string("expected a string")),
 };
-/** A JSON object, not an array (valibot's record and object take arrays too). */
+/** valibot's record and object take arrays too. */
 const isPlainObject = (x: unknown) => typeof x === "object" && x !== null && !Array.isArray(x);
 const ProfileSchema = v.pipe(v.custom<Record<string, unknown>>(isPlainObject, "expected an object"), v.strictObject(ProfileFields, `unknown field (known: ${Object.keys(ProfileFields).join(", ")})`));
 export type Profile = v.InferOutput<typeof ProfileSchema>;
@@ -254,11 +241,10 @@ function reservedName(o: Record<string, unknown>): string | undefined {
   return Object.keys(o).find((k) => RESERVED_NAMES.includes(k));
 }
 
-/** `~/.vexillum/models.json` and `.vexillum/models.json`: named profiles and an optional default. */
 export const ModelsSchema = v.object({
   profiles: v.pipe(
     v.custom<Record<string, unknown>>(isPlainObject, "expected an object"),
-    // Names valibot's record drops without a word (it guards objects against prototype pollution).
+    // valibot's record drops these silently (prototype pollution guard).
     v.check(
       (o) => reservedName(o) === undefined,
       (issue) => `the profile name "${reservedName(issue.input as Record<string, unknown>)}" is one JavaScript reserves, so vx cannot read it; rename that profile`,
@@ -269,12 +255,11 @@ export const ModelsSchema = v.object({
 });
 export type Models = v.InferOutput<typeof ModelsSchema>;
 
-/** The order keys are written in: the schema's own declaration order. */
 export function keysOf(schema: { entries: Record<string, unknown> }): string[] {
   return Object.keys(schema.entries);
 }
 
-/** FOR-07 `forums/<session>/session.json`: the review session of one artifact. */
+/** FOR-07. */
 export const ForumSessionSchema = v.object({
   session: v.string(),
   file: v.string(),
@@ -284,7 +269,7 @@ export const ForumSessionSchema = v.object({
 });
 export type ForumSession = v.InferOutput<typeof ForumSessionSchema>;
 
-/** FOR-07 one line of `forums/<session>/transcript.jsonl`. */
+/** FOR-07. */
 export const TranscriptLineSchema = v.object({
   uid: v.string(),
   from: v.picklist(["general", "commander"]),
@@ -293,7 +278,7 @@ export const TranscriptLineSchema = v.object({
 });
 export type TranscriptLine = v.InferOutput<typeof TranscriptLineSchema>;
 
-/** FOR-05 `forum/server.json`: the running forum server. */
+/** FOR-05. */
 export const ForumServerSchema = v.object({
   pid: Int,
   port: Int,

@@ -1,7 +1,4 @@
-/**
- * Task files (TSK-01): load, list, and locked read-modify-write saves that keep unknown fields.
- * A corrupt or too-new task file is an error naming it; commands never skip it silently.
- */
+/** Task files (TSK-01). A corrupt or too-new one is an error naming it, never skipped silently. */
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, UsageError, VxError } from "../errors";
@@ -23,24 +20,21 @@ function lexists(path: string): boolean {
   }
 }
 
-/** The marks of one running episode (SEN-08/13/18); every settlement out of running clears them. */
+/** SEN-08/13/18: every settlement out of running clears them. */
 export const SETTLE_CLEARS = {
   agent_not_found_since: undefined,
   idle_unconfirmed_since: undefined,
   held_running_since: undefined,
 } as const satisfies Partial<Task>;
 
-/** A new running episode (a command or a reopen) also forgets the pause it saw (SEN-17). */
+/** A new running episode also forgets the pause it saw (SEN-17). */
 export const EPISODE_CLEARS = { ...SETTLE_CLEARS, pause_seen_at: undefined } as const satisfies Partial<Task>;
 
 export function taskPath(paths: ProjectPaths, id: string): string {
   return join(paths.tasksDir, `${id}.json`);
 }
 
-/**
- * One task file's content. Its `id` must be its file name: saves write to the file named by the
- * id, so a mismatch would let a save land on another task's file. Such a file is corrupt.
- */
+/** Its `id` must be its file name, or a save would land on another task's file. */
 export function parseTaskFile(path: string, text: string): Loaded<Task> {
   const loaded = parseRecord(path, text, TaskSchema, true);
   const name = basename(path, ".json");
@@ -50,22 +44,19 @@ export function parseTaskFile(path: string, text: string): Loaded<Task> {
   return loaded;
 }
 
-/** Loads one task; undefined when its file does not exist. */
+/** Undefined when its file does not exist. */
 export function loadTask(paths: ProjectPaths, id: string): Loaded<Task> | undefined {
   const path = taskPath(paths, id);
   const text = readStateText(path);
   return text === undefined ? undefined : parseTaskFile(path, text);
 }
 
-/** The refusal of a task id with no task file here (TSK-01, WAIT-05). */
+/** TSK-01, WAIT-05. */
 export function noTask(id: string): VxError {
   return new VxError(`no task ${id} in this project - 'vx status' lists its tasks`);
 }
 
-/**
- * TSK-02: the one task id `ref` names: a whole id as it is, a prefix when exactly one task's id
- * starts with it (as git takes a commit's); none is `noTask`'s refusal, several a usage error.
- */
+/** TSK-02: a whole id, or a prefix of exactly one task's id. */
 export function resolveTaskRef(paths: ProjectPaths, ref: string, command?: string): string {
   if (isTaskId(ref)) return ref;
   const ids = taskFileNames(paths)
@@ -77,17 +68,13 @@ export function resolveTaskRef(paths: ProjectPaths, ref: string, command?: strin
   throw new UsageError(`task id prefix "${ref}" is ambiguous: it starts ${shown} - give more of the id`, command);
 }
 
-/** Loads a task the user named: a missing file is `noTask`'s refusal. */
 export function requireTask(paths: ProjectPaths, id: string): Task {
   const loaded = loadTask(paths, id);
   if (!loaded) throw noTask(id);
   return loaded.value;
 }
 
-/**
- * Names of task files (`<id>.json`), sorted; temporary and claimed files are not listed. A tasks
- * directory reached through a symbolic link is refused (a few lstats per listing, not per file).
- */
+/** Sorted; temporaries skipped. A linked tasks directory is refused (a few lstats per listing, not per file). */
 export function taskFileNames(paths: ProjectPaths): string[] {
   refuseLinks(paths.root, paths.tasksDir);
   let names: string[];
@@ -100,7 +87,7 @@ export function taskFileNames(paths: ProjectPaths): string[] {
   return names.filter((n) => n.endsWith(".json") && !n.startsWith(".")).sort();
 }
 
-/** Every task of the project with its raw file; throws on the first corrupt file (STA-07). */
+/** Throws on the first corrupt file (STA-07). */
 export function listTasks(paths: ProjectPaths): Loaded<Task>[] {
   const out: Loaded<Task>[] = [];
   for (const name of taskFileNames(paths)) {
@@ -116,7 +103,7 @@ function isEmpty(x: unknown): boolean {
   return x === undefined || x === "" || x === 0 || (Array.isArray(x) && x.length === 0);
 }
 
-/** The task as written: known keys in schema order, optional ones omitted when empty or zero. */
+/** Optional keys omitted when empty or zero. */
 export function compactTask(task: Task): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const required = new Set(TASK_REQUIRED_KEYS);
@@ -129,12 +116,11 @@ export function compactTask(task: Task): Record<string, unknown> {
   return mergeForSave(out, TASK_KEYS, undefined);
 }
 
-/** Writes a task file whole; callers hold the tasks lock (or own a brand-new id). */
+/** Callers hold the tasks lock (or own a brand-new id). */
 function writeTask(paths: ProjectPaths, task: Task, onDisk: Record<string, unknown> | undefined): void {
   writeStateFile(paths.root, taskPath(paths, task.id), renderState(mergeForSave(compactTask(task), TASK_KEYS, onDisk)));
 }
 
-/** Creates a new task file. */
 export async function createTask(paths: ProjectPaths, task: Task): Promise<void> {
   ensureStateDir(paths.root, paths.tasksDir);
   await withLock(paths.tasksLock, () => {
@@ -145,10 +131,7 @@ export async function createTask(paths: ProjectPaths, task: Task): Promise<void>
   });
 }
 
-/**
- * Locked read-modify-write of one task. `fn` sees the task as it is on disk now and returns the
- * next version, or undefined to write nothing. Returns what was written (or undefined).
- */
+/** Locked read-modify-write; `fn` returns undefined to write nothing. */
 export async function updateTask(paths: ProjectPaths, id: string, fn: (current: Task) => Task | undefined): Promise<Task | undefined> {
   ensureStateDir(paths.root, paths.tasksDir);
   return withLock(paths.tasksLock, () => {
@@ -168,10 +151,8 @@ function opLockPath(paths: ProjectPaths, id: string): string {
 }
 
 /**
- * Serializes the lifecycle commands of one task (launch, redispatch, prompt, decide, land,
- * strike) across processes, so a strike never releases a camp a launch is still filling and two
- * redispatches never discard each other's camp. The sentinel never waits for it: it passes over
- * a task whose lock is held (`isTaskBusy`). Re-entrant within a process (land strikes).
+ * Serializes one task's lifecycle commands across processes, so a strike never releases a camp a launch
+ * is filling. The sentinel skips a held task rather than wait. Re-entrant within a process (land strikes).
  */
 export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => Promise<T>): Promise<T> {
   const lockPath = opLockPath(paths, id);
@@ -185,34 +166,23 @@ export async function withTaskOp<T>(paths: ProjectPaths, id: string, fn: () => P
   }
 }
 
-/**
- * Whether a lifecycle command is working on the task now. A pane that herdr has not finished
- * starting looks like a lost soldier, so the sentinel judges no task while this holds; the kernel
- * drops the lock when the command dies, so a killed command never hides its task for good.
- */
+/** A half-started pane looks like a lost soldier, so the sentinel judges no busy task; a killed command's lock goes with it. */
 export function isTaskBusy(paths: ProjectPaths, id: string): boolean {
   return isLockHeld(opLockPath(paths, id));
 }
 
-/**
- * A camp lease no task will ever strike: its task file was never written and no command is
- * working on it (a dispatch killed between leasing and saving the task).
- */
+/** A dispatch killed between leasing and saving the task: no task will ever strike the lease. */
 export function isLeaseAbandoned(paths: ProjectPaths, id: string): boolean {
   return !lexists(taskPath(paths, id)) && !isTaskBusy(paths, id);
 }
 
-/**
- * TSK-07: the transcript captured at the transition, then each note on its own line after a
- * blank line. An unreadable pane keeps the previous output.
- */
+/** TSK-07; an unreadable pane keeps the previous output. */
 export function composeOutput(transcript: string | undefined, previous: string | undefined, notes: string[]): string {
   let out = (transcript ?? previous ?? "").replace(/\s+$/, "");
   for (const n of notes) out = out ? `${out}\n\n${n}` : n;
   return out;
 }
 
-/** Most recently updated first; ties by id ascending. */
 export function sortTasks<T extends { value: Task }>(tasks: T[]): T[] {
   return [...tasks].sort((a, b) => {
     const byTime = Date.parse(b.value.updated_at) - Date.parse(a.value.updated_at);

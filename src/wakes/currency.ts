@@ -1,7 +1,6 @@
 /**
- * The delivery-time currency filters (WAK-09, WAK-10): is this wake still news? Lookups are
- * injected so the rules stay testable; anything a lookup cannot determine counts as current,
- * because a redundant wake costs a glance while a lost one leaves a soldier waiting.
+ * Delivery-time currency filters (WAK-09, WAK-10). Anything undeterminable counts as current: a
+ * redundant wake costs a glance, a lost one leaves a soldier waiting.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,31 +14,25 @@ import { loadTask } from "../state/tasks";
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** How the soldier filter reads the world; every lookup may be sync or async. */
 export type CurrencyLookups = {
-  /** The state root, to find an `origin` project's state dir. */
   root: string;
-  /** The task in `stateDir`, or undefined when its file is gone. May throw (undeterminable). */
+  /** Undefined when the file is gone; throws when undeterminable. */
   loadTask(stateDir: string, id: string): MaybePromise<Task | undefined>;
-  /** Ids leased in the pool of `stateDir`; undefined when the pool cannot be read. */
+  /** Undefined when the pool cannot be read. */
   leased(stateDir: string): MaybePromise<Set<string> | undefined>;
-  /** The landed test of CMD-STRIKE-01 for the task's camp; undefined when git cannot tell. */
+  /** The landed test of CMD-STRIKE-01; undefined when git cannot tell. */
   isLanded(task: Task): MaybePromise<boolean | undefined>;
 };
 
-/** The lookups plus the state dir of the queue the wake was found in. */
+/** `stateDir`: the queue's own. */
 export type CurrencyContext = CurrencyLookups & { stateDir: string };
 
-/** WAK-09 routing: the task lives in `origin`'s state dir when set, else in the queue's own. */
+/** WAK-09 routing: `origin`'s state dir when set. */
 function taskStateDir(wake: SoldierWake, ctx: Pick<CurrencyContext, "root" | "stateDir">): string {
   return wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : ctx.stateDir;
 }
 
-/**
- * WAK-09: false (drop) when the task file is gone, its status moved on from `new_status`, its
- * camp is no longer leased to it (struck), or it is a mission `done` wake whose branch is already
- * landed in `camp_base`. Anything undeterminable counts as current.
- */
+/** WAK-09: drop when the task is gone, moved on, struck, or a mission `done` already landed. */
 export async function soldierWakeCurrent(wake: SoldierWake, ctx: CurrencyContext): Promise<boolean> {
   const dir = taskStateDir(wake, ctx);
   let task: Task | undefined;
@@ -63,17 +56,13 @@ export async function soldierWakeCurrent(wake: SoldierWake, ctx: CurrencyContext
     try {
       if ((await ctx.isLanded(task)) === true) return false;
     } catch {
-      // git trouble: cannot tell, so current
+      // cannot tell, so current
     }
   }
   return true;
 }
 
-/**
- * WAK-10: the number of unacknowledged messages in `forum-inbox/<session>/` (0 means drop). An
- * inbox that cannot be read, or holds a message file that cannot be parsed, keeps the wake's own
- * count; a missing inbox holds no messages.
- */
+/** WAK-10: unacknowledged messages in the session's inbox (0: drop); an unreadable inbox keeps the wake's count. */
 export function forumWakeCurrent(wake: ForumWake, inboxDir: string): number {
   if (!isSafeBaseName(wake.session)) return 0;
   const dir = join(inboxDir, wake.session);
@@ -100,15 +89,12 @@ export function forumWakeCurrent(wake: ForumWake, inboxDir: string): number {
   return unread;
 }
 
-/** The real task lookup: `tasks/<id>.json` of `stateDir` (a corrupt file throws). */
+/** A corrupt file throws. */
 export function loadTaskIn(stateDir: string, id: string): Task | undefined {
   return loadTask(stateDirPaths(stateDir), id)?.value;
 }
 
-/**
- * The real pool lookup: ids named by `leased_by` in `camps/pool.json`. A missing pool is treated
- * like an unreadable one: a task with a camp implies a pool existed, so its absence proves nothing.
- */
+/** A missing pool counts as unreadable: a task with a camp implies a pool existed, so its absence proves nothing. */
 export function leasedIn(stateDir: string): Set<string> | undefined {
   try {
     return leasedIds(stateDirPaths(stateDir));

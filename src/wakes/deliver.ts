@@ -1,8 +1,6 @@
 /**
- * What every deliverer (drain, await, the OpenCode injector) does with a project's two queues:
- * recover dead claims, claim everything, drop what is no longer news, and hand back the rest.
- * Claims are deleted only after the text was delivered (`finishClaims`) and returned to the
- * queue on any failure (`putBackAll`), so a wake is delivered at most once and never lost (WAK-07).
+ * What every deliverer does with a project's two queues: claim, drop what is no longer news, hand back
+ * the rest. Claims are deleted only after delivery and put back on failure: at most once, never lost (WAK-07).
  */
 import { isSafeBaseName } from "../state/ids";
 import { parseRecord } from "../state/record";
@@ -16,19 +14,15 @@ import type { Clock } from "../time";
 import { type CurrencyLookups, forumWakeCurrent, leasedIn, loadTaskIn, soldierWakeCurrent } from "./currency";
 import { claimWake, deleteClaim, listWakeNames, putBackClaim, recoverDeadClaims } from "./queue";
 
-/** One wake this process holds: `path` is the claimed file. */
 export type Claim = { path: string; kind: "soldier" | "forum" };
 
-/** The directories of one project's queues (a subset of `ProjectPaths`). */
 export type QueueDirs = { stateDir: string; wakesDir: string; forumWakesDir: string; forumInboxDir: string };
 
-/** Everything `collectWakes` needs from the outside. */
 export type DeliverDeps = {
   clock: Pick<Clock, "now">;
-  /** Whether a claim's owner is still a live vx process (WAK-08). */
+  /** WAK-08. */
   isLiveVx: (pid: number) => boolean | Promise<boolean>;
   currency: CurrencyLookups;
-  /** The claimant; defaults to this process. */
   pid?: number;
 };
 
@@ -47,14 +41,9 @@ export function deliverDeps(deps: { clock: Pick<Clock, "now">; exec: Exec; pid?:
   };
 }
 
-/** Current wakes and the claims that hold them; forum counts are recomputed from the inbox. */
 type Collected = { claims: Claim[]; soldier: SoldierWake[]; forum: ForumWake[] };
 
-/**
- * Claims and filters every wake of both queues. Wakes that are corrupt or no longer current are
- * consumed here (deleted, never printed). When anything throws, every claim taken so far is put
- * back before the error propagates, so a live deliverer never strands a wake.
- */
+/** Claims and filters both queues; corrupt or stale wakes are deleted. On a throw every claim is put back, so none is stranded. */
 export async function collectWakes(queue: QueueDirs, deps: DeliverDeps): Promise<Collected> {
   const pid = deps.pid ?? process.pid;
   const out: Collected = { claims: [], soldier: [], forum: [] };
@@ -108,10 +97,7 @@ function parseForumWake(path: string, text: string): ForumWake {
   return wake;
 }
 
-/**
- * The claimed wake, or undefined when it is corrupt (consumed silently) or vanished. A wake that
- * is a symbolic link is corrupt too: it is never read through, and deleting it removes the link.
- */
+/** Undefined when corrupt or vanished; a symbolic link is corrupt, never read through. */
 function readClaim<T>(claim: Claim, parse: (path: string, text: string) => T): T | undefined {
   let text: string | undefined;
   try {
@@ -128,7 +114,7 @@ function readClaim<T>(claim: Claim, parse: (path: string, text: string) => T): T
   }
 }
 
-/** After a successful print: deletes every claim. Tries all, then throws the first failure. */
+/** After a successful print. Tries all, then throws the first failure. */
 export function finishClaims(claims: readonly Claim[]): void {
   let first: unknown;
   for (const c of claims) {
@@ -141,11 +127,7 @@ export function finishClaims(claims: readonly Claim[]): void {
   if (first !== undefined) throw first;
 }
 
-/**
- * WAK-07, for every failure path: each claim goes back to its wake name, or is deleted when a
- * newer wake took that name. Best effort: a failure is reported to `onError` (default: thrown
- * after the rest were tried), since a signal handler must still finish its cleanup.
- */
+/** WAK-07 on every failure path; best effort via `onError`, since a signal handler must still finish its cleanup. */
 export function putBackAll(claims: readonly Claim[], onError?: (err: unknown, claim: Claim) => void): void {
   let first: unknown;
   for (const c of claims) {

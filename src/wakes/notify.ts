@@ -1,10 +1,6 @@
 /**
- * The general's ping (WAK-14): the project's `config.json` `"notify"` argv, run once per wake the
- * sentinel writes whose news needs a person (done, blocked, interrupted, unconfirmed; forum wakes),
- * with the wake's reason text on stdin. The pass only collects the wakes it wrote; this module runs
- * the notifier afterwards, detached: nothing here is awaited by the pass, so a notifier can never
- * delay or change a wake. A hanging one is killed (its whole process group) by a timer after the
- * scaled 30 s; a failing, hanging or missing one is logged once per project and kind.
+ * The general's ping (WAK-14): `config.json` `"notify"` run per wake that needs a person, reason text on
+ * stdin. Never awaited by the pass, so a notifier cannot delay or change a wake; problems logged once.
  */
 import { existsSync } from "node:fs";
 import { drainBounded } from "../bounded-output";
@@ -18,20 +14,14 @@ import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
 import { COUNTS, GUARDS, nominalSeconds, scaled, within } from "../time";
 import { forumSection, reasonText } from "./reason";
 
-/** The statuses worth a ping: the soldier finished or needs the general. */
 const PINGED_STATUSES: readonly TaskStatus[] = ["done", "blocked", "interrupted", "unconfirmed"];
 
-/**
- * A wake just committed to a queue. `home` is the project whose queue got it (the commander's,
- * WAK-02) and whose `config.json` says what to run; `project` is the soldier's own project
- * (`VX_PROJECT`). They differ only for a routed wake.
- */
+/** `home`: the project whose queue got it and whose config says what to run (WAK-02); `project`: the soldier's. */
 export type WrittenWake = { kind: "soldier"; home: string; project: string; wake: SoldierWake } | { kind: "forum"; home: string; project: string; wake: ForumWake };
 
-/** What one notifier run gets: stdin and the three variables added to the sentinel's environment. */
 type Ping = { stdin: string; env: { VX_PROJECT: string; VX_TASK_ID: string; VX_NEW_STATUS: string } };
 
-/** A `"notify"` value: the argv, or why it is unusable. Absent (undefined, null) means none. */
+/** Absent (undefined, null) means none. */
 export function parseNotify(value: unknown): { argv: string[] } | { error: string } | undefined {
   if (value === undefined || value === null) return undefined;
   const why = notifyProblem(value);
@@ -43,16 +33,12 @@ function notifyProblem(value: unknown): string | undefined {
     return "is not an array of strings naming a program and its arguments";
   }
   if (value[0].trim() === "") return "names no program (its first element is empty)";
-  // A NUL cannot reach a process's argv: it would fail at every run, so it is refused up front.
+  // A NUL cannot reach argv: it would fail at every run.
   if (value.some((a) => a.includes("\0"))) return "has an argument with a NUL character";
   return undefined;
 }
 
-/**
- * `vx init --notify <command>`: either a JSON array (`'["ntfy","publish","my-vx"]'`, for arguments
- * with spaces) or words split on whitespace (`'notify-send vx'`). Never a shell string: no quoting,
- * expansion or redirection is interpreted.
- */
+/** `vx init --notify`: a JSON array or words split on whitespace; never a shell string. */
 export function notifyFromFlag(text: string): string[] {
   const how = `give a program and its arguments, e.g. --notify 'notify-send vx' or --notify '["ntfy","publish","my-vx"]'`;
   const t = text.trim();
@@ -68,7 +54,6 @@ export function notifyFromFlag(text: string): string[] {
   return value as string[];
 }
 
-/** Pure: the ping a written wake calls for, or none (a status nobody needs to hear of at once). */
 export function pingFor(w: WrittenWake): Ping | undefined {
   if (w.kind === "forum") {
     return { stdin: `${forumSection([w.wake])}\n`, env: { VX_PROJECT: w.project, VX_TASK_ID: "", VX_NEW_STATUS: "forum" } };
@@ -80,15 +65,13 @@ export function pingFor(w: WrittenWake): Ping | undefined {
   };
 }
 
-/** A started notifier: settles when it and its output are done; `kill` ends its process group. */
+/** `kill` ends its process group. */
 export type NotifierChild = { exited: Promise<{ code: number | null; signal: string | null; stderr: string }>; kill(): void };
-/** Starts argv (no shell); throws when it cannot start (`code` ENOENT for a missing program). */
+/** No shell; throws (ENOENT for a missing program) when it cannot start. */
 export type SpawnNotifier = (argv: string[], opts: { stdin: string; env: Record<string, string>; cwd: string }) => NotifierChild;
-/** Runs `fn` after `ms` unless the returned cancel is called first. */
 export type After = (ms: number, fn: () => void) => () => void;
 
 export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
-  // What it starts carries its mark, so it goes with it, in its group or not (children.ts).
   const mark = childMark();
   const proc = Bun.spawn(argv, {
     cwd: opts.cwd,
@@ -96,24 +79,22 @@ export const realSpawnNotifier: SpawnNotifier = (argv, opts) => {
     stdin: new Blob([opts.stdin]),
     stdout: "ignore",
     stderr: "pipe",
-    // Its own process group: the limit kills whatever it started too, and a signal to the
-    // sentinel's group (a Ctrl-C in its terminal) is not the notifier's business.
+    // Own group: the limit kills what it started, and a Ctrl-C to the sentinel's group is not its business.
     detached: true,
   });
-  // Only its last line is ever said, so only a bounded tail is kept (bounded-output.ts).
+  // Only its last line is ever said.
   const stderr = drainBounded(proc.stderr, { tailLines: 1 });
   return {
     exited: proc.exited.then(async (code) => {
-      // Nothing it started outlives it: not a child that left its group, nor one that closed its output.
       await mark.sweep();
-      // One the sweep could not reach may keep stderr open: the exit is what counts, not that.
+      // One the sweep missed may keep stderr open: the exit is what counts.
       await within(stderr.done, GUARDS.notifyStderr);
       await stderr.stop();
       const signal = proc.signalCode === null ? null : String(proc.signalCode);
       return { code: signal ? null : code, signal, stderr: stderr.tail() };
     }),
     kill() {
-      // Only while it is not reaped: then its pid (and so its group id) is still ours, never reused.
+      // Only while unreaped: then its pid (and group id) cannot have been reused.
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       try {
         process.kill(-proc.pid, "SIGKILL");
@@ -133,34 +114,30 @@ type NotifierDeps = {
   spawn: SpawnNotifier;
   after: After;
   log: Log;
-  /** The sentinel's environment; the three variables are added to it. */
   env: Record<string, string | undefined>;
-  /** The scaled `notifyLimit`. */
   limitMs: number;
-  /** A project's `config.json` `"notify"` value (undefined when unset); throws when unreadable. */
+  /** Throws when unreadable. */
   setting(projectDir: string): unknown;
 };
 
 type Notifier = {
-  /** Starts the pings for wakes just written; returns at once. */
+  /** Returns at once. */
   notify(wakes: readonly WrittenWake[]): void;
-  /** Resolves once every notifier started so far has ended (tests, shutdown). */
   settled(): Promise<void>;
-  /** The sentinel stops: its timers go with it, so notifiers still running are killed now. */
+  /** Kills running notifiers: their timers die with the sentinel. */
   close(): void;
 };
 
 type Kind = "config" | "invalid" | "missing" | "start" | "failed" | "hung" | "dropped";
 
 export function createNotifier(d: NotifierDeps): Notifier {
-  // Per project and kind, for this sentinel's life: a broken notifier is said once, not per wake.
   const logged = new Set<string>();
   const running = new Map<NotifierChild, Promise<void>>();
-  // Pings past COUNTS.notifyConcurrent wait here, in order (a burst of wakes must not start a crowd).
+  // A burst of wakes must not start a crowd.
   const waiting: { home: string; argv: string[]; ping: Ping }[] = [];
   let closing = false;
   const once = (home: string, kind: Kind, what: string) => {
-    // Those close() kills were cut short by the sentinel stopping, not failing.
+    // close() cut them short; they did not fail.
     if (closing) return;
     const key = `${kind}\0${home}`;
     if (logged.has(key)) return;
@@ -224,7 +201,6 @@ export function createNotifier(d: NotifierDeps): Notifier {
     running.set(child, done);
   }
 
-  /** The first waiting ping, when a place is free. */
   function next(): void {
     while (!closing && running.size < COUNTS.notifyConcurrent && waiting.length > 0) {
       const w = waiting.shift() as (typeof waiting)[number];
@@ -232,7 +208,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
     }
   }
 
-  /** Runs the ping now, or queues it behind the running ones; past the waiting room it is dropped. */
+  /** Past the waiting room a ping is dropped. */
   function enqueue(home: string, argv: string[], ping: Ping, dropped: Map<string, number>): void {
     if (waiting.length < COUNTS.notifyWaiting || running.size < COUNTS.notifyConcurrent) {
       waiting.push({ home, argv, ping });
@@ -267,7 +243,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
   };
 }
 
-/** WAK-14's notifier with the real process spawn, timer and config reads: the sentinel's and the forum server's. */
+/** WAK-14's notifier with real spawn, timer and config reads. */
 export function realNotifier(env: Record<string, string | undefined>, log: Log): Notifier {
   return createNotifier({
     spawn: realSpawnNotifier,

@@ -1,15 +1,7 @@
 /**
- * The wake queues on disk (WAK-01..08): crash-safe soldier-wake commits, forum-wake merges, and
- * claims taken by atomic rename so that exactly one deliverer ever owns a wake.
- *
- * Sentinel call order for one transition (WAK-05):
- *   1. `writePendingWake(root, queue, wake)`- invisible to deliverers (`.<id>.pending`)
- *   2. guarded task save                - the task's new status is on disk
- *   3. `commitPendingWake(queue, id)`   - the wake becomes `<id>.json`
- *      or `discardPendingWake(queue, id)` when the guarded save was refused.
- * A crash anywhere leaves either nothing, or a pending file that `recoverPendingWakes` (run on
- * start and at the top of every pass, never while a transition is in flight) settles by looking
- * at the task's saved status: the wake is neither lost nor duplicated.
+ * The wake queues on disk (WAK-01..08); claims by atomic rename, so one deliverer owns a wake.
+ * A transition (WAK-05): write pending, guarded task save, then commit (or discard if refused). A crash
+ * leaves at most a pending file that `recoverPendingWakes` settles from the task's saved status.
  */
 import { linkSync, lstatSync, lutimesSync, readdirSync, renameSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -34,7 +26,6 @@ function isErrno(err: unknown, code: string): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === code;
 }
 
-/** Directory entries, or none when the directory does not exist. */
 function entries(dir: string) {
   try {
     return readdirSync(dir, { withFileTypes: true });
@@ -51,20 +42,16 @@ function checkTaskId(taskId: string): string {
 
 // --- soldier wakes ---------------------------------------------------------------------------
 
-/** `<queue>/.<task-id>.pending`: a name no deliverer lists (starts with `.`, not `.json`). */
+/** A name no deliverer lists. */
 function pendingWakePath(queueDir: string, taskId: string): string {
   return join(queueDir, `.${checkTaskId(taskId)}.pending`);
 }
 
-/** `<queue>/<task-id>.json`: the visible, deliverable wake. */
 function soldierWakePath(queueDir: string, taskId: string): string {
   return join(queueDir, `${checkTaskId(taskId)}.json`);
 }
 
-/**
- * Step 1 of WAK-05: writes the wake, atomically, under its pending name. Returns that path.
- * `root` is the state root the queue lives under (no symbolic link below it is followed).
- */
+/** Step 1 of WAK-05. No symbolic link below `root` is followed. */
 export function writePendingWake(root: string, queueDir: string, wake: SoldierWake): string {
   const checked = v.safeParse(SoldierWakeSchema, wake);
   if (!checked.success) throw new VxError(`invalid soldier wake: ${checked.issues[0].message}`);
@@ -73,10 +60,7 @@ export function writePendingWake(root: string, queueDir: string, wake: SoldierWa
   return path;
 }
 
-/**
- * Step 3 of WAK-05: makes the pending wake visible. The rename replaces an undelivered wake of
- * the same task (WAK-03: newest wins). False when there was no pending wake to commit.
- */
+/** Step 3 of WAK-05: replaces an undelivered wake of the task (WAK-03: newest wins); false when none was pending. */
 export function commitPendingWake(queueDir: string, taskId: string): boolean {
   try {
     renameSync(pendingWakePath(queueDir, taskId), soldierWakePath(queueDir, taskId));
@@ -88,20 +72,14 @@ export function commitPendingWake(queueDir: string, taskId: string): boolean {
   }
 }
 
-/** The guarded save was refused: the transition did not happen, so neither may its wake. */
+/** The guarded save was refused, so the wake must not happen either. */
 export function discardPendingWake(queueDir: string, taskId: string): void {
   removeFile(pendingWakePath(queueDir, taskId));
 }
 
-/** What `recoverPendingWakes` did, by task id; `failed` ones were left for the next pass. */
 type PendingRecovery = { committed: string[]; discarded: string[]; failed: { taskId: string; error: string }[] };
 
-/**
- * Settles every leftover pending wake of a crashed transition: committed when the task's saved
- * status is the wake's `new_status` (the save happened), deleted otherwise (it did not, or the
- * task is gone). An unreadable pending file cannot be news anyone can trust, so it is deleted; a
- * `statusOf` that throws leaves the file for the next pass.
- */
+/** Commits a crashed transition's pending wake when the task's saved status matches, else deletes it; a throwing `statusOf` leaves it for the next pass. */
 export function recoverPendingWakes(queueDir: string, statusOf: (wake: SoldierWake) => TaskStatus | undefined): PendingRecovery {
   const out: PendingRecovery = { committed: [], discarded: [], failed: [] };
   for (const e of entries(queueDir)) {
@@ -137,7 +115,7 @@ export function recoverPendingWakes(queueDir: string, statusOf: (wake: SoldierWa
   return out;
 }
 
-/** Writes a visible soldier wake in one go, for writers with no task save between the steps. */
+/** For writers with no task save between the steps. */
 export function writeSoldierWake(root: string, queueDir: string, wake: SoldierWake): string {
   writePendingWake(root, queueDir, wake);
   commitPendingWake(queueDir, wake.task_id);
@@ -146,14 +124,10 @@ export function writeSoldierWake(root: string, queueDir: string, wake: SoldierWa
 
 // --- forum wakes -----------------------------------------------------------------------------
 
-/** What a forum writer knows; `detectedAt` is epoch milliseconds. */
+/** `detectedAt` in epoch milliseconds. */
 type ForumWakeInput = { session: string; file: string; count: number; ended: boolean; detectedAt: number };
 
-/**
- * WAK-04: writes `wakes/forum/<session>.json`, merged with a wake already there: the earliest
- * `detected_at` is kept, `ended` is sticky, `count` is the writer's own. A corrupt existing file
- * is replaced. The forum listener is the only writer (one per user), so no lock is taken.
- */
+/** WAK-04: merged with any existing wake. No lock: the forum listener is the only writer. */
 export function writeForumWake(paths: ProjectPaths, input: ForumWakeInput): ForumWake {
   if (!isSafeBaseName(input.session)) throw new VxError(`invalid forum session "${input.session}"`);
   const path = join(paths.forumWakesDir, `${input.session}.json`);
@@ -181,7 +155,6 @@ export function writeForumWake(paths: ProjectPaths, input: ForumWakeInput): Foru
   return checked.output;
 }
 
-/** A session's pending forum wake; undefined when there is none or it cannot be read. */
 export function readForumWake(paths: ProjectPaths, session: string): ForumWake | undefined {
   if (!isSafeBaseName(session)) return undefined;
   const path = join(paths.forumWakesDir, `${session}.json`);
@@ -195,7 +168,6 @@ export function readForumWake(paths: ProjectPaths, session: string): ForumWake |
 
 // --- claims (WAK-06..08) ---------------------------------------------------------------------
 
-/** Deliverable wake names in `dir`: regular entries ending in `.json`, sorted; directories skipped. */
 export function listWakeNames(dir: string): string[] {
   return entries(dir)
     .filter((e) => e.name.endsWith(".json") && !e.isDirectory())
@@ -203,7 +175,7 @@ export function listWakeNames(dir: string): string[] {
     .sort();
 }
 
-/** True when a queue (`wakes/` or `wakes/forum/` of `paths`) holds a deliverable wake; false when unreadable. */
+/** False when unreadable. */
 export function hasPendingWakes(paths: { wakesDir: string; forumWakesDir: string }): boolean {
   try {
     return listWakeNames(paths.wakesDir).length > 0 || listWakeNames(paths.forumWakesDir).length > 0;
@@ -216,18 +188,13 @@ function claimName(name: string, pid: number): string {
   return `${name}.claimed-${pid}-${++claimSeq}`;
 }
 
-// Rename preserves the mtime of the wake file; the claim's age must start now, or another
-// deliverer's dead-claim scan could take a fresh claim for an abandoned one. The link's own
-// times, should a wake be a planted link: its target is never touched.
+// Rename keeps the wake's mtime; the claim's age must start now or a dead-claim scan could take it.
+// The link's own times: a planted link's target is never touched.
 function touch(path: string, now: number): void {
   lutimesSync(path, now / 1000, now / 1000);
 }
 
-/**
- * Claims wake `name` in `dir` for `pid` by renaming it to `<name>.claimed-<pid>-<seq>` and
- * stamping its mtime with `now`. Rename has exactly one winner; undefined means someone else
- * won or the wake is gone. Returns the claimed path.
- */
+/** Rename has exactly one winner; undefined when someone else won or the wake is gone. */
 export function claimWake(dir: string, name: string, pid: number = process.pid, now: number = realClock.now()): string | undefined {
   const claimed = join(dir, claimName(name, pid));
   try {
@@ -246,7 +213,6 @@ export function claimWake(dir: string, name: string, pid: number = process.pid, 
   return claimed;
 }
 
-/** The wake name a claimed path came from, or undefined when `path` is not a claim. */
 export function claimedWakeName(claimedPath: string): string | undefined {
   return basename(claimedPath).match(CLAIMED_RE)?.[1];
 }
@@ -255,11 +221,8 @@ export function claimedWakeName(claimedPath: string): string | undefined {
 type PutBack = "back" | "superseded" | "gone";
 
 /**
- * WAK-07: returns a claimed wake to the queue, unless a newer wake of the same name arrived
- * meanwhile, in which case the claimed copy is deleted (newest wins). A no-replace rename does
- * both checks and the move in one system call, so a newer wake is never overwritten and a crash
- * never leaves the wake under two names (which could deliver it twice). Where that call is
- * missing, a hard link (which also refuses to replace) followed by an unlink stands in.
+ * WAK-07: back to the queue unless a newer wake took the name (newest wins). A no-replace rename neither
+ * overwrites that nor leaves the wake under two names (a double delivery); lacking it, link-then-unlink.
  */
 export function putBackClaim(claimedPath: string): PutBack {
   const name = claimedWakeName(claimedPath);
@@ -297,24 +260,17 @@ export function putBackClaim(claimedPath: string): PutBack {
   return "back";
 }
 
-/** Deletes a delivered (or non-current) claim; already gone is fine, other failures throw. */
 export function deleteClaim(claimedPath: string): void {
   removeFile(claimedPath);
 }
 
-/** How dead-claim recovery decides; `now` in epoch milliseconds. */
 type DeadClaimOptions = {
   now: number;
   isLiveVx: (pid: number) => boolean | Promise<boolean>;
-  /** The recovering process; defaults to this one. */
   pid?: number;
 };
 
-/**
- * WAK-08: every claim at least 2 minutes (scaled) old whose owner is not a live vx process goes
- * back to the queue. The dead claim is first re-claimed by rename, so when two deliverers
- * recover at once exactly one of them puts it back. Returns the wake names put back or dropped.
- */
+/** WAK-08: old claims of dead owners go back; re-claimed by rename first, so of two recoverers exactly one puts it back. */
 export async function recoverDeadClaims(dir: string, opts: DeadClaimOptions): Promise<string[]> {
   const minAge = scaled("deadClaim");
   const alive = new Map<number, boolean>();

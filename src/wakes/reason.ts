@@ -1,7 +1,4 @@
-/**
- * The reason text drain, await and the OpenCode injector deliver (WAK-11), and drain's one-line
- * Stop-hook answer (AWT-02). The wording is a contract with the commander's instructions.
- */
+/** The reason text every deliverer gives (WAK-11) and drain's Stop-hook line (AWT-02): the wording is a contract with the commander's instructions. */
 import type { ForumWake, SoldierWake } from "../state/schemas";
 import { parseTime } from "../time";
 
@@ -16,7 +13,6 @@ function byDetectedAt<T extends { detected_at: string }>(key: (x: T) => string) 
   return (a: T, b: T) => parseTime(a.detected_at) - parseTime(b.detected_at) || cmp(key(a), key(b));
 }
 
-/** The soldier section: wakes oldest first, each with its optional project/report/note lines. */
 function soldierSection(wakes: readonly SoldierWake[]): string {
   const lines = [SOLDIER_HEADER];
   for (const w of [...wakes].sort(byDetectedAt((x: SoldierWake) => x.task_id))) {
@@ -41,7 +37,7 @@ export function forumSection(wakes: readonly ForumWake[]): string {
   return lines.join("\n");
 }
 
-/** The whole reason text (no trailing newline); empty when there is nothing to say. */
+/** No trailing newline; empty when there is nothing to say. */
 export function reasonText(soldier: readonly SoldierWake[], forum: readonly ForumWake[]): string {
   const sections: string[] = [];
   if (soldier.length > 0) sections.push(soldierSection(soldier));
@@ -49,7 +45,7 @@ export function reasonText(soldier: readonly SoldierWake[], forum: readonly Foru
   return sections.join("\n\n");
 }
 
-/** Drain's stdout line: `{"decision":"block","reason":"<text>"}`, keys in that order, JSON-escaped. */
+/** `{"decision":"block","reason":"<text>"}`, keys in that order. */
 export function drainLine(text: string): string {
   return JSON.stringify({ decision: "block", reason: text });
 }
