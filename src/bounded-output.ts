@@ -1,20 +1,13 @@
-/**
- * A child's output read with a bound (issue 25: a camp_setup command wrote 4.3 GB in 6 s, a
- * notifier 1.32 GB of stderr, and both were held whole in memory). The one home for it: the
- * output goes, line by line, to a sink (a log) until the sink's cap, and only a bounded tail of
- * the raw bytes is kept for the caller's error line. Memory stays a few tens of KiB whatever the
- * child writes; the stream is always read to its end, so the child never blocks on a full pipe.
- */
+// A child's output read with a bound: lines go to a capped sink and only a bounded tail is kept, so memory stays small
+// whatever the child writes. The stream is always read to its end, so the child never blocks on a full pipe.
 import { COUNTS } from "./time";
 
-/** Where lines go: written whole while under the cap, counted as dropped after it. */
 export type CappedSink = {
   /** Writes `text` (whole lines, each ending in a newline) if it fits under the cap, else drops it. */
   write(text: string): void;
-  /** Counts bytes dropped without being decoded (the cap was reached before they came). */
+  /** Counts bytes dropped undecoded (the cap was reached before they came). */
   drop(bytes: number): void;
   full(): boolean;
-  /** Bytes refused since the cap was reached. */
   dropped(): number;
 };
 
@@ -48,9 +41,8 @@ export type Drain = {
   done: Promise<void>;
   /** Gives up reading (a holder that never closes it); what arrived is kept. */
   stop(): Promise<void>;
-  /** The last lines of the output (at most the asked number, each cut to LINE_CHARS), as text. */
+  /** The last lines of the output (at most the asked number, each cut to LINE_CHARS). */
   tail(): string;
-  /** Bytes read in all. */
   bytes(): number;
 };
 
@@ -63,10 +55,7 @@ function marked(line: string, over = false): string {
   return over || line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)} [... cut: a line longer than ${LINE_CHARS} characters]` : line;
 }
 
-/**
- * Reads `stream` to its end. Complete lines go to `sink` while it takes them (a partial line waits
- * for its newline, at most LINE_CHARS of it kept); the last `tailLines` lines stay readable.
- */
+/** Reads `stream` to its end: whole lines go to `sink` while it takes them; the last `tailLines` lines stay readable. */
 export function drainBounded(stream: ReadableStream<Uint8Array>, opts: { tailLines: number; sink?: CappedSink }): Drain {
   const reader = stream.getReader();
   const decoder = new TextDecoder();

@@ -1,8 +1,4 @@
-/**
- * One line of `vx doctor` (DOC-02): what a harness, a terminal backend or doctor itself reports
- * about the environment. Its own module so the harness and backend homes can say what they check
- * without importing doctor's report.
- */
+// One `vx doctor` line (DOC-02); its own module so harness and backend homes need not import doctor's report.
 
 /** `optional`: a tool this project does not need is not installed (only a word, never a failure). */
 type CheckStatus = "ok" | "warn" | "missing" | "optional";

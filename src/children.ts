@@ -1,12 +1,5 @@
-/**
- * What a child vx starts (a camp_setup command, a notifier) leaves behind goes with it (issue 25):
- * a process group is not enough, since a grandchild that calls setsid leaves it, and one that
- * closed its output is never noticed by a reader. So each child gets a mark, a random value in an
- * environment variable that everything it starts inherits, and `sweep` kills every live process
- * carrying it. A process is signalled only when its own environment, read just before, holds the
- * mark: a recycled pid is another program, which cannot carry a random value vx made. Only a
- * descendant that clears its environment escapes (`env -i`); none of the usual ways to daemonize do.
- */
+// What a child vx starts leaves behind dies with it: a process group is not enough (setsid leaves it), so `sweep` kills every
+// process whose environment, read just before the signal, holds the child's random mark (a recycled pid cannot). Only `env -i` escapes.
 import { randomBytes } from "node:crypto";
 import { type Exec, realExec } from "./exec";
 import { processesWithEnv, stillHasEnv } from "./procs";
@@ -19,7 +12,6 @@ const CHILD_MARK = "VX_CHILD_MARK";
 const SWEEP_ROUNDS = 6;
 
 type ChildMark = {
-  /** The variables to add to the child's environment. */
   env: Record<string, string>;
   /** Kills every live process carrying the mark; resolves to how many were signalled. Never throws. */
   sweep(): Promise<number>;
@@ -54,7 +46,7 @@ export function childMark(exec: Exec = realExec): ChildMark {
           }
         }
       } catch {
-        // Nothing could be listed: what is left stays, as it did before marks existed.
+        // Nothing could be listed: what is left stays.
       }
       return killed;
     },

@@ -14,12 +14,10 @@ async function run(): Promise<number> {
     const { fastDrain } = await import("./fast-drain");
     if (await fastDrain(process.env, process.cwd())) return EXIT.ok;
   }
-  // A soldier's harness starts here (backends/soldier-exec.ts's SOLDIER_EXEC): env file, then the harness.
   if (route === "soldier-exec") {
     const { soldierExec } = await import("./backends/soldier-exec");
     return soldierExec(argv.slice(1));
   }
-  // `vx demo`'s scripted soldier (harnesses/demo.ts), in its tmux pane.
   if (route === "demo-soldier") {
     const { demoSoldier } = await import("./demo/soldier");
     return demoSoldier();

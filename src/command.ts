@@ -1,9 +1,4 @@
-/**
- * What a vx command is: a name, a summary and a usage line (one registry feeds `--help` and the
- * README), a citty argument definition, and a run function that returns an exit code.
- * Flags are checked strictly here because an unknown flag must be a usage error (64), never
- * silently ignored.
- */
+// One registry of commands feeds `--help` and the README. Flags are checked strictly: an unknown flag is a usage error (64), never ignored.
 import { type ArgsDef, type CommandDef, type ParsedArgs, defineCommand } from "citty";
 import type { Deps } from "./deps";
 import { UsageError } from "./errors";
@@ -20,7 +15,6 @@ export type VxCommand = {
   unknownFlag?: (flag: string) => string;
   /** `rawArgs`: argv as `checkFlags` returned it, for a flag that may be given more than once. */
   run(args: ParsedArgs, deps: Deps, rawArgs: string[]): Promise<number>;
-  /** The citty definition built from the fields above. */
   def: CommandDef;
 };
 
@@ -48,7 +42,6 @@ function flagTable(args: ArgsDef): Map<string, FlagInfo> {
   return table;
 }
 
-/** True when argv asks for help before any `--`. */
 export function wantsHelp(argv: string[]): boolean {
   for (const a of argv) {
     if (a === "--") return false;
@@ -57,21 +50,14 @@ export function wantsHelp(argv: string[]): boolean {
   return false;
 }
 
-/**
- * A word that reads as a flag: a dash then a name. Text such as "- fix the list" (a prompt that
- * starts with a bullet) has whitespace in what would be the name, and is an argument.
- */
+/** A dash then a name; "- fix the list" (a prompt starting with a bullet) has whitespace in the name, so is an argument. */
 function isFlagLike(word: string): boolean {
   if (!word.startsWith("-") || word === "-") return false;
   const name = word.replace(/^--?/, "").split("=", 1)[0] ?? "";
   return name !== "" && !/\s/.test(name);
 }
 
-/**
- * Rejects unknown flags and flags missing their value, before citty parses anything, and returns
- * argv with every flag (and its value) first and every positional after one `--`, in order: citty
- * would otherwise read an argument like "- fix the list" as a cluster of short flags.
- */
+/** Rejects unknown and value-less flags, and returns flags first and positionals after one `--`: citty would read "- fix the list" as short flags. */
 export function checkFlags(cmd: VxCommand, argv: string[]): string[] {
   const table = flagTable(cmd.args);
   const unknown = (flag: string) => new UsageError(cmd.unknownFlag ? cmd.unknownFlag(flag) : `unknown flag "${flag}"`, cmd.name);

@@ -1,7 +1,4 @@
-/**
- * Everything a command touches outside its own logic, built once in `main` and passed down:
- * environment, working directory, processes, clock and output streams. Tests build their own.
- */
+// Everything a command touches outside its own logic, built once in `main` and passed down; tests build their own.
 import { writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Exec, realExec } from "./exec";
@@ -23,7 +20,7 @@ export type Deps = {
   stderr: Output;
   /** True when stdin is a terminal (consent questions are only asked then). */
   stdinIsTTY: boolean;
-  /** True when stderr is a terminal: a person is watching, so a slow command says what it waits for. */
+  /** stderr is a terminal: a person is watching, so a slow command says what it waits for. */
   progress?: boolean;
   /** Reads one line from stdin; undefined when input is closed. */
   readLine(): Promise<string | undefined>;
@@ -55,10 +52,7 @@ function isCompiled(): boolean {
   return Bun.main.startsWith("/$bunfs/") || Bun.main.startsWith("B:/~BUN/");
 }
 
-/**
- * The absolute path this vx was started from, symlinks NOT resolved (a sentinel must notice when
- * the name it was started as now points elsewhere). A development run answers its entry script.
- */
+/** This vx's absolute path, symlinks NOT resolved: a sentinel must notice when its name now points elsewhere. */
 export function selfExecutable(): string {
   if (!isCompiled()) return Bun.main;
   const argv0 = process.argv0;
@@ -66,7 +60,6 @@ export function selfExecutable(): string {
   return Bun.which(argv0) ?? process.execPath;
 }
 
-/** argv that starts this same vx again. */
 function selfArgv(): string[] {
   return isCompiled() ? [selfExecutable()] : [process.execPath, Bun.main];
 }

@@ -1,8 +1,4 @@
-/**
- * Which door an argv goes through (pure, so a test holds it): the Stop hook's drain fast path, a
- * tmux soldier's launcher, `vx demo`'s scripted soldier, a bare `vx sentinel` (it polls for days,
- * so it starts without the command table: sentinel/entry.ts), or `main` with everything.
- */
+// Which entry an argv takes (cli.ts says why each exists); pure, so a test holds it.
 type Route = "drain" | "soldier-exec" | "demo-soldier" | "sentinel" | "main";
 
 export function routeOf(argv: readonly string[]): Route {

@@ -1,7 +1,4 @@
-/**
- * The closed set of errors vx raises on purpose. `main` turns each into its exit code (ENV-08)
- * and one stderr line; anything else is an unexpected failure.
- */
+// The errors vx raises on purpose: `main` turns each into its exit code (ENV-08) and one stderr line.
 
 import { EXIT } from "./exit-codes";
 
@@ -38,10 +35,7 @@ export class StateError extends VxError {
   }
 }
 
-/**
- * A symbolic link where vx keeps state. Nothing is read or written through it: a link planted in
- * the state dir would otherwise carry vx's writes to wherever it points.
- */
+/** A symlink where vx keeps state: never followed, or a planted link would carry vx's writes elsewhere. */
 export class StateLinkError extends StateError {
   constructor(path: string) {
     super(path, "is a symbolic link, which vx refuses inside its state dir - remove it (or put what it points to in its place)");
@@ -73,17 +67,13 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-// A write the file system refused as a whole: why, and what the person can do about it.
 const STORAGE_REFUSALS: Record<string, { why: string; todo: string }> = {
   ENOSPC: { why: "no space is left on its device", todo: "free some space there" },
   EDQUOT: { why: "the disk quota is used up", todo: "free some space within the quota" },
   EROFS: { why: "its file system is read-only", todo: "make it writable (or run vx with a HOME on a writable disk)" },
 };
 
-/**
- * The one line for a full or read-only disk (ENOSPC, EDQUOT, EROFS), naming the file (`path`
- * of the error, which the state writes set to the file meant); undefined for any other error.
- */
+/** The one line for a full or read-only disk, naming the error's `path` (state writes set it to the file meant). */
 export function storageRefusal(err: unknown): string | undefined {
   const { code, path } = (err ?? {}) as NodeJS.ErrnoException;
   const known = code === undefined ? undefined : STORAGE_REFUSALS[code];
@@ -91,12 +81,7 @@ export function storageRefusal(err: unknown): string | undefined {
   return `cannot write ${path ?? "to disk"}: ${known.why} (${code}) - ${known.todo}, then run the command again`;
 }
 
-/**
- * Thrown when a harness's settings file parses but has a shape vx cannot merge into without
- * guessing (Claude Code's settings.json root not an object, `hooks.Stop` not an array; the same for
- * Pi's, OpenCode's and Gemini CLI's). vx never repairs such a file silently (the user may be
- * mid-edit); the caller reports it and leaves the file untouched, like invalid JSON (HOOK-06).
- */
+/** A harness settings file vx cannot merge into without guessing: never repaired silently (the user may be mid-edit), left untouched (HOOK-06). */
 export class SettingsShapeError extends Error {
   constructor(
     message: string,

@@ -1,7 +1,4 @@
-/**
- * The process seam: argv in, exit code and output out. Every child vx runs (git, herdr, tmux, ps)
- * goes through here as an argv array, never a shell string (ENV-10).
- */
+// The process seam: every child vx runs goes through here as an argv array, never a shell string (ENV-10).
 
 export type ExecResult = { code: number; stdout: string; stderr: string };
 
@@ -11,11 +8,7 @@ export type ExecOptions = {
   stdin?: string;
   /** Milliseconds before the child is killed; the result then has code 124. */
   timeoutMs?: number;
-  /**
-   * The child shares vx's stdin, stdout and stderr (a step the user watches and answers, such as
-   * `brew upgrade`), with no timeout since the user sees it and can stop it; the result's stdout
-   * and stderr are then empty.
-   */
+  /** Share vx's stdio (a step the user watches, e.g. `brew upgrade`): no timeout, and empty stdout and stderr. */
   inherit?: boolean;
 };
 
@@ -25,7 +18,6 @@ export interface Exec {
 
 /** Exit code of a child killed at its `timeoutMs` (the value `timeout(1)` uses). */
 export const EXEC_TIMED_OUT = 124;
-/** Exit code used when the executable cannot be found. */
 export const EXEC_NOT_FOUND = 127;
 /** Exit code used when it exists but could not be started (E2BIG, EACCES, ...); stderr says why. */
 export const EXEC_CANNOT_RUN = 126;
@@ -80,7 +72,6 @@ async function runInherited(argv: string[], opts: ExecOptions): Promise<ExecResu
   return { code: await proc.exited, stdout: "", stderr: "" };
 }
 
-/** Finds an executable on PATH the way a shell would; undefined when absent. */
 export function which(name: string, path: string | undefined = process.env.PATH): string | undefined {
   return Bun.which(name, { PATH: path ?? "" }) ?? undefined;
 }

@@ -1,15 +1,8 @@
-/**
- * Every exit code vx ends with, named once (ENV-08). Hook exit codes are a contract with whatever
- * runs the hook, so they live here too; two names may share a number when their callers differ.
- */
+// Every exit code vx ends with, named once (ENV-08); two names may share a number when their callers differ.
 export const EXIT = {
   ok: 0,
   error: 1,
-  /**
-   * `vx sentinel await`, the Stop-hook contract: a wake was delivered and its reason is on stderr.
-   * Claude Code reads 2 from a Stop hook as "do not stop, here is why"; the Pi and OpenCode wake
-   * scripts read it the same way.
-   */
+  /** `vx sentinel await`: a wake was delivered, its reason on stderr; a Stop hook's 2 means "do not stop, here is why". */
   wakeDelivered: 2,
   /** `vx wait`: the task ended badly (blocked, failed, interrupted or unconfirmed). */
   taskEndedBadly: 2,

@@ -1,8 +1,5 @@
-/**
- * The Stop hook's common case, answered before the rest of vx is loaded: `vx sentinel drain` in a
- * project whose queues hold nothing. It decides only "certainly nothing to deliver" and otherwise
- * hands over to the full drain, so its answer is always the one the full drain would give.
- */
+// The Stop hook's `vx sentinel drain` before the rest of vx loads: it decides only "certainly nothing to deliver",
+// else hands over, so its answer is always the full drain's.
 import { readdirSync, writeSync } from "node:fs";
 import { gitToplevel, isUnder, projectPaths, stateRoot } from "./state/paths";
 

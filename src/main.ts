@@ -1,7 +1,4 @@
-/**
- * `main(argv) -> exit code`: finds the command, checks its flags, runs it, and is the one place
- * errors become exit codes and stderr lines (ENV-08, ENV-09).
- */
+// The one place errors become exit codes and stderr lines (ENV-08, ENV-09).
 import { runCommand } from "citty";
 import { type VxCommand, checkFlags, commandHelp, wantsHelp } from "./command";
 import { findCommand, generalHelp } from "./commands";
@@ -38,7 +35,6 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
     return EXIT.ok;
   }
   if (first === "help") {
-    // `vx help [<command>]`, as git and most CLIs take it.
     const [name, extra] = rest;
     const named = name === undefined ? undefined : findCommand(name);
     if (name !== undefined && (!named || extra !== undefined)) {

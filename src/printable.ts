@@ -1,8 +1,4 @@
-/**
- * Text from files and arguments made safe to print to a terminal: control characters (ESC and the
- * rest of C0 except newline and tab, DEL, and C1) are shown as `\xNN` escapes, so a prompt, a
- * soldier's question or an id can never move the cursor, recolour, retitle or clear the screen.
- */
+// Control characters (C0 but newline and tab, DEL, C1) are shown as `\xNN`, so printed text can never move the cursor or clear the screen.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
@@ -15,10 +11,7 @@ export function printableLine(text: string): string {
   return printable(text).replaceAll("\n", "\\x0a");
 }
 
-/**
- * One word of a line (an argv element, a file name) as a person reads it: plain words bare,
- * anything else JSON-quoted, so a space, a quote or a newline in it can never split or fake a line.
- */
+/** One word as a person reads it: plain words bare, else JSON-quoted so a space, quote or newline can never split or fake a line. */
 export function quotedWord(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : printable(JSON.stringify(text));
 }

@@ -1,14 +1,9 @@
-/**
- * Process inspection for verified signalling and dead-claim recovery (WAK-08, AWT-08). A pid on
- * its own proves nothing: it may have been recycled for an unrelated program, so every decision
- * to trust or signal a process looks at what that pid is running right now.
- */
+// A pid alone proves nothing (it may be recycled), so every decision to trust or signal a process reads what it runs now (WAK-08, AWT-08).
 import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { type Exec, realExec } from "./exec";
 import { type Env, STATE_ROOT_VARS, realpathOr, stateRoot } from "./state/paths";
 
-/** One live process: its parent, its argv, and (Linux) the file it runs. */
 export type ProcessInfo = {
   ppid: number;
   /** The argv joined by spaces, as `ps` prints it. */
@@ -19,23 +14,13 @@ export type ProcessInfo = {
   exe?: string;
 };
 
-/**
- * The parent pid and command line of `pid`, or undefined when it is gone (a zombie is gone) or
- * cannot be read, which is treated the same: nothing to trust. Nothing here may depend on the
- * caller's terminal: procps cuts `ps` output to `COLUMNS`, which a harness running in a narrow
- * pane sets, and a cut line loses the very words (`sentinel await`) vx looks for. So Linux reads
- * /proc, and elsewhere `ps` runs with `-ww` and without `COLUMNS`.
- */
+/** `pid`'s parent and argv, undefined when gone or unreadable; never cut to a narrow pane's COLUMNS, which would lose `sentinel await`. */
 export async function inspectProcess(pid: number, exec: Exec, platform?: string): Promise<ProcessInfo | undefined> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   return procPlatform(exec, platform) === "linux" ? procInfo(pid) : psInfo(pid, exec);
 }
 
-/**
- * Which way processes are read: /proc when the platform is Linux, `ps` otherwise. An `Exec` other
- * than the real one stands in for `ps` (a test's table of processes), so it is asked whatever the
- * platform, unless the caller names one.
- */
+/** /proc on Linux, else `ps`; a fake Exec (a test's process table) is asked as `ps` unless the caller names a platform. */
 export function procPlatform(exec: Exec, platform?: string): string {
   return platform ?? (exec === realExec ? process.platform : "ps");
 }
@@ -59,11 +44,7 @@ async function psInfo(pid: number, exec: Exec): Promise<ProcessInfo | undefined>
   return { ppid: Number(m[1]), command, argv: words(command) };
 }
 
-/**
- * Linux: `/proc/<pid>/stat` for the parent and `/proc/<pid>/cmdline` (NUL-separated) for argv.
- * The stat line is `pid (comm) state ppid ...` where comm may itself hold spaces and parens, so
- * the fields are read after its last `)`.
- */
+/** Linux: the stat line's fields are read after comm's last `)`, since comm may hold spaces and parens. */
 function procInfo(pid: number): ProcessInfo | undefined {
   let stat: string;
   let cmdline: string;
@@ -85,10 +66,7 @@ function procInfo(pid: number): ProcessInfo | undefined {
   return { ppid, command: argv.join(" "), argv, exe: exeOf(pid) };
 }
 
-/**
- * A process that rewrote its title (setproctitle) has one string of space-separated words in
- * place of its argv; that string is split as `ps` would show it.
- */
+/** A process that rewrote its title (setproctitle) has one space-separated string for argv: split it as `ps` would. */
 function argvOf(cmdline: string): string[] {
   const argv = cmdline.split("\0");
   while (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
@@ -104,13 +82,7 @@ function exeOf(pid: number): string | undefined {
   }
 }
 
-/**
- * True when `exe` (where a process's /proc/<pid>/exe points) is a vx binary: the file this vx
- * runs from, or any file named `vx`. The name is enough to keep out what a recycled pid or a
- * forged argv could bring (`sleep`, a shell under `exec -a vx`); demanding this very file would
- * also keep out an await of the same state root started by an older build at another path (a
- * package manager's versioned directory), which must still be stopped when superseded.
- */
+/** This vx's file or any named `vx`: that keeps out a recycled pid or forged argv, yet an older build's await can still be stopped. */
 export function isVxExecutable(exe: string, self: string = realpathOr(process.execPath)): boolean {
   return exe === self || baseName(exe) === "vx";
 }
@@ -119,17 +91,11 @@ function baseName(word: string): string {
   return word.slice(word.lastIndexOf("/") + 1);
 }
 
-/** The development entry script: `src/cli.ts`, given relative or as any absolute path. */
 function isEntryScript(word: string): boolean {
   return word === "src/cli.ts" || word.endsWith("/src/cli.ts");
 }
 
-/**
- * The index of the first argument after the vx program in `argv`, or -1 when the command is not
- * vx: `vx ...` / `/path/to/vx ...`, or an uncompiled run `bun [run] <path>/src/cli.ts ...`.
- * Where argv is only known as `ps` words (not Linux), an install path containing spaces reads as
- * not-vx, which errs on the side of never signalling.
- */
+/** Index of the first argument after the vx program, or -1; from `ps` words an install path with spaces reads as not-vx (never signalled). */
 function vxArgsIndex(argv: string[]): number {
   const first = argv[0];
   if (first === undefined) return -1;
@@ -147,7 +113,6 @@ function words(command: string): string[] {
     .filter((w) => w !== "");
 }
 
-/** True when an argv is a vx process (compiled binary or development run). */
 export function isVxArgv(argv: string[]): boolean {
   return vxArgsIndex(argv) !== -1;
 }
@@ -158,7 +123,6 @@ export function vxCommandOf(argv: string[]): string | undefined {
   return i === -1 ? undefined : argv[i];
 }
 
-/** True when an argv is `vx sentinel await` (with or without further arguments). */
 export function isAwaitArgv(argv: string[]): boolean {
   const i = vxArgsIndex(argv);
   return i !== -1 && argv[i] === "sentinel" && argv[i + 1] === "await";
@@ -170,22 +134,14 @@ export async function isLiveVx(pid: number, exec: Exec, platform?: string): Prom
   return info !== undefined && isVxArgv(info.argv);
 }
 
-/**
- * True when an inspected process is a `vx sentinel await`: by its argv and, where the kernel
- * tells (Linux), by the file it runs, so a program started under a forged argv is not one.
- */
+/** A `vx sentinel await` by argv and, on Linux, by the file it runs, so a forged argv is not one. */
 export function isAwaitProcess(info: ProcessInfo, platform: string = process.platform): boolean {
   if (!isAwaitArgv(info.argv)) return false;
   if (platform !== "linux") return true;
   return info.exe !== undefined && isVxExecutable(info.exe);
 }
 
-/**
- * The state root `pid` runs with: its environment as it was started, put through the same
- * `stateRoot` vx uses for itself, symlinks resolved. Undefined whenever that cannot be proven
- * (the process is gone or another OS user's, its environment unreadable or ambiguous), so a
- * caller that signals only on a match never signals on a guess.
- */
+/** `pid`'s state root from its starting environment, symlinks resolved; undefined whenever unproven, so nothing is signalled on a guess. */
 export async function processStateRoot(pid: number, exec: Exec, platform?: string): Promise<string | undefined> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   const env = procPlatform(exec, platform) === "linux" ? procEnviron(pid) : await psEnviron(pid, exec);
@@ -222,12 +178,7 @@ export function procEnviron(pid: number): Env | undefined {
   }
 }
 
-/**
- * Elsewhere (macOS): `ps -E` prints the environment after the command line, space-separated, and
- * only for the caller's own processes. The words cannot tell a value's spaces from a separator,
- * so only the variables `stateRoot` reads are taken, each only when exactly one word sets it; a
- * HOME with a space then reads as another root, which errs on the side of never signalling.
- */
+/** macOS `ps -E` words cannot tell a value's space from a separator: only `stateRoot`'s variables, each set by exactly one word. */
 async function psEnviron(pid: number, exec: Exec): Promise<Env | undefined> {
   const res = await exec.run(["ps", "-E", "-ww", "-o", "command=", "-p", String(pid)], { env: psEnv() });
   if (res.code !== 0) return undefined;
@@ -241,12 +192,7 @@ async function psEnviron(pid: number, exec: Exec): Promise<Env | undefined> {
   return envFrom(picked);
 }
 
-/**
- * The live processes (this one aside) whose environment holds `name=value` exactly: what a child
- * started with that variable set and all it started in turn, whether they left its process group
- * (setsid) or closed their output. On Linux each is read from `/proc/<pid>/environ`; elsewhere from
- * one `ps -E` listing of the caller's processes, a word equal to `name=value`.
- */
+/** Live processes (this one aside) with `name=value` in their environment, even those that left the group (setsid) or closed their output. */
 export async function processesWithEnv(name: string, value: string, exec: Exec, platform?: string): Promise<number[]> {
   const pair = `${name}=${value}`;
   if (procPlatform(exec, platform) === "linux") {

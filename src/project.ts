@@ -1,7 +1,4 @@
-/**
- * Opening the project a command runs in: state root, camp refusal (STA-08), git toplevel and
- * project key (STA-03), and the initialized check (CLI-03).
- */
+// Opening a project: state root, camp refusal (STA-08), toplevel and key (STA-03), initialized check (CLI-03).
 import { join } from "node:path";
 import type { Deps } from "./deps";
 import { VxError } from "./errors";

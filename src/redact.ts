@@ -1,23 +1,5 @@
-/**
- * Secret redaction for pane captures (SPEC section 15, RED-01..08, issues 9 and 25).
- *
- * Works line by line with precompiled regexes; one search of the whole text per marker first says
- * which lines each rule needs to read (scan.ts): it runs on 500-line transcripts on every settle and
- * every `vx wait` tail. The output is a fixed point: redact(redact(x)) === redact(x). The stages
- * live in src/redact/:
- *   blocks.ts  private key blocks, also a body whose BEGIN line scrolled out of the window
- *   tokens.ts  provider tokens by prefix and shape, JWTs, 1Password Secret Keys, AWS secret keys
- *   urls.ts    URL credentials, DSN keys, webhook URLs, signature parameters
- *   cookies.ts cookie values in headers, curl arguments, cookie jars and cookie maps
- *   assign.ts  values assigned to credential names (`DB_PASSWORD=`, `client_secret:`)
- *   cli.ts     command-line credentials (`--password x`, `mysql -p…`, `curl -u`) and `.netrc`
- *   prompts.ts a password after its prompt (`Password for 'https://…': x`) or after spaces
- *   lines.ts   whole-line drops (RED-02), with code after a bare word exempt (values.ts)
- *   encoded.ts base64 runs whose decoded text holds a secret (decoded and judged by these same rules)
- *   wrap.ts    the tail of a token hard-wrapped or `\`-continued onto the next line
- * The rules read a copy of each line without invisible characters and JSON escapes (normalise.ts);
- * what they replace in the copy is replaced in the line.
- */
+// Pane redaction (RED-01..08), one stage per kind of secret in src/redact/; redact(redact(x)) === redact(x). It runs on every
+// settle's 500 lines, so scan.ts first says which lines each rule must read; rules read a normalised copy of each line (normalise.ts).
 import { namesCredentialEntry, replaceAssignments, replaceEntryValue } from "./redact/assign";
 import { keyBlockAt } from "./redact/blocks";
 import { replaceCookies } from "./redact/cookies";
@@ -37,10 +19,7 @@ export { PRIVATE_KEY_BLOCK, SECRET, SENSITIVE_LINE };
 // A YAML block scalar under a credential name (`password: |`): its indented lines are the secret.
 const SECRET_SCALAR_RE = /^(\s*)(?:-\s+)?["']?[\w.-]*(?:password|passwd|passphrase|secret|token|key|pass|auth|credentials?)["']?\s*:\s*[|>][-+0-9]*\s*$/i;
 
-/**
- * Redacts secrets from captured pane text without mangling ordinary words (RED-05). Line structure
- * is kept, except that a private key block collapses to one line.
- */
+/** Redacts without mangling ordinary words (RED-05); lines are kept, but a private key block collapses to one. */
 export function redact(text: string): string {
   return redactAt(text, 0);
 }

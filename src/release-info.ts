@@ -1,19 +1,10 @@
-/**
- * Where vx releases live and what they hold, in one place for the release script, the installer
- * (which gets the base written in at release time), the Homebrew formula and `vx upgrade`.
- * Releases are GitHub Releases assets: `<base>/download/v<version>/<asset>` and
- * `<base>/latest/download/<asset>`. `VX_RELEASES_URL` names another base with the same layout
- * (a mirror, or a test's local server).
- */
+// Where releases live, in one place for the release script, installer, Homebrew formula and `vx upgrade`. `VX_RELEASES_URL`
+// names another base with GitHub Releases' layout (a mirror, or a test's server).
 import type { Env } from "./state/paths";
 
-/**
- * The project's releases page. The repository has no published home yet, so this is a
- * placeholder: change it here (and only here) when it does.
- */
+/** A placeholder until the repository has a published home: change it here only. */
 export const RELEASES_URL = "https://github.com/vexillum-dev/vx/releases";
 
-/** The Homebrew tap that carries the generated `vx.rb` (`brew install <tap>/vx`). */
 export const HOMEBREW_TAP = "vexillum-dev/tap";
 
 export const OSES = ["linux", "darwin"] as const;
@@ -28,28 +19,17 @@ export const FORMULA_ASSET = "vx.rb";
 /** One line, the release's version: how `vx upgrade` learns what `latest` is without an API. */
 export const VERSION_ASSET = "version.txt";
 
-/**
- * The installer's receipt, written next to the binary it installed. Its presence (with a binary
- * named `vx` beside it) is what tells `vx upgrade` that the installer script put this vx there.
- */
+/** The installer's receipt: beside a binary named `vx`, it tells `vx upgrade` the installer put that binary there. */
 export const RECEIPT_NAME = ".vx-install";
 
-/**
- * The most bytes the `vx` inside a release archive may have; the installer (written in at release
- * time) and `vx upgrade` refuse a bigger one before writing it out. A gzip archive of a few MB can
- * unpack to gigabytes, so the size the archive claims is not trusted. 448 MiB is 4x today's
- * largest release binary (linux-x64, 112 MB): room to grow without ever filling a disk.
- */
+/** Cap on a release archive's `vx`, checked before writing (a few MB of gzip can unpack to gigabytes); 4x the largest binary (112 MB). */
 export const MAX_BINARY_BYTES = 448 * 1024 * 1024;
 
 export function archiveName(p: Platform): string {
   return `vx-${p.os}-${p.arch}.tar.gz`;
 }
 
-/**
- * The base every release URL starts with, without a trailing slash: `VX_RELEASES_URL`, else the
- * base the install recorded (a mirror it came from), else the one named in `RELEASES_URL`.
- */
+/** `VX_RELEASES_URL`, else the base the install recorded (its mirror), else `RELEASES_URL`; no trailing slash. */
 export function releasesBase(env: Env, recorded?: string): string {
   return (env.VX_RELEASES_URL || recorded || RELEASES_URL).replace(/\/+$/, "");
 }
@@ -65,7 +45,6 @@ export function hostPlatform(platform: string = process.platform, arch: string =
   return os && a ? { os, arch: a } : undefined;
 }
 
-/** The lines that reinstall vx, for refusals. */
 export function reinstallHint(base: string): string {
   return `reinstall with: curl -fsSL ${assetUrl(base, "latest", INSTALLER_ASSET)} | sh (or: brew install ${HOMEBREW_TAP}/vx)`;
 }

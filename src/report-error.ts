@@ -1,7 +1,4 @@
-/**
- * The one place an error becomes an exit code and a stderr line (ENV-08, ENV-09), shared by
- * `main` and the sentinel's own entry. `usageOf` gives a command's usage for a UsageError.
- */
+// The one place an error becomes an exit code and a stderr line (ENV-08, ENV-09), for `main` and the sentinel's entry.
 import type { Deps } from "./deps";
 import { SilentExit, UsageError, VxError, errorMessage, storageRefusal } from "./errors";
 import { EXIT } from "./exit-codes";

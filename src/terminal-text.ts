@@ -1,19 +1,7 @@
-/**
- * Text vx puts into an agent's terminal is data, never keystrokes (issue 15). A terminal paste is
- * the text between `ESC[200~` and `ESC[201~`: an `ESC[201~` inside it ends the paste early and the
- * rest arrives as typed keys (`\r` submits, `!cmd` runs a shell in Claude Code and Pi, `^C^C`
- * quits). So every text bound for a terminal passes through `terminalText` at the doors that
- * reach one (`TmuxClient.paste`, herdr's `agent prompt`, `codex queue`): line endings become `\n`
- * and every other control character is dropped.
- *
- * Dropped rather than refused: a prompt with a stray control character (a pasted colour code, a
- * form feed) is still what its author meant to send, and none of them has a meaning a harness's
- * input box could take as text. The commands that take a prompt say when they cleaned one
- * (`controlNote`), so nothing is changed silently.
- */
+// Text vx puts into a terminal is data, never keystrokes: an `ESC[201~` inside a paste would end it and the rest arrive as typed
+// keys (`\r` submits). Controls are dropped, not refused (the prompt is still what its author meant); `controlNote` says when.
 
-// C0 except tab and newline (CR is handled first), DEL, and C1 (U+0080..U+009F, where U+009B is
-// the one-character CSI some parsers still honour).
+// C0 but tab and newline (CR is handled first), DEL, and C1 (U+009B is a one-character CSI some parsers honour).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this regex's job
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 

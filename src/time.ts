@@ -1,8 +1,5 @@
-/**
- * The one place vx reads the clock and the one table of built-in durations (SPEC section 17).
- * Every duration is nominal and multiplied by VX_TIME_SCALE, so tests and demos can run the
- * daemon's windows in milliseconds while texts keep naming the nominal values.
- */
+// The one place vx reads the clock, and the built-in durations (SPEC section 17): nominal, multiplied by VX_TIME_SCALE so tests
+// and demos run in milliseconds while texts name the nominal values.
 
 const S = 1000;
 const MIN = 60 * S;
@@ -11,11 +8,7 @@ const MIN = 60 * S;
 export const DURATIONS = {
   sentinelPoll: 5 * S,
   awaitPoll: 5 * S,
-  /**
-   * AWT-05: the await's own limit, a day, 10 minutes inside the Stop hook's `timeout`
-   * (COUNTS.hookTimeoutSeconds). At it, a Claude Code owner gets one short re-arm wake (AWT-12),
-   * so a commander with no news spends at most one turn a day.
-   */
+  /** AWT-05: a day, 10 minutes inside the Stop hook's `timeout`; then a Claude Code owner gets one re-arm wake (AWT-12), one turn a day. */
   awaitGiveUp: 24 * 60 * MIN,
   settleGrace: 8 * S,
   notFoundWindow: 10 * S,
@@ -31,17 +24,14 @@ export const DURATIONS = {
   trustPoll: 200,
   paneBusyStep: 500,
   promptStalledStep: 500,
-  /** TMX-02, HRD-06: a started harness's ready text (its folder-trust dialog answered on the way). */
+  /** TMX-02, HRD-06: a started harness's ready text (folder-trust dialog answered on the way). */
   harnessReady: 30 * S,
-  /** CMD-RESUME-01: the limit on asking a harness which session is its soldier's (`opencode session list`). */
+  /** CMD-RESUME-01: asking a harness which session is its soldier's (`opencode session list`). */
   sessionLookup: 30 * S,
   doctorProbe: 5 * S,
   /** CMDR-07: the Pi and OpenCode wake scripts send a held wake again this often while idle. */
   wakeRetry: 5 * S,
-  /**
-   * CMDR-07: an await that exits 0 after running this long gave up (AWT: 55 minutes) and the wake
-   * script listens again; a quicker exit 0 means there is nothing to wait for.
-   */
+  /** CMDR-07: an await exiting 0 after this long gave up, so the wake script listens again; a quicker 0 means nothing to wait for. */
   wakeRelisten: 60 * S,
   waitPoll: 5 * S,
   waitMax: 7200 * S,
@@ -53,10 +43,7 @@ export const DURATIONS = {
   forumIdle: 8 * 60 * MIN,
   /** FOR-08/09: how often the forum server looks at transcripts, artifacts and state for changes. */
   forumWatch: 250,
-  /**
-   * FOR-05: a connection that sends nothing for this long is closed (one whose request was let in
-   * is exempt), so a client that never finishes its request holds a descriptor only this long.
-   */
+  /** FOR-05: a connection silent this long is closed (unless its request was let in), so a stalled client holds a descriptor only this long. */
   forumConnectionIdle: 10 * S,
   /** FOR-05: how often a running forum server sweeps abandoned temporary files (and at start). */
   forumSweep: 60 * MIN,
@@ -70,10 +57,7 @@ export const DURATIONS = {
 
 type DurationName = keyof typeof DURATIONS;
 
-/**
- * Guards against a hung child process, in milliseconds. Not behaviour timings: never scaled, so a
- * tiny VX_TIME_SCALE in tests cannot kill a tool before it has even started.
- */
+/** Guards against a hung child, in ms: never scaled, so a tiny VX_TIME_SCALE cannot kill a tool before it starts. */
 export const GUARDS = {
   herdrCall: 60 * S,
   gitQuery: 60 * S,
@@ -81,18 +65,12 @@ export const GUARDS = {
   codexCall: 30 * S,
   /** How long a command waits to see an auto-started sentinel take its lock before saying so. */
   sentinelStart: 3 * S,
-  /** How long a forum command waits for the server it started to answer. */
   forumStart: 10 * S,
-  /** `vx demo`: how long its scripted commander waits for one wake before calling the step failed. */
   demoWake: 60 * S,
   /** `vx demo`'s teardown, `vx sentinel stop`: how long a verified sentinel gets after SIGTERM before SIGKILL. */
   demoSentinelStop: 5 * S,
-  /**
-   * A child mark's sweep looks again this long after a look found nothing: a process caught inside
-   * execve (a `setsid cmd &` the shell forked just before it exited) shows no environment for a moment.
-   */
+  /** A child mark's sweep looks again after this: a process inside execve (`setsid cmd &`) shows no environment for a moment. */
   childSweepGap: 50,
-  /** `vx forum`: one probe of whether the server on the recorded port answers. */
   forumProbe: 2 * S,
   /** FOR-06: an artifact frame's view code is good for one request within this long of the page asking. */
   forumView: 60 * S,
@@ -104,12 +82,8 @@ export const GUARDS = {
   boardDiffForget: 60 * S,
   tmuxCall: 60 * S,
   toolProbe: 10 * S,
-  /** `vx upgrade`: a download that receives nothing for this long is given up. */
   downloadStall: 30 * S,
-  /**
-   * The shortest pause between two await polls: a tiny VX_TIME_SCALE must not turn a day-long
-   * wait into a busy loop (the queue watch still answers a wake at once, AWT-04).
-   */
+  /** Shortest pause between await polls: a tiny VX_TIME_SCALE must not make a busy loop (the queue watch still answers at once, AWT-04). */
   awaitPollFloor: 50,
   /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
   notifyStderr: 1 * S,
@@ -135,18 +109,12 @@ export const COUNTS = {
   notifyConcurrent: 4,
   /** ...this many at most; more are dropped (logged once per project). */
   notifyWaiting: 32,
-  /** A child's output line longer than this is cut (`bounded-output.ts`). */
   outputLineChars: 4096,
-  /** The bytes of a child's output kept for its tail (`bounded-output.ts`). */
   outputTailBytes: 64 * 1024,
   paneTailLines: 80,
   /** FOR-06: view codes the forum server holds at once (a page asks for one per load of its frame). */
   forumViews: 64,
-  /**
-   * HOOK-01/AWT-05: the Stop hook entry's `timeout`, in real seconds (never scaled). Claude Code
-   * enforces it as given (seconds x 1000, capped only at setTimeout's 2^31-1 ms), so a day is
-   * allowed: a day plus the await's 10-minute margin (AWT-05).
-   */
+  /** HOOK-01/AWT-05: the Stop hook's `timeout` in real seconds (never scaled): a day plus the await's 10-minute margin. */
   hookTimeoutSeconds: 24 * 3600 + 600,
 } as const;
 
@@ -164,7 +132,6 @@ export function parseTimeScale(raw: string | undefined): TimeScale {
 
 let scaleCache: { raw: string | undefined; value: number } | undefined;
 
-/** The effective scale for this process's environment. */
 export function timeScale(env: Record<string, string | undefined> = process.env): number {
   const raw = env.VX_TIME_SCALE;
   if (scaleCache && scaleCache.raw === raw) return scaleCache.value;
@@ -178,12 +145,7 @@ export function scaled(name: DurationName, env?: Record<string, string | undefin
   return DURATIONS[name] * timeScale(env);
 }
 
-/**
- * The clock seam: everything that needs "now" or a pause takes one of these. `now` is the wall
- * clock, for times written down and compared across processes; it can step back or forward (NTP,
- * a person setting it). `monotonic` never steps: what a deadline or an elapsed time inside one
- * process is measured on (TIME-02).
- */
+/** The clock seam: `now` (wall, may step) for times compared across processes; `monotonic` for deadlines in one process (TIME-02). */
 export interface Clock {
   now(): number;
   monotonic(): number;
@@ -210,12 +172,7 @@ export const realClock: Clock = {
   sleep: abortableSleep,
 };
 
-/**
- * How long ago the stored wall-clock time `at` (epoch ms) was, for a window's test (TIME-02): one
- * later than `now` was written before the wall clock stepped back, and counts as long ago, so no
- * window waits for the clock to catch up (an hour, a day). NaN (no time, a malformed one) stays NaN,
- * which no `age < window` test passes.
- */
+/** Age of a stored wall time (TIME-02): a future one (the clock stepped back) counts as long ago, so no window waits; NaN stays NaN. */
 export function ageOf(now: number, at: number): number {
   const age = now - at;
   return age < 0 ? Number.POSITIVE_INFINITY : age;

@@ -1,8 +1,4 @@
-/**
- * The vx version and build kind, embedded at build time (`VX_VERSION`, `VX_BUILD_KIND`); in
- * development the version comes from package.json. Only `bun run release` makes a "release" build:
- * `vx upgrade` replaces only those, never a binary built from a checkout.
- */
+// Embedded at build time. Only `bun run release` makes a "release" build: `vx upgrade` replaces only those, never a checkout's build.
 import pkg from "../package.json" with { type: "json" };
 
 declare const VX_VERSION: string | undefined;

@@ -1,17 +1,9 @@
-/**
- * Git questions about many camp branches at once, for the landing forecast (TSK-11): each asks
- * git once whatever the number of branches (`for-each-ref`, `rev-parse` over symmetric ranges,
- * the `--stdin` forms of `diff-tree` and `merge-tree`) and reads the answer back by branch. Any
- * failure is `undefined` or `unknown`, never an error: a forecast must not cost `vx status`.
- */
+// Git questions about many camp branches for the landing forecast (TSK-11), each one git call whatever the number of branches.
+// Any failure is `undefined` or `unknown`, never an error: a forecast must not cost `vx status`.
 import type { Exec } from "../exec";
 import { runGit, runGitWithInput } from "./git";
 
-/**
- * Which of `branches` (short names) have a commit `base` lacks, in one `git for-each-ref
- * --no-merged` call whatever their number; a branch that does not exist is simply not listed.
- * Undefined on a git error (no such base).
- */
+/** Which `branches` have a commit `base` lacks (a missing branch is not listed); undefined on a git error. */
 export async function branchesNotMerged(dir: string, base: string, branches: string[], exec: Exec): Promise<Set<string> | undefined> {
   if (branches.length === 0) return new Set();
   const refs = branches.map((b) => `refs/heads/${b}`);
@@ -27,7 +19,6 @@ export async function branchesNotMerged(dir: string, base: string, branches: str
 const OID = /^[0-9a-f]{40,64}$/;
 
 export type Divergence = {
-  /** The branch has a commit the base lacks (its tip is not its merge-base with the base). */
   ahead: boolean;
   /** The base is the branch's one merge-base with it: `land` would fast-forward. */
   fastForward: boolean;
@@ -36,11 +27,7 @@ export type Divergence = {
   tip: string;
 };
 
-/**
- * `git rev-parse <base>...refs/heads/<branch>` for every branch in one call: each range prints the
- * branch's tip, the base's tip, then `^<merge-base>` lines. Undefined on a git error (one branch
- * missing fails them all) or output it cannot read, by branch otherwise.
- */
+/** Each range prints the branch's tip, the base's tip, then `^<merge-base>` lines; one branch missing fails them all (undefined). */
 export async function divergence(dir: string, base: string, branches: string[], exec: Exec): Promise<Map<string, Divergence> | undefined> {
   if (branches.length === 0) return new Map();
   const res = await runGit(exec, dir, ["rev-parse", ...branches.map((b) => `${base}...refs/heads/${b}`), "--"]);
@@ -61,10 +48,8 @@ export async function divergence(dir: string, base: string, branches: string[], 
 }
 
 /**
- * Files each `tip` changed since its `mergeBase` (what `git diff --name-only <base>...<branch>`
- * lists), all in one `git diff-tree --stdin`, renames split into their two paths so a file moved
- * on one branch still meets its edits on another. `--always` prints every tip as a header, empty
- * diff or not, which is what splits the answer. Undefined on a git error or unreadable output.
+ * Files each tip changed since its merge-base, in one `diff-tree --stdin`. Renames are split so a moved file still meets its
+ * edits on another branch; `--always` prints every tip as a header, which splits the answer.
  */
 export async function changedFiles(dir: string, pairs: { tip: string; mergeBase: string }[], exec: Exec): Promise<string[][] | undefined> {
   if (pairs.length === 0) return [];
@@ -88,11 +73,7 @@ export async function changedFiles(dir: string, pairs: { tip: string; mergeBase:
 
 export type MergeForecast = { merge: "clean" | "conflict" | "unknown"; conflicts: string[] };
 
-/**
- * Whether merging `branch` into `base` would be clean, in memory (`git merge-tree --write-tree`,
- * git 2.38 or later; it writes only unreferenced objects). An older git rejects the option, and
- * that, like any other failure, is `unknown`, never an error: this is a forecast.
- */
+/** Merges `branch` into `base` in memory (`merge-tree --write-tree`, git 2.38+); an older git, like any failure, is `unknown`. */
 export async function mergeForecast(dir: string, base: string, branch: string, exec: Exec): Promise<MergeForecast> {
   const res = await runGit(exec, dir, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", base, branch]);
   const [tree = "", ...files] = res.stdout.split("\0");
@@ -104,10 +85,8 @@ export async function mergeForecast(dir: string, base: string, branch: string, e
 }
 
 /**
- * `mergeForecast` for several branches into `base` in one `git merge-tree --stdin` call, in the
- * order given. Undefined when the batch fails as a whole (a git without `--stdin`, a branch gone
- * meanwhile): the caller then asks branch by branch. Each answer is `<1 clean|0 conflict> NUL
- * <tree> NUL <conflicted path NUL>... NUL`.
+ * `mergeForecast` for many branches in one `merge-tree --stdin`; undefined when the batch fails (old git, a branch gone), so
+ * the caller asks one by one. Each answer: `<1 clean|0 conflict> NUL <tree> NUL <conflicted path NUL>... NUL`.
  */
 export async function mergeForecasts(dir: string, base: string, branches: string[], exec: Exec): Promise<MergeForecast[] | undefined> {
   if (branches.length === 0) return [];

@@ -1,9 +1,5 @@
-/**
- * The git questions and moves camps need, each one small function over the `Exec` seam. Every
- * call runs `git -C <dir>` with a timeout, and `dir` must be a worktree's top level: git is kept
- * from searching parent directories, so a camp whose worktree is gone can never be mistaken for
- * whatever repository happens to enclose it (a reset there would destroy someone else's work).
- */
+// Every call runs `git -C <dir>` with a timeout, `dir` a worktree's top level, and git kept from searching parents: a camp
+// whose worktree is gone can never be taken for an enclosing repository (a reset there would destroy someone else's work).
 import { dirname, join } from "node:path";
 import { VxError } from "../errors";
 import { EXEC_TIMED_OUT, type Exec, type ExecResult } from "../exec";
@@ -11,7 +7,7 @@ import { printable, quotedWord } from "../printable";
 import { realpathOr } from "../state/paths";
 import { GUARDS } from "../time";
 
-/** Ceiling for read-only queries. A safety limit, not a spec duration, so it is not scaled. */
+/** Ceiling for read-only queries. */
 const GIT_QUERY_TIMEOUT_MS = GUARDS.gitQuery;
 /** Ceiling for checkouts, resets and merges, which write a whole tree on large repositories. */
 export const GIT_WRITE_TIMEOUT_MS = GUARDS.gitWrite;
@@ -31,7 +27,6 @@ export class GitError extends VxError {
   }
 }
 
-/** The last non-blank line of a program's output, trimmed. */
 function lastLine(text: string): string {
   const lines = text
     .split("\n")
@@ -43,11 +38,7 @@ function lastLine(text: string): string {
 const REASON_RE = /^(error|fatal): /;
 const LISTED_MAX = 5;
 
-/**
- * The line where git says why it failed (its first `error:` or `fatal:`), with the paths it
- * lists beneath it (indented) joined on, in one line; "" when there is none. Git's last line is
- * often only the outcome (`Aborting`), which tells the user nothing they can act on.
- */
+/** Git's first `error:`/`fatal:` line with its indented paths joined on: its last line is often only the outcome (`Aborting`). */
 export function reasonLine(stderr: string): string {
   const lines = stderr.split("\n");
   const at = lines.findIndex((l) => REASON_RE.test(l));
@@ -103,11 +94,7 @@ export async function currentBranch(dir: string, exec: Exec): Promise<string | u
   return res.stdout.trim() || undefined;
 }
 
-/**
- * The branch a camp is forked from: the one the project checkout is on. Refused in one line when
- * there is none (a detached HEAD) or its name starts with `-`: git would read it as an option on
- * every command line that names it (`-f` as `--force`), and does not accept it as a branch name.
- */
+/** The project checkout's branch; refused when detached or starting with `-` (git reads it as an option: `-f` as `--force`). */
 export function campBase(branch: string | undefined): string {
   if (!branch) throw new VxError("the project checkout is on a detached HEAD - check out the branch to dispatch from");
   if (branch.startsWith("-")) {
@@ -116,20 +103,13 @@ export function campBase(branch: string | undefined): string {
   return branch;
 }
 
-/**
- * True when `git status --porcelain` is empty. Untracked files count as changes unless
- * `ignoreUntracked` (a project checkout about to fast-forward: git itself refuses a merge that
- * would overwrite one, while a camp's untracked files are a soldier's unsaved work).
- */
+/** Porcelain status is empty; `ignoreUntracked` suits a fast-forward (git refuses to overwrite one), not a camp (a soldier's unsaved work). */
 export async function isClean(dir: string, exec: Exec, opts: { ignoreUntracked?: boolean } = {}): Promise<boolean> {
   const args = ["status", "--porcelain", ...(opts.ignoreUntracked ? ["--untracked-files=no"] : [])];
   return (await gitOk(exec, dir, args)).trim() === "";
 }
 
-/**
- * Commits on HEAD not in `base` (`rev-list --count <base>..HEAD`). Undefined when it cannot be
- * told (no path, no base, git error), so a truthy result is exactly the SEN-14 completion signal.
- */
+/** Commits on HEAD not in `base`; undefined when it cannot be told, so a truthy result is exactly the SEN-14 completion signal. */
 export async function commitsAhead(campPath: string | undefined, base: string | undefined, exec: Exec): Promise<number | undefined> {
   if (!campPath || !base) return undefined;
   const res = await runGit(exec, campPath, ["rev-list", "--count", `${base}..HEAD`]);
@@ -162,10 +142,8 @@ async function resolve(exec: Exec, dir: string, rev: string): Promise<string | u
 }
 
 /**
- * CMD-STRIKE-01's landed test: HEAD is an ancestor of `base`, or merging `base` into HEAD in
- * memory gives exactly `base`'s tree, meaning everything HEAD changed is already in base (this is
- * what catches squash and rebase merges, whose commits are never ancestors). A conflict is
- * `false`; undefined means it could not be determined (missing refs, git error).
+ * CMD-STRIKE-01's landed test: HEAD is an ancestor of `base`, or merging `base` into HEAD gives `base`'s tree (which catches
+ * squash and rebase merges). A conflict is false; undefined when it cannot be told.
  */
 export async function isLanded(campPath: string, base: string, exec: Exec): Promise<boolean | undefined> {
   const head = await resolve(exec, campPath, "HEAD^{commit}");
@@ -216,11 +194,7 @@ export async function discardedWork(campPath: string, base: string, exec: Exec):
   return { commits, changes: status.split("\n").filter((l) => l.trim() !== "") };
 }
 
-/**
- * Throws away everything in the camp: hard reset, remove untracked files (ignored ones stay),
- * then detach HEAD at `base`. The camp's branch itself is left for the caller, and so is the proof
- * that `campPath` is a camp of the pool (`assertCampOfPool`), which this module cannot know.
- */
+/** Hard reset, clean (ignored files stay), detach at `base`; the branch, and proving `campPath` a camp (`assertCampOfPool`), are the caller's. */
 export async function resetCamp(campPath: string, base: string, exec: Exec): Promise<void> {
   await gitOk(exec, campPath, ["reset", "--hard", "--quiet"], GIT_WRITE_TIMEOUT_MS);
   await gitOk(exec, campPath, ["clean", "-fd", "--quiet"], GIT_WRITE_TIMEOUT_MS);
@@ -233,7 +207,6 @@ export async function checkoutFreshBranch(campPath: string, base: string, branch
   await gitOk(exec, campPath, ["checkout", "--quiet", "-B", branch], GIT_WRITE_TIMEOUT_MS);
 }
 
-/** Whether a local branch `refs/heads/<branch>` exists. */
 export function branchExists(dir: string, branch: string, exec: Exec): Promise<boolean> {
   return gitYesNo(exec, dir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]);
 }
@@ -250,11 +223,7 @@ export async function gitCommonDir(top: string, exec: Exec): Promise<string> {
   return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : join(top, ".git");
 }
 
-/**
- * What `dir` is to the repository at `projectDir`: `linked`, a linked worktree of it (what a camp
- * is); `main`, its main worktree (the user's own checkout); `other`, a worktree of some other
- * repository; `none`, not the top level of any worktree (a plain or broken directory).
- */
+/** To `projectDir`'s repository: `linked` (what a camp is), `main` (the user's checkout), `other` (another repository's) or `none` (no worktree top). */
 type WorktreeKind = "linked" | "main" | "other" | "none";
 
 export async function worktreeKind(dir: string, projectDir: string, exec: Exec): Promise<WorktreeKind> {
@@ -271,11 +240,7 @@ export async function worktreeKind(dir: string, projectDir: string, exec: Exec):
 
 type DeleteResult = { deleted: true } | { deleted: false; reason: string };
 
-/**
- * Deletes a local branch: `git branch -d` (refuses unless merged into the checkout's HEAD or its
- * upstream) or `-D` with `force`. A refusal is returned with git's one-line reason, not thrown;
- * git also refuses any branch checked out in a worktree, including an idle camp still on it.
- */
+/** `branch -d` (`-D` with `force`); a refusal is returned with git's reason, not thrown (git also refuses a branch checked out anywhere). */
 export async function deleteBranch(projectDir: string, branch: string, opts: { force?: boolean }, exec: Exec): Promise<DeleteResult> {
   if (!(await branchExists(projectDir, branch, exec))) return { deleted: false, reason: `branch ${branch} does not exist` };
   const args = ["branch", opts.force ? "-D" : "-d", branch];

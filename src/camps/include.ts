@@ -1,8 +1,5 @@
-/**
- * STA-10 step 1: the files of the project checkout its `.worktreeinclude` names (gitignore syntax,
- * Claude Code's convention) and git ignores there, copied into a camp. Git does all the matching;
- * the copy reads through no link out of the checkout and writes through no link in the camp.
- */
+// STA-10 step 1: ignored files the checkout's `.worktreeinclude` names (gitignore syntax, Claude Code's convention), copied into a
+// camp. Git does the matching; the copy reads through no link out of the checkout and writes through no link in the camp.
 import { closeSync, fchmodSync, fstatSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { VxError } from "../errors";
@@ -14,16 +11,12 @@ import { isUnder, realpathOr } from "../state/paths";
 import { runGit, runGitWithInput } from "./git";
 
 export const INCLUDE_FILE = ".worktreeinclude";
-/**
- * What one camp may receive. Dependencies are camp_setup's job (`bun install`): a pattern that
- * names node_modules would copy a whole tree per dispatch, so it is refused, not half-copied.
- */
+/** What one camp may receive: dependencies are camp_setup's job, so a pattern naming node_modules is refused, not half-copied. */
 export const INCLUDE_LIMITS = { files: 1000, bytes: 100 * 1024 * 1024 };
 
 type IncludeResult = { copied: string[]; skipped: { path: string; why: string }[] };
 
-// Through runGit: a caller's GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE (vx run from a git hook)
-// must not point these at another repository, or at the camp's index when listing the checkout.
+// Through runGit: a caller's GIT_DIR or GIT_INDEX_FILE (vx run from a git hook) must not point these at another repository or index.
 async function gitZ(exec: Exec, dir: string, args: string[]): Promise<string[]> {
   const res = await runGit(exec, dir, args);
   if (res.code !== 0) {
@@ -44,12 +37,7 @@ function readIncludePatterns(checkout: string): string[] | undefined {
   return text.split(/\r?\n/).filter((l) => l.trim() !== "" && !l.startsWith("#"));
 }
 
-/**
- * Paths (relative, `/`-separated) of the untracked files in `checkout` that `.worktreeinclude`
- * matches and the repository's own rules ignore. A file inside a directory git ignores as a
- * whole (node_modules/, dist/) counts only when a pattern with a `/` matches it (`local/`,
- * `config/dev.json`): a bare `.env*` must not pick up every `.env.example` a dependency ships.
- */
+/** Ignored files `.worktreeinclude` matches; in a wholly ignored directory only a `/` pattern counts (a bare `.env*` must not take a dependency's `.env.example`). */
 export async function includedFiles(checkout: string, exec: Exec): Promise<string[]> {
   const patterns = readIncludePatterns(checkout);
   if (!patterns || patterns.length === 0) return [];
@@ -61,7 +49,6 @@ export async function includedFiles(checkout: string, exec: Exec): Promise<strin
   const inWholeDir = (p: string) => wholeDirs.some((d) => p.startsWith(d));
   const deep = repoIgnored.filter(inWholeDir);
   if (deep.length === 0) return repoIgnored;
-  // Only patterns with a `/` (`local/`, `config/dev.json`) reach into such a directory.
   const named = new Set<string>();
   const pathy = patterns.filter((l) => l.includes("/")).map((l) => `--exclude=${l}`);
   // In slices: a pattern naming node_modules/ lists more paths than one argv holds.
@@ -85,10 +72,7 @@ async function trackedIn(exec: Exec, camp: string, paths: string[]): Promise<Set
   return new Set(await gitZ(exec, camp, ["--literal-pathspecs", "ls-files", "-z", "--", ...paths]));
 }
 
-/**
- * Makes the parent directories of `rel` inside `camp`, each one a real directory (never a link);
- * returns why not when one is something else.
- */
+/** Makes `rel`'s parents in `camp`, each a real directory (never a link); why not when one is something else. */
 function campParents(camp: string, rel: string): string | undefined {
   const parts = rel.split("/").slice(0, -1);
   for (const [i, part] of parts.entries()) {
@@ -102,10 +86,7 @@ function campParents(camp: string, rel: string): string | undefined {
   return undefined;
 }
 
-/**
- * Reads `rel` of the checkout through real directories only (`openBeneath`): a directory swapped
- * for a link after git listed it cannot hand over a file from outside. Why not, or the bytes and mode.
- */
+/** Reads through real directories only (`openBeneath`): a directory swapped for a link after git listed it cannot hand over an outside file. */
 function readBeneath(checkout: string, rel: string): { data: Buffer; mode: number } | { why: string } {
   let fd: number;
   try {
@@ -126,8 +107,7 @@ function readBeneath(checkout: string, rel: string): { data: Buffer; mode: numbe
 }
 
 function writeCopy(dest: string, data: Buffer, mode: number): void {
-  // A temp file (a random name, opened exclusively without following a link) and a rename: the
-  // rename replaces a link at `dest`, never writes through it.
+  // A temp file and a rename: the rename replaces a link at `dest`, never writes through it.
   const { tmp, fd: out } = createTemp(dest, mode);
   try {
     try {
@@ -143,12 +123,7 @@ function writeCopy(dest: string, data: Buffer, mode: number): void {
   }
 }
 
-/**
- * Copies every file `includedFiles` lists from `checkout` into `camp`, keeping modes. A link is
- * recreated (same relative target) only when it resolves inside the checkout; one that leaves it,
- * dangles or is absolute is skipped. A path the camp tracks is never written. Throws (writing
- * nothing) when the files exceed INCLUDE_LIMITS.
- */
+/** Keeps modes; a link only when relative and inside the checkout; a path the camp tracks is never written; over INCLUDE_LIMITS throws first. */
 export async function copyIncluded(checkout: string, camp: string, exec: Exec): Promise<IncludeResult> {
   const files = await includedFiles(checkout, exec);
   if (files.length === 0) return { copied: [], skipped: [] };
@@ -231,10 +206,7 @@ function linkInside(src: string, checkout: string, realCheckout: string): { text
   return { why: `a link to ${shown}, which leads out of the checkout, not followed` };
 }
 
-/**
- * Ignored `.env*` files of the checkout outside wholly ignored directories, for `vx init`'s
- * offer of a `.worktreeinclude`; empty when the file already exists.
- */
+/** Ignored `.env*` files outside wholly ignored directories, for `vx init`'s offer of a `.worktreeinclude` (none when it exists). */
 export async function ignoredEnvFiles(checkout: string, exec: Exec): Promise<string[]> {
   if (lstatSync(join(checkout, INCLUDE_FILE), { throwIfNoEntry: false })) return [];
   const listed = await gitZ(exec, checkout, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"]);

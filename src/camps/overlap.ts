@@ -1,14 +1,6 @@
-/**
- * Landing many missions (TSK-11, CMD-LAND-03). `vx land` only fast-forwards, so once one mission
- * lands every other one in flight on that base needs a rebase; this tells the commander, per
- * mission with commits, whether it still fast-forwards its base, whether it would merge cleanly,
- * and which other missions touch the same files, so it can land the least entangled one first.
- *
- * Cost, since `vx status` runs it, whatever the number of missions: nothing at all without a
- * leased mission; then per base one `rev-parse` (which have commits, which fast-forward, their
- * merge-bases), and only if some have commits, side by side one `diff-tree --stdin` (changed
- * files) and, when some diverged, one `merge-tree --stdin`.
- */
+// Landing many missions (TSK-11, CMD-LAND-03): `vx land` only fast-forwards, so after one lands the others need a rebase; per
+// mission this says whether it fast-forwards, merges cleanly, and which missions touch the same files. `vx status` runs it, so
+// per base it costs one `rev-parse`, then one `diff-tree --stdin` and one `merge-tree --stdin`; nothing without a leased mission.
 import type { Exec } from "../exec";
 import type { Task } from "../state/schemas";
 import { type Divergence, type MergeForecast, branchesNotMerged, changedFiles, divergence, mergeForecast, mergeForecasts } from "./git-batch";
@@ -26,10 +18,7 @@ export type MissionLanding = MissionRef &
     overlaps: string[];
   };
 
-/**
- * Missions whose camp is still leased (`leased` undefined: the pool could not be read, so every
- * mission with a camp counts and git's answer alone decides), in the order given.
- */
+/** Missions whose camp is leased; `leased` undefined (pool unreadable): every mission with a camp, and git alone decides. */
 export function missionsInFlight(tasks: readonly Task[], leased: ReadonlySet<string> | undefined): MissionRef[] {
   const out: MissionRef[] = [];
   for (const t of tasks) {
@@ -50,11 +39,7 @@ function byBase(missions: readonly MissionRef[]): Map<string, MissionRef[]> {
 
 type Found = { m: MissionRef; d: Divergence };
 
-/**
- * The missions of one base with commits it lacks, with their divergence: one `rev-parse` for all.
- * When that fails (a branch deleted under a leased camp), one `for-each-ref` keeps the branches
- * that exist with commits and the `rev-parse` is asked again for those.
- */
+/** One base's missions with commits it lacks; when `rev-parse` fails (a branch deleted under a camp), `for-each-ref` prunes and it asks again. */
 async function withCommits(dir: string, base: string, group: MissionRef[], exec: Exec): Promise<Found[]> {
   let div = await divergence(
     dir,

@@ -1,9 +1,5 @@
-/**
- * The camp pool (STA-09): numbered git worktrees under `camps/<slot>/<repo>`, each leased to at
- * most one task. Every read-modify-write of `pool.json` holds the kernel lock on `pool.lock`, and
- * the git work of an acquire happens inside that lock too, so concurrent dispatches never lease
- * one slot twice and a crash part-way leaves nothing leased.
- */
+// The camp pool (STA-09). Every read-modify-write of `pool.json`, and an acquire's git work, holds the kernel lock on
+// `pool.lock`, so concurrent dispatches never lease one slot twice and a crash part-way leaves nothing leased.
 import { readdirSync, rmdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { StateError, VxError, errorMessage } from "../errors";
@@ -50,11 +46,7 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
-/**
- * Writes the slots sorted by number. Unknown top-level fields survive through `saveRecord`; unknown
- * fields inside a slot survive too, matched by slot number, so a newer build's per-slot data is
- * not erased either.
- */
+/** Unknown fields survive, top-level through `saveRecord` and per slot matched by number, so a newer build's data is not erased. */
 function savePool(paths: ProjectPaths, slots: Slot[], raw: Record<string, unknown> | undefined): void {
   const rawSlots = new Map<number, Record<string, unknown>>();
   if (raw && Array.isArray(raw.slots)) {
@@ -76,10 +68,7 @@ async function withPool<T>(paths: ProjectPaths, fn: (slots: Slot[]) => Promise<{
   });
 }
 
-/**
- * Readies an idle slot's worktree for `branch`; undefined on success, else why it was skipped.
- * A failure here never blocks dispatch: the slot is passed over like a missing one.
- */
+/** Readies an idle slot for `branch`; undefined on success, else why it was skipped (a failure never blocks dispatch). */
 async function reuse(paths: ProjectPaths, slot: Slot, base: string, branch: string, exec: Exec): Promise<string | undefined> {
   const path = campPath(paths, paths.project, slot.number);
   try {
@@ -98,10 +87,7 @@ async function reuse(paths: ProjectPaths, slot: Slot, base: string, branch: stri
   return undefined;
 }
 
-/**
- * `max + 1`, moved past any number whose worktree path is already taken: leftovers of a failed
- * add, or of a pool file that was lost, would otherwise make `git worktree add` fail forever.
- */
+/** `max + 1`, past any taken path: leftovers of a failed add or a lost pool file would make `git worktree add` fail forever. */
 function nextSlotNumber(paths: ProjectPaths, project: string, slots: Slot[]): number {
   let n = slots.reduce((max, s) => Math.max(max, s.number), 0) + 1;
   while (exists(campPath(paths, project, n))) n++;
@@ -125,12 +111,7 @@ async function addCamp(paths: ProjectPaths, project: string, slot: number, base:
   }
 }
 
-/**
- * Slot directories pool.json does not list (a dispatch killed between `git worktree add` and
- * the pool save) that hold a worktree of this project: added as idle slots, so acquire can reuse
- * them. Runs under the pool lock, where no other acquire is half-way through an add. Anything
- * else in camps/ stays as it is (nextSlotNumber steps over it; doctor reports it).
- */
+/** Unlisted slot dirs holding this project's worktree (a dispatch killed between add and save) become idle slots; under the lock no add is half-way. */
 async function adoptStrays(paths: ProjectPaths, project: string, slots: Slot[], exec: Exec): Promise<void> {
   const known = new Set(slots.map((s) => s.number));
   let names: string[];
@@ -149,10 +130,7 @@ async function adoptStrays(paths: ProjectPaths, project: string, slots: Slot[], 
   }
 }
 
-/**
- * Clears leases `abandoned` says no task will ever strike (a dispatch killed after leasing and
- * before saving its task).
- */
+/** Clears leases no task will ever strike (a dispatch killed between leasing and saving its task). */
 function clearAbandoned(slots: Slot[], abandoned: ((taskId: string) => boolean) | undefined): void {
   for (const slot of slots) if (slot.leased_by && abandoned?.(slot.leased_by)) slot.leased_by = undefined;
 }
@@ -162,13 +140,7 @@ function skippedText(skipped: SkippedSlot[]): string {
   return ` (idle slots skipped: ${skipped.map((s) => `${s.slot}: ${s.reason}`).join("; ")})`;
 }
 
-/**
- * Leases a camp to `taskId` on branch `vexillum/<taskId>` forked from `base`: the first idle slot
- * whose worktree exists, belongs to the project and is clean (detached to base, branch made or
- * force-recreated there), else a new slot `max+1` from `git worktree add`. All under the pool
- * lock. If git fails nothing is leased and the error names the step. A task that already holds a
- * lease is refused (release it first).
- */
+/** The first idle slot that exists, is this project's and is clean (branch recreated at `base`), else a new slot; a task holding one is refused. */
 export async function acquireCamp(paths: ProjectPaths, opts: { project: string; taskId: string; base: string; exec: Exec; abandoned?: (taskId: string) => boolean }): Promise<Camp> {
   const { project, taskId, base, exec } = opts;
   const branch = campBranch(taskId);
@@ -204,10 +176,7 @@ export async function acquireCamp(paths: ProjectPaths, opts: { project: string; 
   });
 }
 
-/**
- * Clears `taskId`'s lease; the worktree stays for reuse. Returns whether a lease was cleared
- * (false when the task held none, or there is no pool yet).
- */
+/** Clears `taskId`'s lease (the worktree stays for reuse); whether one was cleared. */
 export async function releaseLease(paths: ProjectPaths, taskId: string): Promise<boolean> {
   if (!exists(paths.poolFile)) return false;
   return withPool(paths, (slots) => {
@@ -232,12 +201,8 @@ export function leaseOf(paths: ProjectPaths, taskId: string): Slot | undefined {
 }
 
 /**
- * What a task's camp path is, checked before any git command that can destroy work there (reset,
- * clean, checkout, branch delete). `camp`: camp slot `slot` of this project's pool, i.e. under its
- * camps dir at that slot's place (symlinks resolved), listed in pool.json, not leased to another
- * task, and a linked worktree of this project. `gone`: nothing there for git to act on (missing,
- * or the slot's place holds no worktree of this project). `foreign`: anything else, such as the
- * project checkout itself or another worktree, named by an edited or stale task file.
+ * Checked before any git that can destroy work. `camp`: this pool's slot `slot` (path resolved, listed, not leased to another task,
+ * a linked worktree of this project); `gone`: nothing for git there; `foreign`: anything else (the checkout, another worktree).
  */
 type CampCheck = { kind: "camp" } | { kind: "gone" | "foreign"; reason: string };
 
@@ -266,10 +231,7 @@ function campRefused(paths: ProjectPaths, taskId: string, path: string, reason: 
   );
 }
 
-/**
- * Throws `campRefused` unless `path` is the task's camp (see `checkCamp`); `gone` is allowed only
- * with `allowGone`, for callers that then run no git there. Returns whether it is a camp.
- */
+/** Throws `campRefused` unless `path` is the task's camp; `gone` passes only with `allowGone` (no git follows). Whether it is a camp. */
 export async function assertCampOfPool(paths: ProjectPaths, camp: { taskId: string; slot: number; path: string }, exec: Exec, opts: { allowGone?: boolean } = {}): Promise<boolean> {
   const check = await checkCamp(paths, camp, exec);
   if (check.kind === "camp") return true;

@@ -1,9 +1,5 @@
-/**
- * STA-10 camp setup, run between the lease (task saved `pending`) and the soldier's pane, for
- * either backend: the `.worktreeinclude` copy (`include.ts`), then config.json's `camp_setup`
- * commands in the camp. A failure leaves the task `failed` with the redacted output tail, gives
- * the camp back to the pool (reset to base, branch deleted, lease cleared) and is said in one line.
- */
+// STA-10 camp setup between the lease and the soldier's pane: the `.worktreeinclude` copy, then `camp_setup`'s commands. A failure
+// leaves the task `failed` with the redacted output tail and gives the camp back to the pool.
 import { join } from "node:path";
 import type { LaunchResult } from "../backends/terminal-types";
 import { type CappedSink, cappedSink, drainBounded } from "../bounded-output";
@@ -38,7 +34,6 @@ export function setupTimeoutSeconds(config: Pick<ProjectConfig, "camp_setup_time
   return config?.camp_setup_timeout ?? DURATIONS.campSetup / 1000;
 }
 
-/** The same limit in milliseconds, scaled by VX_TIME_SCALE like every duration. */
 function setupTimeoutMs(config: Pick<ProjectConfig, "camp_setup_timeout"> | undefined, env: Deps["env"]): number {
   return setupTimeoutSeconds(config) * 1000 * timeScale(env);
 }
@@ -65,13 +60,8 @@ type SetupRun = { code: number; timedOut: boolean; tail: string; lastStderr: str
 type SetupRunner = (argv: string[], opts: { cwd: string; env: Deps["env"]; timeoutMs: number; sink: CappedSink }) => Promise<SetupRun>;
 
 /**
- * Runs one setup command in its own process group, marked (`children.ts`) so that what it starts
- * goes with it: past `timeoutMs` the whole group is killed, and once the command has exited every
- * process carrying its mark is (a forked server, a postinstall daemon, also one that called setsid
- * or closed its output): leftovers are not wanted in a camp, and one holding the output would hold
- * the task lock and the lease for good. Its output is then read for GUARDS.campSetupOutput more at
- * most. It is streamed to the sink with a bound (`bounded-output.ts`): a command printing
- * gigabytes costs vx a few tens of KiB.
+ * Runs in its own process group with a child mark: past `timeoutMs` the group is killed, and after exit every marked process (a
+ * forked server, one that called setsid): one holding the output would hold the task lock and lease for good.
  */
 const realSetupRunner: SetupRunner = async (argv, opts) => {
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -111,10 +101,7 @@ const realSetupRunner: SetupRunner = async (argv, opts) => {
   return { code, timedOut, tail: tailOf(stdout.tail(), errTail), lastStderr: errTail.slice(errTail.lastIndexOf("\n") + 1) };
 };
 
-/**
- * Copies the included files and runs the setup commands for `task` in its camp, logging both.
- * Throws SetupFailure on the first thing that fails.
- */
+/** Copies the included files and runs the setup commands, logging both; SetupFailure on the first failure. */
 async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: ProjectConfig | undefined, run: SetupRunner = realSetupRunner): Promise<void> {
   const camp = task.camp_path ?? "";
   const log = setupLogPath(paths, task.id);
@@ -128,8 +115,7 @@ async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: Pr
     note(`.worktreeinclude: ${errorMessage(err)}`);
     throw new SetupFailure(`camp setup failed: ${errorMessage(err)}`);
   }
-  // Each name on one line, redacted on its own: a name that looks like a secret hides itself,
-  // never the reason beside it.
+  // One name a line, redacted alone: a name that looks like a secret hides itself, never the reason beside it.
   const name = (p: string) => redact(quotedWord(p));
   for (const p of copied.copied) appendStateText(log, `copied ${name(p)}\n`);
   for (const s of copied.skipped) appendStateText(log, `skipped ${name(s.path)}: ${redact(s.why)}\n`);
@@ -151,11 +137,7 @@ async function setUpCamp(deps: Deps, paths: ProjectPaths, task: Task, config: Pr
   }
 }
 
-/**
- * Hands the camp back: reset to its base (ignored files such as the copied `.env` stay, as for
- * any idle camp), its fresh branch deleted, the lease cleared. Problems are warnings: the task is
- * failed either way, and a camp left leased can still be struck.
- */
+/** Reset to base (copied ignored files stay), branch deleted, lease cleared; problems are warnings: a camp left leased can still be struck. */
 async function returnCamp(deps: Deps, paths: ProjectPaths, task: Task): Promise<void> {
   const warn = (text: string) => deps.stderr.write(`vx: warning: ${text}\n`);
   try {
@@ -176,10 +158,7 @@ async function returnCamp(deps: Deps, paths: ProjectPaths, task: Task): Promise<
   }
 }
 
-/**
- * Runs camp setup for a `pending` task, then `launch` when it succeeded. On failure the task is
- * saved `failed` (guarded on the state it was decided on) and its camp returned.
- */
+/** Camp setup, then `launch`; on failure the task is saved `failed` (guarded on the state it was decided on) and its camp returned. */
 export async function launchAfterSetup(deps: Deps, paths: ProjectPaths, pending: Task, launch: (t: Task) => Promise<LaunchResult>): Promise<LaunchResult> {
   let config: ProjectConfig | undefined;
   try {

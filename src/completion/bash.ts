@@ -1,8 +1,4 @@
-/**
- * The bash completion script (also read by zsh's bashcompinit). Every word in it passed the
- * plain-word check of spec.ts, so single quotes are enough and nothing the user types is ever
- * evaluated: the script only compares words and hands fixed lists to `compgen -W`.
- */
+// Every word passed spec.ts's plain-word check, so single quotes suffice and nothing the user types is ever evaluated.
 import type { CommandSpec, CompletionSpec, FlagSpec } from "./spec";
 
 function flagWords(flags: readonly FlagSpec[]): string {

@@ -1,8 +1,4 @@
-/**
- * The fish completion script: one `complete` line per command, subcommand word and flag, each
- * guarded by a condition on the command word (the second token), so a prompt word that happens
- * to be a command name never switches completions.
- */
+// Each `complete` line is guarded on the command word (the second token), so a later word that is a command name never switches.
 import type { CompletionSpec, FlagSpec } from "./spec";
 
 /** A fish single-quoted string (only `\` and `'` are special inside). */

@@ -1,9 +1,5 @@
-/**
- * What shell completion knows about vx, read from the command registry (DIST-04): command names
- * and summaries, subcommand words (from the usage lines, e.g. `sentinel drain`), and each
- * command's flags from its citty args with their values (`--kind mission|scout`) or a file.
- * Every word that goes into a script is checked here, so no generator ever quotes a surprise.
- */
+// What shell completion knows, read from the command registry (DIST-04). Every word that goes into a script is checked here,
+// so no generator ever quotes a surprise.
 import type { ArgDef } from "citty";
 import type { VxCommand } from "../command";
 
@@ -58,10 +54,7 @@ function flagsOf(cmd: VxCommand): FlagSpec[] {
   return out;
 }
 
-/**
- * Subcommand words: the second word of each usage line when it is a plain word or `a|b|c`
- * (`sentinel drain`, `forum inbox`, `completion bash|zsh|fish`), never a `<placeholder>` or flag.
- */
+/** The second word of each usage line when plain or `a|b|c` (`completion bash|zsh|fish`), never a `<placeholder>` or flag. */
 export function subcommandsOf(cmd: VxCommand): string[] {
   const out: string[] = [];
   for (const usage of cmd.usage) {

@@ -1,8 +1,4 @@
-/**
- * The zsh completion script: `_describe` for the command words (with their summaries) and one
- * `_arguments` spec per command. It works both sourced (`source <(vx completion zsh)`, after
- * compinit) and installed as `_vx` in a directory on `fpath`.
- */
+// The zsh completion script, working both sourced (after compinit) and installed as `_vx` on `fpath`.
 import type { CommandSpec, CompletionSpec, FlagSpec } from "./spec";
 
 /** A zsh single-quoted string. */

@@ -1,8 +1,5 @@
-/**
- * Parsing a blocked soldier's question out of its pane (SPEC CMD-DECIDE-02): Claude Code's
- * AskUserQuestion dialog first, a prose fallback second, and mapping an answer onto an option.
- * Works on raw pane text; callers redact before storing anything (RED-01).
- */
+// A blocked soldier's question from its pane (CMD-DECIDE-02): Claude Code's AskUserQuestion dialog, else prose. Raw pane text:
+// callers redact before storing anything (RED-01).
 
 /** A question and its options, in the order they are numbered on screen. */
 export type ParsedQuestion = { question: string; options: string[] };
@@ -10,13 +7,10 @@ export type ParsedQuestion = { question: string; options: string[] };
 /** How an answer is delivered: one option's digit, or a plain text prompt. */
 export type ResolvedAnswer = { kind: "option"; number: number } | { kind: "text" };
 
-// The spec's footer is `Enter to select · ↑/↓ to navigate · Esc to cancel`; Claude Code 2.1 renders
-// the middle as `Tab/Arrow keys to navigate`, so only the navigation keys are left open.
+// The navigation keys are left open: Claude Code's wording differs from the spec's `↑/↓`.
 const FOOTER_RE = /Enter to select\s*·[^·]*\bto navigate\s*·\s*Esc to cancel/;
-// A single question shows a `☐ <chip>` header; several questions (or multi-select) show a tab bar
-// `←  ☐ Color  ☐ Size  ✔ Submit  →` in the same place.
+// A `☐` chip header, or the tab bar of several questions.
 const HEADER_RE = /^\s*(?:☐|←.*[☐☒])/u;
-// An option row, the first one possibly carrying the selection cursor.
 const MODAL_OPTION_RE = /^\s*(?:[❯›>]\s*)?(\d+)\.\s+(\S.*)$/u;
 // Side-by-side previews draw a box to the right of each option row.
 const PREVIEW_PANEL_RE = /\s{2,}[\u2500-\u257F].*$/u;
@@ -27,10 +21,9 @@ const CHECK_MARK_RE = /\s+[✔✓]$/u;
 const RULE_RE = /^[\s\u2500-\u257F]+$/u;
 // Lines the prose fallback must never mistake for the question: dialog key hints.
 const KEY_HINT_RE = /Esc to cancel|Enter to select/;
-// Prose options: `-`, `*`, `•` or `<n>.`/`<n>)`/`<n>:` then whitespace; a selection cursor before a
-// numbered option (`❯ 1. Yes` in a permission prompt) is tolerated.
+// Prose options: `-`, `*`, `•` or `<n>.`/`<n>)`/`<n>:`; a cursor before a numbered one (`❯ 1. Yes`) is tolerated.
 const PROSE_OPTION_RE = /^\s*(?:[-*•]|(?:[❯›>]\s*)?\d+[.):])\s+(\S.*)$/u;
-// Claude Code prefixes assistant text with a bullet glyph; it is not part of the question.
+// An assistant-text bullet glyph is not part of the question.
 const MESSAGE_GLYPH_RE = /^[⏺●]\s+/u;
 const TYPE_SOMETHING_RE = /^type something\.?$/i;
 
@@ -42,12 +35,7 @@ function cleanOptionLabel(raw: string): string {
   return raw.replace(PREVIEW_PANEL_RE, "").trim().replace(CHECKBOX_RE, "").replace(CHECK_MARK_RE, "").trim();
 }
 
-/**
- * Parses a Claude Code AskUserQuestion dialog from the rendered (`--source visible`) pane: footer,
- * `☐` header, question, numbered options. All options are returned, the harness-injected
- * `Type something.` and "Chat about this" included, since callers answer with an option's number.
- * Returns null when the footer, the header, the question or the options are missing.
- */
+/** The dialog in the visible pane; every option kept (injected ones too), since answers go by number; null when a part is missing. */
 export function parseModal(visible: string): ParsedQuestion | null {
   const lines = splitLines(visible);
   let footer = -1;
@@ -72,8 +60,7 @@ export function parseModal(visible: string): ParsedQuestion | null {
   let column = -1;
   for (let i = header + 1; i < footer; i++) {
     const m = MODAL_OPTION_RE.exec(lines[i]);
-    // Numbering runs 1, 2, 3... with the numbers in one column: descriptions sit deeper, so one that
-    // starts with `2. ` is still not an option.
+    // Numbers run 1, 2, 3 in one column: a deeper description starting `2. ` is no option.
     if (m && Number(m[1]) === options.length + 1) {
       const at = lines[i].indexOf(m[1]);
       if (column === -1 || at === column) {
@@ -91,11 +78,7 @@ export function parseModal(visible: string): ParsedQuestion | null {
   return { question, options };
 }
 
-/**
- * The prose fallback: the last paragraph is the question, and bulleted or numbered lines are the
- * options (marker stripped). When the last paragraph holds only options, the question is the
- * paragraph before it. Trailing dialog chrome (key hints, separators) is ignored.
- */
+/** The last paragraph is the question, its bulleted or numbered lines the options (an options-only paragraph takes the one before). */
 export function parseProse(transcript: string): ParsedQuestion {
   const lines = splitLines(transcript).map((l) => (RULE_RE.test(l) ? "" : l));
   let end = lines.length;
@@ -127,11 +110,7 @@ export function parseProse(transcript: string): ParsedQuestion {
   return { question: questionLines.join(" ").trim(), options };
 }
 
-/**
- * Maps an answer onto an option (CMD-DECIDE-02): exact option text (case-sensitive first, then
- * case-insensitive) or a 1-based number in range. The `Type something.` option, or no match at all,
- * means the answer goes to the soldier as a text prompt.
- */
+/** CMD-DECIDE-02: exact text (case-sensitive, then not) or a 1-based number; `Type something.` or no match goes as a text prompt. */
 export function resolveAnswer(options: string[], answer: string): ResolvedAnswer {
   const a = answer.trim();
   if (a === "") return { kind: "text" };

@@ -1,9 +1,4 @@
-/**
- * `vx demo`'s narration on stderr (CMD-DEMO-02): section titles, the commands the commander runs
- * (`$ vx ...`), their output indented, and plain explanations. Plain text when stderr is not a
- * terminal or NO_COLOR is set; on a terminal the titles and commands are drawn with consola's
- * colours, loaded only then. Every line also goes to the commander's log, which its tmux pane shows.
- */
+// `vx demo`'s narration on stderr (CMD-DEMO-02), in colour only on a terminal without NO_COLOR; each line also goes to the commander's log.
 import { appendFileSync } from "node:fs";
 import type { Deps } from "../deps";
 import { fancyTerminal } from "../ui/terminal";

@@ -1,11 +1,5 @@
-/**
- * CMD-DEMO-02: what an earlier `vx demo` left when it was killed outright (SIGKILL: no teardown
- * ran): its tmux server with the soldiers in it, its await, its sentinel and its temp dir, found
- * among `$TMPDIR/vx-demo-*` and cleaned up by the next demo. A dir counts as left behind only when
- * its owner file names a pid that no longer runs `vx demo`; then each process is stopped only as
- * verified: the server through its socket in that dir, an await by its record, command line and
- * state root, the sentinel by its pid file, command line and state root. Never by a name.
- */
+// CMD-DEMO-02: the next demo cleans what a killed `vx demo` left once its owner pid no longer runs `vx demo`, each process
+// stopped only as verified (socket, record or pid file, command line, state root), never by a name.
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

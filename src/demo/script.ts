@@ -1,11 +1,5 @@
-/**
- * `vx demo`'s scripted commander (CMD-DEMO-01): it runs the real vx commands in the demo's world
- * (world.ts) as a commander would, and explains each step. Three soldiers on the `demo` harness:
- * alpha and charlie change the same line of the same file (so the second to land must rebase),
- * and bravo, a scout, asks a question before it reports. The commander dispatches them, then
- * waits on the real `vx sentinel await` and answers each wake: land, decide, prompt a rebase,
- * strike; it fails when a step does not do what it should.
- */
+// `vx demo`'s scripted commander (CMD-DEMO-01), running real vx commands. alpha and charlie change the same line (the second to
+// land must rebase); bravo, a scout, asks a question before it reports. It fails when a step does not do what it should.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";

@@ -1,15 +1,10 @@
 /**
- * The `demo` harness's soldier (harnesses/demo.ts): the program in a demo soldier's tmux
- * pane. It behaves like an agent's TUI where vx can see it: it asks for bracketed paste, takes a
- * pasted prompt when Enter follows, echoes it, shows a spinner while it "works", and reports each
- * turn through its state hook (`<vx> report working|idle`, run through `/bin/sh -c` as Claude Code
- * runs its hooks). Its work is scripted by lines of the prompt's own text (the part before vx's
- * blocks):
+ * The `demo` harness's soldier program, like an agent's TUI where vx can see it, reporting each turn through its state hook
+ * (run via `/bin/sh -c`). Scripted by the prompt's own lines; nothing else is understood:
  *   `write <file>: <text>`   writes the file and commits it
  *   `rebase onto <branch>`   rebases the camp's branch, resolving a conflict by keeping both sides
  *   `ask: <question>`        ends the turn with a `needs-decision:` line
  *   `report: <text>`         writes the scout report at the path vx's block names
- * Nothing else is understood; a prompt without these lines ends the turn with nothing done.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
@@ -164,10 +159,7 @@ export async function demoSoldier(): Promise<number> {
   });
 }
 
-/**
- * A TUI's input box: text typed or pasted (between the bracketed-paste markers, whose line breaks
- * arrive as CR) collects until an Enter outside a paste submits it. Returns what each chunk submitted.
- */
+/** A TUI's input box: typed or pasted text (a paste's line breaks arrive as CR) collects until an Enter outside a paste submits it. */
 export function inputReader(): (chunk: string) => string[] {
   let pending = "";
   let pasting = false;

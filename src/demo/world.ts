@@ -1,10 +1,5 @@
-/**
- * `vx demo`'s private world (CMD-DEMO-01/02): a temp dir holding a throwaway git project, a
- * private HOME (so a private state root, sentinel and skills) and a private tmux server, and the
- * teardown that leaves none of it behind: the commander's await (our own child), the sentinel
- * (only after its pid file, command line and state root say it is this demo's), the tmux server,
- * then the temp dir.
- */
+// `vx demo`'s private world (CMD-DEMO-01/02): a temp dir with a throwaway project, HOME and tmux server, and a teardown that leaves
+// none of it (the sentinel stopped only once its pid file, command line and state root say it is this demo's).
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,10 +58,7 @@ async function must(deps: Deps, argv: string[], cwd: string, env: Record<string,
 
 /** The temp dirs of demos: `$TMPDIR/vx-demo-XXXXXX` (mkdtemp's six characters). */
 export const DEMO_DIR_PREFIX = "vx-demo-";
-/**
- * In a demo's temp dir while a demo owns it: the pid of the `vx demo` that made it. The next demo
- * reaps a dir whose owner is gone (`reap.ts`); a `--keep` teardown removes it, so a kept dir stays.
- */
+/** The owning demo's pid; the next demo reaps a dir whose owner is gone, and a `--keep` teardown removes it so the dir stays. */
 export const OWNER_FILE = "demo.pid";
 
 /** The names of the world in `dir` (a demo's temp dir), made or not. */
@@ -108,12 +100,7 @@ export async function commitAll(deps: Deps, w: World, message: string): Promise<
   await must(deps, ["git", "commit", "-q", "-m", message], w.project, w.env);
 }
 
-/**
- * The private tmux server, started with the commander's pane (it shows the commander's log); the
- * commander's commands then run as from that pane (`TMUX`, `TMUX_PANE`), as a tmux commander's do.
- * The server keeps the demo's environment as its own, so every pane (each soldier) runs at the
- * demo's VX_TIME_SCALE, which a launch never passes on itself.
- */
+/** The tmux server with the commander's pane; it keeps the demo's environment so soldier panes get VX_TIME_SCALE (a launch never passes it). */
 export async function startTmux(deps: Deps, w: World): Promise<void> {
   writeFileSync(w.log, "");
   mkdirSync(join(w.socket, ".."), { recursive: true, mode: 0o700 });

@@ -1,9 +1,5 @@
-/**
- * What failed or killed launches can leave behind in a project's state dir: leases no task will
- * strike, `pending` tasks no command is launching, and slot directories pool.json does not list.
- * Read-only: dispatch and the sentinel reconcile these; doctor says what is there now and who
- * will (or what the user must do). Unreadable files are the records check's business.
- */
+// What failed or killed launches leave behind (stray leases, `pending` tasks, unlisted slots). Read-only: dispatch and the
+// sentinel reconcile these; doctor says what is there and who will. Unreadable files are the records check's business.
 import { readdirSync } from "node:fs";
 import { strayHarnesses } from "../backends/doctor";
 import { campPath, readPool } from "../camps/pool";

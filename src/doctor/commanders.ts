@@ -9,10 +9,7 @@ import type { Check } from "../check";
 
 const NAME = "commanders";
 
-/**
- * DOC-12. `listAgents` is called at most once, and only when a commander is registered; when it
- * fails no commander counts as live by an agent list. Read-only.
- */
+/** DOC-12: `listAgents` at most once, only when a commander is registered; when it fails none is live by an agent list. */
 export async function commandersCheck(paths: ProjectPaths, listAgents: () => Promise<AgentInfo[]>, deps: BackendDeps): Promise<Check[]> {
   let registry: Commanders | undefined;
   try {

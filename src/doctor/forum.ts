@@ -1,8 +1,4 @@
-/**
- * The `forum` line (DOC-15): whether this state root's forum server runs and on which port, and
- * whether it runs an older binary (it retires by itself; the next forum command starts a new one).
- * Read-only: doctor never starts or stops the server.
- */
+// The `forum` line (DOC-15): server, port, and an older binary (it retires by itself). Doctor never starts or stops the server.
 import { runningServer } from "../forum/client";
 import { changeReason } from "../sentinel/build";
 import type { Check } from "../check";

@@ -1,8 +1,5 @@
-/**
- * DOC-10: does the registered Stop hook find vx with a minimal environment? Runs the hook's own
- * command under `env -i` in an empty directory, in its own process group, killed as a group
- * when the probe time is up (a found vx may be sitting in `sentinel await`).
- */
+// DOC-10: the hook's command under `env -i` in an empty directory, in its own process group, killed as a group at the probe's
+// limit (a found vx may be sitting in `sentinel await`).
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";

@@ -1,9 +1,4 @@
-/**
- * Doctor's look at the project's records: every task file and `camps/pool.json` parsed the way the
- * commands parse them, so a corrupt one (bad JSON, a schema failure, an id that is not its file
- * name) is named here instead of surfacing later as a failing `vx status` or dispatch. Read-only,
- * and silent when everything parses.
- */
+// Task files and `camps/pool.json` parsed as the commands parse them, so a corrupt one is named here, not later by a failing command.
 import { join } from "node:path";
 import { readPool } from "../camps/pool";
 import { errorMessage } from "../errors";

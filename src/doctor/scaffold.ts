@@ -48,11 +48,7 @@ function skillCheck(top: string, config: ProjectConfig): Check {
   return { status: "warn", name, detail: "installed, edited by hand" };
 }
 
-/**
- * DOC-08's models.json line, over both files (CMD-MODELS-01): each must be a valid profiles
- * document (the global one may be absent), their merge must name an existing default, and each
- * profile's model and effort must pass dispatch's own checks for the harness it would run.
- */
+/** DOC-08's models.json line over both files (CMD-MODELS-01): valid, a default that exists, and dispatch's own model checks. */
 function modelsCheck(top: string, root: string | undefined, config: ProjectConfig): Check {
   const name = "models.json";
   const invalid = (detail: string): Check => ({ status: "warn", name, detail: `invalid: ${detail}` });
@@ -112,9 +108,8 @@ export function hookCheck(top: string): { check: Check; command?: string } {
   if (state === "missing") {
     return { check: { status: "warn", name, detail: "not registered in .claude/settings.json, so the commander is never woken when a soldier finishes; run 'vx upgrade'" } };
   }
-  // The probe runs vx's own wrapper, never the text found in the file: settings.json comes with
-  // the repository, and a doctor must not execute what a clone committed. An outdated entry is
-  // reported as such; the probe then says whether the current wrapper would find vx.
+  // The probe runs vx's own wrapper, never the file's text: settings.json comes with the repository, and doctor must not
+  // execute what a clone committed.
   if (state === "outdated") return { check: { status: "warn", name, detail: "registered but out of date; run 'vx upgrade'" }, command: HOOK_COMMAND };
   return { check: { status: "ok", name, detail: "registered in .claude/settings.json" }, command: HOOK_COMMAND };
 }

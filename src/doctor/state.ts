@@ -26,11 +26,7 @@ export function stateRootCheck(root: string): Check {
   return { status: "ok", name: NAME };
 }
 
-/**
- * DOC-07: warns when the first `vx` on PATH is not the binary running now, since shells, the Stop
- * hook and the sentinel's launches run that one. The ok line says why it is fine, so the check's
- * name never reads as a finding.
- */
+/** DOC-07: shells, the Stop hook and the sentinel's launches run the first `vx` on PATH; the ok line says why, so the name is no finding. */
 export function shadowCheck(deps: Deps): Check {
   const name = "another vx earlier in PATH";
   const first = which("vx", deps.env.PATH);

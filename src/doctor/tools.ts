@@ -28,10 +28,7 @@ export async function toolChecks(deps: Deps, config: ProjectConfig | undefined):
   return out;
 }
 
-/**
- * Why a harness is required (the project's default soldier harness or its commander, claude
- * outside a project), or undefined when it is optional.
- */
+/** Why a harness is required (the default soldier harness or the commander; claude outside a project); undefined when optional. */
 function harnessRole(harness: string, config: ProjectConfig | undefined): string | undefined {
   const soldier = (config?.harness ?? DEFAULT_HARNESS) === harness;
   const commander = (config?.commander ?? DEFAULT_HARNESS) === harness;

@@ -1,12 +1,5 @@
-/**
- * The commander block in AGENTS.md or CLAUDE.md (SPEC SCF-03/SCF-04, DOC-08) and CLAUDE.md's
- * `@AGENTS.md` import.
- *
- * The block sits between `<!-- BEGIN VEXILLUM v:1 hash:<8 hex> -->` and `<!-- END VEXILLUM -->`,
- * each on a line of its own. The body is the text between the two marker lines, and the hash is
- * the first 8 hex of SHA-256 over the body with CRLF line ends read as LF, so an editor that
- * converts line endings does not make an untouched block look hand-edited.
- */
+// The commander block (SCF-03/SCF-04, DOC-08) and CLAUDE.md's `@AGENTS.md` import. The body's hash reads CRLF as LF, so an
+// editor converting line endings does not make an untouched block look hand-edited.
 
 import { BLOCK_BODY_EN, BLOCK_BODY_ES, PREVIOUS_BODY_HASHES } from "./block-text";
 
@@ -40,12 +33,8 @@ export function renderBlock(lang: BlockLang): string {
 }
 
 /**
- * SCF-03 states. current: marker hash = body hash = the current template's hash for a language.
- * stale: marker hash = body hash, but the body is not a current template (an older vx wrote it).
- * drifted: the body no longer matches its marker hash (edited by hand). malformed: a BEGIN or END
- * without its partner, more than one of either, END before BEGIN, or a BEGIN line vx cannot read
- * (another format version included). `lang` is the template's language when current, and the
- * body's detected language otherwise (stale falls back to English).
+ * SCF-03: current (hashes match a current template), stale (match, an older template), drifted (body edited), malformed (unpaired,
+ * duplicate or misordered markers, or an unreadable BEGIN). `lang`: the template's, else the body's (stale: English).
  */
 export function blockState(fileText: string): BlockState {
   const scan = scanMarkers(fileText);
@@ -63,12 +52,7 @@ export function blockState(fileText: string): BlockState {
   return { state: "stale", lang: PREVIOUS_BODY_HASHES[hash] ?? proseLang(body) ?? "en" };
 }
 
-/**
- * Writes the current block for `lang`: in place of an existing well-formed block (whatever its
- * state; callers decide whether a drifted block may be replaced), or appended after one blank line.
- * Every byte outside the block is kept. The block uses the file's dominant line ending.
- * Idempotent. Throws MalformedBlockError on a malformed block.
- */
+/** In place of a well-formed block (callers decide on a drifted one), else appended; every byte outside kept, in the file's line ending. */
 export function upsertBlock(fileText: string, lang: BlockLang): string {
   const scan = scanMarkers(fileText);
   if (scan.kind === "malformed") throw new MalformedBlockError();
@@ -85,12 +69,7 @@ export function blockText(fileText: string): string | undefined {
   return scan.kind === "block" ? fileText.slice(scan.begin.start, scan.end.next) : undefined;
 }
 
-/**
- * SCF-08 repair of a malformed block, for use after the general confirmed and the file was backed
- * up. Each BEGIN directly followed by an END is removed with everything between them; any other
- * marker line is removed alone, keeping the text around it, because where such a block ended
- * cannot be known. The current block goes where the first removed marker was.
- */
+/** SCF-08, after consent and a backup: a BEGIN then END goes with its content, any other marker alone (where its block ended is unknowable). */
 export function repairBlock(fileText: string, lang: BlockLang): string {
   const markers = markerLines(fileText);
   if (markers.length === 0) return upsertBlock(fileText, lang);
@@ -116,14 +95,7 @@ export function repairBlock(fileText: string, lang: BlockLang): string {
   return out + fileText.slice(from);
 }
 
-/**
- * The language a block in this file should use. A well-formed vexillum block already there keeps
- * its language (so `vx init --lang es` followed by a plain `vx upgrade` stays Spanish, and init
- * stays idempotent). Otherwise the file's own prose decides: "es" when it clearly reads Spanish
- * (Spanish function words and accented letters at least twice as frequent as English function
- * words), else "en"; undefined with fewer than 20 words or fewer than 4 function words to go on.
- * Marker lines, HTML comments, code, URLs and link targets are ignored.
- */
+/** A block already there keeps its language (so `init --lang es` then `upgrade` stays Spanish); else the prose decides, if there is enough. */
 export function detectLang(fileText: string): BlockLang | undefined {
   const scan = scanMarkers(fileText);
   if (scan.kind === "block") {
@@ -147,8 +119,6 @@ export function addClaudeImport(claudeMdText: string): string {
   const eol = dominantEol(claudeMdText);
   return appendParagraph(claudeMdText, `@AGENTS.md${eol}`, eol);
 }
-
-// --- internal ---
 
 function templateLang(hash: string): BlockLang | undefined {
   for (const lang of ["en", "es"] as const) {
@@ -232,8 +202,7 @@ function withEol(text: string, eol: "\n" | "\r\n"): string {
   return eol === "\n" ? text : text.replace(/\n/g, "\r\n");
 }
 
-// One blank line between the existing text and the new paragraph, without touching what is there:
-// only the missing line breaks are added.
+// One blank line before the paragraph, adding only the missing line breaks.
 function appendParagraph(text: string, paragraph: string, eol: string): string {
   if (text.length === 0) return paragraph;
   const trailing = (/(?:\r?\n)*$/.exec(text)?.[0].match(/\n/g) ?? []).length;
@@ -271,8 +240,7 @@ function stripForDetection(text: string): string {
   return rest;
 }
 
-// Function words only, and none that English and Spanish share (`a`, `no`, `me`), so a handful
-// of borrowed names cannot tip the balance.
+// Function words only, none shared by both languages (`a`, `no`), so a few borrowed names cannot tip the balance.
 const SPANISH_WORDS = new Set(
   (
     "el la los las del al lo que y en un una unos unas por para con es son se su sus como más " +

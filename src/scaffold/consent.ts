@@ -1,8 +1,4 @@
-/**
- * The consent rules `vx init` and `vx upgrade`'s scaffold step share (SCF-01, SCF-08): questions
- * on stderr, the plan shown before anything is written, no change without a terminal or `--yes`,
- * the state dir checked first, then each file reported as created, updated or unchanged.
- */
+// Consent for `vx init` and `vx upgrade` (SCF-01, SCF-08): the plan shown first, no change without a terminal or `--yes`.
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
@@ -14,10 +10,7 @@ import type { InitPlan } from "./init-plan";
 
 const NO_ANSWER = "no answer (input closed or not understood) - nothing further was changed; re-run with --yes to accept without questions";
 
-/**
- * Asks one of the allowed answers through consola's select on a terminal; `initial` without one
- * (the plain path asks no such question, so its text stays as it was).
- */
+/** consola's select on a terminal; else `initial` (the plain path asks no such question). */
 export async function choose<T extends string>(deps: Deps, question: string, options: readonly T[], initial: T): Promise<T> {
   if (!deps.prompter) return initial;
   const a = await deps.prompter.select(question, options, initial);
@@ -50,11 +43,7 @@ function planText(heading: string, plan: InitPlan): string {
   return `${lines.join("\n")}\n`;
 }
 
-/**
- * Shows the plan, asks `Continue?` unless `yes`, then writes it: the state dirs first (an
- * unwritable state root fails before any project file changes), then each file in plan order
- * (a backup is planned before the file it saves). `command` names the command to run again.
- */
+/** Shows the plan, asks unless `yes`, writes the state dirs first (an unwritable root fails before any project file), then files in order. */
 export async function applyPlan(deps: Deps, opts: { root: string; top: string; plan: InitPlan; heading: string; yes: boolean; command: string }): Promise<number> {
   const { root, top, plan } = opts;
   deps.stderr.write(planText(opts.heading, plan));

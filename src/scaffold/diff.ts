@@ -1,7 +1,4 @@
-/**
- * A line diff for showing the general how their hand-edited vexillum block differs from the
- * current one (SCF-08): `-` their line, `+` the current line, long unchanged runs shortened.
- */
+// A hand-edited block against the current one (SCF-08): `-` theirs, `+` current, long unchanged runs shortened.
 
 const CONTEXT = 2;
 

@@ -1,38 +1,22 @@
-/**
- * The Claude Code Stop hook that wakes the commander (SPEC HOOK-01..07, DOC-09).
- *
- * Everything here works on generic parsed JSON: `.claude/settings.json` belongs to the user and
- * holds far more than vx's entry, so nothing outside the vexillum handlers may change, and the
- * order of keys must survive so that a rewrite produces a minimal diff.
- */
+// The Claude Code Stop hook that wakes the commander (HOOK-01..07, DOC-09). `.claude/settings.json` is the user's: nothing
+// outside vx's handlers changes, and key order survives so a rewrite gives a minimal diff.
 
 import { SettingsShapeError } from "../errors";
 import { COUNTS } from "../time";
 
-/**
- * HOOK-01/02: a one-line POSIX wrapper. It looks for vx itself because Claude Code runs hooks in a
- * shell that may never have read the user's profile, and it `exec`s so the await stays a direct
- * child of the hook runner (AWT-06). No absolute path of the local vx is written (HOOK-03).
- */
+/** HOOK-01/02: finds vx itself (a hook's shell may not have read the profile), no local path written (HOOK-03); `exec` keeps the await a direct child (AWT-06). */
 export const HOOK_COMMAND = `sh -c 'for v in "$(command -v vx 2>/dev/null)" "$HOME/.local/bin/vx" /opt/homebrew/bin/vx /usr/local/bin/vx /home/linuxbrew/.linuxbrew/bin/vx; do [ -f "$v" ] && [ -x "$v" ] && exec "$v" sentinel await; done; echo "vx: not found, so the sentinel Stop hook cannot wake the commander. Install vx (brew or curl) or put its directory on PATH, then run: vx doctor" >&2; exit 0'`;
 
 type HookEntry = { type: "command"; command: string; asyncRewake: true; timeout: typeof COUNTS.hookTimeoutSeconds };
 
-/**
- * A fresh copy of the current entry, keys in HOOK-01 order. `timeout` is never scaled: a day, so
- * the await it runs can listen that long (AWT-05); an entry with seed 000's 3600 is outdated,
- * refreshed by `vx upgrade` and flagged by doctor (DOC-09).
- */
+/** The current entry, keys in HOOK-01 order; `timeout` is never scaled: a day, so the await can listen that long (AWT-05). */
 export function hookEntry(): HookEntry {
   return { type: "command", command: HOOK_COMMAND, asyncRewake: true, timeout: COUNTS.hookTimeoutSeconds };
 }
 
-// A runner word: `vx` or `vexillum`, bare or at the end of a path, optionally quoted, followed by
-// the subcommand. The left boundary excludes word characters, `-` and `.` so `myvx`, `vx-dev` or
-// `foo.vx` never count.
+// `vx` or `vexillum`, bare or ending a path, maybe quoted, then the subcommand; the left boundary keeps out `myvx`, `vx-dev`, `foo.vx`.
 const RUNNER = /(?:^|[\s"'`/;&|()=])(?:vx|vexillum)["']?\s+sentinel\s+(?:await|drain)(?![\w-])/;
-// The wrapper runs the candidate through a variable (`exec "$v" sentinel await`), so the runner
-// word only appears among the candidates it searches.
+// The wrapper execs a variable (`exec "$v" sentinel await`): the runner word appears only among its candidates.
 const WRAPPER_EXEC = /\bexec\s+["']?\$\{?\w+\}?["']?\s+sentinel\s+(?:await|drain)(?![\w-])/;
 const WRAPPER_CANDIDATE = /(?:command\s+-v\s+(?:vx|vexillum)\b|\/(?:vx|vexillum)(?![\w.-]))/;
 
@@ -44,17 +28,9 @@ export function isVexillumHandler(command: unknown): boolean {
 }
 
 /**
- * HOOK-05 merge. Returns a new object (the input is never mutated) and whether its content,
- * key order included, differs from the input. Rules:
- * - every vexillum handler is found in `hooks.Stop[*].hooks[*]`, in document order; the first is
- *   replaced in place by the current entry (extra keys a user added to it go too: the entry is
- *   vx's), the others are removed, and a matcher group emptied by that removal is dropped;
- * - with none, `{"hooks":[entry]}` is appended to `hooks.Stop`, creating `hooks` and `Stop` (as
- *   the last key of their parent) when missing;
- * - anything vx does not recognise (non-object groups or handlers, groups whose `hooks` is not an
- *   array, other events, other keys) is kept as it is.
- * Throws SettingsShapeError when the root is not an object, `hooks` is present but not an object,
- * or `hooks.Stop` is present but not an array (`null` included: only a missing key is created).
+ * HOOK-05 merge into a copy (`changed` counts key order). The first vexillum handler becomes the entry in place (a user's extra
+ * keys go: the entry is vx's), the rest are removed with any group they empty; with none, a group is appended. Anything
+ * unrecognised is kept; a root, `hooks` or `hooks.Stop` of the wrong shape (`null` too) throws SettingsShapeError.
  */
 export function mergeStopHook(settings: unknown): { next: Record<string, unknown>; changed: boolean } {
   if (!isPlainObject(settings)) {
@@ -101,11 +77,7 @@ export function mergeStopHook(settings: unknown): { next: Record<string, unknown
   return { next, changed: JSON.stringify(next) !== JSON.stringify(settings) };
 }
 
-/**
- * DOC-09. `registered`: at least one vexillum Stop handler and every one of them deep-equal to the
- * current entry (key order ignored). `outdated`: some vexillum handler differs. `missing`: none,
- * or a shape that cannot hold one (doctor reports, it never throws).
- */
+/** DOC-09: `registered` (every vexillum handler deep-equals the entry), `outdated` (one differs), `missing` (none, or no shape for one). */
 export function hookState(settings: unknown): "registered" | "outdated" | "missing" {
   if (!isPlainObject(settings) || !isPlainObject(settings.hooks)) return "missing";
   const stop = settings.hooks.Stop;
@@ -130,10 +102,7 @@ export function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-// --- internal ---
-
-// The exec form (`args` present) spawns `command` with those arguments, so
-// `{"command":"vx","args":["sentinel","await"]}` is a vexillum handler too.
+// The exec form (`args` present) spawns `command` with them: `{"command":"vx","args":["sentinel","await"]}` counts too.
 function handlerCommand(handler: Record<string, unknown>): unknown {
   const { command, args } = handler;
   if (typeof command !== "string") return command;

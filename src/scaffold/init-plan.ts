@@ -1,7 +1,4 @@
-/**
- * Everything `vx init` would write for a project, computed from the files on disk and the
- * choices made (SCF-03..07, HOOK-05..07). Pure apart from reading the project's files.
- */
+// Everything `vx init` would write (SCF-03..07, HOOK-05..07); pure apart from reading the project's files.
 import { join } from "node:path";
 import type { BackendName } from "../backends/names";
 import { INCLUDE_FILE, includeFileText } from "../camps/include";
@@ -45,11 +42,7 @@ export type InitPlan = {
   diffs: string[];
 };
 
-/**
- * `vx upgrade`'s scaffold step (SCF-08) differs from init only here: a hand-edited file is
- * overwritten with `force`, after a backup under `.vexillum/backups/`; a malformed block is
- * repaired once the general confirmed, after a backup to `.vexillum/<file>.backup`.
- */
+/** Where `vx upgrade` (SCF-08) differs from init: `force` overwrites hand edits, and a confirmed repair fixes a block, each after a backup. */
 type Refresh = { force: boolean; repairMalformed: boolean };
 
 const BACKUPS = ".vexillum/backups";
@@ -68,11 +61,7 @@ export function blockFacts(top: string) {
   return { agents, claude, inAgents, inClaude };
 }
 
-/**
- * Which file holds the commander block, the one rule refresh and doctor share: the file recorded
- * at init (`block_file`) while it still holds the block; else the file that holds one, AGENTS.md
- * first; else the recorded file; else where init would put it (AGENTS.md when it exists).
- */
+/** The block's file, one rule for refresh and doctor: the recorded one while it holds the block, else the one holding it, else init's choice. */
 export function blockFileOf(facts: ReturnType<typeof blockFacts>, blockFile: string | undefined): InitChoices["blockFile"] {
   const recorded = blockFile === "AGENTS.md" || blockFile === "CLAUDE.md" ? blockFile : undefined;
   const hasBlock = { "AGENTS.md": facts.inAgents, "CLAUDE.md": facts.inClaude };

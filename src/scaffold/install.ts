@@ -1,7 +1,4 @@
-/**
- * The project files `vx init` manages, as a plan: each file's new content and whether that
- * creates, updates or leaves it unchanged. Nothing is written until the plan is approved.
- */
+// The files `vx init` manages, as a plan: nothing is written until it is approved.
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { readTextIfExists } from "../state/files";

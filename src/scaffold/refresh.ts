@@ -1,9 +1,5 @@
-/**
- * `vx upgrade --scaffold-only` (CMD-UPGRADE-02, SCF-08): init's plan for an initialized project,
- * with the choices it was initialized with, under init's consent rules. Hand edits stay unless
- * `force` (a backup first); a malformed block is repaired only once confirmed (a backup first);
- * the skill is refreshed only where it is installed, unless `--skills` or `--no-skills` say.
- */
+// `vx upgrade --scaffold-only` (CMD-UPGRADE-02, SCF-08): init's plan with the project's own choices and consent rules. Hand
+// edits stay unless `force`, and a malformed block is repaired only once confirmed, each after a backup.
 import { DEFAULT_BACKEND } from "../backends/names";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";

@@ -1,8 +1,4 @@
-/**
- * The embedded `vexillum` skill (SPEC SCF-06), installed under SKILL_DIR. Its content hash is
- * recorded in `.vexillum/config.json` so `vx upgrade` and `vx doctor` can tell a stale copy (an
- * older vx wrote it) from one edited by hand (DOC-08, SCF-08).
- */
+// The embedded skill (SCF-06); its hash in config.json tells a stale copy from a hand-edited one (DOC-08, SCF-08).
 
 import { LANDING_MD, SENTINEL_MD, SKILL_MD, STRIKING_MD } from "./skill-text";
 
@@ -17,11 +13,7 @@ export const SKILL_FILES: Readonly<Record<string, string>> = Object.freeze({
   "striking.md": STRIKING_MD,
 });
 
-/**
- * SHA-256 hex over `path NUL content NUL` for every file in sorted path order. The NULs keep
- * two different file sets from hashing alike by moving text across a path boundary; sorting makes
- * the hash independent of directory listing order.
- */
+/** SHA-256 over `path NUL content NUL` in sorted order: the NULs keep text moved across a path boundary from hashing alike. */
 export function skillHash(files: Readonly<Record<string, string>>): string {
   const hash = new Bun.CryptoHasher("sha256");
   for (const path of Object.keys(files).sort()) {

@@ -1,9 +1,5 @@
-/**
- * The people-facing side of a terminal: consola's prompts (confirm, select) and doctor's coloured
- * report, used only when stdin, stdout and stderr are all terminals and NO_COLOR is unset (consola
- * draws its prompts on stdout, which is data everywhere else). consola is imported lazily, inside
- * these functions only, so the Stop-hook drain and the sentinel never load it.
- */
+// consola's prompts and doctor's colours, only when every stream is a terminal and NO_COLOR is unset (consola prompts on stdout,
+// data elsewhere); imported lazily so the Stop-hook drain and the sentinel never load it.
 import type { Env } from "../state/paths";
 
 /** Questions asked through consola's prompts. A cancelled prompt (Ctrl-C) answers undefined. */

@@ -1,14 +1,5 @@
-/**
- * Reading a release's checksums.txt. The installer script (scripts/install-release.sh) reads it
- * by the same rules, written out in both places; test/release-kit.ts's CHECKSUM_CASES holds the
- * inputs both are tested against. The rules:
- * - the text is split into lines at LF, and one CR ending a line is dropped (CRLF is accepted);
- * - an entry is a line of 64 hex digits, one space, then a space (text mode) or `*` (binary mode),
- *   then the asset's name, exactly, to the end of the line; any other line is not an entry;
- * - the hex is compared case-insensitively (upper-case hex is accepted);
- * - the asset must have exactly one entry: none is refused, and so is more than one, even when
- *   they agree, since a list that names an asset twice was not written by the release.
- */
+// checksums.txt, read by the same rules as scripts/install-release.sh (both tested on test/release-kit.ts's CHECKSUM_CASES).
+// An asset needs exactly one entry, even when two agree: a list naming it twice was not written by the release.
 
 type ChecksumLookup = { hex: string } | { problem: "missing" | "duplicate" };
 

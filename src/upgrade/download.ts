@@ -1,9 +1,4 @@
-/**
- * Downloads for `vx upgrade`: bodies streamed a chunk at a time to the caller (small text assets
- * collected, up to a bound), failing with one line naming the URL and what went wrong
- * (unreachable, HTTP status, a body that stalled or ended early), and a progress line drawn in
- * place when, and only when, the caller hands it a terminal.
- */
+// Downloads for `vx upgrade`: streamed, failing with one line naming the URL and what went wrong; progress only on a terminal.
 import type { Output } from "../deps";
 import { VxError, errorMessage } from "../errors";
 import { GUARDS } from "../time";
@@ -45,11 +40,7 @@ export function progressMeter(out: Output, label: string, total: number | undefi
   };
 }
 
-/**
- * Streams the body of `url` to `sink` a chunk at a time (nothing is held whole) and returns its
- * length. `progress` is a terminal to draw on, or undefined. A body that receives nothing for
- * GUARDS.downloadStall, breaks off or is shorter than its Content-Length is an error.
- */
+/** Streams `url`'s body to `sink`, returning its length; a stall (GUARDS.downloadStall), a break or a short body is an error. */
 export async function downloadTo(url: string, opts: { label: string; progress?: Output }, sink: (chunk: Uint8Array) => void): Promise<number> {
   const ctrl = new AbortController();
   let timer = setTimeout(() => ctrl.abort(), GUARDS.downloadStall);

@@ -1,11 +1,5 @@
-/**
- * How this vx was installed, which decides what `vx upgrade` may do with it (CMD-UPGRADE-01):
- * - Homebrew: the executable resolves into a `Cellar/<formula>/<version>/` directory;
- * - the installer script: a release build (embedded at build time) named `vx`, with the
- *   installer's receipt (`.vx-install`) beside it;
- * - anything else (a build from a checkout, a run from source, a renamed or copied binary) is
- *   not vx's to replace.
- */
+// How this vx was installed decides what `vx upgrade` may do (CMD-UPGRADE-01): Homebrew (in a `Cellar/<formula>/`), the
+// installer (a release build named `vx` beside its receipt), or anything else, which is not vx's to replace.
 import { realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import { RECEIPT_NAME } from "../release-info";
@@ -32,10 +26,7 @@ function parseReceipt(text: string | undefined): Receipt | undefined {
   }
 }
 
-/**
- * `self` is the argv that re-runs this vx (one element for a compiled binary); `buildKind` the
- * embedded build kind.
- */
+/** `self`: the argv that re-runs this vx (one element when compiled). */
 export function installKind(self: string[], buildKind: "release" | "source"): Install {
   if (self.length !== 1) return { kind: "other", why: `this vx runs from source (${self.join(" ")})` };
   const executable = self[0] as string;

@@ -1,11 +1,6 @@
-/**
- * The installer-script install's binary step (CMD-UPGRADE-01): download the release archive for
- * this platform, verify its SHA-256 against the release's checksums.txt, take `vx` out of it,
- * check it runs here and is the version asked for, then rename it over the old executable with
- * the old file's mode. Until that rename nothing on disk has changed; the rename is atomic, so
- * a running sentinel sees a whole new file and retires (SEN-22). The archive is streamed to a
- * private temp dir and `vx` streamed out of it (./untar.ts), so memory stays flat whatever the size.
- */
+// The installer install's binary step (CMD-UPGRADE-01): download, verify, extract `vx`, check it runs as the version asked for,
+// then rename it over the old executable. Nothing on disk changes before that atomic rename, so a running sentinel sees a whole
+// new file and retires (SEN-22).
 import { closeSync, fchmodSync, fsyncSync, mkdtempSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -24,10 +19,7 @@ const UNCHANGED = "nothing was changed";
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException).code ?? errorMessage(err);
 
-/**
- * Streams the archive into `path` (a new file in a private temp dir) while hashing it, so the
- * archive is never held in memory; returns its SHA-256.
- */
+/** Streams the archive into `path` while hashing it; returns its SHA-256. */
 async function downloadArchive(url: string, path: string, label: string, progress: Output | undefined): Promise<string> {
   const fd = openSync(path, "wx", 0o600);
   const hash = new Bun.CryptoHasher("sha256");
@@ -46,10 +38,7 @@ async function downloadArchive(url: string, path: string, label: string, progres
   return hash.digest("hex");
 }
 
-/**
- * Streams the archive's `vx` into a new temp file beside `target`, with `target`'s mode; returns
- * its path. The temp file's name is unpredictable and opened exclusively (createTemp).
- */
+/** Streams `vx` into a new temp file (unpredictable name, opened exclusively) beside `target`, with its mode; returns its path. */
 async function stage(target: string, archive: string, asset: string): Promise<string> {
   const cannot = (err: unknown) => new VxError(`cannot write beside ${target} (${codeOf(err)}) - ${UNCHANGED}; reinstall vx somewhere you can write`);
   let temp: { tmp: string; fd: number };

@@ -1,12 +1,5 @@
-/**
- * Takes `vx` out of a release archive (a gzipped tar, as scripts/release-files.ts writes it) by
- * streaming: the archive is read a chunk at a time and the binary written straight to a file,
- * so neither is ever held whole in memory. The installer script applies the same rules:
- * - the archive holds one entry, a regular file named `vx`; a link, a directory or any other kind
- *   of entry is refused, and so is a second entry (tar would let a later one replace the first);
- * - the entry's size, from its header, is at most MAX_BINARY_BYTES, checked before one byte of it
- *   is written (the bytes written are counted too, so the limit holds whatever the header says).
- */
+// Takes `vx` out of a release archive by streaming, by the installer's rules: one entry, a regular file named `vx` (a second is
+// refused: tar would let it replace the first), at most MAX_BINARY_BYTES by its header and by the bytes written.
 import { createReadStream, writeSync } from "node:fs";
 import { createGunzip } from "node:zlib";
 import { VxError, errorMessage } from "../errors";
@@ -46,11 +39,7 @@ function parseHeader(h: Uint8Array): Header | undefined {
   return { name, type: String.fromCharCode(h[156] as number), size };
 }
 
-/**
- * Writes the archive's `vx` to `fd`; throws a VxError (its message ending in `tail`) for an
- * archive that breaks the rules above or cannot be read, and a write's own error as it is.
- * `limit` is for tests of the limit only.
- */
+/** Writes the archive's `vx` to `fd`: a VxError (ending in `tail`) for a bad archive, a write's own error as it is; `limit` for tests. */
 export async function extractVx(archivePath: string, fd: number, asset: string, tail: string, limit = MAX_BINARY_BYTES): Promise<void> {
   const refuse = (what: string) => new VxError(`${asset} ${what} - ${tail}`);
   const source = createReadStream(archivePath);
