@@ -3,7 +3,7 @@
 import { COUNTS } from "./time";
 
 export type CappedSink = {
-  /** Writes `text` (whole lines, each ending in a newline) if it fits under the cap, else drops it. */
+  /** Writes `text` (whole lines, each ending in a newline) while they fit under the cap; the rest is dropped. */
   write(text: string): void;
   /** Counts bytes dropped undecoded (the cap was reached before they came). */
   drop(bytes: number): void;
@@ -11,7 +11,7 @@ export type CappedSink = {
   dropped(): number;
 };
 
-/** A sink over `write` that takes at most `capBytes` (UTF-8); what does not fit whole is dropped. */
+/** A sink over `write` that takes at most `capBytes` (UTF-8) of whole lines; what does not fit is dropped. */
 export function cappedSink(write: (text: string) => void, capBytes: number): CappedSink {
   let used = 0;
   let dropped = 0;
@@ -24,8 +24,23 @@ export function cappedSink(write: (text: string) => void, capBytes: number): Cap
         write(text);
         return;
       }
+      // A chunk can be larger than the room left (a loaded reader gets big ones): its whole lines that fit go first.
+      let fit = 0;
+      let fitBytes = 0;
+      for (let start = 0; !full && start < text.length; ) {
+        const end = text.indexOf("\n", start) + 1 || text.length;
+        const b = Buffer.byteLength(text.slice(start, end));
+        if (used + fitBytes + b > capBytes) break;
+        fitBytes += b;
+        fit = end;
+        start = end;
+      }
+      if (fit > 0) {
+        used += fitBytes;
+        write(text.slice(0, fit));
+      }
       full = true;
-      dropped += n;
+      dropped += n - fitBytes;
     },
     drop(bytes) {
       full = true;

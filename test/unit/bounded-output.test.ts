@@ -37,6 +37,16 @@ describe("drainBounded", () => {
     expect(sink.dropped()).toBe(10);
   });
 
+  test("one chunk larger than the room left: its whole lines that fit are written, the rest counted (a loaded reader gets big chunks)", async () => {
+    const { log, sink } = await drain(["aaaa\nbbbb\ncccc\ndddd\n"], 12);
+    expect(log).toBe("aaaa\nbbbb\n");
+    expect(sink.full()).toBe(true);
+    expect(sink.dropped()).toBe(10);
+    const first = await drain(["a-line-longer-than-the-cap\nshort\n"], 8);
+    expect(first.log).toBe("");
+    expect(first.sink.dropped()).toBe(33);
+  });
+
   test("a line longer than LINE_CHARS is cut with a note, in the log and the tail", async () => {
     const long = "x".repeat(LINE_CHARS + 10);
     const { log, d } = await drain([long.slice(0, 3000), long.slice(3000), "\nshort\n"]);
