@@ -5,7 +5,7 @@ import type { Exec } from "../exec";
 import type { HarnessName } from "../harnesses";
 import type { Delivery } from "../harnesses/types";
 import type { Env, ProjectPaths } from "../state/paths";
-import type { Commander, Pool, Task } from "../state/schemas";
+import type { Awaiter, Commander, Pool, Task } from "../state/schemas";
 import type { Clock } from "../time";
 import type { AgentInfo } from "./agents";
 import type { BackendName } from "./names";
@@ -17,6 +17,23 @@ export type BackendDeps = { exec: Exec; clock: Clock; env: Env };
 
 /** What finding a commander needs: the pass's agent list, when a backend's survey made one. */
 export type CommanderCtx = BackendDeps & { agents?: readonly AgentInfo[] };
+
+/** What finding the calling commander needs: the state root, the command's project, the live awaits' records. */
+export type CallerCtx = { root: string; project: string; awaiters(): Promise<Awaiter[]> };
+
+/** The commander running this vx, found in one of this backend's panes (CMDR-01..03, CMDR-10). */
+export type CallingCommander = {
+  /** Its pane, which tasks record as `commander_pane` when `marksTasks`. */
+  pane: string;
+  /** The kind label its registry entry is keyed by (`claude`, `codex`, ...); undefined when unknown. */
+  harness?: string;
+  /** The project whose queue it drains; undefined when unknown. */
+  project?: string;
+  /** This backend's fields of its `commanders.json` entry. */
+  entry: Partial<Commander>;
+  /** Tasks record it as the commander to wake (CMDR-01), and dispatch warns when it works elsewhere (CMDR-04). */
+  marksTasks: boolean;
+};
 
 /** A hook-less commander found live in one of this backend's panes (CMDR-08..10). */
 export interface CommanderSeat {
@@ -74,6 +91,8 @@ export interface Backend {
   strays(pool: Pool, tasks: Task[], deps: Pick<BackendDeps, "exec" | "env">): Promise<string[]>;
   /** Closes what a launch that died left unrecorded (a tab, a session); returns what it closed. */
   closeLeft(deps: BackendDeps, task: Task): Promise<string[]>;
+  /** The commander running this vx, when it runs in one of this backend's panes. */
+  callingCommander(deps: Deps, ctx: CallerCtx): Promise<CallingCommander | undefined>;
   /** The pane a registered commander's entry records on this backend, if it records one (the board shows it). */
   commanderPane(entry: Commander): string | undefined;
   /** The commander side: a registered hook-less commander live in one of its panes, else undefined. */

@@ -8,7 +8,7 @@ import { BACKEND_NAMES, type BackendName, DEFAULT_BACKEND, backendOf } from "./n
 import type { LifecycleRules, SoldierTerminal } from "./terminal-types";
 import { tmux } from "./tmux";
 
-export type { Backend, BackendDeps, CommanderCtx, CommanderSeat } from "./backend";
+export type { Backend, BackendDeps, CallerCtx, CallingCommander, CommanderCtx, CommanderSeat } from "./backend";
 
 /** Typed as the interface, so no reader depends on one backend's own shape. */
 export const BACKENDS: Readonly<Record<BackendName, Backend>> = { herdr, tmux };

@@ -7,7 +7,7 @@ import type { AgentInfo } from "../../src/backends/agents";
 import { registerAwaiter } from "../../src/awaiters/registry";
 import { liveCommanders } from "../../src/commanders/check";
 import { commandersCheck } from "../../src/doctor/commanders";
-import { commanderFields, noteCommander, recordCommander, resolveCommander } from "../../src/commanders/resolve";
+import { type Commander, commanderFields, noteCommander, recordCommander, resolveCommander } from "../../src/commanders/resolve";
 import type { Exec, ExecResult } from "../../src/exec";
 import { type ExecStub, execStub, psCall } from "../fakes/exec";
 import { projectPaths, rootPaths } from "../../src/state/paths";
@@ -60,6 +60,11 @@ function awaiter(pid: number, pane: string, projectPath: string): void {
   registerAwaiter(dir, { pid, owner_pid: 1, project_path: projectPath, project_key: "k", herdr_pane_id: pane, started_at: "2026-11-30T12:00:00.000Z" });
 }
 
+/** A commander in herdr pane `pane`, as the herdr backend finds one. */
+function seat(pane: string, o: { project?: string; harness?: string; workspace?: string }): Commander {
+  return { pane, project: o.project, harness: o.harness, entry: { herdr_pane_id: pane, herdr_workspace_id: o.workspace }, marksTasks: true };
+}
+
 describe("resolveCommander", () => {
   test("outside a herdr pane nothing is resolved and nothing is called", async () => {
     const none = execStub();
@@ -72,18 +77,18 @@ describe("resolveCommander", () => {
     awaiter(4242, "w1:p1", "/elsewhere/queue-project");
     awaiter(4343, "w1:p9", "/elsewhere/other");
     const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson(), ps: { 4242: "/usr/local/bin/vx sentinel await", 4343: "vx sentinel await" } })), root);
-    expect(c).toEqual({ pane: "w1:p1", project: "/elsewhere/queue-project", harness: "claude", workspace: "w1" });
+    expect(c).toEqual(seat("w1:p1", { project: "/elsewhere/queue-project", harness: "claude", workspace: "w1" }));
   });
 
   test("an awaiter record whose pid runs something else is not trusted", async () => {
     awaiter(4242, "w1:p1", "/elsewhere/queue-project");
     const c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ agent: "pi" }), ps: { 4242: "/usr/bin/python3 server.py" } })), root);
-    expect(c).toEqual({ pane: "w1:p1", project, harness: "pi", workspace: "w1" });
+    expect(c).toEqual(seat("w1:p1", { project, harness: "pi", workspace: "w1" }));
   });
 
   test("otherwise the git toplevel of the cwd herdr reports; none without an agent or inside a camp", async () => {
     let c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1", HERDR_WORKSPACE_ID: "w7" }, exec({})), root);
-    expect(c).toEqual({ pane: "w1:p1", project: undefined, harness: undefined, workspace: "w7" });
+    expect(c).toEqual(seat("w1:p1", { workspace: "w7" }));
     const camp = join(root, "projects", "app-1", "camps", "1", "app");
     mkdirSync(join(camp, ".git"), { recursive: true });
     c = await resolveCommander(deps({ HERDR_PANE_ID: "w1:p1" }, exec({ agent: agentJson({ cwd: camp }) })), root);
@@ -107,7 +112,7 @@ describe("recordCommander", () => {
         zeta: true,
       }),
     );
-    await recordCommander(root, { pane: "w1:p1", project, harness: "claude", workspace: "w1" }, Date.parse("2026-11-30T12:00:00Z"));
+    await recordCommander(root, seat("w1:p1", { project, harness: "claude", workspace: "w1" }), Date.parse("2026-11-30T12:00:00Z"));
     expect(JSON.parse(readFileSync(paths.commandersFile, "utf8"))).toEqual({
       schema_version: 1,
       commanders: {
@@ -132,8 +137,8 @@ describe("recordCommander", () => {
   });
 
   test("nothing is written without a project or a kind", async () => {
-    await recordCommander(root, { pane: "w1:p1", harness: "claude" }, 0);
-    await recordCommander(root, { pane: "w1:p1", project }, 0);
+    await recordCommander(root, seat("w1:p1", { harness: "claude" }), 0);
+    await recordCommander(root, seat("w1:p1", { project }), 0);
     expect(() => readFileSync(projectPaths(root, project).commandersFile)).toThrow();
   });
 
@@ -169,8 +174,8 @@ describe("commandersCheck", () => {
 
   test("none registered, none live, one live, two live", async () => {
     expect(await check([])).toEqual([{ status: "ok", name: "commanders", detail: "none registered" }]);
-    await recordCommander(root, { pane: "w1:p1", project, harness: "pi" }, 0);
-    await recordCommander(root, { pane: "w1:p2", project, harness: "claude" }, 0);
+    await recordCommander(root, seat("w1:p1", { project, harness: "pi" }), 0);
+    await recordCommander(root, seat("w1:p2", { project, harness: "claude" }), 0);
     expect(await check([info("claude", "w1:p1")])).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: claude, pi)" }]);
     expect(await check(new Error("server_not_running"))).toEqual([{ status: "ok", name: "commanders", detail: "none live (registered: claude, pi)" }]);
     expect(await check([info("claude", "w1:p2")])).toEqual([{ status: "ok", name: "commanders", detail: "claude live in pane w1:p2" }]);

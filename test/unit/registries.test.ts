@@ -47,7 +47,6 @@ const ALLOWED_FIELDS: Record<string, string> = {
   "fast-drain.ts": "the Stop hook's fast path answers before any backend loads, so it reads the two pane variables AWT-01's check needs directly",
   "awaiters/await.ts": "an await records the herdr pane it runs in, which the herdr commander's registration looks up (CMDR-02)",
   "awaiters/registry.ts": "the awaiter record's herdr pane, kept in its renamed-away form (CMDR-02)",
-  "commanders/resolve.ts": "the calling commander's registration (CMDR-01..03, CMDR-10) still asks herdr and then tmux itself: not yet behind the Backend interface",
   "demo/world.ts": "the demo's world is a private tmux server that it starts, checks for and stops itself",
 };
 

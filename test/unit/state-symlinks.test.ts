@@ -50,7 +50,7 @@ describe("lock files are never opened through a planted link", () => {
         return releaseLease(p, ID);
       },
     ],
-    [".commanders.lock", (p) => p.commandersLock, (p) => recordCommander(p.root, { pane: "w1-1", project: "/p/app", harness: "claude" }, 0)],
+    [".commanders.lock", (p) => p.commandersLock, (p) => recordCommander(p.root, { pane: "w1-1", project: "/p/app", harness: "claude", entry: { herdr_pane_id: "w1-1" }, marksTasks: true }, 0)],
   ];
   test.each(cases)("%s: refused with the path named, nothing created where it points", async (_name, lockOf, run) => {
     const { paths, outside } = world();

@@ -1,5 +1,6 @@
 /** herdr: soldiers are agents in tabs of the commander's workspace (HRD-01..07); one `agent list` a pass (CMDR-08). */
 import { VxError } from "../../errors";
+import { gitToplevel, isUnder } from "../../state/paths";
 import type { Task } from "../../state/schemas";
 import type { Backend } from "../backend";
 import { agentName } from "../soldier-name";
@@ -53,6 +54,23 @@ export const herdr = {
   doctor: (deps, exe) => herdrChecks(deps, exe),
   strays: async () => [],
   closeLeft: (deps, task) => closeUnrecordedTabs(herdrOps(deps), task),
+  // CMDR-02: the project of a live await registered from this pane, else the git toplevel of the
+  // cwd herdr reports for the pane's agent (never a camp: its queue has no reader), else none.
+  async callingCommander(deps, ctx) {
+    const pane = deps.env.HERDR_PANE_ID;
+    if (!pane) return undefined;
+    const agent = await herdrOps(deps)
+      .herdr.agentGet(pane)
+      .catch(() => undefined);
+    let project = (await ctx.awaiters()).find((a) => a.herdr_pane_id === pane)?.project_path;
+    if (!project && agent?.cwd) {
+      // The commander's own environment is not ours: no GIT_DIR of this process may redirect it.
+      const top = await gitToplevel(agent.cwd, deps.exec, {});
+      if (top && !isUnder(top, ctx.root)) project = top;
+    }
+    const entry = { herdr_pane_id: pane, herdr_workspace_id: agent?.workspace_id || deps.env.HERDR_WORKSPACE_ID };
+    return { pane, project, harness: agent?.agent || undefined, entry, marksTasks: true };
+  },
   commanderPane: (entry) => entry.herdr_pane_id,
   // CMDR-03: live means an agent of the registered kind in the registered pane, in the pass's list.
   async findCommander(ctx, harness, entry) {

@@ -3,7 +3,7 @@ import { VxError } from "../../errors";
 import { which } from "../../exec";
 import type { Backend } from "../backend";
 import { createTmuxClient, defaultSocket } from "./client";
-import { readCommanderScreen, tmuxCommanderLive, typeIntoCommander } from "./commander";
+import { identifyTmuxCommander, readCommanderScreen, tmuxCommanderLive, typeIntoCommander } from "./commander";
 import { tmuxVersionCheck, unleasedHarnesses } from "./doctor";
 import { killLeftSession } from "./leftovers";
 import { tmuxBackend } from "./survey";
@@ -50,6 +50,13 @@ export const tmux = {
   doctor: async (deps, exe, required) => (required ? [await tmuxVersionCheck(deps, exe)] : []),
   strays: (pool, tasks, deps) => unleasedHarnesses(pool, tasks, deps.exec, deps.env),
   closeLeft: (deps, task) => killLeftSession(createTmuxClient({ exec: deps.exec, env: deps.env, socket: task.tmux_socket }), task),
+  // CMDR-10: a hook-less commander running vx from a plain tmux pane: its pane, server and own pid.
+  async callingCommander(deps, ctx) {
+    const found = await identifyTmuxCommander(deps.env, deps.ppid(), deps.exec);
+    if (!found) return undefined;
+    const entry = { tmux_pane: found.pane, tmux_socket: found.socket, pid: found.pid };
+    return { pane: found.pane, project: ctx.project, harness: found.harness, entry, marksTasks: false };
+  },
   commanderPane: (entry) => entry.tmux_pane,
   // CMDR-10: without herdr, live means its own process still runs in its registered tmux pane.
   async findCommander(ctx, harness, entry) {
