@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { startRealHerdr } from "../test/herdr-real";
-import { benchWorld, fakeHerdrList, median, timedPasses } from "./lib";
+import { benchWorld, fakeHerdrList, median, taskFile, timedPasses } from "./lib";
 
 const sizes = (process.argv[2] ?? "20,200").split(",").map(Number);
 // A stand-in Claude Code: herdr detects the agent by the foreground program's name (so the script
@@ -64,22 +64,7 @@ async function measure(n: number): Promise<void> {
       ensureProjectRecord(paths);
       const id = (0x7000000000000000n + BigInt(i)).toString(16);
       const a = agents[i]!;
-      writeFileSync(
-        join(paths.tasksDir, `${id}.json`),
-        JSON.stringify({
-          id,
-          schema_version: 1,
-          kind: "mission",
-          prompt: "bench",
-          status: "running",
-          created_at: "2026-11-30T10:00:00Z",
-          updated_at: "2026-11-30T10:00:00Z",
-          backend: "herdr",
-          harness: "claude",
-          herdr_agent_name: a.name,
-          herdr_pane_id: a.pane,
-        }),
-      );
+      taskFile(paths, id, { backend: "herdr", herdr_agent_name: a.name, herdr_pane_id: a.pane });
       listed.push({
         agent: "claude",
         agent_status: "working",

@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import { realExec } from "../src/exec";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { newMemory, runPass } from "../src/sentinel/pass";
+import type { ProjectPaths } from "../src/state/paths";
+import type { Task } from "../src/state/schemas";
 import { realClock } from "../src/time";
 
 export const VX = resolve(import.meta.dir, "..", "dist", "vx");
@@ -116,4 +118,24 @@ export async function timedPasses(root: string, env: Record<string, string>, cou
     perPass.push(count() - before);
   }
   return { cpu, perPass };
+}
+
+/** A running bench mission's task, with `fields` (its backend's, its camp's) over the common ones. */
+export function runningTask(id: string, fields: Record<string, unknown>): Task {
+  return {
+    id,
+    schema_version: 1,
+    kind: "mission",
+    prompt: "bench",
+    status: "running",
+    created_at: "2026-11-30T10:00:00Z",
+    updated_at: "2026-11-30T10:00:00Z",
+    harness: "claude",
+    ...fields,
+  } as Task;
+}
+
+/** Writes `runningTask(id, fields)` as the task file of `paths`' project. */
+export function taskFile(paths: ProjectPaths, id: string, fields: Record<string, unknown>): void {
+  writeFileSync(join(paths.tasksDir, `${id}.json`), JSON.stringify(runningTask(id, fields)));
 }

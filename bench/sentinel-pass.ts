@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { SENTINEL_RUNTIME_ENV } from "../src/sentinel/ensure";
 import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
-import { VX, benchWorld, fakeHerdrList, median, rssKiB, run, timedPasses } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, rssKiB, run, taskFile, timedPasses } from "./lib";
 
 const passes = Number(process.argv[2] ?? 3_000);
 const w = benchWorld();
@@ -32,22 +32,7 @@ for (let p = 0; p < 20; p++) {
     const id = (0x7000000000000000n + BigInt(p * 100 + t)).toString(16);
     const name = `vx-p${p}-t${t}`;
     const pane = `w1:p${p * 10 + t + 1}`;
-    writeFileSync(
-      join(paths.tasksDir, `${id}.json`),
-      JSON.stringify({
-        id,
-        schema_version: 1,
-        kind: "mission",
-        prompt: "bench",
-        status: "running",
-        created_at: "2026-11-30T10:00:00Z",
-        updated_at: "2026-11-30T10:00:00Z",
-        backend: "herdr",
-        harness: "claude",
-        herdr_agent_name: name,
-        herdr_pane_id: pane,
-      }),
-    );
+    taskFile(paths, id, { backend: "herdr", herdr_agent_name: name, herdr_pane_id: pane });
     agents.push({ agent: "claude", agent_status: "working", name, pane_id: pane, tab_id: "w1:t1", workspace_id: "w1", state_change_seq: 3, revision: 1, terminal_id: "term_1", focused: false });
   }
 }

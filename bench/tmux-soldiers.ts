@@ -16,10 +16,10 @@ import { writeSoldierState } from "../src/state/soldier-state";
 import { acquireCamp } from "../src/camps/pool";
 import { realExec } from "../src/exec";
 import { TRAILER } from "../src/lifecycle/evidence";
-import { type ProjectPaths, projectPaths } from "../src/state/paths";
+import { projectPaths } from "../src/state/paths";
 import { ensureProjectRecord } from "../src/state/project-record";
 import { createTask } from "../src/state/tasks";
-import { VX, benchWorld, fakeHerdrList, median, run, timedPasses } from "./lib";
+import { VX, benchWorld, fakeHerdrList, median, run, runningTask, taskFile, timedPasses } from "./lib";
 
 const runs = Number(process.argv[2] ?? 20);
 const w = benchWorld();
@@ -35,23 +35,6 @@ writeFileSync(join(bin, "tmux"), `#!/bin/sh\necho "$1" >> ${tmuxLog}\nexec ${rea
 const env = { ...w.env, PATH: `${bin}:${w.env.PATH}`, TMUX_TMPDIR: w.base };
 const tmux = (...args: string[]) => run([realTmux, ...args], w.home, env);
 const tmuxCalls = () => readFileSync(tmuxLog, "utf8").split("\n").filter(Boolean).length;
-
-function taskFile(paths: ProjectPaths, id: string, fields: Record<string, unknown>): void {
-  writeFileSync(
-    join(paths.tasksDir, `${id}.json`),
-    JSON.stringify({
-      id,
-      schema_version: 1,
-      kind: "mission",
-      prompt: "bench",
-      status: "running",
-      created_at: "2026-11-30T10:00:00Z",
-      updated_at: "2026-11-30T10:00:00Z",
-      harness: "claude",
-      ...fields,
-    }),
-  );
-}
 
 // 1. Passes over 200 soldiers per backend.
 const agents: unknown[] = [];
@@ -128,22 +111,7 @@ try {
     const soldier = join(bin, "soldier");
     writeFileSync(soldier, `#!/bin/sh\nprintf '%s\\n' '${TRAILER}' 'Done.'\nexec cat\n`, { mode: 0o755 });
     tmux("new-session", "-d", "-s", session, "-c", camp.path, "--", soldier);
-    await createTask(paths, {
-      id,
-      schema_version: 1,
-      kind: "mission",
-      prompt: "bench",
-      status: "running",
-      created_at: "2026-11-30T10:00:00Z",
-      updated_at: "2026-11-30T10:00:00Z",
-      camp_slot: camp.slot,
-      camp_path: camp.path,
-      camp_branch: camp.branch,
-      camp_base: "main",
-      backend: "tmux",
-      tmux_target: session,
-      harness: "claude",
-    });
+    await createTask(paths, runningTask(id, { camp_slot: camp.slot, camp_path: camp.path, camp_branch: camp.branch, camp_base: "main", backend: "tmux", tmux_target: session }));
     writeSoldierState(paths, { task_id: id, state: "working", at: new Date().toISOString() });
     await Bun.sleep(300); // let a pass see it working first, as a real soldier's turn would
     const t0 = performance.now();
