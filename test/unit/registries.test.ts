@@ -46,7 +46,7 @@ const ALLOWED_FIELDS: Record<string, string> = {
   "time.ts": "the one duration table (section 17) names each backend's call timeout next to every other duration",
   "fast-drain.ts": "the Stop hook's fast path answers before any backend loads, so it reads the two pane variables AWT-01's check needs directly",
   "awaiters/await.ts": "an await records the herdr pane it runs in, which the herdr commander's registration looks up (CMDR-02)",
-  "awaiters/registry.ts": "the awaiter record's herdr pane, kept in its renamed-away form (CMDR-02)",
+  "awaiters/registry.ts": "an await's record carries the herdr pane it runs in, which the herdr backend's registration reads (CMDR-02)",
   "demo/world.ts": "the demo's world is a private tmux server that it starts, checks for and stops itself",
 };
 
