@@ -125,6 +125,18 @@ function backendReaches(file: string): string[] {
   return out;
 }
 
+/** How many hits `rule` finds in `code`, written to a scratch file. */
+function hitsIn(rule: (file: string) => string[], code: string): number {
+  const dir = mkdtempSync(join(tmpdir(), "vx-registries-"));
+  try {
+    const file = join(dir, "probe.ts");
+    writeFileSync(file, code);
+    return rule(file).length;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("registries (HRN-01)", () => {
   test("no source file outside src/backends/ reaches a backend by a field, a variable or an import of its own (issue 26)", () => {
     const found: string[] = [];
@@ -141,25 +153,16 @@ describe("registries (HRN-01)", () => {
   });
 
   test("the backend rule catches a task field, an environment variable and an import, and passes the registry's words", () => {
-    const dir = mkdtempSync(join(tmpdir(), "vx-registries-"));
-    const probe = (code: string) => {
-      const file = join(dir, "probe.ts");
-      writeFileSync(file, code);
-      return backendReaches(file).length;
-    };
-    try {
-      expect(probe("const p = task.herdr_pane_id;")).toBe(1);
-      expect(probe("const t = { tmux_target: undefined };")).toBe(1);
-      expect(probe("const { herdr_tab_id: tab } = task;")).toBe(1);
-      expect(probe("const pane = env.TMUX_PANE;")).toBe(1);
-      expect(probe(`const pane = env["HERDR_PANE_ID"];`)).toBe(1);
-      expect(probe(`import { createTmuxClient } from "../backends/tmux/client";`)).toBe(1);
-      expect(probe("const c = ctx.tmuxClient;")).toBe(1);
-      expect(probe(`import { backendFor } from "../backends"; const n = backendFor(task).soldierName(task);`)).toBe(0);
-      expect(probe("const herd = task.herding; const t = x.tmuxed;")).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const probe = (code: string) => hitsIn(backendReaches, code);
+    expect(probe("const p = task.herdr_pane_id;")).toBe(1);
+    expect(probe("const t = { tmux_target: undefined };")).toBe(1);
+    expect(probe("const { herdr_tab_id: tab } = task;")).toBe(1);
+    expect(probe("const pane = env.TMUX_PANE;")).toBe(1);
+    expect(probe(`const pane = env["HERDR_PANE_ID"];`)).toBe(1);
+    expect(probe(`import { createTmuxClient } from "../backends/tmux/client";`)).toBe(1);
+    expect(probe("const c = ctx.tmuxClient;")).toBe(1);
+    expect(probe(`import { backendFor } from "../backends"; const n = backendFor(task).soldierName(task);`)).toBe(0);
+    expect(probe("const herd = task.herding; const t = x.tmuxed;")).toBe(0);
   });
 
   test("no source file outside src/harnesses/ and src/backends/ names a harness or backend in a string", () => {
@@ -177,21 +180,12 @@ describe("registries (HRN-01)", () => {
   });
 
   test("the rule catches a branch, a default and a help list", () => {
-    const dir = mkdtempSync(join(tmpdir(), "vx-registries-"));
-    const probe = (code: string) => {
-      const file = join(dir, "probe.ts");
-      writeFileSync(file, code);
-      return namings(file).length;
-    };
-    try {
-      expect(probe(`if (t.backend === "tmux") f();`)).toBe(1);
-      expect(probe("const h = x ?? `claude`;")).toBe(1);
-      expect(probe(`const usage = "--harness claude|codex|pi";`)).toBe(1);
-      expect(probe(`const e = \`expected \${a} or \${b}\`;`)).toBe(0);
-      expect(probe(`const s = "the soldier's pane is gone";`)).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const probe = (code: string) => hitsIn(namings, code);
+    expect(probe(`if (t.backend === "tmux") f();`)).toBe(1);
+    expect(probe("const h = x ?? `claude`;")).toBe(1);
+    expect(probe(`const usage = "--harness claude|codex|pi";`)).toBe(1);
+    expect(probe(`const e = \`expected \${a} or \${b}\`;`)).toBe(0);
+    expect(probe(`const s = "the soldier's pane is gone";`)).toBe(0);
   });
 
   test("each harness module is registered under its own name, each backend's traits too", () => {
