@@ -91,6 +91,12 @@ export const GUARDS = {
   campSetupOutput: 1 * S,
   /** A soldier's state hook kills a `vx report` child still running after this (it answers in a second). */
   reportChild: 10 * S,
+  /** MCH-02: ssh's ConnectTimeout (whole seconds), and the life of an idle control connection. */
+  sshConnect: 15 * S,
+  sshPersist: 60 * S,
+  /** MCH-03: a probe of a machine, and the copy of this binary onto it. */
+  sshProbe: 60 * S,
+  sshInstall: 10 * MIN,
 } as const;
 
 /** Counts, not durations: never scaled. */

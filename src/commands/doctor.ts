@@ -16,6 +16,7 @@ import { hookCheck, scaffoldChecks } from "../doctor/scaffold";
 import { pendingWakesCheck, sentinelCheck } from "../doctor/sentinel";
 import { shadowCheck, stateRootCheck } from "../doctor/state";
 import { timeScaleCheck, toolChecks } from "../doctor/tools";
+import { machineLines } from "../doctor/machines";
 import { UsageError } from "../errors";
 import { HARNESSES } from "../harnesses";
 import { loadConfig } from "../project";
@@ -27,11 +28,14 @@ import type { Deps } from "../deps";
 export const doctorCommand = defineVxCommand({
   name: "doctor",
   summary: "Report on the health of the vexillum environment",
-  usage: ["doctor"],
-  args: {},
+  usage: ["doctor [--tools]"],
+  args: {
+    tools: { type: "boolean", description: "Only the tool lines, anywhere (what vx machine doctor reads on a machine)" },
+  },
   async run(args, deps) {
     if (args._.length > 0) throw new UsageError(`unexpected argument "${args._[0]}"`, "doctor");
     const root = stateRoot(deps.env);
+    if (args.tools) return report(deps, [...(await toolChecks(deps, undefined)), ...timeScaleCheck(deps), stateRootCheck(root)]);
     refuseInsideCamp(deps.cwd, root);
     const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
     if (top) refuseInsideCamp(top, root);
@@ -75,12 +79,17 @@ export const doctorCommand = defineVxCommand({
       checks.push(...recordChecks(paths));
       checks.push(...(await campChecks(paths, deps.exec, deps.env)));
     }
-    const { text, exit } = renderReport(checks);
-    // People read a terminal: consola's colours and icons there, the plain lines everywhere else.
-    deps.stdout.write(deps.colourOut ? await colourReport(text) : text);
-    return exit;
+    checks.push(...machineLines(root));
+    return report(deps, checks);
   },
 });
+
+async function report(deps: Deps, checks: Check[]): Promise<number> {
+  const { text, exit } = renderReport(checks);
+  // People read a terminal: consola's colours and icons there, the plain lines everywhere else.
+  deps.stdout.write(deps.colourOut ? await colourReport(text) : text);
+  return exit;
+}
 
 /** DOC-13: whether any commander registered for this project is live now. */
 async function commanderLive(deps: Deps, paths: ReturnType<typeof projectPaths>, listAgents: () => Promise<AgentInfo[]>): Promise<boolean> {

@@ -9,6 +9,7 @@ import { doctorCommand } from "./doctor";
 import { forumCommand } from "./forum";
 import { initCommand } from "./init";
 import { landCommand } from "./land";
+import { machineCommand } from "./machine";
 import { modelsCommand } from "./models";
 import { promptCommand } from "./prompt";
 import { redispatchCommand } from "./redispatch";
@@ -41,6 +42,7 @@ export const COMMANDS: VxCommand[] = [
   modelsCommand,
   demoCommand,
   archiveCommand,
+  machineCommand,
 ];
 
 export function findCommand(name: string): VxCommand | undefined {

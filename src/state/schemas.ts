@@ -197,6 +197,21 @@ export const CommandersSchema = v.object({
 });
 export type Commanders = v.InferOutput<typeof CommandersSchema>;
 
+/** MCH-01: a machine this state root reaches over SSH. */
+export const MachineSchema = v.object({
+  destination: v.string(),
+  added_at: Time,
+  vx_path: v.string(),
+  vx_version: v.string(),
+  platform: v.string(),
+});
+export type Machine = v.InferOutput<typeof MachineSchema>;
+export const MachinesSchema = v.object({
+  schema_version: v.optional(Int),
+  self_id: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
+  machines: v.record(v.string(), MachineSchema),
+});
+
 export const ProjectConfigSchema = v.object({
   version: Int,
   initialized_at: Time,

@@ -40,6 +40,7 @@ describe("command registry", () => {
     ["models", "List the model profiles a dispatch can use"],
     ["demo", "Watch vx run a whole mission loop with scripted soldiers, no harness or API key needed"],
     ["archive", "Take finished tasks off the list, keeping their files"],
+    ["machine", "The machines soldiers can run on, reached over your own ssh"],
   ];
 
   test("the registry is CLI-02's commands, summaries and order", () => {
