@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { agentName, fallbackName } from "../../src/backends/soldier-name";
 import type { AgentInfo } from "../../src/backends/agents";
 import { createHerdrClient } from "../../src/backends/herdr/client";
-import { closePane, closeTab, findAgent, type HerdrOps, promptAgent, readTranscript, readVisible, startAgent } from "../../src/backends/herdr/ops";
+import { closePane, closeTab, findAgent, type HerdrOps, indexAgents, promptAgent, readTranscript, readVisible, startAgent } from "../../src/backends/herdr/ops";
 import { realExec } from "../../src/exec";
 import { scaled } from "../../src/time";
 import {
@@ -331,7 +331,11 @@ describe("findAgent", () => {
   const A = agent({ name: "vx-a", agent: "claude", pane_id: "w1:p1" });
   const B = agent({ agent: "codex", pane_id: "w1:p2" });
   const C = agent({ agent: "claude", pane_id: "w1:p3" });
-  const list = [A, B, C];
+  // Later twins of A and C (same name; same pane and kind) and another kind sharing C's pane: the first listed wins.
+  const A2 = agent({ name: "vx-a", agent: "codex", pane_id: "w1:p4" });
+  const C2 = agent({ name: "vx-c2", agent: "claude", pane_id: "w1:p3" });
+  const D = agent({ agent: "codex", pane_id: "w1:p3" });
+  const list = [A, B, C, A2, C2, D];
 
   test.each([
     { name: "by name", task: { herdr_agent_name: "vx-a", herdr_pane_id: "w1:p3", harness: "claude" }, want: A },
@@ -341,5 +345,9 @@ describe("findAgent", () => {
     { name: "pane not listed", task: { herdr_pane_id: "w1:p9", harness: "claude" }, want: undefined },
     { name: "no harness to match the pane against", task: { herdr_pane_id: "w1:p3" }, want: undefined },
     { name: "nothing recorded", task: {}, want: undefined },
-  ])("$name", ({ task, want }) => expect(findAgent(list, task)).toBe(want));
+    { name: "a name listed twice: the first", task: { herdr_agent_name: "vx-a" }, want: A },
+    { name: "a pane and kind listed twice: the first", task: { herdr_pane_id: "w1:p3", harness: "claude" }, want: C },
+    { name: "a pane hosting two kinds: the harness's", task: { herdr_agent_name: "vx-gone", herdr_pane_id: "w1:p3", harness: "codex" }, want: D },
+    { name: "an empty name recorded: by pane", task: { herdr_agent_name: "", herdr_pane_id: "w1:p2", harness: "codex" }, want: B },
+  ])("$name", ({ task, want }) => expect(findAgent(indexAgents(list), task)).toBe(want));
 });

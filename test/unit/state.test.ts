@@ -1,4 +1,5 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -226,6 +227,24 @@ describe("kernel locks", () => {
     held?.release();
     expect(isLockHeld(path)).toBe(false);
     expect(await withLock(path, () => 7)).toBe(7);
+  });
+  test("a probe of a lock never taken opens nothing; an untaken file, a link or a directory answer as before", () => {
+    const dir = tmp();
+    const opens = spyOn(fs, "openSync");
+    try {
+      // The sentinel probes every running task's operation lock each pass, and most were never taken.
+      expect(isLockHeld(join(dir, "never.lock"))).toBe(false);
+      expect(opens).not.toHaveBeenCalled();
+      writeFileSync(join(dir, "free.lock"), "");
+      expect(isLockHeld(join(dir, "free.lock"))).toBe(false);
+      expect(opens).toHaveBeenCalledTimes(1);
+    } finally {
+      opens.mockRestore();
+    }
+    symlinkSync(join(dir, "free.lock"), join(dir, "link.lock"));
+    expect(() => isLockHeld(join(dir, "link.lock"))).toThrow(StateError);
+    mkdirSync(join(dir, "dir.lock"));
+    expect(() => isLockHeld(join(dir, "dir.lock"))).toThrow("is a directory, not a regular file");
   });
   test("the kernel releases a dead holder's lock", async () => {
     const path = join(tmp(), "y.lock");

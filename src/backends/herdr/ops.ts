@@ -235,12 +235,29 @@ export function closePane(ops: HerdrOps, pane: string): Promise<boolean> {
 
 type AgentRef = { herdr_agent_name?: string; herdr_pane_id?: string; harness?: string };
 
+/** One pass's agent list by name and by pane and kind, built once so a lookup does not scan the list (SEN-06 at scale). */
+export type AgentIndex = { byName: Map<string, AgentInfo>; byPane: Map<string, Map<string, AgentInfo>> };
+
+/** The first listed agent wins each key, as a scan of the list would find it. */
+export function indexAgents(agents: readonly AgentInfo[]): AgentIndex {
+  const byName = new Map<string, AgentInfo>();
+  const byPane = new Map<string, Map<string, AgentInfo>>();
+  for (const a of agents) {
+    if (a.name && !byName.has(a.name)) byName.set(a.name, a);
+    if (!a.agent) continue;
+    const kinds = byPane.get(a.pane_id) ?? new Map<string, AgentInfo>();
+    byPane.set(a.pane_id, kinds);
+    if (!kinds.has(a.agent)) kinds.set(a.agent, a);
+  }
+  return { byName, byPane };
+}
+
 /** SEN-06: by name, else the harness's kind in the recorded pane (names are lost when herdr restarts); undefined is not found. */
-export function findAgent(agents: readonly AgentInfo[], task: AgentRef): AgentInfo | undefined {
+export function findAgent(index: AgentIndex, task: AgentRef): AgentInfo | undefined {
   if (task.herdr_agent_name) {
-    const byName = agents.find((a) => a.name === task.herdr_agent_name);
+    const byName = index.byName.get(task.herdr_agent_name);
     if (byName) return byName;
   }
   if (!task.herdr_pane_id || !task.harness) return undefined;
-  return agents.find((a) => a.pane_id === task.herdr_pane_id && a.agent === task.harness);
+  return index.byPane.get(task.herdr_pane_id)?.get(task.harness);
 }

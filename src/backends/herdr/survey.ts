@@ -1,7 +1,7 @@
 /** herdr's survey (SEN-05, SEN-06): one `agent list` a pass, handed on for hook-less commanders (CMDR-08/09). */
 import type { AgentInfo } from "../agents";
 import type { Sighting, SoldierBackend, Survey } from "../types";
-import { type HerdrOps, findAgent, readTranscript, readVisible } from "./ops";
+import { type HerdrOps, findAgent, indexAgents, readTranscript, readVisible } from "./ops";
 
 type HerdrSurvey = Survey & { agents: AgentInfo[] };
 
@@ -11,10 +11,11 @@ export function herdrSighting(ops: HerdrOps, agent: AgentInfo): Sighting {
 }
 
 function herdrSurvey(ops: HerdrOps, agents: AgentInfo[]): HerdrSurvey {
+  const index = indexAgents(agents);
   return {
     agents,
     find(task) {
-      const agent = findAgent(agents, task);
+      const agent = findAgent(index, task);
       return agent ? herdrSighting(ops, agent) : undefined;
     },
   };
