@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { verifyExecStubs } from "./fakes/exec";
 import { GIT_TEST_ENV } from "./git-env";
+import { sweepSshd } from "./sshd-procs";
 
 const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
@@ -22,6 +23,9 @@ afterAll(() => {
   for (const socket of tmuxSockets(runDir)) {
     Bun.spawnSync(["tmux", "-S", socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
   }
+  // Likewise an sshd of test/sshd-real.ts, its sessions and their programs: its private dir inside
+  // the run dir proves it is the suite's.
+  sweepSshd(runDir);
   rmSync(runDir, { recursive: true, force: true });
 });
 
