@@ -53,6 +53,11 @@ export const DURATIONS = {
   forumLink: 8 * 60 * MIN,
   /** FOR-06: `--open`'s link, in a file the browser reads at once. */
   forumOpenLink: 2 * MIN,
+  /** MCH-08: how often a machine's relay looks for new tasks and wakes to send. */
+  relayPoll: 500,
+  /** MCH-08: the first wait before a dropped relay connects again; doubled per failure up to relayRetryMax. */
+  relayRetry: 1 * S,
+  relayRetryMax: 60 * S,
 } as const;
 
 type DurationName = keyof typeof DURATIONS;
@@ -94,9 +99,9 @@ export const GUARDS = {
   /** MCH-02: ssh's ConnectTimeout (whole seconds), and the life of an idle control connection. */
   sshConnect: 15 * S,
   sshPersist: 60 * S,
-  /** MCH-03: a probe of a machine, and the copy of this binary onto it. */
+  /** MCH-03, MCH-06: a probe of a machine; a command there (the copy of this binary, a dispatch). */
   sshProbe: 60 * S,
-  sshInstall: 10 * MIN,
+  sshCommand: 10 * MIN,
 } as const;
 
 /** Counts, not durations: never scaled. */

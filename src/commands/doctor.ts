@@ -35,7 +35,7 @@ export const doctorCommand = defineVxCommand({
   async run(args, deps) {
     if (args._.length > 0) throw new UsageError(`unexpected argument "${args._[0]}"`, "doctor");
     const root = stateRoot(deps.env);
-    if (args.tools) return report(deps, [...(await toolChecks(deps, undefined)), ...timeScaleCheck(deps), stateRootCheck(root)]);
+    if (args.tools) return report(deps, [...(await toolChecks(deps, undefined, true)), ...timeScaleCheck(deps)]);
     refuseInsideCamp(deps.cwd, root);
     const top = await gitToplevel(deps.cwd, deps.exec, deps.env);
     if (top) refuseInsideCamp(top, root);

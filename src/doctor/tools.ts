@@ -8,22 +8,28 @@ import type { ProjectConfig } from "../state/schemas";
 import { parseTimeScale } from "../time";
 import type { Check } from "../check";
 
-/** git, herdr (+ version and server), tmux and the four harnesses, in DOC-04 order. */
-export async function toolChecks(deps: Deps, config: ProjectConfig | undefined): Promise<Check[]> {
+/**
+ * git, herdr (+ version and server), tmux and the four harnesses, in DOC-04 order. `anyOne` (DOC-01a, a machine's lines):
+ * no backend or harness is the default one; any backend and any harness will do.
+ */
+export async function toolChecks(deps: Deps, config: ProjectConfig | undefined, anyOne = false): Promise<Check[]> {
   const path = deps.env.PATH;
-  const backend = config?.backend ?? DEFAULT_BACKEND;
+  const backend = anyOne ? undefined : (config?.backend ?? DEFAULT_BACKEND);
   const out: Check[] = [];
   const git = which("git", path);
   out.push(git ? { status: "ok", name: "git", detail: git } : { status: "missing", name: "git", detail: "git not found in PATH", required: true });
   out.push(...(await backendToolChecks(deps, backend)));
   for (const h of LISTED_HARNESS_NAMES.map((n) => HARNESSES[n])) {
     const found = which(h.exe, path);
-    const role = harnessRole(h.name, config);
+    const role = anyOne ? undefined : harnessRole(h.name, config);
     if (found) out.push({ status: "ok", name: h.label, detail: found });
     else if (role) out.push({ status: "missing", name: h.label, detail: `${h.exe} not found in PATH (required, ${role})`, required: true });
     else {
       out.push({ status: "optional", name: h.label, detail: `${h.exe} not found in PATH (only needed to run ${h.label} soldiers or commanders)` });
     }
+  }
+  if (anyOne && !LISTED_HARNESS_NAMES.some((n) => which(HARNESSES[n].exe, path))) {
+    out.push({ status: "missing", name: "harness", detail: "no harness found in PATH (a soldier needs one)", required: true });
   }
   return out;
 }

@@ -90,7 +90,7 @@ export async function install(deps: Pick<Deps, "env">, root: string, to: Reach, 
     stdout: "pipe",
     stderr: "pipe",
   });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), GUARDS.sshInstall);
+  const timer = setTimeout(() => proc.kill("SIGKILL"), GUARDS.sshCommand);
   const out = drainBounded(proc.stdout, { tailLines: 5 });
   const err = drainBounded(proc.stderr, { tailLines: 5 });
   const code = await proc.exited;

@@ -18,15 +18,24 @@ export function shellWord(word: string): string {
   return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
+/**
+ * The control socket of a destination: a short hash of it, not ssh's 40-character `%C`, because a socket path is at most
+ * 108 bytes with the 17 ssh adds while it makes one, and a state root can be long. `%` is ssh's token sign.
+ */
+export function controlPath(root: string, destination: string): string {
+  const name = new Bun.CryptoHasher("sha256").update(destination).digest("hex").slice(0, 12);
+  return `${sshDir(root)}/${name}`.replaceAll("%", "%%");
+}
+
 /** The options every connection carries: the user's config for the rest. */
-export function sshOptions(root: string): string[] {
+export function sshOptions(root: string, destination: string): string[] {
   return [
     "-o",
     "BatchMode=yes",
     "-o",
     "ControlMaster=auto",
     "-o",
-    `ControlPath=${sshDir(root)}/%C`,
+    `ControlPath=${controlPath(root, destination)}`,
     "-o",
     `ControlPersist=${GUARDS.sshPersist / 1000}`,
     "-o",
@@ -40,7 +49,7 @@ export function sshOptions(root: string): string[] {
 
 /** `ssh ... -- <destination> <quoted words>`. */
 export function sshArgv(root: string, destination: string, words: readonly string[]): string[] {
-  return ["ssh", ...sshOptions(root), "--", destination, words.map(shellWord).join(" ")];
+  return ["ssh", ...sshOptions(root, destination), "--", destination, words.map(shellWord).join(" ")];
 }
 
 /** A fixed script run by the remote's `sh` with its arguments as positional parameters: the script is ours, the arguments quoted. */
@@ -74,5 +83,5 @@ export async function sshOrFail(deps: Pick<Deps, "exec" | "env">, root: string, 
 
 /** Ends the destination's control connection, if one runs (`machine remove`). */
 export async function closeConnection(deps: Pick<Deps, "exec" | "env">, root: string, destination: string): Promise<void> {
-  await deps.exec.run(["ssh", ...sshOptions(root), "-O", "exit", "--", destination], { env: deps.env, timeoutMs: GUARDS.toolProbe });
+  await deps.exec.run(["ssh", ...sshOptions(root, destination), "-O", "exit", "--", destination], { env: deps.env, timeoutMs: GUARDS.toolProbe });
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installPlan, parseProbe, platformOf, thisPlatform } from "../../src/machines/install";
 import { assertDestination, assertMachineName, loadMachines, machinesFile, removeMachine, saveMachine } from "../../src/machines/registry";
-import { shellWord, sshArgv } from "../../src/machines/ssh";
+import { controlPath, shellWord, sshArgv } from "../../src/machines/ssh";
 import { VERSION } from "../../src/version";
 
 const entry = { destination: "box", added_at: "2026-12-06T00:00:00.000Z", vx_path: "/home/u/.local/bin/vx", vx_version: VERSION, platform: "linux-x64" };
@@ -34,7 +34,8 @@ describe("the ssh command line (MCH-02)", () => {
     const argv = sshArgv("/r", "box", ["vx", "--version"]);
     expect(argv.slice(0, 1)).toEqual(["ssh"]);
     expect(argv).toContain("BatchMode=yes");
-    expect(argv).toContain("ControlPath=/r/ssh/%C");
+    expect(argv).toContain(`ControlPath=/r/ssh/${new Bun.CryptoHasher("sha256").update("box").digest("hex").slice(0, 12)}`);
+    expect(controlPath("/r%x", "box")).toStartWith("/r%%x/ssh/");
     expect(argv.slice(-3)).toEqual(["--", "box", "'vx' '--version'"]);
   });
 });
