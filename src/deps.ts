@@ -24,6 +24,8 @@ export type Deps = {
   progress?: boolean;
   /** Reads one line from stdin; undefined when input is closed. */
   readLine(): Promise<string | undefined>;
+  /** Reads stdin to its end, at most `maxBytes` (more is cut there: the caller's size check then refuses it). */
+  readAll?(maxBytes: number): Promise<string>;
   /** consola's prompts, present only when every stream is a terminal and NO_COLOR is unset. */
   prompter?: Prompter;
   /** True when stdout is a terminal and NO_COLOR is unset: reports may be drawn in colour. */
@@ -60,6 +62,17 @@ export function selfExecutable(): string {
   return Bun.which(argv0) ?? process.execPath;
 }
 
+async function readAllFromStdin(maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const chunk of Bun.stdin.stream()) {
+    chunks.push(chunk);
+    bytes += chunk.length;
+    if (bytes > maxBytes) break;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 function selfArgv(): string[] {
   return isCompiled() ? [selfExecutable()] : [process.execPath, Bun.main];
 }
@@ -91,6 +104,7 @@ export function realDeps(): Deps {
       return (require("node:tty") as typeof import("node:tty")).isatty(2);
     },
     readLine: readLineFromStdin,
+    readAll: readAllFromStdin,
     get prompter() {
       return fancyTerminal(process.env) ? consolaPrompter : undefined;
     },

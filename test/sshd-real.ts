@@ -92,9 +92,15 @@ function penaltiesOption(): string[] {
   return atLeast98 ? ["PerSourcePenalties no"] : [];
 }
 
-function serverConfig(o: { dir: string; port: number; user: string; remoteHome: string; remotePath?: string }): string {
+function serverConfig(o: { dir: string; port: number; user: string; remoteHome: string; remotePath?: string; remoteEnv?: Record<string, string> }): string {
   // TMPDIR in the private dir: what the remote side leaves there (a tmux socket) goes with it.
-  const env = [`HOME=${o.remoteHome}`, ...(o.remotePath ? [`PATH=${o.remotePath}`] : []), `TMPDIR=${o.dir}/tmp`, `${SESSION_MARK}=${o.dir}`];
+  const env = [
+    `HOME=${o.remoteHome}`,
+    ...(o.remotePath ? [`PATH=${o.remotePath}`] : []),
+    `TMPDIR=${o.dir}/tmp`,
+    `${SESSION_MARK}=${o.dir}`,
+    ...Object.entries(o.remoteEnv ?? {}).map(([k, v]) => `${k}=${plain(k, v)}`),
+  ];
   return [
     `ListenAddress ${HOST}`,
     `Port ${o.port}`,
@@ -193,7 +199,7 @@ function prepare(dir: string): { identity: string; hostKey: string; binDir: stri
 type Listener = { port: number; proc: ReturnType<typeof Bun.spawn> };
 
 /** Starts sshd on a free port, again on another when a bind race lost it; resolves once it listens. */
-async function listen(o: { dir: string; user: string; remoteHome: string; remotePath?: string }): Promise<Listener> {
+async function listen(o: { dir: string; user: string; remoteHome: string; remotePath?: string; remoteEnv?: Record<string, string> }): Promise<Listener> {
   const config = join(o.dir, "sshd_config");
   const log = join(o.dir, "sshd.log");
   for (let attempt = 1; ; attempt++) {
@@ -239,6 +245,8 @@ export type SshdOptions = {
   remoteHome: string;
   /** PATH in every session; without it, sshd's built-in default. */
   remotePath?: string;
+  /** More variables in every session (plain words: no space, quote or `%`). */
+  remoteEnv?: Record<string, string>;
   /** The Host name; "remote" unless given (two servers for one localHome need two). */
   alias?: string;
 };
@@ -255,7 +263,7 @@ export async function startSshd(opts: SshdOptions): Promise<Sshd> {
   let started: Listener;
   try {
     prepared = prepare(dir);
-    started = await listen({ dir, user, remoteHome: plain("remoteHome", opts.remoteHome), remotePath: opts.remotePath && plain("remotePath", opts.remotePath) });
+    started = await listen({ dir, user, remoteHome: plain("remoteHome", opts.remoteHome), remotePath: opts.remotePath && plain("remotePath", opts.remotePath), remoteEnv: opts.remoteEnv });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

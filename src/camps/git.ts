@@ -70,6 +70,11 @@ export function runGit(exec: Exec, dir: string, args: string[], timeoutMs = GIT_
   return exec.run(["git", "-C", dir, ...args], { env: gitEnv(dir), timeoutMs });
 }
 
+/** `runGit` with more variables (a push or fetch over vx's ssh: `GIT_SSH_COMMAND`). */
+export function runGitWith(exec: Exec, dir: string, args: string[], extra: Record<string, string>, timeoutMs = GIT_WRITE_TIMEOUT_MS): Promise<ExecResult> {
+  return exec.run(["git", "-C", dir, ...args], { env: { ...gitEnv(dir), ...extra }, timeoutMs });
+}
+
 /** Runs git and returns stdout; any non-zero exit is a GitError. */
 async function gitOk(exec: Exec, dir: string, args: string[], timeoutMs?: number): Promise<string> {
   const res = await runGit(exec, dir, args, timeoutMs);

@@ -7,7 +7,9 @@ import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { DEFAULT_HARNESS } from "../harnesses";
 import { checkModelEffort } from "../harnesses/model-effort";
-import { assertPromptSize } from "../soldiers/prompt-text";
+import { MAX_PROMPT_BYTES, assertPromptSize } from "../soldiers/prompt-text";
+import { dispatchOn } from "../soldiers/dispatch-remote";
+import { assertMachineName } from "../machines/registry";
 import { controlNote, terminalText } from "../terminal-text";
 import { openProject } from "../project";
 import { profileChoice } from "../state/models";
@@ -30,9 +32,11 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], message: 
 function parseDispatchFlags(args: Record<string, unknown>) {
   const positionals = (args._ as unknown[]).map(String);
   const prompt = positionals.join(" ");
-  if (terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");
+  if (args.stdin && positionals.length > 0) throw new UsageError("--stdin reads the prompt from standard input: give no prompt words with it", "dispatch");
+  if (!args.stdin && terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");
   return {
     prompt,
+    on: args.on === undefined ? undefined : assertMachineName(String(args.on), "dispatch"),
     kind: pick<Kind>(args.kind, KINDS, (x) => `unknown kind "${x}", expected mission or scout`),
     harness: pick<Harness>(args.harness, HARNESSES, (x) => `unknown harness "${x}", expected one of ${LISTED_HARNESSES.join(", ")}`),
     backend: pick<Backend>(args.backend, BACKENDS, (x) => `unknown backend "${x}", expected ${BACKENDS.join(" or ")}`),
@@ -45,7 +49,10 @@ function parseDispatchFlags(args: Record<string, unknown>) {
 export const dispatchCommand = defineVxCommand({
   name: "dispatch",
   summary: "Dispatch a soldier (mission or scout) into an isolated camp",
-  usage: [`dispatch <prompt...> [--kind mission|scout] [--harness ${LISTED_HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>]`],
+  usage: [
+    `dispatch <prompt...> [--kind mission|scout] [--harness ${LISTED_HARNESSES.join("|")}] [--backend ${BACKENDS.join("|")}] [--model <m>] [--effort <e>] [--profile <name>] [--on <machine>]`,
+    "dispatch --stdin [flags as above]",
+  ],
   args: {
     kind: { type: "string", valueHint: "mission|scout", description: "What the soldier delivers: commits (mission, default) or a report (scout)" },
     harness: { type: "string", valueHint: LISTED_HARNESSES.join("|"), description: "The agent program (default from .vexillum/config.json)" },
@@ -53,10 +60,17 @@ export const dispatchCommand = defineVxCommand({
     model: { type: "string", valueHint: "m", description: "Model passed to the harness" },
     effort: { type: "string", valueHint: "e", description: "Reasoning effort passed to the harness" },
     profile: { type: "string", valueHint: "name", description: "Harness, model and effort from a profile of models.json (see 'vx models')" },
+    on: { type: "string", valueHint: "machine", description: "Run the soldier on this machine (see 'vx machine list')" },
+    stdin: { type: "boolean", description: "Read the prompt from standard input, not from the words" },
   },
   async run(args, deps) {
-    const flags = parseDispatchFlags(args);
+    const { on, ...flags } = parseDispatchFlags(args);
     if (flags.harness) checkModelEffort(flags.harness, flags.model, flags.effort);
+    if (args.stdin) {
+      if (!deps.readAll) throw new UsageError("--stdin: this vx cannot read its standard input here", "dispatch");
+      flags.prompt = await deps.readAll(MAX_PROMPT_BYTES + 1);
+      if (terminalText(flags.prompt).trim() === "") throw new UsageError("missing prompt (standard input was empty)", "dispatch");
+    }
     const project = await openProject(deps);
     // CMD-MODELS-01: the profile fills what no flag set, so the checks below cover its values too.
     const where = { root: project.root, top: project.paths.project };
@@ -67,6 +81,7 @@ export const dispatchCommand = defineVxCommand({
     assertPromptSize(flags.prompt, "the prompt");
     const cleaned = controlNote(flags.prompt, "the prompt");
     if (cleaned) deps.stderr.write(cleaned);
+    if (on) return dispatchOn(deps, project, { ...flags, harness, backend }, on);
     return reportLaunch(deps, await dispatchTask(deps, project, { ...flags, harness, backend }), true);
   },
 });

@@ -5,9 +5,11 @@ import { EXIT, UsageError } from "../errors";
 import { addMachine, forgetMachine, machineChecks, machinesJson, machinesText } from "../machines/manage";
 import { assertDestination, assertMachineName, loadMachines } from "../machines/registry";
 import { stateRoot } from "../state/paths";
+import { serveRelay } from "../machines/relay-serve";
+import { printable } from "../printable";
 import { positionals } from "./parse";
 
-const SUBCOMMANDS = ["add", "list", "remove", "doctor"] as const;
+const SUBCOMMANDS = ["add", "list", "remove", "doctor", "relay"] as const;
 type Sub = (typeof SUBCOMMANDS)[number];
 
 /** The words a subcommand takes, all of them, else a usage error. */
@@ -20,7 +22,13 @@ function words(sub: Sub, rest: string[], names: readonly string[]): string[] {
 export const machineCommand = defineVxCommand({
   name: "machine",
   summary: "The machines soldiers can run on, reached over your own ssh",
-  usage: ["machine add <name> <ssh-destination> [--force]", "machine list [--json]", "machine remove <name>", "machine doctor <name>"],
+  usage: [
+    "machine add <name> <ssh-destination> [--force]",
+    "machine list [--json]",
+    "machine remove <name>",
+    "machine doctor <name>",
+    "machine relay <self-id>   (run over ssh by the commander's sentinel)",
+  ],
   args: {
     json: { type: "boolean", description: "Print the machines as one JSON object (list)" },
     force: { type: "boolean", description: "Install this vx on the machine even when it runs a newer one (add)" },
@@ -48,6 +56,11 @@ export const machineCommand = defineVxCommand({
         const [name = ""] = words("remove", rest, ["name"]);
         deps.stdout.write(await forgetMachine(deps, assertMachineName(name, "machine")));
         return EXIT.ok;
+      }
+      case "relay": {
+        const [selfId = ""] = words("relay", rest, ["self-id"]);
+        if (!/^[0-9a-f]{16}$/.test(selfId)) throw new UsageError(`invalid self id "${printable(selfId)}": expected 16 lowercase hex characters`, "machine");
+        return serveRelay(deps, selfId);
       }
       case "doctor": {
         const [name = ""] = words("doctor", rest, ["name"]);

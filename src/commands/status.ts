@@ -13,6 +13,7 @@ import { printable } from "../printable";
 import { isoTime } from "../time";
 import { scoutReports } from "../lifecycle/observe";
 import { endingNote } from "../soldiers/wait";
+import { type LinkState, readLinkState } from "../machines/link-state";
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
 function shortPrompt(prompt: string): string {
@@ -40,7 +41,28 @@ function whyLine(t: Task): string | undefined {
   return note ? `    why: ${note.replace(/^\[vexillum\]\s*/, "")}` : undefined;
 }
 
-function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] = [], resumable?: string, reports: Readonly<Record<string, string>> = {}): string {
+/** MCH-09: where a mirrored task runs, and when its machine cannot be reached, that its status is the last one relayed. */
+function machineLine(t: Task, links: Readonly<Record<string, LinkState | undefined>>): string | undefined {
+  if (!t.machine) return undefined;
+  const link = links[t.machine];
+  if (link?.state !== "down") return `    on machine ${t.machine}`;
+  return `    on machine ${t.machine}, unreachable since ${link.since}${link.error ? ` (${link.error})` : ""}: its status now is unknown; shown is the last relayed`;
+}
+
+/** The link state of every machine the tasks name. */
+function linksOf(root: string, tasks: readonly Loaded<Task>[]): Record<string, LinkState | undefined> {
+  const out: Record<string, LinkState | undefined> = {};
+  for (const { value: t } of tasks) if (t.machine && !(t.machine in out)) out[t.machine] = readLinkState(root, t.machine);
+  return out;
+}
+
+function statusLines(
+  tasks: Loaded<Task>[],
+  landing: readonly MissionLanding[] = [],
+  resumable?: string,
+  reports: Readonly<Record<string, string>> = {},
+  links: Readonly<Record<string, LinkState | undefined>> = {},
+): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
   for (const { value: t } of sortTasks(tasks)) {
@@ -49,6 +71,8 @@ function statusLines(tasks: Loaded<Task>[], landing: readonly MissionLanding[] =
     const why = whyLine(t);
     if (why) out.push(why);
     if (reports[t.id]) out.push(`    report: ${reports[t.id]}`);
+    const where = machineLine(t, links);
+    if (where) out.push(where);
     const l = landing.find((x) => x.id === t.id);
     if (l) out.push(landingLine(l));
   }
@@ -100,7 +124,7 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks, leased);
     if (!args.json) {
       const ordered = sortTasks(tasks).map((t) => t.value);
-      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered)));
+      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered), linksOf(project.root, tasks)));
       return EXIT.ok;
     }
     const reports = scoutReports(
@@ -116,6 +140,8 @@ export const statusCommand = defineVxCommand({
       ...(landing.length > 0 ? { landing: landing.map(landingJson) } : {}),
       // Likewise only when a scout's report exists: its path by task id.
       ...(Object.keys(reports).length > 0 ? { reports } : {}),
+      // And only when a task runs on another machine: each machine's link (MCH-09).
+      ...(tasks.some((t) => t.value.machine) ? { machines: linksOf(project.root, tasks) } : {}),
     };
     deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return EXIT.ok;

@@ -67,17 +67,18 @@ export function installPlan(found: Probe, name: string, force: boolean): "keep" 
   if (found.platform !== thisPlatform()) {
     throw new VxError(`machine ${name} is ${found.platform} and this vx is ${thisPlatform()}, so it cannot be copied there - install vx ${VERSION} there yourself, then add it again`);
   }
-  if (found.vxVersion && !force && safeOrder(found.vxVersion, VERSION) > 0) {
+  if (found.vxVersion && !force && isNewer(found.vxVersion, VERSION)) {
     throw new VxError(`machine ${name} runs vx ${found.vxVersion}, newer than this ${VERSION} - upgrade here, or add it with --force to install this one there`);
   }
   return "install";
 }
 
-function safeOrder(a: string, b: string): number {
+/** A version semver cannot read is not newer. */
+function isNewer(a: string, b: string): boolean {
   try {
-    return Bun.semver.order(a, b);
+    return Bun.semver.order(a, b) > 0;
   } catch {
-    return 0;
+    return false;
   }
 }
 

@@ -6,6 +6,7 @@ import { printable } from "../printable";
 import { stateRoot } from "../state/paths";
 import { isoTime } from "../time";
 import { VERSION } from "../version";
+import { SCHEMA_VERSION } from "../state/schemas";
 import { installPlan, install, probe } from "./install";
 import { type Machines, loadMachines, machineNamed, noMachine, removeMachine, saveMachine } from "./registry";
 import { closeConnection, lastLine, sshRun } from "./ssh";
@@ -55,7 +56,7 @@ export function machinesText(doc: Machines): string {
 }
 
 export function machinesJson(doc: Machines): string {
-  return `${JSON.stringify({ schema_version: 1, self_id: doc.selfId, machines: doc.machines }, null, 2)}\n`;
+  return `${JSON.stringify({ schema_version: SCHEMA_VERSION, self_id: doc.selfId, machines: doc.machines }, null, 2)}\n`;
 }
 
 export async function forgetMachine(deps: Deps, name: string): Promise<string> {

@@ -21,6 +21,7 @@ import { acquireSingleton } from "./singleton";
 import { successorWaiting } from "./ensure";
 import { EXIT } from "../exit-codes";
 import { onStopSignals } from "../signals";
+import { createExclusive, createRelays } from "../machines/relay";
 
 function scaledWindows(env: Deps["env"]) {
   return {
@@ -146,12 +147,14 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   };
   const watch = changeWatch(deps.clock, log);
   const notifier = realNotifier(deps.env, log);
+  const exclusive = createExclusive();
+  const relays = createRelays(deps, root, log, exclusive);
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
-      let seen: PassResult = { wakes: 0, dirs: [], written: [] };
+      let seen: PassResult = { wakes: 0, dirs: [], written: [], machines: new Set() };
       try {
-        seen = await runPass(ctx);
+        seen = await exclusive(() => runPass(ctx));
       } catch (err) {
         log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
@@ -159,6 +162,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       // Never awaited: the general's ping cannot hold up a wake (WAK-14).
       notifier.notify(seen.written);
       if (signal.aborted) break;
+      relays.sync(seen.machines);
       watch.update(seen.dirs);
       await recoverClaims(seen.dirs, deps, ctx);
       try {
@@ -187,6 +191,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       await watch.wait(interval, signal);
     }
   } finally {
+    relays.close();
     watch.close();
     notifier.close();
   }

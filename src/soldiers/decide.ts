@@ -17,7 +17,7 @@ import type { Project } from "../project";
 import { ensureSentinel } from "../sentinel/ensure";
 import { guardedSave } from "../state/guarded";
 import type { Decision, Task } from "../state/schemas";
-import { EPISODE_CLEARS, composeOutput, requireTask } from "../state/tasks";
+import { EPISODE_CLEARS, composeOutput, requireLocalTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { addAmendment, withAmendment } from "./amendments";
 import { restorePatch } from "./prompt";
@@ -149,7 +149,7 @@ async function dismissQuestion(ctx: Ctx, blocked: Task): Promise<Task> {
 
 /** Runs under the task's operation lock, so the checks and the delivery see one state. */
 export async function decideTask(deps: Deps, project: Project, id: string, answer: string, dismiss: boolean): Promise<Task> {
-  const task = requireTask(project.paths, id);
+  const task = requireLocalTask(project.paths, id, "decide");
   if (task.status === "interrupted") {
     throw new VxError(`task ${id} is interrupted, not blocked - its ${backendFor(task).pane} is already gone, there's nothing left to answer; use 'vx redispatch ${id}' instead`);
   }

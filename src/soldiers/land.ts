@@ -10,7 +10,7 @@ import type { Deps } from "../deps";
 import { EXIT, VxError, errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, listTasks, requireTask, sortTasks, updateTask } from "../state/tasks";
+import { EPISODE_CLEARS, listTasks, requireLocalTask, sortTasks, updateTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { StrikeError, strikeTask } from "./strike";
 
@@ -66,7 +66,7 @@ async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<
 /** Runs under the task's operation lock, so no prompt or strike of it interleaves. */
 export async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<number> {
   const project = paths.project;
-  const { branch, base } = await checkLandable(deps, project, requireTask(paths, id));
+  const { branch, base } = await checkLandable(deps, project, requireLocalTask(paths, id, "land"));
   try {
     await mergeFastForward(project, branch, deps.exec);
   } catch (err) {

@@ -51,7 +51,7 @@ export function followUpText(text: string): string {
 }
 
 /** The largest prompt, follow-up or answer vx sends (it travels as one argument to herdr). */
-const MAX_PROMPT_BYTES = 100_000;
+export const MAX_PROMPT_BYTES = 100_000;
 
 /** Refuses a text over MAX_PROMPT_BYTES, naming what it is (`the prompt`, `the answer`). */
 export function assertPromptSize(text: string, what: string): void {

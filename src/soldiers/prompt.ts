@@ -14,7 +14,7 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { guardedSave } from "../state/guarded";
 import type { ProjectPaths } from "../state/paths";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, composeOutput, requireTask } from "../state/tasks";
+import { EPISODE_CLEARS, composeOutput, requireLocalTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { addAmendment, withAmendment } from "./amendments";
 import { followUpText } from "./prompt-text";
@@ -56,7 +56,7 @@ export function restorePatch(before: Task): Partial<Task> {
 /** Runs under the task's operation lock, so the checks and the delivery see one state. */
 export async function promptTask(deps: Deps, project: Project, id: string, text: string): Promise<Task> {
   const { paths } = project;
-  const before = requireTask(paths, id);
+  const before = requireLocalTask(paths, id, "prompt");
   const refusal = promptRefusal(paths, before);
   if (refusal) throw new VxError(refusal);
 

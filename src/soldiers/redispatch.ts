@@ -21,7 +21,7 @@ import { guardedSave } from "../state/guarded";
 import type { Choice } from "../state/models";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, isLeaseAbandoned, requireTask } from "../state/tasks";
+import { EPISODE_CLEARS, isLeaseAbandoned, requireLocalTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { checkBackend, checkLaunchRefusal, checkSandbox } from "./launch-checks";
 import { soldierTerminal } from "./terminal";
@@ -82,7 +82,7 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
 
 /** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
 export async function redispatchTask(deps: Deps, project: Project, id: string, choice: Choice | undefined): Promise<LaunchResult> {
-  const task = requireTask(project.paths, id);
+  const task = requireLocalTask(project.paths, id, "redispatch");
   if (task.status !== "interrupted") {
     throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
   }

@@ -18,7 +18,7 @@ import { ensureSentinel } from "../sentinel/ensure";
 import { exists } from "../state/files";
 import { ensureProjectRecord } from "../state/project-record";
 import type { Task } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask } from "../state/tasks";
+import { EPISODE_CLEARS, requireLocalTask } from "../state/tasks";
 import { isoTime } from "../time";
 import { soldierTerminal } from "./terminal";
 import { DEFAULT_HARNESS, harnessOf } from "../harnesses";
@@ -62,7 +62,7 @@ async function relaunchOf(deps: Deps, project: Project, task: Task, text: string
 /** Runs under the task's operation lock: a second resume waits, then finds the soldier running. */
 export async function resumeTask(deps: Deps, project: Project, id: string, text: string | undefined): Promise<LaunchResult> {
   const { paths } = project;
-  const task = requireTask(paths, id);
+  const task = requireLocalTask(paths, id, "resume");
   const lease = leaseOf(paths, id);
   const refusal = resumeRefusal(task, lease !== undefined);
   if (refusal) throw new VxError(refusal);

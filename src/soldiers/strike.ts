@@ -16,7 +16,7 @@ import { reportPath } from "../lifecycle/observe";
 import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireLocalTask, updateTask, withTaskOp } from "../state/tasks";
 import { hooksDir } from "../backends/soldier-env";
 import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";
@@ -64,7 +64,7 @@ export function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts
 }
 
 async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions): Promise<StrikeResult> {
-  const task = requireTask(paths, taskId);
+  const task = requireLocalTask(paths, taskId, "strike");
   const branch = task.camp_branch ?? campBranch(taskId);
   const slot = leaseOf(paths, taskId);
   if (!slot) throw new StrikeError(`task ${taskId}'s camp is not leased (already struck)`);

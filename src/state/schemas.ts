@@ -73,6 +73,10 @@ export const TaskSchema = v.object({
   commander_pane: OptString,
   redispatches: v.optional(Int),
   resumes: v.optional(Int),
+  /** MCH-06: the machine the soldier runs on (this file then mirrors the task there), the project's clone there, the newest wake relayed (MCH-08). */
+  machine: OptString,
+  remote_project: OptString,
+  relayed_wake_at: v.optional(Time),
 });
 export type Task = v.InferOutput<typeof TaskSchema>;
 export type Decision = v.InferOutput<typeof DecisionSchema>;

@@ -74,6 +74,15 @@ export function requireTask(paths: ProjectPaths, id: string): Task {
   return loaded.value;
 }
 
+/** A task a command acts on here: one mirrored from another machine is refused by name (MCH-09), nothing touched. */
+export function requireLocalTask(paths: ProjectPaths, id: string, command: string): Task {
+  const task = requireTask(paths, id);
+  if (task.machine) {
+    throw new VxError(`task ${id} runs on machine ${task.machine}, and vx ${command} does not reach other machines yet - run it there, in ${task.remote_project ?? "the project's clone"}`);
+  }
+  return task;
+}
+
 /** Sorted; temporaries skipped. A linked tasks directory is refused (a few lstats per listing, not per file). */
 export function taskFileNames(paths: ProjectPaths): string[] {
   refuseLinks(paths.root, paths.tasksDir);

@@ -94,7 +94,7 @@ for (const shell of ["bash", "zsh", "fish"] as const) {
       expect(sorted(await complete("vx init --no"))).toEqual(["--no-skills", "--notify"]);
       expect(await complete("vx forum inbox --a")).toEqual(["--ack"]);
       // A prompt word that is another command's name does not switch to that command's flags.
-      expect(sorted(await complete("vx dispatch init --"))).toEqual(["--backend", "--effort", "--harness", "--help", "--kind", "--model", "--profile"]);
+      expect(sorted(await complete("vx dispatch init --"))).toEqual(["--backend", "--effort", "--harness", "--help", "--kind", "--model", "--on", "--profile", "--stdin"]);
       expect((await complete("vx wait --log-file sr")).map((w) => w.replace(/\/$/, ""))).toEqual(["src"]);
     });
 

@@ -1,0 +1,79 @@
+/**
+ * MCH-08 on the commander's machine: what a relay line changes here. A task line refreshes the task's mirror; a wake
+ * line is committed through the wake journal (WAK-05: pending, the mirror saved with the wake's `detected_at`, then
+ * the rename), so a wake sent again after a lost ack is recognised and never written twice.
+ */
+import { join } from "node:path";
+import * as v from "valibot";
+import { isSafeBaseName } from "../state/ids";
+import { type ProjectPaths, stateDirPaths } from "../state/paths";
+import { readProjectPath } from "../state/project-record";
+import { SoldierWakeSchema, type Task, TaskSchema } from "../state/schemas";
+import { loadTask, updateTask } from "../state/tasks";
+import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
+import { ageOf } from "../time";
+import type { Ack } from "./relay-serve";
+
+/** What the machine's task tells the mirror; the rest (its camp path, its pane) means nothing here. */
+const MIRRORED = ["status", "updated_at", "output", "decision", "amendments", "camp_branch", "camp_base", "redispatches", "resumes"] as const;
+
+const IN_FLIGHT: readonly Task["status"][] = ["pending", "running", "blocked", "unconfirmed"];
+
+/** Whether a mirrored task still needs its machine's relay: in flight, or settled so lately that its wake may still be on the way. */
+export function needsRelay(task: Task, now: number, linger: number): boolean {
+  return IN_FLIGHT.includes(task.status) || ageOf(now, Date.parse(task.updated_at)) < linger;
+}
+
+/** This state root's dir for a project key a machine sent; undefined for a key that names none. */
+export function localProject(root: string, key: string): ProjectPaths | undefined {
+  if (!isSafeBaseName(key) || key.startsWith(".")) return undefined;
+  const dir = join(root, "projects", key);
+  const project = readProjectPath(dir);
+  return project ? stateDirPaths(dir, project) : undefined;
+}
+
+/** The mirror of task `id` of `machine`, or undefined when this root has none (never another machine's or a local task). */
+function mirrorOf(paths: ProjectPaths, id: string, machine: string): Task | undefined {
+  const loaded = loadTask(paths, id);
+  return loaded?.value.machine === machine ? loaded.value : undefined;
+}
+
+function refreshed(current: Task, remote: Task): Task | undefined {
+  const next: Record<string, unknown> = { ...current };
+  let changed = false;
+  for (const k of MIRRORED) {
+    if (JSON.stringify(remote[k]) === JSON.stringify(current[k])) continue;
+    next[k] = remote[k];
+    changed = true;
+  }
+  return changed ? (next as Task) : undefined;
+}
+
+export async function applyTaskLine(root: string, machine: string, key: string, raw: unknown): Promise<void> {
+  const paths = localProject(root, key);
+  const parsed = v.safeParse(TaskSchema, raw);
+  if (!paths || !parsed.success || !mirrorOf(paths, parsed.output.id, machine)) return;
+  await updateTask(paths, parsed.output.id, (current) => (current.machine === machine ? refreshed(current, parsed.output) : undefined));
+}
+
+/** Commits the wake here (or finds it committed already) and returns the ack that lets the machine delete it; undefined keeps it there. */
+export async function commitWakeLine(root: string, machine: string, key: string, raw: unknown): Promise<Ack | undefined> {
+  const paths = localProject(root, key);
+  const parsed = v.safeParse(SoldierWakeSchema, raw);
+  if (!paths || !parsed.success) return undefined;
+  const wake = parsed.output;
+  const mirror = mirrorOf(paths, wake.task_id, machine);
+  if (!mirror) return undefined;
+  const ack = { ack: key, task_id: wake.task_id, detected_at: wake.detected_at };
+  if (mirror.relayed_wake_at !== undefined && wake.detected_at <= mirror.relayed_wake_at) return ack;
+  // Delivery routes and retries by this machine's rules: the machine's routing fields do not come along.
+  writePendingWake(root, paths.wakesDir, { ...wake, origin: undefined, delivery_failing_since: undefined });
+  try {
+    await updateTask(paths, wake.task_id, (current) => ({ ...current, relayed_wake_at: wake.detected_at }));
+  } catch (err) {
+    discardPendingWake(paths.wakesDir, wake.task_id);
+    throw err;
+  }
+  commitPendingWake(paths.wakesDir, wake.task_id);
+  return ack;
+}
