@@ -52,8 +52,13 @@ function refreshed(current: Task, remote: Task): Task | undefined {
 export async function applyTaskLine(root: string, machine: string, key: string, raw: unknown): Promise<void> {
   const paths = localProject(root, key);
   const parsed = v.safeParse(TaskSchema, raw);
-  if (!paths || !parsed.success || !mirrorOf(paths, parsed.output.id, machine)) return;
-  await updateTask(paths, parsed.output.id, (current) => (current.machine === machine ? refreshed(current, parsed.output) : undefined));
+  if (paths && parsed.success) await refreshMirror(paths, machine, parsed.output);
+}
+
+/** The mirror of `remote` takes its mirrored fields; nothing when this root mirrors no such task from that machine. */
+export async function refreshMirror(paths: ProjectPaths, machine: string, remote: Task): Promise<void> {
+  if (!mirrorOf(paths, remote.id, machine)) return;
+  await updateTask(paths, remote.id, (current) => (current.machine === machine ? refreshed(current, remote) : undefined));
 }
 
 /** Commits the wake here (or finds it committed already) and returns the ack that lets the machine delete it; undefined keeps it there. */

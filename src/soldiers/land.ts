@@ -10,7 +10,8 @@ import type { Deps } from "../deps";
 import { EXIT, VxError, errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, listTasks, requireLocalTask, sortTasks, updateTask } from "../state/tasks";
+import { EPISODE_CLEARS, listTasks, requireTask, sortTasks, updateTask } from "../state/tasks";
+import { afterRemoteLanding, fetchMission, forgetFetched } from "./remote-task";
 import { isoTime } from "../time";
 import { StrikeError, strikeTask } from "./strike";
 
@@ -66,7 +67,10 @@ async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<
 /** Runs under the task's operation lock, so no prompt or strike of it interleaves. */
 export async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<number> {
   const project = paths.project;
-  const { branch, base } = await checkLandable(deps, project, requireLocalTask(paths, id, "land"));
+  const task = requireTask(paths, id);
+  // A mission on another machine: its branch fetched here first, then landed by the same rules (MCH-10).
+  if (task.machine) await fetchMission(deps, paths, task);
+  const { branch, base } = await checkLandable(deps, project, task);
   try {
     await mergeFastForward(project, branch, deps.exec);
   } catch (err) {
@@ -75,7 +79,9 @@ export async function landTask(deps: Deps, paths: ProjectPaths, id: string): Pro
   deps.stdout.write(`landed: fast-forwarded ${project} to ${branch}\n`);
   await recordDone(deps, paths, id);
   try {
+    if (task.machine) await afterRemoteLanding(deps, paths, task, base);
     await strikeTask(deps, paths, id);
+    if (task.machine) await forgetFetched(deps, paths, branch);
   } catch (err) {
     const reason = err instanceof StrikeError ? err.reason : errorMessage(err);
     deps.stderr.write(`vx: landed, but automatic strike failed: ${reason} - retry with 'vx strike ${id}'\n`);

@@ -16,7 +16,8 @@ import { reportPath } from "../lifecycle/observe";
 import { exists } from "../state/files";
 import type { ProjectPaths } from "../state/paths";
 import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, requireLocalTask, updateTask, withTaskOp } from "../state/tasks";
+import { EPISODE_CLEARS, requireTask, updateTask, withTaskOp } from "../state/tasks";
+import { runThere } from "./remote-task";
 import { hooksDir } from "../backends/soldier-env";
 import { soldierTerminal } from "./terminal";
 import { isoTime } from "../time";
@@ -53,6 +54,15 @@ function struckNote(status: TaskStatus): string {
   return `[vexillum] struck while ${status} - 'vx strike' closed its pane.`;
 }
 
+/** MCH-10: the machine's own vx strikes its camp; the mirror then says what it recorded. */
+async function strikeThere(deps: Deps, paths: ProjectPaths, task: Task, opts: StrikeOptions): Promise<StrikeResult> {
+  const words = ["strike", task.id, ...(opts.force ? ["--force"] : []), ...(opts.discard ? ["--discard"] : [])];
+  const code = await runThere(deps, paths, task, words);
+  if (code !== 0) throw new StrikeError(`the strike on machine ${task.machine} ended with exit ${code} (its lines above)`, "strike failed");
+  const after = requireTask(paths, task.id);
+  return { backend: backendOf(task), status: after.status, branchDeleted: true };
+}
+
 /**
  * Strikes `taskId`'s camp in the project of `paths` and prints what it did: the discarded work
  * (with `discard`), warnings on stderr, and the `struck:` line on stdout. Refusals and failures
@@ -64,7 +74,8 @@ export function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts
 }
 
 async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions): Promise<StrikeResult> {
-  const task = requireLocalTask(paths, taskId, "strike");
+  const task = requireTask(paths, taskId);
+  if (task.machine) return strikeThere(deps, paths, task, opts);
   const branch = task.camp_branch ?? campBranch(taskId);
   const slot = leaseOf(paths, taskId);
   if (!slot) throw new StrikeError(`task ${taskId}'s camp is not leased (already struck)`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TRAILER } from "../../src/lifecycle/evidence";
-import { type Sandbox, VX_BIN, alive, processTable, sandbox, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
+import { type Sandbox, VX_BIN, alive, git, processTable, sandbox, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
 import { type Sshd, startSshd } from "../sshd-real";
 import { sandboxPath } from "../tool-path";
 
@@ -97,10 +97,26 @@ describe("a soldier on another machine (MCH-06..08)", () => {
     expect(relays().length).toBe(1);
     const status = await vx(["status"], { cwd: sb.project, env });
     expect(status.stdout).toMatch(new RegExp(`^${id}  mission  done .*\n    on machine box$`, "m"));
-    // A command that would act on it here is refused by name, nothing touched (MCH-09).
+    // A command that does not reach the machine yet is refused by name, nothing touched (MCH-09).
+    const prompt = await vx(["prompt", id, "more"], { cwd: sb.project, env });
+    expect(prompt.stderr).toBe(`vx: task ${id} runs on machine box, and vx prompt does not reach other machines yet - run it there, in ${mirror.remote_project}\n`);
+    expect(prompt.code).toBe(1);
+  }, 120_000);
+
+  test("land: the mission's branch fetched from its camp there, fast-forwarded here, then its camp struck there", async () => {
+    const id = (readdirSync(join(localDir(), "tasks")).find((n) => n.endsWith(".json")) as string).slice(0, -5);
+    const before = git(sb.project, "rev-parse", "HEAD");
     const land = await vx(["land", id], { cwd: sb.project, env });
-    expect(land.stderr).toBe(`vx: task ${id} runs on machine box, and vx land does not reach other machines yet - run it there, in ${mirror.remote_project}\n`);
-    expect(land.code).toBe(1);
+    expect(land.stdout).toContain(`landed: fast-forwarded ${sb.project} to vexillum/${id}`);
+    expect(land.stdout).toContain("struck: camp returned to the pool");
+    expect(land.code).toBe(0);
+    expect(git(sb.project, "log", "-1", "--format=%s")).toBe("remote work");
+    expect(git(sb.project, "rev-parse", "HEAD^")).toBe(before);
+    // The fetched branch is gone here; the camp there is back in its pool, its branch deleted.
+    expect(git(sb.project, "branch", "--list", `vexillum/${id}`)).toBe("");
+    const pool = readJson(join(remoteDir(), "camps", "pool.json"));
+    expect(pool.slots.some((slot: { leased_by?: string }) => slot.leased_by === id)).toBe(false);
+    expect(readJson(join(localDir(), "tasks", `${id}.json`)).status).toBe("done");
   }, 120_000);
 
   test("the local sentinel killed -9 while the soldier finishes: the wake waits there, then comes once", async () => {
