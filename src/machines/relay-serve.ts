@@ -17,6 +17,7 @@ import { isTaskId } from "../state/ids";
 import { scaled } from "../time";
 import { VERSION } from "../version";
 import { REMOTES_REL } from "./remote-project";
+import { ensureSentinel } from "../sentinel/ensure";
 import { claimWake, deleteClaim, listWakeNames, putBackClaim } from "../wakes/queue";
 
 export const AckSchema = v.object({ ack: v.string(), task_id: v.string(), detected_at: v.string() });
@@ -105,6 +106,9 @@ export function applyAck(kept: Map<string, ProjectPaths>, ack: Ack, sent: Map<st
   } else putBackClaim(claimed);
 }
 
+/** Looks between two checks that the machine's sentinel runs (each check reads its lock and files). */
+const ENSURE_EVERY = 10;
+
 export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
   const root = stateRoot(deps.env);
   const sent = new Map<string, string>();
@@ -134,9 +138,11 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
   })();
   emit({ t: "hello", version: VERSION });
   const interval = scaled("relayPoll", deps.env);
-  while (open) {
+  for (let look = 0; open; look++) {
     for (const ack of acks.splice(0)) applyAck(kept, ack, sent);
     kept = scan(root, home, selfId, sent, emit);
+    // The machine's sentinel is what writes the wakes: one killed or lost in a reboot is started again, as an await does.
+    if (kept.size > 0 && look % ENSURE_EVERY === 0) ensureSentinel(deps, root, { quiet: true });
     await new Promise<void>((resolve) => {
       wake = resolve;
       setTimeout(resolve, interval);

@@ -1,0 +1,130 @@
+// MCH-08's promise under faults, over a real sshd: each wake of a soldier on the machine arrives here once, whatever
+// dies or stops on the way. Each fault runs CYCLES times; every cycle's wake must arrive (none lost), be deleted
+// there only after it was committed here, and its mirror name it (a copy sent again is never written: none duplicated).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { alive, sandbox, stopSentinels, vx, waitFor } from "../helpers";
+import { type MachineField, machineField } from "./machine-field";
+
+const CYCLES = 2;
+
+let f: MachineField;
+beforeAll(async () => {
+  f = await machineField();
+}, 60_000);
+afterAll(async () => {
+  await f?.[Symbol.asyncDispose]();
+});
+
+/** One cycle: a soldier dispatched there, `fault` while it works or finishes, its wake here once; delivered (deleted) here after. */
+async function cycle(fault: (id: string) => Promise<void>, status = "done"): Promise<void> {
+  const id = await f.dispatchOn("survive this");
+  await waitFor(() => f.relays().length === 1, 20_000, "the relay up").catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(f.relays())}`);
+  });
+  await fault(id);
+  await f.relayedOnce(id, status);
+  rmSync(f.localWake(id));
+}
+
+async function cycles(name: string, fault: (id: string) => Promise<void>, status?: string): Promise<void> {
+  for (let i = 0; i < CYCLES; i++) await cycle(fault, status);
+  console.log(`machine fault "${name}": ${CYCLES} cycles, 0 lost, 0 duplicated`);
+}
+
+const kill = (pid: number | undefined, sig: NodeJS.Signals = "SIGKILL") => {
+  if (pid === undefined) throw new Error("no such process");
+  process.kill(pid, sig);
+};
+
+describe("a machine's wakes under faults (MCH-08)", () => {
+  test(
+    "the ssh connection killed -9 as the soldier finishes: reconnected, the wake comes once",
+    () =>
+      cycles("ssh killed mid-delivery", async (id) => {
+        f.go(id);
+        kill(f.relays()[0]?.[0]);
+      }),
+    180_000,
+  );
+
+  test(
+    "the machine's relay process killed -9: a new one, the wake comes once",
+    () =>
+      cycles("the machine's relay killed", async (id) => {
+        f.go(id);
+        kill(f.servers()[0]?.[0]);
+      }),
+    180_000,
+  );
+
+  test(
+    "the machine's sentinel killed -9 while the soldier works: the relay starts it again, the wake comes once",
+    () =>
+      cycles("the machine's sentinel killed", async (id) => {
+        const pid = f.sentinelPid(f.remote.home);
+        kill(pid);
+        await waitFor(() => !alive(pid), 10_000, "the machine's sentinel gone");
+        f.go(id);
+      }),
+    180_000,
+  );
+
+  test(
+    "the link stopped (SIGSTOP) until the wake has waited there, then resumed: the wake comes once",
+    () =>
+      cycles("the link stopped", async (id) => {
+        const pid = f.relays()[0]?.[0];
+        kill(pid, "SIGSTOP");
+        try {
+          f.go(id);
+          await waitFor(() => existsSync(f.remoteWake(id)), 60_000, "the wake written there");
+          expect(existsSync(f.localWake(id))).toBe(false);
+        } finally {
+          kill(pid, "SIGCONT");
+        }
+      }),
+    180_000,
+  );
+
+  test(
+    "the machine rebooted (its tmux server and sentinel killed -9): the soldier is interrupted there, and that wake comes once",
+    () =>
+      cycles(
+        "the machine rebooted",
+        async () => {
+          const pid = f.sentinelPid(f.remote.home);
+          Bun.spawnSync(["tmux", "kill-server"], { env: { ...f.remote.env, TMUX_TMPDIR: f.remote.home }, stdout: "ignore", stderr: "ignore" });
+          kill(pid);
+          await waitFor(() => !alive(pid), 10_000, "the machine's sentinel gone");
+        },
+        "interrupted",
+      ),
+    180_000,
+  );
+
+  test("two commanders' machines share one machine: each gets its own soldiers' wakes, only", async () => {
+    using other = sandbox({ name: "other" });
+    f.sshd.addClient(other.home);
+    const env = { ...other.env, PATH: f.env.PATH, VX_TIME_SCALE: "0.1" };
+    try {
+      expect((await vx(["init", "--yes", "--backend", "tmux", "--harness", "claude"], { cwd: other.project, env })).code).toBe(0);
+      expect((await vx(["machine", "add", "box", f.sshd.destination], { cwd: other.project, env })).code).toBe(0);
+      const r = await vx(["dispatch", "--on", "box", "the other's work"], { cwd: other.project, env });
+      expect(r.code).toBe(0);
+      const theirs = /task_id=([0-9a-f]{16})/.exec(r.stdout)?.[1] as string;
+      const ours = await f.dispatchOn("ours");
+      f.go(theirs);
+      f.go(ours);
+      await f.relayedOnce(ours);
+      const otherWake = join(other.home, ".vexillum", "projects");
+      const theirWake = join(otherWake, readdirSync(otherWake).find((n) => n.startsWith("other-")) ?? "-", "wakes", `${theirs}.json`);
+      await waitFor(() => existsSync(theirWake), 60_000, "their wake, at theirs");
+      expect(existsSync(f.localWake(theirs))).toBe(false);
+      rmSync(f.localWake(ours));
+    } finally {
+      await stopSentinels(other.home);
+    }
+  }, 180_000);
+});

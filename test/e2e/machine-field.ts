@@ -1,0 +1,106 @@
+/**
+ * A commander's machine and a second "machine" behind a real sshd on 127.0.0.1 (test/sshd-real.ts): two HOMEs, two
+ * state roots, the machine's own tmux server and a stand-in Claude soldier there that works until the test writes
+ * its go-file; `vx init` here and `vx machine add box`. Disposal stops both sentinels, the machine's tmux server,
+ * the sshd and its sessions, and removes both sandboxes.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "bun:test";
+import { TRAILER } from "../../src/lifecycle/evidence";
+import { processTable, sandbox, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
+import { type Sshd, startSshd } from "../sshd-real";
+import { sandboxPath } from "../tool-path";
+
+// Ready, then working on the prompt until its go-file appears (after dispatch's quick-settle probe, so the news
+// travels as a wake), then one commit, the closing lines and its idle report.
+const SOLDIER = `#!/bin/sh
+stty -echo
+printf '\\342\\235\\257 \\n'
+IFS= read -r first
+"$HOME/.local/bin/vx" report working
+while [ ! -e "$HOME/go-$VX_TASK_ID" ]; do sleep 0.1; done
+git -c user.name=soldier -c user.email=soldier@vx.invalid commit -q --allow-empty -m "remote work"
+printf '%s\\n' '${TRAILER}' 'Fixed it.'
+"$HOME/.local/bin/vx" report idle
+exec cat
+`;
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+function stateDir(home: string): string {
+  const dir = join(home, ".vexillum", "projects");
+  const name = readdirSync(dir).find((n) => n.startsWith("project-"));
+  if (!name) throw new Error(`no project state dir in ${dir}`);
+  return join(dir, name);
+}
+
+export type MachineField = Awaited<ReturnType<typeof machineField>>;
+
+export async function machineField() {
+  const sb = sandbox();
+  const remote = sandbox({ git: false });
+  writeExecutable(join(remote.bin, "claude"), SOLDIER);
+  let sshd: Sshd | undefined;
+  const dispose = async () => {
+    await stopSentinels(sb.home);
+    await stopSentinels(remote.home);
+    Bun.spawnSync(["tmux", "kill-server"], { env: { ...remote.env, TMUX_TMPDIR: remote.home }, stdout: "ignore", stderr: "ignore" });
+    await sshd?.stop();
+    sb[Symbol.dispose]();
+    remote[Symbol.dispose]();
+  };
+  try {
+    // The machine's own tmux server and time scale; IS_SANDBOX lets a Claude soldier start as root (CI).
+    sshd = await startSshd({
+      localHome: sb.home,
+      remoteHome: remote.home,
+      remotePath: sandboxPath(remote.bin),
+      remoteEnv: { TMUX_TMPDIR: remote.home, VX_TIME_SCALE: "0.1", IS_SANDBOX: "1" },
+    });
+    const env = { ...sb.env, PATH: `${sshd.binDir}:${sb.env.PATH}`, VX_TIME_SCALE: "0.1" };
+    expect((await vx(["init", "--yes", "--backend", "tmux", "--harness", "claude"], { cwd: sb.project, env })).code).toBe(0);
+    expect((await vx(["machine", "add", "box", sshd.destination], { cwd: sb.project, env })).code).toBe(0);
+    const field = {
+      sb,
+      remote,
+      sshd,
+      env,
+      readJson,
+      localDir: () => stateDir(sb.home),
+      remoteDir: () => stateDir(remote.home),
+      localWake: (id: string) => join(stateDir(sb.home), "wakes", `${id}.json`),
+      remoteWake: (id: string) => join(stateDir(remote.home), "wakes", `${id}.json`),
+      mirror: (id: string) => readJson(join(stateDir(sb.home), "tasks", `${id}.json`)),
+      /** Lets the soldier of `id` finish. */
+      go: (id: string) => writeFileSync(join(remote.home, `go-${id}`), ""),
+      /** This HOME's relay processes (ssh running `vx machine relay` there; its control path names the HOME). */
+      relays: () => processTable().filter(([, cmd]) => /^\S*ssh .* 'machine' 'relay' /.test(cmd) && cmd.includes(`ControlPath=${sb.home}/`)),
+      /** The machine-side ends of the relay. */
+      servers: () => processTable().filter(([, cmd]) => cmd.startsWith(`${join(remote.home, ".local", "bin", "vx")} machine relay `)),
+      sentinelPid: (home: string) => Number(readFileSync(join(home, ".vexillum", "sentinel.pid"), "utf8").trim()),
+      async dispatchOn(prompt: string): Promise<string> {
+        const r = await vx(["dispatch", "--on", "box", prompt], { cwd: sb.project, env });
+        // The sentinels started here and there say so; nothing else is said.
+        expect(r.stderr.replace(/^(\[box\] )?vx: auto-started sentinel .*\n/gm, "")).toBe("");
+        expect(r.stdout).toMatch(/^task_id=[0-9a-f]{16} kind=mission camp_slot=\d+ camp_branch=vexillum\/[0-9a-f]{16}\nstatus=running\n/);
+        expect(r.stdout).toEndWith("machine=box\n");
+        expect(r.code).toBe(0);
+        return /task_id=([0-9a-f]{16})/.exec(r.stdout)?.[1] as string;
+      },
+      /** The wake of `id` arrives here once and is gone there: "delivered" (deleted) here after, as a drain would. */
+      async relayedOnce(id: string, status = "done"): Promise<void> {
+        await waitFor(() => existsSync(field.localWake(id)), 60_000, `the wake of ${id} relayed here`);
+        const wake = readJson(field.localWake(id));
+        expect(wake).toMatchObject({ task_id: id, new_status: status });
+        await waitFor(() => !existsSync(field.remoteWake(id)), 30_000, `the wake of ${id} deleted there once acked`);
+        expect(field.mirror(id).relayed_wake_at).toBe(wake.detected_at);
+      },
+      [Symbol.asyncDispose]: dispose,
+    };
+    return field;
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}
