@@ -28,6 +28,8 @@ describe("a soldier on another machine (MCH-06..10)", () => {
     await f.relayedOnce(id);
     expect(f.mirror(id)).toMatchObject({ status: "done", machine: "box" });
     expect(f.relays().length).toBe(1);
+    const doctor = await vx(["doctor"], { cwd: f.sb.project, env: f.env });
+    expect(doctor.stdout).toMatch(/^\[ok\] machine box - remote, vx \S+; relay up since \S+; check it with vx machine doctor box$/m);
     const status = await vx(["status"], { cwd: f.sb.project, env: f.env });
     expect(status.stdout).toMatch(new RegExp(`^${id}  mission  done .*\\n    on machine box$`, "m"));
     // A command that does not reach the machine yet is refused by name, nothing touched (MCH-09).
