@@ -4,7 +4,10 @@
  * touched (TSK-02); it never reads state, so it is tested apart from the work.
  */
 import type { ArgsDef, ParsedArgs } from "citty";
+import type { Deps } from "../deps";
 import { UsageError } from "../errors";
+import { MAX_PROMPT_BYTES, assertPromptSize } from "../soldiers/prompt-text";
+import { terminalText } from "../terminal-text";
 import { assertTaskRef } from "../state/ids";
 
 /** The `<task-id>` positional, declared so the argument definition says what a command takes. */
@@ -30,4 +33,19 @@ export function taskIdOnly(words: readonly string[], command: string): string {
   if (raw === undefined) throw new UsageError("missing task id", command);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`, command);
   return assertTaskRef(raw, command);
+}
+
+/** `--stdin`'s text (what the commander's machine sends a machine, MCH-10): read to its end, then the same checks as words. */
+export async function stdinText(deps: Pick<Deps, "readAll">, command: string, what: string): Promise<string> {
+  if (!deps.readAll) throw new UsageError("--stdin: this vx cannot read its standard input here", command);
+  const text = await deps.readAll(MAX_PROMPT_BYTES + 1);
+  if (terminalText(text).trim() === "") throw new UsageError(`${what} is empty (standard input had none)`, command);
+  assertPromptSize(text, what);
+  return text;
+}
+
+/** `--stdin` and words both: which is the text? */
+export function stdinOrWords(stdin: unknown, words: readonly string[], command: string): boolean {
+  if (stdin && words.length > 0) throw new UsageError("--stdin reads the text from standard input: give no text words with it", command);
+  return Boolean(stdin);
 }

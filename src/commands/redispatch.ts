@@ -9,6 +9,7 @@ import { DEFAULT_HARNESS } from "../harnesses/names";
 import { printable } from "../printable";
 import { type Project, openProject } from "../project";
 import { TASK_ID_ARG, positionals, taskIdOnly } from "./parse";
+import { mirroredTask, runThere } from "../soldiers/remote-task";
 import { resolveTaskRef, withTaskOp } from "../state/tasks";
 import { reportLaunch } from "../soldiers/launch";
 import { redispatchTask } from "../soldiers/redispatch";
@@ -42,6 +43,11 @@ export const redispatchCommand = defineVxCommand({
     const ref = taskIdOnly(positionals(args), "redispatch");
     const project = await openProject(deps);
     const id = resolveTaskRef(project.paths, ref, "redispatch");
+    const away = mirroredTask(project.paths, id);
+    if (away) {
+      const words = ["redispatch", id, ...(args.profile === undefined ? [] : ["--profile", String(args.profile)])];
+      return withTaskOp(project.paths, id, () => runThere(deps, project.paths, away, words));
+    }
     // CMD-MODELS-01: --profile replaces the recorded harness, model and effort as on a dispatch.
     const choice = args.profile === undefined ? undefined : redispatchChoice(deps, project, args.profile);
     return reportLaunch(deps, await withTaskOp(project.paths, id, () => redispatchTask(deps, project, id, choice)));

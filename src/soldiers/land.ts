@@ -9,14 +9,10 @@ import { leasedTasks } from "../camps/pool";
 import type { Deps } from "../deps";
 import { EXIT, VxError, errorMessage } from "../errors";
 import type { ProjectPaths } from "../state/paths";
-import type { Task, TaskStatus } from "../state/schemas";
-import { EPISODE_CLEARS, listTasks, requireTask, sortTasks, updateTask } from "../state/tasks";
+import type { Task } from "../state/schemas";
+import { listTasks, requireTask, sortTasks } from "../state/tasks";
 import { afterRemoteLanding, fetchMission, forgetFetched } from "./remote-task";
-import { isoTime } from "../time";
-import { StrikeError, strikeTask } from "./strike";
-
-/** Statuses T12 moves to `done`; any other status is left exactly as it is. */
-const T12_FROM: readonly TaskStatus[] = ["running", "blocked", "unconfirmed"];
+import { StrikeError, recordDone, strikeTask } from "./strike";
 
 function refused(reason: string): VxError {
   return new VxError(`land refused: ${reason}`);
@@ -51,19 +47,6 @@ async function checkLandable(deps: Deps, project: string, task: Task): Promise<{
   return { branch, base };
 }
 
-/** T12, re-checking the status under the task lock. */
-async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<void> {
-  await updateTask(paths, id, (t) => {
-    if (!T12_FROM.includes(t.status)) return undefined;
-    return {
-      ...t,
-      status: "done",
-      updated_at: isoTime(deps.clock.now()),
-      ...EPISODE_CLEARS,
-    };
-  });
-}
-
 /** Runs under the task's operation lock, so no prompt or strike of it interleaves. */
 export async function landTask(deps: Deps, paths: ProjectPaths, id: string): Promise<number> {
   const project = paths.project;
@@ -80,7 +63,8 @@ export async function landTask(deps: Deps, paths: ProjectPaths, id: string): Pro
   await recordDone(deps, paths, id);
   try {
     if (task.machine) await afterRemoteLanding(deps, paths, task, base);
-    await strikeTask(deps, paths, id);
+    // A machine's own strike would take its still-running task for an abandoned one (T13): it is told of the landing.
+    await strikeTask(deps, paths, id, { landed: true });
     if (task.machine) await forgetFetched(deps, paths, branch);
   } catch (err) {
     const reason = err instanceof StrikeError ? err.reason : errorMessage(err);

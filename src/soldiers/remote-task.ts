@@ -13,6 +13,7 @@ import { gitUrl, prepareRemoteProject } from "../machines/remote-project";
 import { type Reach, lastLine, shScript, shellWord, sshOptions, sshOrFail } from "../machines/ssh";
 import { type ProjectPaths, projectKey } from "../state/paths";
 import { type Machine, type Task, TaskSchema } from "../state/schemas";
+import { requireTask } from "../state/tasks";
 import { GUARDS } from "../time";
 
 // Runs its arguments as a command in the directory named first.
@@ -24,6 +25,12 @@ function there(paths: ProjectPaths, task: Task): There {
   const machine = machineNamed(paths.root, task.machine ?? "");
   if (!task.remote_project) throw new VxError(`task ${task.id} names machine ${task.machine} but not its clone there - its mirror is incomplete`);
   return { name: task.machine ?? "", destination: machine.destination, machine, dir: task.remote_project };
+}
+
+/** The task when it runs on another machine (its command then runs there), else undefined. */
+export function mirroredTask(paths: ProjectPaths, id: string): Task | undefined {
+  const task = requireTask(paths, id);
+  return task.machine ? task : undefined;
 }
 
 /** The task file there, read once: the mirror takes its mirrored fields. */

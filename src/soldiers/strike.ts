@@ -37,7 +37,25 @@ export type StrikeOptions = {
   force?: boolean;
   /** Strike even when unlanded or dirty, resetting the worktree (CMD-STRIKE-02). */
   discard?: boolean;
+  /** Its work was landed (on the commander's machine, MCH-10): T12 first, so the strike never reads it as abandoned. */
+  landed?: boolean;
 };
+
+/** Statuses T12 moves to `done`; any other status is left exactly as it is. */
+const T12_FROM: readonly TaskStatus[] = ["running", "blocked", "unconfirmed"];
+
+/** T12, re-checking the status under the task lock. */
+export async function recordDone(deps: Deps, paths: ProjectPaths, id: string): Promise<void> {
+  await updateTask(paths, id, (t) => {
+    if (!T12_FROM.includes(t.status)) return undefined;
+    return {
+      ...t,
+      status: "done",
+      updated_at: isoTime(deps.clock.now()),
+      ...EPISODE_CLEARS,
+    };
+  });
+}
 
 type StrikeResult = {
   backend: BackendName;
@@ -56,7 +74,7 @@ function struckNote(status: TaskStatus): string {
 
 /** MCH-10: the machine's own vx strikes its camp; the mirror then says what it recorded. */
 async function strikeThere(deps: Deps, paths: ProjectPaths, task: Task, opts: StrikeOptions): Promise<StrikeResult> {
-  const words = ["strike", task.id, ...(opts.force ? ["--force"] : []), ...(opts.discard ? ["--discard"] : [])];
+  const words = ["strike", task.id, ...(opts.force ? ["--force"] : []), ...(opts.discard ? ["--discard"] : []), ...(opts.landed ? ["--landed"] : [])];
   const code = await runThere(deps, paths, task, words);
   if (code !== 0) throw new StrikeError(`the strike on machine ${task.machine} ended with exit ${code} (its lines above)`, "strike failed");
   const after = requireTask(paths, task.id);
@@ -74,6 +92,7 @@ export function strikeTask(deps: Deps, paths: ProjectPaths, taskId: string, opts
 }
 
 async function strikeLocked(deps: Deps, paths: ProjectPaths, taskId: string, opts: StrikeOptions): Promise<StrikeResult> {
+  if (opts.landed) await recordDone(deps, paths, taskId);
   const task = requireTask(paths, taskId);
   if (task.machine) return strikeThere(deps, paths, task, opts);
   const branch = task.camp_branch ?? campBranch(taskId);

@@ -32,10 +32,20 @@ describe("a soldier on another machine (MCH-06..10)", () => {
     expect(doctor.stdout).toMatch(/^\[ok\] machine box - remote, vx \S+; relay up since \S+; check it with vx machine doctor box$/m);
     const status = await vx(["status"], { cwd: f.sb.project, env: f.env });
     expect(status.stdout).toMatch(new RegExp(`^${id}  mission  done .*\\n    on machine box$`, "m"));
-    // A command that does not reach the machine yet is refused by name, nothing touched (MCH-09).
-    const prompt = await vx(["prompt", id, "more"], { cwd: f.sb.project, env: f.env });
-    expect(prompt.stderr).toBe(`vx: task ${id} runs on machine box, and vx prompt does not reach other machines yet - run it there, in ${mirror.remote_project}\n`);
-    expect(prompt.code).toBe(1);
+  }, 120_000);
+
+  test("prompt: run there by the machine's vx, the text on stdin; the mirror takes what it recorded", async () => {
+    const id = (readdirSync(join(f.localDir(), "tasks")).find((n) => n.endsWith(".json")) as string).slice(0, -5);
+    const text = "one more thing: it's $HOME's `turn`";
+    const r = await vx(["prompt", id, text], { cwd: f.sb.project, env: f.env });
+    expect(r.stdout).toMatch(new RegExp(`^status=running\nprompted task ${id}, now running\n$`));
+    expect(r.code).toBe(0);
+    // Byte for byte through the quoting of two shells: it went on stdin.
+    expect(f.mirror(id)).toMatchObject({ status: "running", amendments: [{ text, source: "vx prompt" }] });
+    // Its own refusal there comes back marked, with its exit code.
+    const again = await vx(["decide", id, "--dismiss"], { cwd: f.sb.project, env: f.env });
+    expect(again.stderr).toMatch(/^\[box\] vx: /);
+    expect(again.code).not.toBe(0);
   }, 120_000);
 
   test("land: the mission's branch fetched from its camp there, fast-forwarded here, then its camp struck there", async () => {

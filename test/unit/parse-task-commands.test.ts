@@ -47,8 +47,12 @@ describe("the task-id helpers", () => {
 
 describe("parseDecide", () => {
   test("an answer is the words after the id", () => {
-    expect(parseDecide(args([ID, "use", "the", "v2", "API"]))).toEqual({ id: ID, answer: "use the v2 API", dismiss: false });
-    expect(parseDecide(args([ID], { dismiss: true }))).toEqual({ id: ID, answer: "", dismiss: true });
+    expect(parseDecide(args([ID, "use", "the", "v2", "API"]))).toEqual({ id: ID, answer: "use the v2 API", dismiss: false, stdin: false });
+    expect(parseDecide(args([ID], { dismiss: true }))).toEqual({ id: ID, answer: "", dismiss: true, stdin: false });
+    // --stdin: the answer is read after the checks (MCH-10); never with words or --dismiss.
+    expect(parseDecide(args([ID], { stdin: true }))).toEqual({ id: ID, answer: "", dismiss: false, stdin: true });
+    expect(usage(() => parseDecide(args([ID, "x"], { stdin: true })))).toBe("--stdin reads the text from standard input: give no text words with it");
+    expect(usage(() => parseDecide(args([ID], { stdin: true, dismiss: true })))).toBe("--dismiss takes only the task id, there is no answer to send");
   });
 
   test("bad input is a usage error, checked in order", () => {
@@ -61,15 +65,18 @@ describe("parseDecide", () => {
 
 describe("parsePrompt", () => {
   test("the text is the words after the id; empty text is refused", () => {
-    expect(parsePrompt(args([ID, "go", "on"]))).toEqual({ id: ID, text: "go on" });
+    expect(parsePrompt(args([ID, "go", "on"]))).toEqual({ id: ID, text: "go on", stdin: false });
+    expect(parsePrompt(args([ID], { stdin: true }))).toEqual({ id: ID, text: "", stdin: true });
+    expect(usage(() => parsePrompt(args([ID, "x"], { stdin: true })))).toBe("--stdin reads the text from standard input: give no text words with it");
     expect(usage(() => parsePrompt(args([ID])))).toBe("the prompt text is empty");
     expect(usage(() => parsePrompt(args([])))).toBe("missing task id");
   });
 });
 
 describe("parseStrike", () => {
-  test("the id and the two flags", () => {
-    expect(parseStrike(args([ID], { force: true }))).toEqual({ id: ID, force: true, discard: false });
+  test("the id and the flags", () => {
+    expect(parseStrike(args([ID], { force: true }))).toEqual({ id: ID, force: true, discard: false, landed: false });
+    expect(parseStrike(args([ID], { landed: true }))).toEqual({ id: ID, force: false, discard: false, landed: true });
     expect(usage(() => parseStrike(args([ID, ID])))).toBe(`unexpected argument "${ID}"`);
   });
 });
