@@ -165,6 +165,7 @@ fetch("/api/sessions").then((r) => r.text()).then((t) => { out.textContent = "RE
         status: "done",
         harness: "codex",
         backend: "herdr",
+        machine: "gpu-box",
         created_at: now,
         updated_at: now,
         output: "All 12 tests pass.\nReady to land.",
@@ -190,6 +191,8 @@ fetch("/api/sessions").then((r) => r.text()).then((t) => { out.textContent = "RE
     expect(await row.getAttribute("data-status")).toBe("running");
     expect(await row.textContent()).toContain("1 file changed, 12 insertions(+)");
     expect(await page.textContent('tr[data-task="9988776655443322"]')).toContain("Keep the last port or pick a new one?");
+    // A soldier on another machine says where (MCH-09).
+    expect(await page.textContent('tr[data-task="0f1e2d3c4b5a6978"]')).toContain("on machine gpu-box");
 
     await page.fill("section.project textarea", "Land the board when it is green.");
     await page.click("section.project button");

@@ -262,6 +262,7 @@ function taskRow(t) {
   const where = el("td");
   where.append(el("div", "", t.camp_branch || "-"));
   if (t.diff_stat) where.append(el("div", "meta", t.diff_stat));
+  if (t.machine) where.append(el("div", "meta", `on machine ${t.machine}`));
   tr.append(el("td", "", t.id.slice(0, 8)), el("td", "", t.kind), status, el("td", "", age(t.created_at)), what, el("td", "", [t.harness, t.backend].filter(Boolean).join(" / ") || "-"), where);
   return tr;
 }
