@@ -143,6 +143,8 @@ function mustLoad(paths: ProjectPaths, id: string): Task {
  * recorded output; any read failure falls back to the record.
  */
 async function paneText(deps: Deps, paths: ProjectPaths, task: Task, n: number): Promise<{ source: "live" | "recorded"; text: string }> {
+  // A soldier on another machine has no pane here: its relayed output is what this machine knows (MCH-09).
+  if (task.machine) return { source: "recorded", text: task.output ?? "" };
   try {
     return { source: "live", text: await soldierTerminal(deps, paths, task).transcript(task, n) };
   } catch {

@@ -24,9 +24,15 @@ describe("a soldier on another machine (MCH-06..10)", () => {
     expect(mirror.camp_path).toBeUndefined();
     // The prompt never rode on a command line: it reached the machine on stdin.
     expect(f.readJson(join(f.remoteDir(), "tasks", `${id}.json`)).prompt).toBe("do the remote thing");
+    // vx wait here follows the mirror: it ends when the relayed status does.
+    const waiting = vx(["wait", id, "--poll-interval", "0.2"], { cwd: f.sb.project, env: f.env });
     f.go(id);
     await f.relayedOnce(id);
     expect(f.mirror(id)).toMatchObject({ status: "done", machine: "box" });
+    const waited = await waiting;
+    expect(waited.stdout).toContain(`task=${id}`);
+    expect(waited.stdout).toContain("source=recorded");
+    expect(waited.code).toBe(0);
     expect(f.relays().length).toBe(1);
     const doctor = await vx(["doctor"], { cwd: f.sb.project, env: f.env });
     expect(doctor.stdout).toMatch(/^\[ok\] machine box - remote, vx \S+; relay up since \S+; check it with vx machine doctor box$/m);
