@@ -40,7 +40,10 @@ export type MachineField = Awaited<ReturnType<typeof machineField>>;
 export async function machineField() {
   const sb = sandbox();
   const remote = sandbox({ git: false });
-  writeExecutable(join(remote.bin, "claude"), SOLDIER);
+  // Under its harness's name: tmux names a pane's program by its first word, and a script shows as `sh`, which the
+  // machine's sentinel reads as the harness gone (interrupted) once the soldier waits more than a moment.
+  writeFileSync(join(remote.bin, "soldier.sh"), SOLDIER);
+  writeExecutable(join(remote.bin, "claude"), '#!/usr/bin/env bash\nexec -a claude bash "${0%/*}/soldier.sh" "$@"\n');
   let sshd: Sshd | undefined;
   const dispose = async () => {
     await stopSentinels(sb.home);

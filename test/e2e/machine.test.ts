@@ -1,9 +1,9 @@
 // MCH-01..05 against a real OpenSSH server on 127.0.0.1 (test/sshd-real.ts): the "machine" is a second HOME
 // (its own state root) behind the user's own ssh config, as a person would set one up.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, VX_BIN, sandbox, vx, writeExecutable } from "../helpers";
+import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, writeExecutable, writeTaskFile } from "../helpers";
 import { type Sshd, startSshd } from "../sshd-real";
 import { sandboxPath } from "../tool-path";
 import { controlPath } from "../../src/machines/ssh";
@@ -116,6 +116,24 @@ describe("vx machine over a real sshd (MCH-01..05)", () => {
     const unknown = await run("remove", "box");
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe("vx: no machine named box - see vx machine list\n");
+  });
+});
+
+describe("a machine that cannot be reached (MCH-09)", () => {
+  test("status shows its tasks as unknown now, with the last relayed status, never interrupted; doctor warns", async () => {
+    const id = "00000000000000aa";
+    await vx(["init", "--yes", "--backend", "tmux", "--harness", "claude"], { cwd: sb.project, env });
+    writeTaskFile(sb.home, sb.project, taskFixture({ id, status: "running", machine: "far", remote_project: "/there/project", camp_path: undefined, camp_slot: undefined }));
+    const link = join(sb.home, ".vexillum", "relay", "far.json");
+    mkdirSync(join(sb.home, ".vexillum", "relay"), { recursive: true });
+    writeFileSync(link, JSON.stringify({ state: "down", since: "2026-12-06T01:00:00.000Z", error: "ssh: connect to host far port 22: Connection refused (ssh exited 255)" }));
+    const status = await vx(["status"], { cwd: sb.project, env });
+    expect(status.stdout).toContain(`${id}  mission  running  `);
+    expect(status.stdout).toContain(
+      "    on machine far, unreachable since 2026-12-06T01:00:00.000Z (ssh: connect to host far port 22: Connection refused (ssh exited 255)): its status now is unknown; shown is the last relayed\n",
+    );
+    const json = JSON.parse((await vx(["status", "--json"], { cwd: sb.project, env })).stdout);
+    expect(json.machines.far).toMatchObject({ state: "down", since: "2026-12-06T01:00:00.000Z" });
   });
 });
 
