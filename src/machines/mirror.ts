@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { isSafeBaseName } from "../state/ids";
 import { type ProjectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
-import { SoldierWakeSchema, type Task, TaskSchema } from "../state/schemas";
+import { type SoldierWake, SoldierWakeSchema, type Task, TaskSchema } from "../state/schemas";
 import { loadTask, updateTask } from "../state/tasks";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
 import { ageOf } from "../time";
@@ -61,8 +61,11 @@ export async function refreshMirror(paths: ProjectPaths, machine: string, remote
   await updateTask(paths, remote.id, (current) => (current.machine === machine ? refreshed(current, remote) : undefined));
 }
 
-/** Commits the wake here (or finds it committed already) and returns the ack that lets the machine delete it; undefined keeps it there. */
-export async function commitWakeLine(root: string, machine: string, key: string, raw: unknown): Promise<Ack | undefined> {
+/** A committed line: the ack that lets the machine delete it, and the wake when this commit wrote it (not when a copy was sent again). */
+export type Committed = { ack: Ack; fresh?: { project: string; wake: SoldierWake } };
+
+/** Commits the wake here (or finds it committed already); undefined keeps it there. */
+export async function commitWakeLine(root: string, machine: string, key: string, raw: unknown): Promise<Committed | undefined> {
   const paths = localProject(root, key);
   const parsed = v.safeParse(SoldierWakeSchema, raw);
   if (!paths || !parsed.success) return undefined;
@@ -70,7 +73,7 @@ export async function commitWakeLine(root: string, machine: string, key: string,
   const mirror = mirrorOf(paths, wake.task_id, machine);
   if (!mirror) return undefined;
   const ack = { ack: key, task_id: wake.task_id, detected_at: wake.detected_at };
-  if (mirror.relayed_wake_at !== undefined && wake.detected_at <= mirror.relayed_wake_at) return ack;
+  if (mirror.relayed_wake_at !== undefined && wake.detected_at <= mirror.relayed_wake_at) return { ack };
   // Delivery routes and retries by this machine's rules: the machine's routing fields do not come along.
   writePendingWake(root, paths.wakesDir, { ...wake, origin: undefined, delivery_failing_since: undefined });
   try {
@@ -80,5 +83,5 @@ export async function commitWakeLine(root: string, machine: string, key: string,
     throw err;
   }
   commitPendingWake(paths.wakesDir, wake.task_id);
-  return ack;
+  return { ack, fresh: { project: paths.project, wake } };
 }

@@ -9,14 +9,13 @@ import * as v from "valibot";
 import type { Deps } from "../deps";
 import { EXIT } from "../exit-codes";
 import { readProjectPath } from "../state/project-record";
-import { type ProjectPaths, projectStateDirs, realpathOr, stateDirPaths, stateRoot } from "../state/paths";
+import { type ProjectPaths, REMOTES_REL, projectStateDirs, realpathOr, stateDirPaths, stateRoot } from "../state/paths";
 import { readStateText } from "../state/files";
 import { parseRecord } from "../state/record";
 import { SoldierWakeSchema } from "../state/schemas";
 import { isTaskId } from "../state/ids";
 import { scaled } from "../time";
 import { VERSION } from "../version";
-import { REMOTES_REL } from "./remote-project";
 import { ensureSentinel } from "../sentinel/ensure";
 import { claimWake, deleteClaim, listWakeNames, putBackClaim } from "../wakes/queue";
 

@@ -11,6 +11,7 @@ import { ensureStateDir, writeStateFile } from "../state/files";
 import { renderState } from "../state/record";
 import { isoTime, scaled } from "../time";
 import { type LinkState, linkStateFile, readLinkState } from "./link-state";
+import type { WrittenWake } from "../wakes/notify";
 import { applyTaskLine, commitWakeLine } from "./mirror";
 import { loadMachines, sshDir } from "./registry";
 import { lastLine, sshArgv } from "./ssh";
@@ -20,7 +21,8 @@ type Link = { stop(): void };
 /** Runs `fn` alone with the pass: a relayed wake's journal and the pass's recovery of the same journal never interleave. */
 export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
 
-export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, log: (message: string) => void, exclusive: Exclusive) {
+/** `onWake`: a wake this relay committed (not a copy sent again), for the general's ping (WAK-14). */
+export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, log: (message: string) => void, exclusive: Exclusive, onWake: (w: WrittenWake) => void) {
   const links = new Map<string, Link>();
   const retry = new Map<string, { at: number; wait: number }>();
 
@@ -42,8 +44,14 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
     if (typeof msg.key !== "string") return undefined;
     const key = msg.key;
     if (msg.t === "task") await exclusive(() => applyTaskLine(root, machine, key, msg.task));
-    if (msg.t === "wake") return exclusive(() => commitWakeLine(root, machine, key, msg.wake));
-    return undefined;
+    if (msg.t !== "wake") return undefined;
+    const committed = await exclusive(() => commitWakeLine(root, machine, key, msg.wake));
+    const fresh = committed?.fresh;
+    if (fresh) {
+      log(`sentinel: ${fresh.wake.kind} ${fresh.wake.task_id} (${key}) on machine ${machine}: ${fresh.wake.old_status} -> ${fresh.wake.new_status}, relayed`);
+      onWake({ kind: "soldier", home: fresh.project, project: fresh.project, wake: fresh.wake });
+    }
+    return committed?.ack;
   };
 
   const start = (machine: string, destination: string, vxPath: string, selfId: string) => {

@@ -7,15 +7,13 @@ import { basename, join } from "node:path";
 import { runGitWith } from "../camps/git";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
-import type { ProjectPaths } from "../state/paths";
+import { type ProjectPaths, REMOTES_REL } from "../state/paths";
 import { GUARDS } from "../time";
 import type { Machine } from "../state/schemas";
 import { loadMachines } from "./registry";
 import { type Reach, lastLine, shScript, shellWord, sshOptions, sshOrFail } from "./ssh";
 
 /** Below the machine's HOME, outside its state root (a checkout there is a camp, STA-08); every state root that uses the machine has its own tree (`self_id`). */
-export const REMOTES_REL = ".local/share/vexillum/remotes";
-
 export function remoteProjectRel(selfId: string, paths: ProjectPaths): string {
   return `${REMOTES_REL}/${selfId}/${paths.key}/${basename(paths.project)}`;
 }

@@ -148,7 +148,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const watch = changeWatch(deps.clock, log);
   const notifier = realNotifier(deps.env, log);
   const exclusive = createExclusive();
-  const relays = createRelays(deps, root, log, exclusive);
+  const relays = createRelays(deps, root, log, exclusive, (w) => notifier.notify([w]));
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {

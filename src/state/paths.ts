@@ -19,6 +19,9 @@ export function stateRoot(env: Env): string {
   return join(home, ".vexillum");
 }
 
+/** Where a machine keeps the clones of the projects other machines' commanders send soldiers to (MCH-06), below its HOME. */
+export const REMOTES_REL = ".local/share/vexillum/remotes";
+
 /** Of an absolute, symlink-resolved path. */
 export function projectKey(projectPath: string): string {
   const hash = new Bun.CryptoHasher("sha256").update(projectPath).digest("hex").slice(0, 8);

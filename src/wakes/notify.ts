@@ -3,6 +3,7 @@
  * stdin. Never awaited by the pass, so a notifier cannot delay or change a wake; problems logged once.
  */
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { drainBounded } from "../bounded-output";
 import { childMark } from "../children";
 import { UsageError } from "../errors";
@@ -10,6 +11,7 @@ import { loadConfig } from "../project";
 import { printable } from "../printable";
 import type { Log } from "../sentinel/log";
 import { errorText, foreign } from "../sentinel/log";
+import { REMOTES_REL, isUnder } from "../state/paths";
 import type { ForumWake, SoldierWake, TaskStatus } from "../state/schemas";
 import { COUNTS, GUARDS, nominalSeconds, scaled, within } from "../time";
 import { forumSection, reasonText } from "./reason";
@@ -118,6 +120,8 @@ type NotifierDeps = {
   limitMs: number;
   /** Throws when unreadable. */
   setting(projectDir: string): unknown;
+  /** A project kept here for another machine's commander: that machine pings its general (MCH-08), never this one. */
+  kept?(projectDir: string): boolean;
 };
 
 type Notifier = {
@@ -224,7 +228,7 @@ export function createNotifier(d: NotifierDeps): Notifier {
       const dropped = new Map<string, number>();
       for (const w of wakes) {
         const ping = pingFor(w);
-        if (!ping || !w.home) continue;
+        if (!ping || !w.home || d.kept?.(w.home)) continue;
         const argv = argvOf(w.home, cache);
         if (argv) enqueue(w.home, argv, ping, dropped);
       }
@@ -252,5 +256,6 @@ export function realNotifier(env: Record<string, string | undefined>, log: Log):
     env,
     limitMs: scaled("notifyLimit", env),
     setting: (dir) => loadConfig(dir)?.notify,
+    kept: (dir) => env.HOME !== undefined && isUnder(dir, join(env.HOME, REMOTES_REL)),
   });
 }

@@ -2,9 +2,9 @@
 // (a second HOME, its own state root and sentinel), its wake comes back through the local sentinel's relay
 // (committed here before it is deleted there, once), and `vx land` brings its work here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { VX_BIN, alive, git, stopSentinels, vx, waitFor } from "../helpers";
+import { VX_BIN, alive, git, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
 import { type MachineField, machineField } from "./machine-field";
 
 let f: MachineField;
@@ -16,7 +16,12 @@ afterAll(async () => {
 });
 
 describe("a soldier on another machine (MCH-06..10)", () => {
-  test("dispatch --on: the soldier works there; its done wake is committed here, then deleted there", async () => {
+  test("dispatch --on: the soldier works there; its done wake is committed here, then deleted there, and the general pinged here", async () => {
+    // The general's ping (WAK-14) runs here, where the general is; the machine's copy of the config never pings.
+    const pings = join(f.sb.home, "pings");
+    writeExecutable(join(f.sb.bin, "ping"), `#!/bin/sh\nprintf '%s %s\\n' "$VX_TASK_ID" "$VX_NEW_STATUS" >> ${pings}\n`);
+    const config = join(f.sb.project, ".vexillum", "config.json");
+    writeFileSync(config, JSON.stringify({ ...f.readJson(config), notify: [join(f.sb.bin, "ping")] }));
     const id = await f.dispatchOn("do the remote thing");
     const mirror = f.mirror(id);
     expect(mirror).toMatchObject({ id, status: "running", machine: "box", prompt: "do the remote thing" });
@@ -29,6 +34,8 @@ describe("a soldier on another machine (MCH-06..10)", () => {
     f.go(id);
     await f.relayedOnce(id);
     expect(f.mirror(id)).toMatchObject({ status: "done", machine: "box" });
+    await waitFor(() => existsSync(pings) && readFileSync(pings, "utf8") === `${id} done\n`, 20_000, "one ping here");
+    expect(readFileSync(join(f.remote.home, ".vexillum", "sentinel.log"), "utf8")).not.toContain("notify");
     const waited = await waiting;
     expect(waited.stdout).toContain(`task=${id}`);
     expect(waited.stdout).toContain("source=recorded");

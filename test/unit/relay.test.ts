@@ -35,17 +35,18 @@ describe("the commander's side: a wake line committed once (MCH-08)", () => {
     const { root, paths, task } = here();
     await createTask(paths, task);
     const w = wake("2026-12-06T01:00:00.000Z");
-    const ack = await commitWakeLine(root, "box", paths.key, w);
-    expect(ack).toEqual({ ack: paths.key, task_id: ID, detected_at: w.detected_at });
+    const first = await commitWakeLine(root, "box", paths.key, w);
+    const ack = { ack: paths.key, task_id: ID, detected_at: w.detected_at };
+    expect(first).toEqual({ ack, fresh: { project: paths.project, wake: w as never } });
     expect(wakes(paths.wakesDir)).toEqual([`${ID}.json`]);
     expect(loadTask(paths, ID)?.value.relayed_wake_at).toBe(w.detected_at);
     // Delivered here (deleted), then sent again after a lost ack: acked, never a second wake.
     rmSync(join(paths.wakesDir, `${ID}.json`));
-    expect(await commitWakeLine(root, "box", paths.key, w)).toEqual(ack);
+    expect(await commitWakeLine(root, "box", paths.key, w)).toEqual({ ack });
     expect(wakes(paths.wakesDir)).toEqual([]);
     // A newer transition is news.
     const newer = wake("2026-12-06T02:00:00.000Z", "blocked");
-    expect(await commitWakeLine(root, "box", paths.key, newer)).toMatchObject({ detected_at: newer.detected_at });
+    expect(await commitWakeLine(root, "box", paths.key, newer)).toMatchObject({ ack: { detected_at: newer.detected_at }, fresh: { wake: { new_status: "blocked" } } });
     expect(JSON.parse(readFileSync(join(paths.wakesDir, `${ID}.json`), "utf8")).new_status).toBe("blocked");
   });
 
