@@ -2,11 +2,13 @@
 import { join } from "node:path";
 import * as v from "valibot";
 import { readStateText } from "../state/files";
+import { isMachineName } from "../state/ids";
 
 const LinkStateSchema = v.object({ state: v.picklist(["up", "down"]), since: v.string(), error: v.optional(v.string()) });
 export type LinkState = v.InferOutput<typeof LinkStateSchema>;
 
 export function linkStateFile(root: string, machine: string): string {
+  if (!isMachineName(machine)) throw new Error(`invalid machine name ${JSON.stringify(machine)}`);
   return join(root, "relay", `${machine}.json`);
 }
 

@@ -2,13 +2,12 @@
 import { join } from "node:path";
 import { UsageError, VxError } from "../errors";
 import { printable } from "../printable";
-import { newTaskId } from "../state/ids";
+import { isMachineName, newTaskId } from "../state/ids";
 import { withLock } from "../state/lock";
 import { loadRecord, mergeForSave, saveRecord } from "../state/record";
 import { type Machine, MachineSchema, MachinesSchema, SCHEMA_VERSION, keysOf } from "../state/schemas";
 import { ensureStateDir } from "../state/files";
 
-const NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 const ENTRY_KEYS = keysOf(MachineSchema);
 const FILE_KEYS = keysOf(MachinesSchema);
 
@@ -25,7 +24,7 @@ export function sshDir(root: string): string {
 
 /** MCH-01: a name becomes a path component and a word on the remote command line, so it is checked first. */
 export function assertMachineName(name: string, command: string): string {
-  if (!NAME.test(name) || name === "local") {
+  if (!isMachineName(name)) {
     throw new UsageError(`invalid machine name "${printable(name)}" - use 1-32 lowercase letters, digits and -, not "local"`, command);
   }
   return name;

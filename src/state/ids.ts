@@ -31,3 +31,10 @@ export function newTaskId(): string {
 export function isSafeBaseName(x: string): boolean {
   return x.length > 0 && x !== "." && x !== ".." && !x.includes("/") && !x.includes("\0");
 }
+
+/** MCH-01: a machine's name, a path component (`relay/<name>.json`) and a word on a remote command line. */
+export const MACHINE_NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+export function isMachineName(x: string): boolean {
+  return MACHINE_NAME.test(x) && x !== "local";
+}

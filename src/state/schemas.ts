@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import { BACKEND_NAMES } from "../backends/names";
 import { COMMANDER_NAMES, HARNESS_NAMES, LISTED_HARNESS_NAMES } from "../harnesses/names";
+import { MACHINE_NAME } from "./ids";
 
 export const SCHEMA_VERSION = 1;
 
@@ -74,7 +75,7 @@ export const TaskSchema = v.object({
   redispatches: v.optional(Int),
   resumes: v.optional(Int),
   /** MCH-06: the machine the soldier runs on (this file then mirrors the task there), the project's clone there, the newest wake relayed (MCH-08). */
-  machine: OptString,
+  machine: v.optional(v.pipe(v.string(), v.regex(MACHINE_NAME), v.notValue("local"))),
   remote_project: OptString,
   relayed_wake_at: v.optional(Time),
 });
@@ -213,7 +214,7 @@ export type Machine = v.InferOutput<typeof MachineSchema>;
 export const MachinesSchema = v.object({
   schema_version: v.optional(Int),
   self_id: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
-  machines: v.record(v.string(), MachineSchema),
+  machines: v.record(v.pipe(v.string(), v.regex(MACHINE_NAME), v.notValue("local")), MachineSchema),
 });
 
 export const ProjectConfigSchema = v.object({

@@ -6,6 +6,10 @@ import { installPlan, parseProbe, platformOf, thisPlatform } from "../../src/mac
 import { assertDestination, assertMachineName, loadMachines, machinesFile, removeMachine, saveMachine } from "../../src/machines/registry";
 import { controlPath, shellWord, sshArgv } from "../../src/machines/ssh";
 import { VERSION } from "../../src/version";
+import * as v from "valibot";
+import { TaskSchema } from "../../src/state/schemas";
+import { linkStateFile } from "../../src/machines/link-state";
+import { taskFixture } from "../helpers";
 
 const entry = { destination: "box", added_at: "2026-12-06T00:00:00.000Z", vx_path: "/home/u/.local/bin/vx", vx_version: VERSION, platform: "linux-x64" };
 
@@ -86,6 +90,19 @@ describe("machines.json (MCH-01)", () => {
       expect(await removeMachine(root, "gpu")).toBe(true);
       expect(await removeMachine(root, "gpu")).toBe(false);
       expect(Object.keys(loadMachines(root).machines)).toEqual(["box"]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("a machine name that could leave its directory is refused in the file and in a task", async () => {
+    const root = mkdtempSync(join(tmpdir(), "vx-machines-"));
+    try {
+      writeFileSync(machinesFile(root), JSON.stringify({ schema_version: 1, machines: { "../x": entry } }));
+      expect(() => loadMachines(root)).toThrow(/machines\.json/);
+      expect(v.safeParse(TaskSchema, { ...taskFixture({ machine: "../x" }) }).success).toBe(false);
+      expect(v.safeParse(TaskSchema, { ...taskFixture({ machine: "box" }) }).success).toBe(true);
+      expect(() => linkStateFile(root, "../x")).toThrow(/invalid machine name/);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
