@@ -11,7 +11,7 @@ import { type ProjectPaths, REMOTES_REL } from "../state/paths";
 import { GUARDS } from "../time";
 import type { Machine } from "../state/schemas";
 import { loadMachines } from "./registry";
-import { type Reach, lastLine, shScript, shellWord, sshOptions, sshOrFail } from "./ssh";
+import { type Reach, gitSshCommand, lastLine, shScript, sshOrFail } from "./ssh";
 
 /** Below the machine's HOME, outside its state root (a checkout there is a camp, STA-08); every state root that uses the machine has its own tree (`self_id`). */
 export function remoteProjectRel(selfId: string, paths: ProjectPaths): string {
@@ -50,9 +50,8 @@ export async function prepareRemoteProject(deps: Pick<Deps, "exec" | "env">, roo
   const made = await sshOrFail(deps, root, to, shScript(PREPARE, [remoteProjectRel(selfId, paths), base]), { timeoutMs: GUARDS.gitWrite });
   const dir = made.stdout.trim().split("\n").at(-1) ?? "";
   if (made.code !== 0 || !dir.startsWith("/")) throw new VxError(`machine ${to.name}: could not make the project's clone there: ${lastLine(made.stderr)}`);
-  // The same connection for git: its ssh gets our options (quoted words; git adds host and command). `git receive-pack`
-  // needs only git on the machine's PATH, not its helper programs.
-  const sshCommand = ["ssh", ...sshOptions(root, to.destination)].map(shellWord).join(" ");
+  // `git receive-pack` needs only git on the machine's PATH, not its helper programs.
+  const sshCommand = gitSshCommand(root, to.destination);
   const refspec = `refs/heads/${base}:refs/heads/${base}`;
   const push = await runGitWith(deps.exec, paths.project, ["push", "-q", "--force", "--receive-pack=git receive-pack", gitUrl(to.destination, dir), refspec], { GIT_SSH_COMMAND: sshCommand });
   if (push.code !== 0) throw new VxError(`machine ${to.name}: could not push ${base} to the project's clone there: ${lastLine(push.stderr)}`);

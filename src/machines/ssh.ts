@@ -47,6 +47,11 @@ export function sshOptions(root: string, destination: string): string[] {
   ];
 }
 
+/** git's `GIT_SSH_COMMAND` for the same connection: our options as quoted words (git adds the host and its command). */
+export function gitSshCommand(root: string, destination: string): string {
+  return ["ssh", ...sshOptions(root, destination)].map(shellWord).join(" ");
+}
+
 /** `ssh ... -- <destination> <quoted words>`. */
 export function sshArgv(root: string, destination: string, words: readonly string[]): string[] {
   return ["ssh", ...sshOptions(root, destination), "--", destination, words.map(shellWord).join(" ")];
@@ -55,6 +60,16 @@ export function sshArgv(root: string, destination: string, words: readonly strin
 /** A fixed script run by the remote's `sh` with its arguments as positional parameters: the script is ours, the arguments quoted. */
 export function shScript(script: string, args: readonly string[] = []): string[] {
   return ["sh", "-c", script, "sh", ...args];
+}
+
+/** `words` run as a command in `dir` there. */
+export function inDir(dir: string, words: readonly string[]): string[] {
+  return shScript('cd "$1" && shift && exec "$@"', [dir, ...words]);
+}
+
+/** A machine's stderr lines, marked with its name: a path or a pid there is not one here. */
+export function markedLines(name: string, text: string): string {
+  return text.replace(/^(?=.)/gm, `[${name}] `);
 }
 
 export type Reach = { name: string; destination: string };

@@ -8,7 +8,7 @@ import type { Deps } from "../deps";
 import { VxError } from "../errors";
 import { machineNamed } from "../machines/registry";
 import { prepareRemoteProject } from "../machines/remote-project";
-import { shScript, sshOrFail } from "../machines/ssh";
+import { inDir, markedLines, sshOrFail } from "../machines/ssh";
 import type { Project } from "../project";
 import { ensureSentinel } from "../sentinel/ensure";
 import { ensureProjectRecord } from "../state/project-record";
@@ -16,9 +16,6 @@ import { SCHEMA_VERSION, type Task } from "../state/schemas";
 import { createTask } from "../state/tasks";
 import { GUARDS, isoTime } from "../time";
 import type { Order } from "./dispatch";
-
-// Runs its arguments as a command in the directory named first.
-const IN_DIR = 'cd "$1" && shift && exec "$@"';
 
 const STATUSES = ["pending", "running", "blocked", "done", "failed", "interrupted", "unconfirmed"] as const;
 
@@ -44,12 +41,11 @@ export async function dispatchOn(deps: Deps, project: Project, order: Order, nam
   ensureSentinel(deps, root);
   ensureProjectRecord(project.paths);
   const commander = await noteCommander(deps, root, project.paths, { warnOtherProject: true });
-  const res = await sshOrFail(deps, root, to, shScript(IN_DIR, [remote.dir, ...dispatchWords(machine.vx_path, order)]), {
+  const res = await sshOrFail(deps, root, to, inDir(remote.dir, dispatchWords(machine.vx_path, order)), {
     stdin: order.prompt,
     timeoutMs: GUARDS.sshCommand,
   });
-  // Its lines say where they come from: a path or a pid there is not one here.
-  deps.stderr.write(res.stderr.replace(/^(?=.)/gm, `[${name}] `));
+  deps.stderr.write(markedLines(name, res.stderr));
   const id = /^task_id=([0-9a-f]{16}) /m.exec(res.stdout)?.[1];
   const status = /^status=(\w+)$/m.exec(res.stdout)?.[1] as Task["status"] | undefined;
   if (id) {

@@ -10,14 +10,11 @@ import { VxError } from "../errors";
 import { refreshMirror } from "../machines/mirror";
 import { machineNamed } from "../machines/registry";
 import { gitUrl, prepareRemoteProject } from "../machines/remote-project";
-import { type Reach, lastLine, shScript, shellWord, sshOptions, sshOrFail } from "../machines/ssh";
+import { type Reach, gitSshCommand, inDir, lastLine, markedLines, shScript, sshOrFail } from "../machines/ssh";
 import { type ProjectPaths, projectKey } from "../state/paths";
 import { type Machine, type Task, TaskSchema } from "../state/schemas";
 import { requireTask } from "../state/tasks";
 import { GUARDS } from "../time";
-
-// Runs its arguments as a command in the directory named first.
-const IN_DIR = 'cd "$1" && shift && exec "$@"';
 
 type There = Reach & { machine: Machine; dir: string };
 
@@ -49,9 +46,9 @@ async function refresh(deps: Pick<Deps, "exec" | "env">, paths: ProjectPaths, ta
 /** `vx <words...>` there for `task`; its exit code. stdout as it is, stderr lines marked with the machine. */
 export async function runThere(deps: Deps, paths: ProjectPaths, task: Task, words: readonly string[], stdin?: string): Promise<number> {
   const to = there(paths, task);
-  const res = await sshOrFail(deps, paths.root, to, shScript(IN_DIR, [to.dir, to.machine.vx_path, ...words]), { stdin, timeoutMs: GUARDS.sshCommand });
+  const res = await sshOrFail(deps, paths.root, to, inDir(to.dir, [to.machine.vx_path, ...words]), { stdin, timeoutMs: GUARDS.sshCommand });
   deps.stdout.write(res.stdout);
-  deps.stderr.write(res.stderr.replace(/^(?=.)/gm, `[${to.name}] `));
+  deps.stderr.write(markedLines(to.name, res.stderr));
   await refresh(deps, paths, task, to);
   return res.code;
 }
@@ -61,7 +58,7 @@ export async function fetchMission(deps: Deps, paths: ProjectPaths, task: Task):
   const to = there(paths, task);
   const branch = task.camp_branch;
   if (!branch) throw new VxError(`land refused: task ${task.id} has no camp branch recorded`);
-  const sshCommand = ["ssh", ...sshOptions(paths.root, to.destination)].map(shellWord).join(" ");
+  const sshCommand = gitSshCommand(paths.root, to.destination);
   const args = ["fetch", "-q", "--upload-pack=git upload-pack", gitUrl(to.destination, to.dir), `+refs/heads/${branch}:refs/heads/${branch}`];
   const res = await runGitWith(deps.exec, paths.project, args, { GIT_SSH_COMMAND: sshCommand });
   if (res.code !== 0) throw new VxError(`land refused: could not fetch ${branch} from machine ${to.name}: ${lastLine(res.stderr)}`);
