@@ -18,6 +18,9 @@ import { lastLine, sshArgv } from "./ssh";
 
 type Link = { stop(): void };
 
+/** Far above a task file's size (a prompt is at most 100 KB, an output a few KB). */
+const MAX_LINE = 4 * 1024 * 1024;
+
 /** Runs `fn` alone with the pass: a relayed wake's journal and the pass's recovery of the same journal never interleave. */
 export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
 
@@ -75,6 +78,12 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
       let buffer = "";
       for await (const chunk of proc.stdout) {
         buffer += decoder.decode(chunk, { stream: true });
+        if (buffer.length > MAX_LINE) {
+          // Never held whole: a line past any task's size is not a relay's; the link starts over.
+          log(`sentinel: machine ${machine}: a relayed line over ${MAX_LINE} characters, the link is restarted`);
+          proc.kill("SIGTERM");
+          return;
+        }
         for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
