@@ -58,6 +58,8 @@ export const DURATIONS = {
   /** MCH-08: the first wait before a dropped relay connects again; doubled per failure up to relayRetryMax. */
   relayRetry: 1 * S,
   relayRetryMax: 60 * S,
+  /** MCH-08: how often the relay asks a machine whether it still has the tasks in flight there. */
+  relayAsk: 10 * S,
   /** MCH-08: a machine's relay stays up this long after its last task settled, for a wake still on its way. */
   relayLinger: 10 * MIN,
 } as const;

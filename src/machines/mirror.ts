@@ -9,7 +9,8 @@ import { isSafeBaseName } from "../state/ids";
 import { type ProjectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import { type SoldierWake, SoldierWakeSchema, type Task, TaskSchema } from "../state/schemas";
-import { loadTask, updateTask } from "../state/tasks";
+import { composeOutput, listTasks, loadTask, updateTask } from "../state/tasks";
+import { stateDirs } from "../state/project-record";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
 import { ageOf } from "../time";
 import type { Ack } from "./relay-serve";
@@ -84,4 +85,49 @@ export async function commitWakeLine(root: string, machine: string, key: string,
   }
   commitPendingWake(paths.wakesDir, wake.task_id);
   return { ack, fresh: { project: paths.project, wake } };
+}
+
+/** MCH-08: what a machine that no longer has a task in flight says, through its relay. */
+export function noteLost(machine: string): string {
+  return `[vexillum] machine ${machine} no longer has this task (its state there was lost: ~/.vexillum wiped or replaced) - marked interrupted. Any work the soldier pushed nowhere is gone with it.`;
+}
+
+/** The mirrors of `machine` in flight, by project key: what its relay asks the machine about. */
+export function inFlightOf(root: string, machine: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const dir of stateDirs(root)) {
+    const ids = listTasks(dir)
+      .map((t) => t.value)
+      .filter((t) => t.machine === machine && IN_FLIGHT.includes(t.status))
+      .map((t) => t.id);
+    if (ids.length > 0) out.set(dir.key, ids);
+  }
+  return out;
+}
+
+/**
+ * The machine has no file of these tasks: each mirror still in flight is interrupted here, with its note and a wake
+ * by the journal (WAK-05), once. Returns the wakes written.
+ */
+export async function applyMissing(root: string, machine: string, key: string, ids: readonly string[], now: string): Promise<SoldierWake[]> {
+  const paths = localProject(root, key);
+  if (!paths) return [];
+  const out: SoldierWake[] = [];
+  for (const id of ids) {
+    const t = mirrorOf(paths, id, machine);
+    if (!t || !IN_FLIGHT.includes(t.status)) continue;
+    const note = noteLost(machine);
+    const wake: SoldierWake = { task_id: t.id, kind: t.kind, old_status: t.status, new_status: "interrupted", detected_at: now, note };
+    writePendingWake(root, paths.wakesDir, wake);
+    const saved = await updateTask(paths, t.id, (cur) =>
+      cur.machine === machine && cur.status === t.status ? { ...cur, status: "interrupted", updated_at: now, output: composeOutput(undefined, cur.output, [note]) } : undefined,
+    );
+    if (!saved) {
+      discardPendingWake(paths.wakesDir, t.id);
+      continue;
+    }
+    commitPendingWake(paths.wakesDir, t.id);
+    out.push(wake);
+  }
+  return out;
 }

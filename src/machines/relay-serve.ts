@@ -21,6 +21,8 @@ import { claimWake, deleteClaim, listWakeNames, putBackClaim } from "../wakes/qu
 
 export const AckSchema = v.object({ ack: v.string(), task_id: v.string(), detected_at: v.string() });
 export type Ack = v.InferOutput<typeof AckSchema>;
+const AskSchema = v.object({ ask: v.string(), ids: v.array(v.string()) });
+export type Ask = v.InferOutput<typeof AskSchema>;
 
 /** The projects kept here for `selfId`, by the key of the project on the commander's machine (the clone's parent dir). */
 function keptProjects(root: string, home: string, selfId: string): Map<string, ProjectPaths> {
@@ -87,6 +89,17 @@ function scan(root: string, home: string, selfId: string, sent: Map<string, stri
   return kept;
 }
 
+/**
+ * The other side asks which of its tasks in flight this machine still has: the answer names those it has no file of
+ * (its state root wiped or replaced), looked up now, so it is never older than the question.
+ */
+export function answerAsk(kept: Map<string, ProjectPaths>, ask: Ask): object {
+  const paths = kept.get(ask.ask);
+  const has = (id: string) => paths !== undefined && [`${id}.json`, `archive/${id}.json`].some((f) => readStateText(join(paths.tasksDir, f)) !== undefined);
+  const missing = ask.ids.filter((id) => isTaskId(id) && !has(id));
+  return { t: "missing", key: ask.ask, ids: missing };
+}
+
 /** Deletes the acked wake when it is still the one acked; a newer one stays for the next look. */
 export function applyAck(kept: Map<string, ProjectPaths>, ack: Ack, sent: Map<string, string>): void {
   const paths = kept.get(ack.ack);
@@ -118,6 +131,7 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
   const home = deps.env.HOME ?? "";
   let kept = keptProjects(root, home, selfId);
   const acks: Ack[] = [];
+  const asks: Ask[] = [];
   let wake: (() => void) | undefined;
   // Acks arrive on stdin; its end (the link or the sentinel gone) ends the stream.
   const reading = (async () => {
@@ -127,8 +141,11 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
       for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
-        const parsed = v.safeParse(AckSchema, safeJson(line));
-        if (parsed.success) acks.push(parsed.output);
+        const json = safeJson(line);
+        const ack = v.safeParse(AckSchema, json);
+        if (ack.success) acks.push(ack.output);
+        const ask = v.safeParse(AskSchema, json);
+        if (ask.success) asks.push(ask.output);
       }
       wake?.();
     }
@@ -140,6 +157,7 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
   for (let look = 0; open; look++) {
     for (const ack of acks.splice(0)) applyAck(kept, ack, sent);
     kept = scan(root, home, selfId, sent, emit);
+    for (const ask of asks.splice(0)) emit(answerAsk(kept, ask));
     // The machine's sentinel is what writes the wakes: one killed or lost in a reboot is started again, as an await does.
     if (kept.size > 0 && look % ENSURE_EVERY === 0) ensureSentinel(deps, root, { quiet: true });
     await new Promise<void>((resolve) => {

@@ -12,11 +12,11 @@ import { renderState } from "../state/record";
 import { isoTime, scaled } from "../time";
 import { type LinkState, linkStateFile, readLinkState } from "./link-state";
 import type { WrittenWake } from "../wakes/notify";
-import { applyTaskLine, commitWakeLine } from "./mirror";
+import { applyMissing, applyTaskLine, commitWakeLine, inFlightOf, localProject } from "./mirror";
 import { loadMachines, sshDir } from "./registry";
 import { lastLine, sshArgv } from "./ssh";
 
-type Link = { stop(): void };
+type Link = { stop(): void; send(line: object): void; askedAt: number };
 
 /** Far above a task file's size (a prompt is at most 100 KB, an output a few KB). */
 const MAX_LINE = 4 * 1024 * 1024;
@@ -47,6 +47,17 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
     if (typeof msg.key !== "string") return undefined;
     const key = msg.key;
     if (msg.t === "task") await exclusive(() => applyTaskLine(root, machine, key, msg.task));
+    if (msg.t === "missing") {
+      const ids = (msg as { ids?: unknown }).ids;
+      if (!Array.isArray(ids)) return undefined;
+      const lost = await exclusive(() => applyMissing(root, machine, key, ids.map(String), isoTime(deps.clock.now())));
+      for (const wake of lost) {
+        log(`sentinel: ${wake.kind} ${wake.task_id} (${key}) on machine ${machine}: ${wake.old_status} -> interrupted, the machine no longer has it`);
+        const paths = localProject(root, key);
+        if (paths) onWake({ kind: "soldier", home: paths.project, project: paths.project, wake });
+      }
+      return undefined;
+    }
     if (msg.t !== "wake") return undefined;
     const committed = await exclusive(() => commitWakeLine(root, machine, key, msg.wake));
     const fresh = committed?.fresh;
@@ -72,6 +83,11 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
         stopped = true;
         proc.kill("SIGTERM");
       },
+      send(line) {
+        proc.stdin.write(`${JSON.stringify(line)}\n`);
+        proc.stdin.flush();
+      },
+      askedAt: Number.NEGATIVE_INFINITY,
     });
     const reading = (async () => {
       const decoder = new TextDecoder();
@@ -89,10 +105,7 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
           buffer = buffer.slice(nl + 1);
           try {
             const ack = await handle(machine, line);
-            if (ack) {
-              proc.stdin.write(`${JSON.stringify(ack)}\n`);
-              proc.stdin.flush();
-            }
+            if (ack) links.get(machine)?.send(ack);
           } catch (e) {
             log(`sentinel: machine ${machine}: a relayed line was not applied (it comes again): ${errorMessage(e)}`);
           }
@@ -109,9 +122,19 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
   };
 
   return {
-    /** Starts the links `wanted` needs (past their backoff) and stops the others. */
+    /** Starts the links `wanted` needs (past their backoff), stops the others, and now and then asks each machine whether it still has its tasks in flight. */
     sync(wanted: ReadonlySet<string>): void {
       for (const [machine, link] of links) if (!wanted.has(machine)) link.stop();
+      const now = deps.clock.monotonic();
+      for (const [machine, link] of links) {
+        if (now - link.askedAt < scaled("relayAsk", deps.env)) continue;
+        link.askedAt = now;
+        try {
+          for (const [key, ids] of inFlightOf(root, machine)) link.send({ ask: key, ids });
+        } catch (e) {
+          log(`sentinel: machine ${machine}: could not ask after its tasks: ${errorMessage(e)}`);
+        }
+      }
       if (wanted.size === 0) return;
       let doc: ReturnType<typeof loadMachines>;
       try {

@@ -1,11 +1,11 @@
 // MCH-08's two ends on real files: a relayed wake is committed here once, whatever is sent again, and deleted there
 // only when the ack names that very wake.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyTaskLine, commitWakeLine, localProject, needsRelay } from "../../src/machines/mirror";
-import { applyAck } from "../../src/machines/relay-serve";
+import { applyMissing, applyTaskLine, commitWakeLine, localProject, needsRelay } from "../../src/machines/mirror";
+import { answerAsk, applyAck } from "../../src/machines/relay-serve";
 import { createExclusive } from "../../src/machines/relay";
 import { projectPaths } from "../../src/state/paths";
 import { ensureProjectRecord } from "../../src/state/project-record";
@@ -93,6 +93,30 @@ describe("the commander's side: a wake line committed once (MCH-08)", () => {
     const last = exclusive(async () => order.push("c"));
     await Promise.all([slow, failing.catch(() => undefined), last]);
     expect(order).toEqual(["a+", "a-", "b", "c"]);
+  });
+});
+
+describe("a task the machine no longer has (MCH-08)", () => {
+  test("interrupted here once, with its note and a wake; a task it has, or one archived there, is not missing", async () => {
+    const { root, paths, task } = here();
+    await createTask(paths, task);
+    const now = "2026-12-06T05:00:00.000Z";
+    const lost = await applyMissing(root, "box", paths.key, [ID], now);
+    expect(lost).toEqual([expect.objectContaining({ task_id: ID, old_status: "running", new_status: "interrupted", detected_at: now })]);
+    expect(loadTask(paths, ID)?.value).toMatchObject({ status: "interrupted", output: expect.stringContaining("machine box no longer has this task") });
+    expect(wakes(paths.wakesDir)).toEqual([`${ID}.json`]);
+    expect(await applyMissing(root, "box", paths.key, [ID], now)).toEqual([]);
+    expect(await applyMissing(root, "gpu", paths.key, [ID], now)).toEqual([]);
+
+    const there = here();
+    const kept = new Map([[there.paths.key, there.paths]]);
+    await createTask(there.paths, { ...there.task, machine: undefined });
+    const other = "fedcba9876543210";
+    expect(answerAsk(kept, { ask: there.paths.key, ids: [ID, other, "../x"] })).toEqual({ t: "missing", key: there.paths.key, ids: [other] });
+    mkdirSync(join(there.paths.tasksDir, "archive"), { recursive: true });
+    writeFileSync(join(there.paths.tasksDir, "archive", `${other}.json`), "{}");
+    expect(answerAsk(kept, { ask: there.paths.key, ids: [other] })).toEqual({ t: "missing", key: there.paths.key, ids: [] });
+    expect(answerAsk(kept, { ask: "gone-key", ids: [ID] })).toEqual({ t: "missing", key: "gone-key", ids: [ID] });
   });
 });
 
