@@ -79,6 +79,11 @@ export async function machineField() {
       go: (id: string) => writeFileSync(join(remote.home, `go-${id}`), ""),
       /** This HOME's relay processes (ssh running `vx machine relay` there; its control path names the HOME). */
       relays: () => processTable().filter(([, cmd]) => /^\S*ssh .* 'machine' 'relay' /.test(cmd) && cmd.includes(`ControlPath=${sb.home}/`)),
+      /**
+       * This HOME's connection to the machine: ssh's control master (`ssh: <control path> [mux]`). The relay's ssh is
+       * a client of it that hands its stdin and stdout to the master, so the link is the master, not that client.
+       */
+      master: () => processTable().find(([, cmd]) => cmd.startsWith(`ssh: ${join(sb.home, ".vexillum", "ssh")}/`) && cmd.endsWith(" [mux]"))?.[0],
       /** The machine-side ends of the relay. */
       servers: () => processTable().filter(([, cmd]) => cmd.startsWith(`${join(remote.home, ".local", "bin", "vx")} machine relay `)),
       sentinelPid: (home: string) => Number(readFileSync(join(home, ".vexillum", "sentinel.pid"), "utf8").trim()),
