@@ -27,7 +27,9 @@ export function needsRelay(task: Task, now: number, linger: number): boolean {
 
 /** This state root's dir for a project key a machine sent; undefined for a key that names none. */
 export function localProject(root: string, key: string): ProjectPaths | undefined {
-  if (!isSafeBaseName(key) || key.startsWith(".")) return undefined;
+  // STA-03's shape, `<basename>-<hash8>`, and nothing a log line or a path could be bent by.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (!isSafeBaseName(key) || key.startsWith(".") || !/^[^\x00-\x1f\x7f]+-[0-9a-f]{8}$/.test(key)) return undefined;
   const dir = join(root, "projects", key);
   const project = readProjectPath(dir);
   return project ? stateDirPaths(dir, project) : undefined;

@@ -58,6 +58,8 @@ describe("the commander's side: a wake line committed once (MCH-08)", () => {
     expect(await commitWakeLine(root, "gpu", paths.key, { task_id: ID })).toBeUndefined();
     expect(wakes(paths.wakesDir)).toEqual([]);
     expect(localProject(root, "..")).toBeUndefined();
+    expect(localProject(root, `${paths.key}\nsentinel: forged`)).toBeUndefined();
+    expect(localProject(root, paths.key)?.stateDir).toBe(paths.stateDir);
   });
 
   test("a task line refreshes only the mirrored fields; the local ones stay", async () => {
