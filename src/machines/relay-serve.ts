@@ -118,6 +118,8 @@ export function applyAck(kept: Map<string, ProjectPaths>, ack: Ack, sent: Map<st
   } else putBackClaim(claimed);
 }
 
+const MAX_LINE = 1024 * 1024;
+
 /** Looks between two checks that the machine's sentinel runs (each check reads its lock and files). */
 const ENSURE_EVERY = 10;
 
@@ -138,6 +140,8 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
     let buffer = "";
     for await (const chunk of Bun.stdin.stream()) {
       buffer += Buffer.from(chunk).toString("utf8");
+      // An ack or a question is a short line: one past this is not the relay's, and the stream ends.
+      if (buffer.length > MAX_LINE) break;
       for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
