@@ -7,7 +7,8 @@ import { defineVxCommand } from "../command";
 import { UsageError } from "../errors";
 import { DEFAULT_HARNESS } from "../harnesses";
 import { checkModelEffort } from "../harnesses/model-effort";
-import { MAX_PROMPT_BYTES, assertPromptSize } from "../soldiers/prompt-text";
+import { assertPromptSize } from "../soldiers/prompt-text";
+import { stdinOrWords, stdinText } from "./parse";
 import { dispatchOn } from "../soldiers/dispatch-remote";
 import { assertMachineName } from "../machines/registry";
 import { controlNote, terminalText } from "../terminal-text";
@@ -32,8 +33,7 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], message: 
 function parseDispatchFlags(args: Record<string, unknown>) {
   const positionals = (args._ as unknown[]).map(String);
   const prompt = positionals.join(" ");
-  if (args.stdin && positionals.length > 0) throw new UsageError("--stdin reads the prompt from standard input: give no prompt words with it", "dispatch");
-  if (!args.stdin && terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");
+  if (!stdinOrWords(args.stdin, positionals, "dispatch") && terminalText(prompt).trim() === "") throw new UsageError("missing prompt", "dispatch");
   return {
     prompt,
     on: args.on === undefined ? undefined : assertMachineName(String(args.on), "dispatch"),
@@ -66,11 +66,7 @@ export const dispatchCommand = defineVxCommand({
   async run(args, deps) {
     const { on, ...flags } = parseDispatchFlags(args);
     if (flags.harness) checkModelEffort(flags.harness, flags.model, flags.effort);
-    if (args.stdin) {
-      if (!deps.readAll) throw new UsageError("--stdin: this vx cannot read its standard input here", "dispatch");
-      flags.prompt = await deps.readAll(MAX_PROMPT_BYTES + 1);
-      if (terminalText(flags.prompt).trim() === "") throw new UsageError("missing prompt (standard input was empty)", "dispatch");
-    }
+    if (args.stdin) flags.prompt = await stdinText(deps, "dispatch", "the prompt");
     const project = await openProject(deps);
     // CMD-MODELS-01: the profile fills what no flag set, so the checks below cover its values too.
     const where = { root: project.root, top: project.paths.project };

@@ -119,6 +119,18 @@ describe("vx machine over a real sshd (MCH-01..05)", () => {
   });
 });
 
+describe("--stdin, the text's way to a machine (MCH-06, MCH-10)", () => {
+  test("with words, or with nothing on stdin: a usage error, nothing dispatched", async () => {
+    const words = await vx(["dispatch", "--stdin", "a", "prompt"], { cwd: sb.project, env });
+    expect({ code: words.code, line: words.stderr.split("\n")[0] }).toEqual({ code: 64, line: "vx: --stdin reads the text from standard input: give no text words with it" });
+    const empty = await vx(["dispatch", "--stdin"], { cwd: sb.project, env, stdin: "  \n" });
+    expect({ code: empty.code, line: empty.stderr.split("\n")[0] }).toEqual({ code: 64, line: "vx: the prompt is empty (standard input had none)" });
+    await vx(["init", "--yes", "--backend", "tmux", "--harness", "claude"], { cwd: sb.project, env });
+    const unknown = await vx(["dispatch", "--on", "nowhere", "go"], { cwd: sb.project, env });
+    expect(unknown.stderr).toBe("vx: no machine named nowhere - see vx machine list\n");
+  });
+});
+
 describe("a machine that cannot be reached (MCH-09)", () => {
   test("status shows its tasks as unknown now, with the last relayed status, never interrupted; doctor warns", async () => {
     const id = "00000000000000aa";
