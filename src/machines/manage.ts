@@ -8,6 +8,7 @@ import { isoTime } from "../time";
 import { VERSION } from "../version";
 import { SCHEMA_VERSION } from "../state/schemas";
 import { installPlan, install, probe } from "./install";
+import { inFlightOf } from "./mirror";
 import { type Machines, loadMachines, machineNamed, noMachine, removeMachine, saveMachine } from "./registry";
 import { closeConnection, lastLine, sshRun } from "./ssh";
 
@@ -62,6 +63,9 @@ export function machinesJson(doc: Machines): string {
 export async function forgetMachine(deps: Deps, name: string): Promise<string> {
   const root = stateRoot(deps.env);
   const machine = machineNamed(root, name);
+  // Its relay is how their news comes back: without the machine they would stay in flight here for good.
+  const ids = [...inFlightOf(root, name).values()].flat();
+  if (ids.length > 0) throw new VxError(`machine ${name} has ${ids.length} task(s) in flight (${ids.join(", ")}) - wait for them, or strike them, then remove it`);
   await closeConnection(deps, root, machine.destination);
   if (!(await removeMachine(root, name))) throw noMachine(name);
   return `removed machine ${name}\n`;

@@ -27,6 +27,9 @@ describe("a soldier on another machine (MCH-06..10)", () => {
     expect(mirror).toMatchObject({ id, status: "running", machine: "box", prompt: "do the remote thing" });
     expect(mirror.remote_project).toStartWith(join(f.remote.home, ".local", "share", "vexillum", "remotes"));
     expect(mirror.camp_path).toBeUndefined();
+    // A machine with a task in flight is not forgotten: its relay is how the news comes back.
+    const remove = await vx(["machine", "remove", "box"], { cwd: f.sb.project, env: f.env });
+    expect({ code: remove.code, stderr: remove.stderr }).toEqual({ code: 1, stderr: `vx: machine box has 1 task(s) in flight (${id}) - wait for them, or strike them, then remove it\n` });
     // The prompt never rode on a command line: it reached the machine on stdin.
     expect(f.readJson(join(f.remoteDir(), "tasks", `${id}.json`)).prompt).toBe("do the remote thing");
     // vx wait here follows the mirror: it ends when the relayed status does.
