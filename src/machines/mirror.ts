@@ -9,7 +9,7 @@ import { isSafeBaseName } from "../state/ids";
 import { type ProjectPaths, stateDirPaths } from "../state/paths";
 import { readProjectPath } from "../state/project-record";
 import { type SoldierWake, SoldierWakeSchema, type Task, TaskSchema } from "../state/schemas";
-import { composeOutput, listTasks, loadTask, updateTask } from "../state/tasks";
+import { composeOutput, createTask, listTasks, loadTask, updateTask } from "../state/tasks";
 import { stateDirs } from "../state/project-record";
 import { commitPendingWake, discardPendingWake, writePendingWake } from "../wakes/queue";
 import { ageOf } from "../time";
@@ -52,10 +52,26 @@ function refreshed(current: Task, remote: Task): Task | undefined {
   return changed ? (next as Task) : undefined;
 }
 
-export async function applyTaskLine(root: string, machine: string, key: string, raw: unknown): Promise<void> {
+/**
+ * A task line: its mirror refreshed; made when this root has no task of that id at all (the `vx dispatch --on` that
+ * started it died before writing it: the task is this root's, it is in this root's tree there), never over a local task.
+ */
+export async function applyTaskLine(root: string, machine: string, key: string, raw: unknown, remoteProject?: unknown): Promise<void> {
   const paths = localProject(root, key);
   const parsed = v.safeParse(TaskSchema, raw);
-  if (paths && parsed.success) await refreshMirror(paths, machine, parsed.output);
+  if (!paths || !parsed.success) return;
+  const remote = parsed.output;
+  if (loadTask(paths, remote.id) === undefined && typeof remoteProject === "string") {
+    await createTask(paths, orphanMirror(remote, machine, remoteProject)).catch(() => undefined);
+    return;
+  }
+  await refreshMirror(paths, machine, remote);
+}
+
+function orphanMirror(remote: Task, machine: string, remoteProject: string): Task {
+  const { id, schema_version, kind, prompt, created_at, harness, model, effort } = remote;
+  const mirrored = Object.fromEntries(MIRRORED.map((k) => [k, remote[k]]));
+  return { id, schema_version, kind, prompt, created_at, harness, model, effort, ...mirrored, machine, remote_project: remoteProject } as Task;
 }
 
 /** The mirror of `remote` takes its mirrored fields; nothing when this root mirrors no such task from that machine. */
@@ -132,4 +148,15 @@ export async function applyMissing(root: string, machine: string, key: string, i
     out.push(wake);
   }
   return out;
+}
+
+/** The mirror `vx dispatch --on` writes; when the relay adopted the task first, the dispatch's own fields go onto that one. */
+export async function saveDispatchedMirror(paths: ProjectPaths, task: Task): Promise<void> {
+  try {
+    await createTask(paths, task);
+  } catch (err) {
+    if (mirrorOf(paths, task.id, task.machine ?? "") === undefined) throw err;
+    const { status: _s, updated_at: _u, ...own } = task;
+    await updateTask(paths, task.id, (current) => ({ ...current, ...own, ...Object.fromEntries(MIRRORED.map((k) => [k, current[k]])) }) as Task);
+  }
 }

@@ -66,7 +66,7 @@ function scan(root: string, home: string, selfId: string, sent: Map<string, stri
       const now = stamp(path);
       if (!now || sent.get(path) === now) continue;
       try {
-        emit({ t: "task", key, task: taskText(paths, name.slice(0, -5)) });
+        emit({ t: "task", key, project: paths.project, task: taskText(paths, name.slice(0, -5)) });
         sent.set(path, now);
       } catch {
         // unreadable or half-replaced: the next look tries again
@@ -78,7 +78,7 @@ function scan(root: string, home: string, selfId: string, sent: Map<string, stri
         const wake = parseRecord(path, readStateText(path) ?? "", SoldierWakeSchema).value;
         if (sent.get(path) === wake.detected_at) continue;
         // The task as it is now, first: the other side saves it before the wake becomes visible there (WAK-05).
-        emit({ t: "task", key, task: taskText(paths, wake.task_id) });
+        emit({ t: "task", key, project: paths.project, task: taskText(paths, wake.task_id) });
         emit({ t: "wake", key, wake });
         sent.set(path, wake.detected_at);
       } catch {

@@ -10,7 +10,7 @@ import { errorMessage } from "../errors";
 import { ensureStateDir, writeStateFile } from "../state/files";
 import { renderState } from "../state/record";
 import { isoTime, scaled } from "../time";
-import { type LinkState, linkStateFile, readLinkState } from "./link-state";
+import { type LinkState, linkStateFile, readLinkState, recentDispatches } from "./link-state";
 import type { WrittenWake } from "../wakes/notify";
 import { applyMissing, applyTaskLine, commitWakeLine, inFlightOf, localProject } from "./mirror";
 import { loadMachines, sshDir } from "./registry";
@@ -38,7 +38,7 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
   };
 
   const handle = async (machine: string, line: string): Promise<object | undefined> => {
-    const msg = JSON.parse(line) as { t?: string; key?: string; task?: unknown; wake?: unknown };
+    const msg = JSON.parse(line) as { t?: string; key?: string; task?: unknown; wake?: unknown; project?: unknown };
     if (msg.t === "hello") {
       setState(machine, "up");
       retry.delete(machine);
@@ -46,7 +46,7 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
     }
     if (typeof msg.key !== "string") return undefined;
     const key = msg.key;
-    if (msg.t === "task") await exclusive(() => applyTaskLine(root, machine, key, msg.task));
+    if (msg.t === "task") await exclusive(() => applyTaskLine(root, machine, key, msg.task, msg.project));
     if (msg.t === "missing") {
       const ids = (msg as { ids?: unknown }).ids;
       if (!Array.isArray(ids)) return undefined;
@@ -123,7 +123,8 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
 
   return {
     /** Starts the links `wanted` needs (past their backoff), stops the others, and now and then asks each machine whether it still has its tasks in flight. */
-    sync(wanted: ReadonlySet<string>): void {
+    sync(inFlight: ReadonlySet<string>): void {
+      const wanted = new Set([...inFlight, ...recentDispatches(root, deps.clock.now(), scaled("relayLinger", deps.env))]);
       for (const [machine, link] of links) if (!wanted.has(machine)) link.stop();
       const now = deps.clock.monotonic();
       for (const [machine, link] of links) {

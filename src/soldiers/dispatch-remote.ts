@@ -6,6 +6,8 @@ import { campBase, currentBranch, hasCommit } from "../camps/git";
 import { noteCommander } from "../commanders/resolve";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
+import { noteDispatch } from "../machines/link-state";
+import { saveDispatchedMirror } from "../machines/mirror";
 import { machineNamed } from "../machines/registry";
 import { prepareRemoteProject } from "../machines/remote-project";
 import { inDir, markedLines, sshOrFail } from "../machines/ssh";
@@ -13,7 +15,6 @@ import type { Project } from "../project";
 import { ensureSentinel } from "../sentinel/ensure";
 import { ensureProjectRecord } from "../state/project-record";
 import { SCHEMA_VERSION, type Task } from "../state/schemas";
-import { createTask } from "../state/tasks";
 import { GUARDS, isoTime } from "../time";
 import type { Order } from "./dispatch";
 
@@ -37,6 +38,8 @@ export async function dispatchOn(deps: Deps, project: Project, order: Order, nam
     throw new VxError(`${base} has no commit yet, and a soldier's camp is forked from it - commit something first, then dispatch`);
   }
   const remote = await prepareRemoteProject(deps, root, to, project.paths, base);
+  // Before the machine makes the task: should this command die before writing the mirror, the relay adopts it.
+  noteDispatch(root, name, deps.clock.now());
   // The relay runs in this machine's sentinel: it must be up before the first wake there.
   ensureSentinel(deps, root);
   ensureProjectRecord(project.paths);
@@ -50,7 +53,7 @@ export async function dispatchOn(deps: Deps, project: Project, order: Order, nam
   const status = /^status=(\w+)$/m.exec(res.stdout)?.[1] as Task["status"] | undefined;
   if (id) {
     const now = isoTime(deps.clock.now());
-    await createTask(project.paths, {
+    await saveDispatchedMirror(project.paths, {
       id,
       schema_version: SCHEMA_VERSION,
       kind: order.kind ?? "mission",

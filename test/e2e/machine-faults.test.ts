@@ -105,6 +105,20 @@ describe("a machine's wakes under faults (MCH-08)", () => {
     console.log(`machine fault "the machine's state root replaced": ${CYCLES} cycles, 0 lost, 0 duplicated`);
   }, 180_000);
 
+  test("the dispatch --on gone before it wrote the mirror here (the file removed): the relay adopts the task, its wake comes once", async () => {
+    for (let i = 0; i < CYCLES; i++) {
+      const id = await f.dispatchOn("adopt me");
+      const mirror = join(f.localDir(), "tasks", `${id}.json`);
+      const remoteProject = f.mirror(id).remote_project;
+      rmSync(mirror);
+      f.go(id);
+      await f.relayedOnce(id);
+      expect(f.mirror(id)).toMatchObject({ id, machine: "box", remote_project: remoteProject, prompt: "adopt me", status: "done" });
+      rmSync(f.localWake(id));
+    }
+    console.log(`machine fault "the dispatch gone before its mirror": ${CYCLES} cycles, 0 lost, 0 duplicated`);
+  }, 180_000);
+
   test("two commanders' machines share one machine: each gets its own soldiers' wakes, only", async () => {
     using other = sandbox({ name: "other" });
     f.sshd.addClient(other.home);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyMissing, applyTaskLine, commitWakeLine, localProject, needsRelay } from "../../src/machines/mirror";
+import { applyMissing, applyTaskLine, commitWakeLine, localProject, needsRelay, saveDispatchedMirror } from "../../src/machines/mirror";
 import { answerAsk, applyAck } from "../../src/machines/relay-serve";
 import { createExclusive } from "../../src/machines/relay";
 import { projectPaths } from "../../src/state/paths";
@@ -69,6 +69,22 @@ describe("the commander's side: a wake line committed once (MCH-08)", () => {
     const after = loadTask(paths, ID)?.value;
     expect(after).toMatchObject({ status: "done", output: "Fixed it.", machine: "box", remote_project: "/there/proj", updated_at: "2026-12-06T03:00:00.000Z" });
     expect(after?.camp_path).toBeUndefined();
+  });
+
+  test("a task line of a task this root has no file of is adopted as a mirror; a local task of that id is never touched", async () => {
+    const { root, paths, task } = here();
+    await applyTaskLine(root, "box", paths.key, { ...task, machine: undefined, camp_path: "/there/camp", status: "running" }, "/there/proj");
+    expect(loadTask(paths, ID)?.value).toMatchObject({ id: ID, machine: "box", remote_project: "/there/proj", status: "running" });
+    expect(loadTask(paths, ID)?.value.camp_path).toBeUndefined();
+    // The dispatch that started it, finishing late, puts its own fields on the adopted mirror; the relayed ones stay.
+    await applyTaskLine(root, "box", paths.key, { ...task, status: "done", updated_at: "2026-12-06T04:00:00.000Z" }, "/there/proj");
+    await saveDispatchedMirror(paths, { ...task, status: "running", commander_project: "/here/cmd", remote_project: "/there/proj" });
+    expect(loadTask(paths, ID)?.value).toMatchObject({ status: "done", commander_project: "/here/cmd", machine: "box" });
+    const local = here();
+    await createTask(local.paths, { ...local.task, machine: undefined, status: "running" });
+    await applyTaskLine(local.root, "box", local.paths.key, { ...local.task, status: "done" }, "/there/proj");
+    expect(loadTask(local.paths, ID)?.value).toMatchObject({ status: "running" });
+    expect(loadTask(local.paths, ID)?.value.machine).toBeUndefined();
   });
 
   test("the relay is needed while a task is in flight, or settled within the linger (a future time counts as long ago)", () => {
