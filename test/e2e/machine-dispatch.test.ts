@@ -1,18 +1,15 @@
 // MCH-06..10 over a real sshd on 127.0.0.1: `vx dispatch --on` starts the soldier in a real tmux on the "machine"
 // (a second HOME, its own state root and sentinel), its wake comes back through the local sentinel's relay
 // (committed here before it is deleted there, once), and `vx land` brings its work here.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { VX_BIN, alive, git, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
-import { type MachineField, machineField } from "./machine-field";
+import { type MachineField, useMachineField } from "./machine-field";
 
 let f: MachineField;
-beforeAll(async () => {
-  f = await machineField();
-}, 60_000);
-afterAll(async () => {
-  await f?.[Symbol.asyncDispose]();
+useMachineField((made) => {
+  f = made;
 });
 
 describe("a soldier on another machine (MCH-06..10)", () => {

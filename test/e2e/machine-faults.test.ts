@@ -1,20 +1,17 @@
 // MCH-08's promise under faults, over a real sshd: each wake of a soldier on the machine arrives here once, whatever
 // dies or stops on the way. Each fault runs CYCLES times; every cycle's wake must arrive (none lost), be deleted
 // there only after it was committed here, and its mirror name it (a copy sent again is never written: none duplicated).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { alive, sandbox, stopSentinels, vx, waitFor } from "../helpers";
-import { type MachineField, machineField } from "./machine-field";
+import { type MachineField, signal, useMachineField } from "./machine-field";
 
 const CYCLES = 2;
 
 let f: MachineField;
-beforeAll(async () => {
-  f = await machineField();
-}, 60_000);
-afterAll(async () => {
-  await f?.[Symbol.asyncDispose]();
+useMachineField((made) => {
+  f = made;
 });
 
 /** One cycle: a soldier dispatched there, `fault` while it works or finishes, its wake here once; delivered (deleted) here after. */
@@ -33,18 +30,13 @@ async function cycles(name: string, fault: (id: string) => Promise<void>, status
   console.log(`machine fault "${name}": ${CYCLES} cycles, 0 lost, 0 duplicated`);
 }
 
-const kill = (pid: number | undefined, sig: NodeJS.Signals = "SIGKILL") => {
-  if (pid === undefined) throw new Error("no such process");
-  process.kill(pid, sig);
-};
-
 describe("a machine's wakes under faults (MCH-08)", () => {
   test(
     "the ssh connection (its control master) killed -9 as the soldier finishes: reconnected, the wake comes once",
     () =>
       cycles("the ssh connection killed mid-delivery", async (id) => {
         f.go(id);
-        kill(f.master());
+        signal(f.master());
       }),
     180_000,
   );
@@ -54,7 +46,7 @@ describe("a machine's wakes under faults (MCH-08)", () => {
     () =>
       cycles("the machine's relay killed", async (id) => {
         f.go(id);
-        kill(f.servers()[0]?.[0]);
+        signal(f.servers()[0]?.[0]);
       }),
     180_000,
   );
@@ -64,7 +56,7 @@ describe("a machine's wakes under faults (MCH-08)", () => {
     () =>
       cycles("the machine's sentinel killed", async (id) => {
         const pid = f.sentinelPid(f.remote.home);
-        kill(pid);
+        signal(pid);
         await waitFor(() => !alive(pid), 10_000, "the machine's sentinel gone");
         f.go(id);
       }),
@@ -78,8 +70,8 @@ describe("a machine's wakes under faults (MCH-08)", () => {
         "the machine rebooted",
         async () => {
           const pid = f.sentinelPid(f.remote.home);
-          Bun.spawnSync(["tmux", "kill-server"], { env: { ...f.remote.env, TMUX_TMPDIR: f.remote.home }, stdout: "ignore", stderr: "ignore" });
-          kill(pid);
+          f.killMachineTmux();
+          signal(pid);
           await waitFor(() => !alive(pid), 10_000, "the machine's sentinel gone");
         },
         "interrupted",
@@ -91,8 +83,8 @@ describe("a machine's wakes under faults (MCH-08)", () => {
     for (let i = 0; i < CYCLES; i++) {
       const id = await f.dispatchOn("lost with the machine's state");
       const pid = f.sentinelPid(f.remote.home);
-      Bun.spawnSync(["tmux", "kill-server"], { env: { ...f.remote.env, TMUX_TMPDIR: f.remote.home }, stdout: "ignore", stderr: "ignore" });
-      kill(pid);
+      f.killMachineTmux();
+      signal(pid);
       await waitFor(() => !alive(pid), 10_000, "the machine's sentinel gone");
       rmSync(join(f.remote.home, ".vexillum"), { recursive: true, force: true });
       mkdirSync(join(f.remote.home, ".vexillum"), { mode: 0o700 });

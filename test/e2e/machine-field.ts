@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expect } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { TRAILER } from "../../src/lifecycle/evidence";
 import { processTable, sandbox, stopSentinels, vx, waitFor, writeExecutable } from "../helpers";
 import { type Sshd, startSshd } from "../sshd-real";
@@ -45,10 +45,14 @@ export async function machineField() {
   writeFileSync(join(remote.bin, "soldier.sh"), SOLDIER);
   writeExecutable(join(remote.bin, "claude"), '#!/usr/bin/env bash\nexec -a claude bash "${0%/*}/soldier.sh" "$@"\n');
   let sshd: Sshd | undefined;
+  // The machine's own tmux server (its TMUX_TMPDIR is its HOME): what a reboot there takes away.
+  const killMachineTmux = () => {
+    Bun.spawnSync(["tmux", "kill-server"], { env: { ...remote.env, TMUX_TMPDIR: remote.home }, stdout: "ignore", stderr: "ignore" });
+  };
   const dispose = async () => {
     await stopSentinels(sb.home);
     await stopSentinels(remote.home);
-    Bun.spawnSync(["tmux", "kill-server"], { env: { ...remote.env, TMUX_TMPDIR: remote.home }, stdout: "ignore", stderr: "ignore" });
+    killMachineTmux();
     await sshd?.stop();
     sb[Symbol.dispose]();
     remote[Symbol.dispose]();
@@ -86,6 +90,7 @@ export async function machineField() {
       master: () => processTable().find(([, cmd]) => cmd.startsWith(`ssh: ${join(sb.home, ".vexillum", "ssh")}/`) && cmd.endsWith(" [mux]"))?.[0],
       /** The machine-side ends of the relay. */
       servers: () => processTable().filter(([, cmd]) => cmd.startsWith(`${join(remote.home, ".local", "bin", "vx")} machine relay `)),
+      killMachineTmux,
       sentinelPid: (home: string) => Number(readFileSync(join(home, ".vexillum", "sentinel.pid"), "utf8").trim()),
       async dispatchOn(prompt: string): Promise<string> {
         const r = await vx(["dispatch", "--on", "box", prompt], { cwd: sb.project, env });
@@ -111,4 +116,22 @@ export async function machineField() {
     await dispose();
     throw err;
   }
+}
+
+/** The field of a test file: made before its tests, disposed after them; `set` receives it. */
+export function useMachineField(set: (f: MachineField) => void): void {
+  let made: MachineField | undefined;
+  beforeAll(async () => {
+    made = await machineField();
+    set(made);
+  }, 60_000);
+  afterAll(async () => {
+    await made?.[Symbol.asyncDispose]();
+  });
+}
+
+/** A signal to a process the field found (an ssh, a relay end, a sentinel); none found is the test's failure. */
+export function signal(pid: number | undefined, sig: NodeJS.Signals = "SIGKILL"): void {
+  if (pid === undefined) throw new Error("no such process");
+  process.kill(pid, sig);
 }

@@ -1,23 +1,15 @@
 // MCH-08 with the link stopped as a sleeping laptop's is: the ssh connection (its control master) SIGSTOPped for 10
 // scaled minutes while the soldier there finishes; its wake waits there all that time, then comes once. Its own file:
 // a minute of wall time runs beside the other tests.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, rmSync } from "node:fs";
 import { waitFor } from "../helpers";
-import { type MachineField, machineField } from "./machine-field";
+import { type MachineField, signal, useMachineField } from "./machine-field";
 
 let f: MachineField;
-beforeAll(async () => {
-  f = await machineField();
-}, 60_000);
-afterAll(async () => {
-  await f?.[Symbol.asyncDispose]();
+useMachineField((made) => {
+  f = made;
 });
-
-const kill = (pid: number | undefined, sig: NodeJS.Signals) => {
-  if (pid === undefined) throw new Error("no such process");
-  process.kill(pid, sig);
-};
 
 async function cycle(fault: (id: string) => Promise<void>): Promise<void> {
   const id = await f.dispatchOn("sleep through this");
@@ -33,7 +25,7 @@ describe("a machine's wakes across a stopped link (MCH-08)", () => {
     const stopMs = 10 * 60_000 * Number(f.env.VX_TIME_SCALE);
     await cycle(async (id) => {
       const pid = f.master();
-      kill(pid, "SIGSTOP");
+      signal(pid, "SIGSTOP");
       const stoppedAt = Date.now();
       try {
         f.go(id);
@@ -41,7 +33,7 @@ describe("a machine's wakes across a stopped link (MCH-08)", () => {
         await waitFor(() => Date.now() - stoppedAt >= stopMs, stopMs + 10_000, "the link stopped for 10 scaled minutes");
         expect(existsSync(f.localWake(id))).toBe(false);
       } finally {
-        kill(pid, "SIGCONT");
+        signal(pid, "SIGCONT");
       }
     });
     console.log(`machine fault "the link stopped for ${stopMs / 1000} s (10 scaled minutes)": 1 cycle, 0 lost, 0 duplicated`);
