@@ -25,6 +25,24 @@ export function needsRelay(task: Task, now: number, linger: number): boolean {
   return IN_FLIGHT.includes(task.status) || ageOf(now, Date.parse(task.updated_at)) < linger;
 }
 
+/** What the sentinel's pass saw of the mirrors, for the relay: the machines that need it, and each one's tasks in flight by project key. */
+export type Mirrors = { wanted: Set<string>; inFlight: Map<string, Map<string, string[]>> };
+
+export function newMirrors(): Mirrors {
+  return { wanted: new Set(), inFlight: new Map() };
+}
+
+/** One mirrored task the pass read (it reads every task file anyway: the relay reads none again). */
+export function noteMirror(m: Mirrors, key: string, task: Task, now: number, linger: number): void {
+  const machine = task.machine;
+  if (!machine) return;
+  if (needsRelay(task, now, linger)) m.wanted.add(machine);
+  if (!IN_FLIGHT.includes(task.status)) return;
+  const byKey = m.inFlight.get(machine) ?? new Map<string, string[]>();
+  byKey.set(key, [...(byKey.get(key) ?? []), task.id]);
+  m.inFlight.set(machine, byKey);
+}
+
 /** This state root's dir for a project key a machine sent; undefined for a key that names none. */
 export function localProject(root: string, key: string): ProjectPaths | undefined {
   // STA-03's shape, `<basename>-<hash8>`, and nothing a log line or a path could be bent by.

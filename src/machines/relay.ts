@@ -12,7 +12,7 @@ import { renderState } from "../state/record";
 import { isoTime, scaled } from "../time";
 import { type LinkState, linkStateFile, readLinkState, recentDispatches } from "./link-state";
 import type { WrittenWake } from "../wakes/notify";
-import { applyMissing, applyTaskLine, commitWakeLine, inFlightOf, localProject } from "./mirror";
+import { type Mirrors, applyMissing, applyTaskLine, commitWakeLine, localProject } from "./mirror";
 import { loadMachines, sshDir } from "./registry";
 import { lastLine, sshArgv } from "./ssh";
 
@@ -122,16 +122,16 @@ export function createRelays(deps: Pick<Deps, "env" | "clock">, root: string, lo
   };
 
   return {
-    /** Starts the links `wanted` needs (past their backoff), stops the others, and now and then asks each machine whether it still has its tasks in flight. */
-    sync(inFlight: ReadonlySet<string>): void {
-      const wanted = new Set([...inFlight, ...recentDispatches(root, deps.clock.now(), scaled("relayLinger", deps.env))]);
+    /** Starts the links the pass's mirrors (and recent dispatches) need, past their backoff, stops the others, and now and then asks each machine whether it still has its tasks in flight. */
+    sync(mirrors: Mirrors): void {
+      const wanted = new Set([...mirrors.wanted, ...recentDispatches(root, deps.clock.now(), scaled("relayLinger", deps.env))]);
       for (const [machine, link] of links) if (!wanted.has(machine)) link.stop();
       const now = deps.clock.monotonic();
       for (const [machine, link] of links) {
         if (now - link.askedAt < scaled("relayAsk", deps.env)) continue;
         link.askedAt = now;
         try {
-          for (const [key, ids] of inFlightOf(root, machine)) link.send({ ask: key, ids });
+          for (const [key, ids] of mirrors.inFlight.get(machine) ?? []) link.send({ ask: key, ids });
         } catch (e) {
           log(`sentinel: machine ${machine}: could not ask after its tasks: ${errorMessage(e)}`);
         }

@@ -22,6 +22,7 @@ import { successorWaiting } from "./ensure";
 import { EXIT } from "../exit-codes";
 import { onStopSignals } from "../signals";
 import { createExclusive, createRelays } from "../machines/relay";
+import { newMirrors } from "../machines/mirror";
 
 function scaledWindows(env: Deps["env"]) {
   return {
@@ -152,7 +153,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const rootId = dirId(root);
   try {
     while (!signal.aborted) {
-      let seen: PassResult = { wakes: 0, dirs: [], written: [], machines: new Set() };
+      let seen: PassResult = { wakes: 0, dirs: [], written: [], mirrors: newMirrors() };
       try {
         seen = await exclusive(() => runPass(ctx));
       } catch (err) {
@@ -162,7 +163,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
       // Never awaited: the general's ping cannot hold up a wake (WAK-14).
       notifier.notify(seen.written);
       if (signal.aborted) break;
-      relays.sync(seen.machines);
+      relays.sync(seen.mirrors);
       watch.update(seen.dirs);
       await recoverClaims(seen.dirs, deps, ctx);
       try {

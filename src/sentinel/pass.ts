@@ -9,7 +9,7 @@ import type { AgentInfo } from "../backends/agents";
 import { BACKENDS, type Backend, COMMANDER_LISTING, backendFor } from "../backends";
 import type { Env } from "../state/paths";
 import { type Clock, scaled } from "../time";
-import { needsRelay } from "../machines/mirror";
+import { type Mirrors, newMirrors, noteMirror } from "../machines/mirror";
 import { errorMessage } from "../errors";
 import { leasedTasks } from "../camps/pool";
 import type { Exec } from "../exec";
@@ -79,7 +79,7 @@ function logOnce(ctx: Pick<PassCtx, "memory" | "log">, key: string, message: str
 }
 
 /** Tasks of one project; a corrupt or too-new file is logged once and skipped, never rewritten. */
-function loadTasks(ctx: PassCtx, paths: ProjectPaths, machines: Set<string>): Task[] {
+function loadTasks(ctx: PassCtx, paths: ProjectPaths, mirrors: Mirrors, linger: number): Task[] {
   const out: Task[] = [];
   for (const name of taskFileNames(paths)) {
     const path = join(paths.tasksDir, name);
@@ -88,7 +88,7 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths, machines: Set<string>): Ta
       const task = text === undefined ? undefined : parseTaskFile(path, text).value;
       // A soldier on another machine is its own sentinel's; this file is the relay's mirror (MCH-07).
       if (task && task.machine === undefined) out.push(task);
-      else if (task?.machine && needsRelay(task, ctx.clock.now(), scaled("relayLinger", ctx.env))) machines.add(task.machine);
+      else if (task) noteMirror(mirrors, paths.key, task, ctx.clock.now(), linger);
       ctx.memory.corrupt.delete(path);
     } catch (err) {
       if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorText(err)}`);
@@ -103,13 +103,14 @@ function hooklessWaiting(paths: ProjectPaths): boolean {
   return hasPendingWakes(paths) && hasHooklessCommander(paths);
 }
 
-/** What a pass did, and what it saw for the steps after it: `machines`, those whose relay its mirrored tasks need (MCH-08). */
-export type PassResult = { wakes: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[]; machines: Set<string> };
+/** What a pass did, and what it saw for the steps after it: `mirrors`, what the relay needs of the mirrored tasks (MCH-08). */
+export type PassResult = { wakes: number; agents?: AgentInfo[]; dirs: ProjectPaths[]; written: WrittenWake[]; mirrors: Mirrors };
 
 export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const projects: Project[] = [];
   const dirs = stateDirs(ctx.root);
-  const machines = new Set<string>();
+  const mirrors = newMirrors();
+  const linger = scaled("relayLinger", ctx.env);
   for (const paths of dirs) {
     // The wake journal apart from the tasks: a broken wakes/ must not stop the project being watched.
     try {
@@ -122,7 +123,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
       reportTickError(ctx, `${paths.key} journal`, err);
     }
     try {
-      projects.push({ paths, tasks: loadTasks(ctx, paths, machines) });
+      projects.push({ paths, tasks: loadTasks(ctx, paths, mirrors, linger) });
       reportTickError(ctx, `${paths.key} tasks`, undefined);
     } catch (err) {
       reportTickError(ctx, `${paths.key} tasks`, err);
@@ -154,7 +155,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   if (projects.some((p) => hooklessWaiting(p.paths))) for (const name of COMMANDER_LISTING) if (!wanted.has(name)) wanted.set(name, []);
-  if (wanted.size === 0) return { wakes: 0, dirs, written: [], machines };
+  if (wanted.size === 0) return { wakes: 0, dirs, written: [], mirrors };
 
   const surveys = new Map<BackendName, Survey>();
   for (const [name, tasks] of wanted) {
@@ -167,7 +168,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
       reportSurveyError(ctx, name, err);
     }
   }
-  if (surveys.size === 0) return { wakes: 0, dirs, written: [], machines };
+  if (surveys.size === 0) return { wakes: 0, dirs, written: [], mirrors };
   const agents = [...surveys.values()].find((s) => s.agents)?.agents;
 
   let wakes = 0;
@@ -182,7 +183,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
   if (wakes > 0) ctx.log(`sentinel: recorded ${wakes} wake(s)`);
-  return { wakes, agents, dirs, written, machines };
+  return { wakes, agents, dirs, written, mirrors };
 }
 
 /** A backend server that did not answer (a tmux socket), logged once per server and message. */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyMissing, applyTaskLine, commitWakeLine, localProject, needsRelay, saveDispatchedMirror } from "../../src/machines/mirror";
+import { applyMissing, applyTaskLine, commitWakeLine, localProject, needsRelay, newMirrors, noteMirror, saveDispatchedMirror } from "../../src/machines/mirror";
 import { answerAsk, applyAck } from "../../src/machines/relay-serve";
 import { createExclusive } from "../../src/machines/relay";
 import { projectPaths } from "../../src/state/paths";
@@ -94,6 +94,18 @@ describe("the commander's side: a wake line committed once (MCH-08)", () => {
     expect(needsRelay(t, at + 30_000, 60_000)).toBe(true);
     expect(needsRelay(t, at + 90_000, 60_000)).toBe(false);
     expect(needsRelay(t, at - 30_000, 60_000)).toBe(false);
+  });
+
+  test("the pass's note of mirrors: the machines that need a relay, and each one's tasks in flight by project", () => {
+    const m = newMirrors();
+    const at = Date.parse("2026-12-06T01:00:00.000Z");
+    const t = (id: string, status: "running" | "done", machine?: string) => taskFixture({ id, status, machine, updated_at: "2026-12-06T01:00:00.000Z" });
+    noteMirror(m, "p-00000001", t(ID, "running", "box"), at, 60_000);
+    noteMirror(m, "p-00000001", t("1111111111111111", "done", "gpu"), at + 30_000, 60_000);
+    noteMirror(m, "p-00000002", t("2222222222222222", "done", "old"), at + 90_000, 60_000);
+    noteMirror(m, "p-00000001", t("3333333333333333", "running"), at, 60_000);
+    expect([...m.wanted].sort()).toEqual(["box", "gpu"]);
+    expect(m.inFlight).toEqual(new Map([["box", new Map([["p-00000001", [ID]]])]]));
   });
 
   test("exclusive: one holder at a time, a failure does not stop the next", async () => {
