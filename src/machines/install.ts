@@ -57,7 +57,7 @@ export function parseProbe(stdout: string): Probe {
 
 export async function probe(deps: Pick<Deps, "exec" | "env">, root: string, to: Reach): Promise<Probe> {
   const res = await sshOrFail(deps, root, to, shScript(PROBE), { timeoutMs: GUARDS.sshProbe });
-  if (res.code !== 0) throw new VxError(`machine ${to.name}: its shell could not run vx's probe: ${lastLine(res.stderr)}`);
+  if (res.code !== 0) throw new VxError(`machine ${to.name}: its shell could not run vx's probe: ${lastLine(res.stderr)} - check its login shell with: ssh ${to.destination} uname -sm`);
   return parseProbe(res.stdout);
 }
 
@@ -100,7 +100,7 @@ export async function install(deps: Pick<Deps, "env">, root: string, to: Reach, 
   if (code === SSH_FAILED) throw unreachable(to, err.tail());
   const path = out.tail().split("\n").at(-1)?.trim() ?? "";
   if (code !== 0 || versionOf(out.tail()) !== VERSION || !path.startsWith("/")) {
-    throw new VxError(`machine ${to.name}: could not install vx there (exit ${code}): ${lastLine(err.tail() || out.tail())}`);
+    throw new VxError(`machine ${to.name}: could not install vx there (exit ${code}): ${lastLine(err.tail() || out.tail())} - check its free space and ~/.local/bin, or install vx ${VERSION} there yourself and add it again`);
   }
   return path;
 }
