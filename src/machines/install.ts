@@ -100,7 +100,9 @@ export async function install(deps: Pick<Deps, "env">, root: string, to: Reach, 
   if (code === SSH_FAILED) throw unreachable(to, err.tail());
   const path = out.tail().split("\n").at(-1)?.trim() ?? "";
   if (code !== 0 || versionOf(out.tail()) !== VERSION || !path.startsWith("/")) {
-    throw new VxError(`machine ${to.name}: could not install vx there (exit ${code}): ${lastLine(err.tail() || out.tail())} - check its free space and ~/.local/bin, or install vx ${VERSION} there yourself and add it again`);
+    throw new VxError(
+      `machine ${to.name}: could not install vx there (exit ${code}): ${lastLine(err.tail() || out.tail())} - check its free space and ~/.local/bin, or install vx ${VERSION} there yourself and add it again`,
+    );
   }
   return path;
 }

@@ -20,7 +20,8 @@ type There = Reach & { machine: Machine; dir: string };
 
 function there(paths: ProjectPaths, task: Task): There {
   const machine = machineNamed(paths.root, task.machine ?? "");
-  if (!task.remote_project) throw new VxError(`task ${task.id} names machine ${task.machine} but not its clone there - its mirror is incomplete - repair its task file (remote_project) or move it aside`);
+  if (!task.remote_project)
+    throw new VxError(`task ${task.id} names machine ${task.machine} but not its clone there - its mirror is incomplete - repair its task file (remote_project) or move it aside`);
   return { name: task.machine ?? "", destination: machine.destination, machine, dir: task.remote_project };
 }
 
