@@ -4,9 +4,10 @@
  * 127.0.0.1 in the GitHub Releases layout by a small HTTP server whose faults a test chooses:
  * a missing asset, a tampered archive, or the server going away halfway through a download.
  */
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { type Server, type Socket, createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { createGzip } from "node:zlib";
 import { type HeldLock, lockExclusive } from "../src/state/lock";
@@ -38,16 +39,62 @@ export const UNBUILDABLE = `${HOST.os}-${HOST.arch === "x64" ? "arm64" : "x64"}`
 export const RELEASE_BUILD_TIMEOUT = 300_000;
 
 /**
- * The release directory for `version` (host platform only), built on first use in this run.
- * The `older` release is asked for `UNBUILDABLE` as well, with no runtime cache and a proxy to a
- * closed port, so it doubles as a partial release (its exit code and stderr kept in build.log)
- * without a third build.
+ * Where built releases are kept between runs: `VXRELEASE_CACHE` (a name the preload keeps), else
+ * ~/.cache/vx-test-releases of the user the run belongs to (not the run's throwaway HOME). One
+ * directory per hash of every input of a build, so a changed source never reuses a stale binary.
+ */
+function cacheRoot(): string {
+  return process.env.VXRELEASE_CACHE || join(userInfo().homedir, ".cache", "vx-test-releases");
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+let inputs: string | undefined;
+/** The hash of what a test release is built from: the sources, the build scripts, the lockfile, Bun itself, the baked URL. */
+function inputHash(): string {
+  if (inputs) return inputs;
+  const h = createHash("sha256");
+  h.update(`${Bun.version} ${Bun.revision} ${BAKED_BASE} ${UNBUILDABLE}\n`);
+  const files = [...filesUnder(join(REPO, "src")), ...filesUnder(join(REPO, "scripts")), join(REPO, "package.json"), join(REPO, "bun.lock")];
+  for (const file of files) {
+    h.update(`${file.slice(REPO.length)}\0`);
+    h.update(readFileSync(file));
+    h.update("\0");
+  }
+  inputs = h.digest("hex").slice(0, 16);
+  return inputs;
+}
+
+/** This build's cache directory; other builds' directories unused for a week are removed on the way. */
+function cacheDir(): string {
+  const root = cacheRoot();
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  const mine = join(root, inputHash());
+  for (const name of readdirSync(root)) {
+    const path = join(root, name);
+    if (path === mine || !/^[0-9a-f]{16}$/.test(name)) continue;
+    if (Date.now() - statSync(path).mtimeMs > 7 * 24 * 3600_000) rmSync(path, { recursive: true, force: true });
+  }
+  mkdirSync(mine, { recursive: true });
+  return mine;
+}
+
+/**
+ * The release directory for `version` (host platform only), built once for these inputs and kept
+ * (see cacheRoot). The `older` release is asked for `UNBUILDABLE` as well, with no runtime cache
+ * and a proxy to a closed port, so it doubles as a partial release (its exit code and stderr kept
+ * in build.log) without a third build.
  */
 export function release(version: string): string {
-  const dir = join(tmpdir(), "vx-release-cache", version);
+  const dir = join(cacheDir(), version);
   if (existsSync(join(dir, "checksums.txt"))) return dir;
-  // Test files run in parallel workers: one builds, the others wait on the lock and find it built.
-  const held = cacheLock(version);
+  // Test files run in parallel workers (and other checkouts may share the cache): one builds, the others wait on the lock and find it built.
+  const held = cacheLock(cacheDir(), version);
   try {
     if (existsSync(join(dir, "checksums.txt"))) return dir;
     return build(version, dir);
@@ -57,29 +104,37 @@ export function release(version: string): string {
 }
 
 /** The cross-process lock on one cached release (a kernel lock: a killed builder frees it). */
-function cacheLock(version: string): HeldLock {
-  mkdirSync(join(tmpdir(), "vx-release-cache"), { recursive: true });
-  return lockExclusive(join(tmpdir(), "vx-release-cache", `${version}.lock`));
+function cacheLock(dir: string, version: string): HeldLock {
+  mkdirSync(dir, { recursive: true });
+  return lockExclusive(join(dir, `${version}.lock`));
 }
 
 function build(version: string, dir: string): string {
   const partial = version === bumped().older;
-  const offline = { BUN_INSTALL_CACHE_DIR: join(dir, ".no-cache"), HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" };
-  const res = Bun.spawnSync([process.execPath, join(REPO, "scripts", "release.ts"), "--targets", partial ? `host,${UNBUILDABLE}` : "host", "--version", version, "--out", dir], {
+  // Built beside its place, then renamed: a build killed halfway is never taken for a whole one.
+  const tmp = `${dir}.building`;
+  rmSync(tmp, { recursive: true, force: true });
+  const offline = { BUN_INSTALL_CACHE_DIR: join(tmp, ".no-cache"), HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" };
+  const res = Bun.spawnSync([process.execPath, join(REPO, "scripts", "release.ts"), "--targets", partial ? `host,${UNBUILDABLE}` : "host", "--version", version, "--out", tmp], {
     cwd: REPO,
     env: { ...process.env, VX_RELEASES_URL: BAKED_BASE, ...(partial ? offline : {}) },
     stdout: "pipe",
     stderr: "pipe",
   });
-  writeFileSync(join(dir, "..", `${version}.build.log`), `exit ${res.exitCode}\n${res.stderr.toString()}`);
-  if (!existsSync(join(dir, "checksums.txt")) || (!partial && res.exitCode !== 0)) throw new Error(`release ${version} failed: ${res.stderr.toString()}`);
+  if (!existsSync(join(tmp, "checksums.txt")) || (!partial && res.exitCode !== 0)) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`release ${version} failed: ${res.stderr.toString()}`);
+  }
+  rmSync(join(tmp, ".no-cache"), { recursive: true, force: true });
+  writeFileSync(`${dir}.build.log`, `exit ${res.exitCode}\n${res.stderr.toString()}`);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
   return dir;
 }
 
 /** What `bun run release` said while building `version` (first line `exit <code>`). */
 export function releaseLog(version: string): string {
-  release(version);
-  return readFileSync(join(tmpdir(), "vx-release-cache", `${version}.build.log`), "utf8");
+  return readFileSync(`${release(version)}.build.log`, "utf8");
 }
 
 /**
@@ -89,7 +144,7 @@ export function releaseLog(version: string): string {
 export async function tinyRelease(version: string): Promise<string> {
   const dir = join(tmpdir(), "vx-release-cache", `tiny-${version}`);
   if (existsSync(join(dir, "checksums.txt"))) return dir;
-  const held = cacheLock(`tiny-${version}`);
+  const held = cacheLock(join(tmpdir(), "vx-release-cache"), `tiny-${version}`);
   try {
     if (!existsSync(join(dir, "checksums.txt"))) await buildTiny(version, dir);
   } finally {

@@ -100,8 +100,9 @@ describe("vx dispatch: herdr faults", () => {
   });
 
   test("the folder-trust dialog is answered as its screen shows it: Down to 'Yes, I trust this folder', then Enter", async () => {
-    // The 15 s trust wait scaled to 3 s: at 0.02 (300 ms) a loaded machine's fake herdr calls outlast it.
-    await using f = await field({ scale: "0.2" });
+    // The 15 s trust wait scaled to 6 s: at 0.02 (300 ms), and once at 0.2 (3 s) on a machine loaded 12 times over its
+    // CPUs, the fake herdr's calls outlasted it. It ends when the dialog is answered, so the margin costs nothing.
+    await using f = await field({ scale: "0.4" });
     queueFailure(f.fh, "agent start", "agent_not_ready");
     const r = await f.run(["dispatch", "fix it"]);
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });

@@ -37,7 +37,8 @@ function stateDir(home: string): string {
 
 export type MachineField = Awaited<ReturnType<typeof machineField>>;
 
-export async function machineField() {
+/** `scale`: both machines' VX_TIME_SCALE (0.1 unless a test of long scaled waits asks for less). */
+export async function machineField(scale = "0.1") {
   const sb = sandbox();
   const remote = sandbox({ git: false });
   // Under its harness's name: tmux names a pane's program by its first word, and a script shows as `sh`, which the
@@ -63,9 +64,9 @@ export async function machineField() {
       localHome: sb.home,
       remoteHome: remote.home,
       remotePath: sandboxPath(remote.bin),
-      remoteEnv: { TMUX_TMPDIR: remote.home, VX_TIME_SCALE: "0.1", IS_SANDBOX: "1" },
+      remoteEnv: { TMUX_TMPDIR: remote.home, VX_TIME_SCALE: scale, IS_SANDBOX: "1" },
     });
-    const env = { ...sb.env, PATH: `${sshd.binDir}:${sb.env.PATH}`, VX_TIME_SCALE: "0.1" };
+    const env = { ...sb.env, PATH: `${sshd.binDir}:${sb.env.PATH}`, VX_TIME_SCALE: scale };
     expect((await vx(["init", "--yes", "--backend", "tmux", "--harness", "claude"], { cwd: sb.project, env })).code).toBe(0);
     expect((await vx(["machine", "add", "box", sshd.destination], { cwd: sb.project, env })).code).toBe(0);
     const field = {
@@ -119,10 +120,10 @@ export async function machineField() {
 }
 
 /** The field of a test file: made before its tests, disposed after them; `set` receives it. */
-export function useMachineField(set: (f: MachineField) => void): void {
+export function useMachineField(set: (f: MachineField) => void, scale?: string): void {
   let made: MachineField | undefined;
   beforeAll(async () => {
-    made = await machineField();
+    made = await machineField(scale);
     set(made);
   }, 60_000);
   afterAll(async () => {

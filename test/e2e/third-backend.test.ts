@@ -60,7 +60,10 @@ test("the registry tests and a probe of the pass, doctor and the launch report r
 
 test("a backend missing a part does not compile", () => {
   edit("src/backends/scripted/index.ts", "  findCommander: async () => undefined,\n", "");
-  const tsc = run([process.execPath, join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "tsconfig.json"]);
+  // The registry and what it imports are where a missing part shows: the whole tree again would only repeat the first check.
+  const tsconfig = JSON.parse(readFileSync(join(copy, "tsconfig.json"), "utf8"));
+  writeFileSync(join(copy, "tsconfig.registry.json"), JSON.stringify({ ...tsconfig, include: ["src/backends/index.ts"] }));
+  const tsc = run([process.execPath, join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "tsconfig.registry.json"]);
   expect(tsc.out).toContain("findCommander");
   expect(tsc.code).not.toBe(0);
 }, 180_000);
