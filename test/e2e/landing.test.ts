@@ -58,7 +58,9 @@ describe("landing many missions", () => {
       [c.id]: "diverged from main; merges cleanly; 1 file changed; no overlap",
     };
     r = await f.run(["status"]);
-    expect(r).toEqual({ code: 0, stdout: `${ids.flatMap((id) => row(id, after[id])).join("\n")}\n`, stderr: "" });
+    // The landed mission leaves the default view (TSK-12).
+    const shown = ids.filter((id) => id !== a.id).flatMap((id) => row(id, after[id]));
+    expect(r).toEqual({ code: 0, stdout: `${[...shown, "1 landed, struck or failed task not shown - vx status --all shows them"].join("\n")}\n`, stderr: "" });
   });
 
   test("status --json: a landing entry per mission with commits, after the tasks; tasks untouched", async () => {
