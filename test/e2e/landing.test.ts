@@ -50,7 +50,7 @@ describe("landing many missions", () => {
     r = await f.run(["land", a.id]);
     expect(r.code).toBe(0);
     const diverged = [b.id, c.id].sort().join(", ");
-    expect(r.stderr).toBe(`vx: now diverged from main: ${diverged}; prompt them to rebase (vx prompt <id> "rebase on main")\n`);
+    expect(r.stderr).toBe(`vx: now diverged from main: ${diverged}; vx land rebases a clean one itself, prompt only those it refuses (vx prompt <id> "rebase on main")\n`);
     expect(r.stdout).toStartWith(`landed: fast-forwarded ${f.project} to vexillum/${a.id}\n`);
 
     const after: Record<string, string | undefined> = {
