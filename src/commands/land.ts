@@ -10,7 +10,7 @@ import { TASK_ID_ARG, positionals } from "./parse";
 
 export const landCommand = defineVxCommand({
   name: "land",
-  summary: "Land finished missions' work into this project's base branch",
+  summary: "Land a finished mission's work into this project's base branch",
   usage: ["land <task-id>...", "land --all"],
   args: {
     ...TASK_ID_ARG,

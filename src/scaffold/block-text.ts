@@ -99,4 +99,7 @@ export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
   // Before the forum review and resume rules (issues 18 and 17, which shipped together).
   "51ed6073": "en",
   d7b98be6: "es",
+  // Before land rebased a clean diverged mission itself (issue 28).
+  "750210ac": "en",
+  a26c8d59: "es",
 };

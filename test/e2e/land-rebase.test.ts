@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { VX_BIN, git, waitFor, writeExecutable } from "../helpers";
 import { type Field, field, seedTask } from "./soldier-field";
 import type { Task } from "../../src/state/schemas";
+import { writeSoldierState } from "../../src/state/soldier-state";
 
 function commit(dir: string, file: string, text: string): void {
   writeFileSync(join(dir, file), text);
@@ -90,6 +91,28 @@ describe("land rebases a clean diverged mission itself", () => {
       `vx: vexillum/${b.id} is not a fast-forward of main and task ${b.id} is running (its soldier is working) - land rebases a branch only under an idle soldier; wait for its wake, then retry\n`,
     );
     expect(snapshot(f, b)).toEqual(before);
+  });
+
+  test("a done task whose soldier reported itself working since (someone typed into its pane) is refused too, nothing changed", async () => {
+    await using f = await field();
+    await committed(f);
+    const a = (await seedTask(f)).task;
+    const b = (await seedTask(f)).task;
+    commit(a.camp_path as string, "a.txt", "a\n");
+    commit(b.camp_path as string, "b.txt", "b\n");
+    expect((await f.run(["land", a.id])).code).toBe(0);
+    writeSoldierState(f.paths, { task_id: b.id, state: "working", at: "2026-11-30T11:00:00.000Z", source: "test" });
+    const before = snapshot(f, b);
+    const r = await f.run(["land", b.id]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `vx: vexillum/${b.id} is not a fast-forward of main and task ${b.id}'s soldier reported itself working - land rebases a branch only under an idle soldier; wait for its wake, then retry\n`,
+    );
+    expect(snapshot(f, b)).toEqual(before);
+    // Its turn over (idle), the same land goes through.
+    writeSoldierState(f.paths, { task_id: b.id, state: "idle", at: "2026-11-30T11:01:00.000Z", source: "test" });
+    expect((await f.run(["land", b.id])).code).toBe(0);
+    expect(f.task(b.id).landed_commit).toBe(head(f.project));
   });
 
   test("kill -9 in the middle of land's rebase: nothing lost; the next land undoes the cut-short rebase and completes", async () => {
