@@ -52,7 +52,9 @@ the task is \`failed\`; the reason is on stderr.
 ## Watch the troop
 
 - \`vx status\`: one line per task, most recently updated first, with a \`question:\` line under
-  blocked ones and a \`landing:\` line under missions with commits (\`landing.md\`).
+  blocked ones and a \`landing:\` line under missions with commits (\`landing.md\`). Landed, struck
+  and failed tasks are left out (a closing line counts them); \`vx status --all\` lists them too, a
+  landed mission shown \`landed\` with its commit.
 - \`vx status --json\`: full task records (\`camp_path\`, \`camp_base\`, \`output\`, \`decision\`, ...).
 - Do not poll in a loop. After dispatching, end your turn; the sentinel wakes you.
 
