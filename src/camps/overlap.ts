@@ -1,4 +1,4 @@
-// Landing many missions (TSK-11, CMD-LAND-03): `vx land` only fast-forwards, so after one lands the others need a rebase; per
+// Landing many missions (TSK-11, CMD-LAND-03): `vx land` fast-forwards, so after one lands the others need a rebase (land's own when clean); per
 // mission this says whether it fast-forwards, merges cleanly, and which missions touch the same files. `vx status` runs it, so
 // per base it costs one `rev-parse`, then one `diff-tree --stdin` and one `merge-tree --stdin`; nothing without a leased mission.
 import type { Exec } from "../exec";
@@ -159,5 +159,5 @@ export function landingJson(l: MissionLanding): Record<string, unknown> {
 export function divergedLine(base: string, diverged: readonly MissionRef[]): string | undefined {
   if (diverged.length === 0) return undefined;
   const ids = diverged.map((m) => m.id).join(", ");
-  return `vx: now diverged from ${base}: ${ids}; prompt them to rebase (vx prompt <id> "rebase on ${base}")`;
+  return `vx: now diverged from ${base}: ${ids}; vx land rebases a clean one itself, prompt only those it refuses (vx prompt <id> "rebase on ${base}")`;
 }

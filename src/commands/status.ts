@@ -10,6 +10,7 @@ import { SCHEMA_VERSION, type Task } from "../state/schemas";
 import type { ProjectPaths } from "../state/paths";
 import { listTasks, sortTasks } from "../state/tasks";
 import { printable } from "../printable";
+import { isPutAway, shownState } from "../state/shown";
 import { isoTime } from "../time";
 import { scoutReports } from "../lifecycle/observe";
 import { endingNote } from "../soldiers/wait";
@@ -56,8 +57,16 @@ function linksOf(root: string, tasks: readonly Loaded<Task>[]): Record<string, L
   return out;
 }
 
+type View = { leased?: ReadonlySet<string>; all: boolean };
+
+/** TSK-12's closing line for the tasks the default view left out. */
+function putAwayLine(n: number): string {
+  return `${n} landed, struck or failed ${n === 1 ? "task" : "tasks"} not shown - vx status --all shows them`;
+}
+
 function statusLines(
   tasks: Loaded<Task>[],
+  view: View,
   landing: readonly MissionLanding[] = [],
   resumable?: string,
   reports: Readonly<Record<string, string>> = {},
@@ -65,8 +74,14 @@ function statusLines(
 ): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
+  let putAway = 0;
   for (const { value: t } of sortTasks(tasks)) {
-    out.push(`${t.id}  ${t.kind.padEnd(7)}  ${t.status.padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`);
+    if (!view.all && isPutAway(t, view.leased)) {
+      putAway++;
+      continue;
+    }
+    out.push(`${t.id}  ${t.kind.padEnd(7)}  ${shownState(t, view.leased).padEnd(11)}  ${(t.camp_branch ?? "").padEnd(24)}  ${shortPrompt(t.prompt)}`);
+    if (t.landed_commit) out.push(`    landed: ${t.landed_commit}${t.landed_at ? ` at ${t.landed_at}` : ""}`);
     if (t.status === "blocked" && t.decision) out.push(`    question: ${t.decision.question}`);
     const why = whyLine(t);
     if (why) out.push(why);
@@ -77,6 +92,7 @@ function statusLines(
     if (l) out.push(landingLine(l));
   }
   if (resumable) out.push(resumable);
+  if (putAway > 0) out.push(putAwayLine(putAway));
   // Everything here came from task files: never let it drive the terminal.
   return `${out.map(printable).join("\n")}\n`;
 }
@@ -111,9 +127,10 @@ function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
 export const statusCommand = defineVxCommand({
   name: "status",
   summary: "Report the troop: every mission and scout in the current project",
-  usage: ["status [--json]"],
+  usage: ["status [--json] [--all]"],
   args: {
     json: { type: "boolean", description: "Print one JSON object with every task as persisted" },
+    all: { type: "boolean", description: "Also list the landed, struck and failed tasks" },
   },
   unknownFlag: (flag) => `unknown status flag "${flag}"`,
   async run(args, deps) {
@@ -124,7 +141,7 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks, leased);
     if (!args.json) {
       const ordered = sortTasks(tasks).map((t) => t.value);
-      deps.stdout.write(statusLines(tasks, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered), linksOf(project.root, tasks)));
+      deps.stdout.write(statusLines(tasks, { leased, all: args.all === true }, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered), linksOf(project.root, tasks)));
       return EXIT.ok;
     }
     const reports = scoutReports(

@@ -113,7 +113,7 @@ async function command(c: Commander, soldiers: Soldier[]): Promise<void> {
 
   const landCharlie = async () => {
     if (!rebaseAsked) {
-      c.say.say("charlie is done too. Landing is fast-forward only, and alpha already moved main:");
+      c.say.say("charlie is done too. alpha already moved main, and land's own rebase of charlie would conflict:");
       const r = await vx(c, ["land", charlie.id], { ok: false });
       if (r.code === 0) throw new DemoFailure("landing charlie over alpha's change should have been refused");
       c.say.say("So the commander has charlie rebase onto main (a follow-up prompt to the same soldier):");
@@ -198,7 +198,8 @@ export async function commanderScript(c: Commander): Promise<void> {
   const soldiers = await dispatchAll(c);
   await command(c, soldiers);
   c.say.title("4. Where things stand");
-  await vx(c, ["status"]);
+  c.say.say("Landed and struck tasks leave vx status's default list; --all shows them, each with its landing commit:");
+  await vx(c, ["status", "--all"]);
   await checkFinal(c, soldiers);
   c.say.say("$ git log --oneline main");
   c.say.out((await run(c.deps, ["git", "log", "--oneline", "main"], c.world.project, c.world.env)).stdout);

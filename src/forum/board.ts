@@ -15,11 +15,24 @@ import { listTasks, sortTasks } from "../state/tasks";
 import { GUARDS } from "../time";
 import { listWakeNames } from "../wakes/queue";
 import { scoutReports } from "../lifecycle/observe";
+import { leasedTasks } from "../camps/pool";
+import { shownState } from "../state/shown";
+
+/** The pool's leases; undefined when it cannot be read (then nothing is inferred from them). */
+function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
+  try {
+    return leasedTasks(paths);
+  } catch {
+    return undefined;
+  }
+}
 
 const OUTPUT_LINES = 12;
 
 type BoardTask = Record<string, unknown> & {
   id: string;
+  /** TSK-12: `landed`, `struck`, else the status. */
+  state: string;
   first_line: string;
   output_tail: string[];
   question?: string;
@@ -60,12 +73,13 @@ function openQuestion(task: Task): string | undefined {
   return d.options?.length ? `${d.question} [${d.options.join(" / ")}]` : d.question;
 }
 
-function boardTask(t: Loaded<Task>, paths: ProjectPaths): BoardTask {
+function boardTask(t: Loaded<Task>, paths: ProjectPaths, leased: ReadonlySet<string> | undefined): BoardTask {
   const lines = (t.value.output ?? "").replace(/\s+$/, "").split("\n");
   const report = scoutReports(paths, [t.value])[t.value.id];
   return {
     ...t.raw,
     id: t.value.id,
+    state: shownState(t.value, leased),
     first_line:
       t.value.prompt
         .split("\n")
@@ -129,9 +143,10 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
     const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: wakesOf(paths), awaits: [], commanders: [] };
     try {
       const tasks = sortTasks(listTasks(paths));
+      const leased = leasedOrUnknown(paths);
       entry.tasks = await Promise.all(
         tasks.map(async (t) => {
-          const bt = boardTask(t, paths);
+          const bt = boardTask(t, paths, leased);
           const stat = await diffStat(exec, paths.project, t.value, cache, now).catch(() => undefined);
           return stat ? { ...bt, diff_stat: stat } : bt;
         }),

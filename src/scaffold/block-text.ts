@@ -32,8 +32,8 @@ Rules:
 - An \`interrupted\` soldier whose camp holds work: \`vx resume <task-id>\` (it keeps the work), not
   \`vx redispatch\` (it discards it).
 - Several missions to land: land first the one that overlaps the fewest others (\`vx status\` shows
-  each mission's overlaps); after each landing, prompt every mission it names as diverged to rebase,
-  all in the same turn.
+  each mission's overlaps), or \`vx land --all\`; land rebases a clean diverged mission itself, so prompt
+  to rebase only the missions it refuses (a conflict), all in the same turn.
 - Keep one commander per project: each wake is delivered once, to whichever commander asks first.
   Catch up with \`vx status\` when you may have missed one.
 - An \`unconfirmed\` wake carries a note that explains it. Take that note as the explanation; do not
@@ -74,8 +74,9 @@ Reglas:
 - Un soldier \`interrupted\` cuyo camp tiene trabajo: \`vx resume <task-id>\` (conserva el trabajo),
   no \`vx redispatch\` (lo descarta).
 - Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras
-  (\`vx status\` muestra los overlaps de cada mission); después de cada land, mandá un \`vx prompt\`
-  de rebase a cada mission que nombre como diverged, todas en el mismo turno.
+  (\`vx status\` muestra los overlaps de cada mission), o \`vx land --all\`; land hace rebase él mismo de
+  una mission diverged limpia, así que mandá un \`vx prompt\` de rebase solo a las que rechace (un
+  conflicto), todas en el mismo turno.
 - Mantené un commander por proyecto: cada wake se entrega una sola vez, al primer commander que lo
   pide. Si pudiste perderte uno, ponete al día con \`vx status\`.
 - Un wake \`unconfirmed\` trae una nota que lo explica. Tomá esa nota como la explicación; no juzgues
@@ -98,4 +99,7 @@ export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
   // Before the forum review and resume rules (issues 18 and 17, which shipped together).
   "51ed6073": "en",
   d7b98be6: "es",
+  // Before land rebased a clean diverged mission itself (issue 28).
+  "750210ac": "en",
+  a26c8d59: "es",
 };

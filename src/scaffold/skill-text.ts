@@ -52,7 +52,9 @@ the task is \`failed\`; the reason is on stderr.
 ## Watch the troop
 
 - \`vx status\`: one line per task, most recently updated first, with a \`question:\` line under
-  blocked ones and a \`landing:\` line under missions with commits (\`landing.md\`).
+  blocked ones and a \`landing:\` line under missions with commits (\`landing.md\`). Landed, struck
+  and failed tasks are left out (a closing line counts them); \`vx status --all\` lists them too, a
+  landed mission shown \`landed\` with its commit.
 - \`vx status --json\`: full task records (\`camp_path\`, \`camp_base\`, \`output\`, \`decision\`, ...).
 - Do not poll in a loop. After dispatching, end your turn; the sentinel wakes you.
 
@@ -198,8 +200,10 @@ export const LANDING_MD = `# Landing a mission
 
 \`vx land <task-id>\` fast-forwards the project checkout's base branch to the mission's camp branch
 (\`git merge --ff-only vexillum/<task-id>\`), prints \`landed: fast-forwarded <dir> to <branch>\`, records
-the task \`done\` if it was \`running\`, \`blocked\` or \`unconfirmed\`, and then strikes its camp. It only
-ever fast-forwards: it never merges, rebases or resolves conflicts.
+the task \`done\` if it was \`running\`, \`blocked\` or \`unconfirmed\` and the landing commit, and then
+strikes its camp. When the base moved on (another mission landed), it first rebases the branch onto the
+base itself, in the camp, if that rebase is clean and the soldier idle; it never merges and never
+resolves a conflict: a conflict goes back to the soldier, with the camp as it was.
 
 ## Before landing
 
@@ -212,11 +216,13 @@ ever fast-forwards: it never merges, rebases or resolves conflicts.
 
 ## Refusals and what to do
 
-- \`<branch> is not a fast-forward of <base> (it has diverged) - have the soldier rebase <branch> onto <base>, then retry\`:
-  the base moved, usually because another mission landed. Have the soldier rebase:
+- \`<branch> is not a fast-forward of <base> and rebasing it would conflict in <file>, <file> - have the soldier rebase <branch> onto <base>, then retry\`:
+  the base moved and the branch conflicts with it. Have the soldier rebase:
   \`vx prompt <task-id> "Rebase vexillum/<task-id> onto <base>, resolve any conflicts, rerun the tests and commit."\`
   Wait for its wake, review again, then \`vx land <task-id>\`. Do not rebase or merge it yourself.
   \`vx prompt\` needs a \`done\`, \`unconfirmed\` or \`shipped\` task; answer a \`blocked\` one first.
+- \`<branch> is not a fast-forward of <base> and task <id> is running (its soldier is working) - land rebases a branch only under an idle soldier; wait for its wake, then retry\`:
+  nothing changed; land it after its wake.
 - \`project checkout <dir> has uncommitted changes, refusing to land <branch>\`: the general's working
   tree is dirty. Tell the general; never stash, commit or discard their changes yourself.
 - \`project checkout <dir> is on <current>, not <base> - check out <base>, then retry\`: switch branches
@@ -230,8 +236,12 @@ fix the reason and run \`vx strike <task-id>\`.
 
 ## Landing several missions
 
-\`vx land\` only fast-forwards, so once one mission lands, every other mission on that base has
-diverged and needs a rebase round trip before it can land. Keep the round trips few:
+Once one mission lands, every other mission on that base has diverged. \`vx land\` rebases a clean
+one itself at no cost; only a conflicting one needs a rebase round trip with its soldier. The quickest
+way: \`vx land --all\` lands every mission whose soldier is idle, in the order that conflicts least, and
+stops at the first that needs its soldier, naming it
+(\`land stopped at task <id>: <its refusal>; not tried: <id>, <id>\`); \`vx land <id> <id>...\` does the
+same for the missions you name. Land only what the general approved. To do it by hand:
 
 1. Read the forecast in \`vx status\`. Under each mission with commits its base lacks:
    \`    landing: <fast-forwards <base>|diverged from <base>>; <merges cleanly|would conflict|merge unknown>; <n> file[s] changed; <no overlap|overlaps <id>, <id>...>\`
@@ -240,9 +250,9 @@ diverged and needs a rebase round trip before it can land. Keep the round trips 
    A mission with \`no overlap\` rarely conflicts whatever lands before it; missions that overlap
    each other are likely to conflict on rebase, so land those one at a time, last.
 3. After a landing, \`vx land\` names the missions it left behind:
-   \`vx: now diverged from <base>: <id>, <id>; prompt them to rebase (vx prompt <id> "rebase on <base>")\`.
-   Prompt every one of them to rebase in that same turn, one \`vx prompt\` each (the text above,
-   naming the conflicting files when the forecast said \`would conflict\`), then end your turn.
+   \`vx: now diverged from <base>: <id>, <id>; vx land rebases a clean one itself, prompt only those it refuses (vx prompt <id> "rebase on <base>")\`.
+   Land the clean ones (\`vx land\` rebases them itself). Prompt every one it refuses to rebase in that
+   same turn, one \`vx prompt\` each (the text above, naming the conflicting files), then end your turn.
    Review and land each one as its wake comes, the next least-overlapping first.
 `;
 

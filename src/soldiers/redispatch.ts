@@ -113,6 +113,9 @@ export async function redispatchTask(deps: Deps, project: Project, id: string, c
       ...backendFor(task).relaunch(task, workspace, false),
       output: undefined,
       decision: undefined,
+      // A fresh camp: no longer struck, and no land of the old one in flight.
+      struck_at: undefined,
+      land_rebase_from: undefined,
       ...EPISODE_CLEARS,
       redispatches: (task.redispatches ?? 0) + 1,
       ...(choice ?? {}),

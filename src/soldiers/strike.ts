@@ -214,13 +214,16 @@ async function deleteIfLanded(deps: Deps, project: string, dir: string, branch: 
 /** T13 under the task lock, re-checking the status there; returns the status as saved. */
 async function recordStruck(deps: Deps, paths: ProjectPaths, taskId: string): Promise<TaskStatus> {
   let status: TaskStatus | undefined;
+  const now = isoTime(deps.clock.now());
   const saved = await updateTask(paths, taskId, (t) => {
     status = t.status;
-    if (!T13_FROM.includes(t.status)) return undefined;
+    // Every strike is recorded (the board and status tell a struck task from one waiting); only T13 changes the status.
+    if (!T13_FROM.includes(t.status)) return { ...t, struck_at: now };
     return {
       ...t,
       status: "interrupted",
-      updated_at: isoTime(deps.clock.now()),
+      updated_at: now,
+      struck_at: now,
       output: composeOutput(undefined, t.output, [struckNote(t.status)]),
       ...EPISODE_CLEARS,
     };

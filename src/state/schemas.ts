@@ -78,6 +78,13 @@ export const TaskSchema = v.object({
   machine: v.optional(v.pipe(v.string(), v.regex(MACHINE_NAME), v.notValue("local"))),
   remote_project: OptString,
   relayed_wake_at: v.optional(Time),
+  /** CMD-LAND-04: the branch's commit before land's own rebase of it, kept only while that rebase runs (crash recovery). */
+  land_rebase_from: OptString,
+  /** CMD-LAND-02: when the mission landed, and the base's commit it landed as. */
+  landed_at: v.optional(Time),
+  landed_commit: OptString,
+  /** CMD-STRIKE-03: when its camp was struck. */
+  struck_at: v.optional(Time),
 });
 export type Task = v.InferOutput<typeof TaskSchema>;
 export type Decision = v.InferOutput<typeof DecisionSchema>;

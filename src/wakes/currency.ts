@@ -32,7 +32,7 @@ function taskStateDir(wake: SoldierWake, ctx: Pick<CurrencyContext, "root" | "st
   return wake.origin ? projectPaths(ctx.root, wake.origin).stateDir : ctx.stateDir;
 }
 
-/** WAK-09: drop when the task is gone, moved on, struck, or a mission `done` already landed. */
+/** WAK-09: drop when the task is gone, moved on, struck, or a mission `done` already landed (recorded by land, or found by git). */
 export async function soldierWakeCurrent(wake: SoldierWake, ctx: CurrencyContext): Promise<boolean> {
   const dir = taskStateDir(wake, ctx);
   let task: Task | undefined;
@@ -43,6 +43,8 @@ export async function soldierWakeCurrent(wake: SoldierWake, ctx: CurrencyContext
   }
   if (!task) return false;
   if (task.status !== wake.new_status) return false;
+  // TSK-12: land and strike record themselves, so a landed or struck task is told apart without the pool or git (a mirror too).
+  if (task.landed_commit || task.struck_at) return false;
   if (task.camp_path) {
     let leased: Set<string> | undefined;
     try {

@@ -22,7 +22,7 @@ describe("vx shell", () => {
     using s = sandbox();
     const r = await vx(["status", "--help"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toStartWith("Usage: vx status [--json]\n");
+    expect(r.stdout).toStartWith("Usage: vx status [--json] [--all]\n");
   });
 
   test("vx help is --help; vx help <command> is that command's usage; plumbing is listed apart", async () => {

@@ -78,8 +78,10 @@ describe("vx demo", () => {
     expect(count(/^ {4}landed: fast-forwarded /)).toBe(2);
     expect(count(/^\$ vx strike [0-9a-f]{16}$/)).toBe(1);
     expect(count(/^ {4}struck: camp returned to the pool, tmux session closed\.$/)).toBe(3);
-    expect(count(/^\$ vx status$/)).toBe(1);
-    expect(count(/^ {4}[0-9a-f]{16} {2}(mission|scout) +done /)).toBe(3);
+    expect(count(/^\$ vx status --all$/)).toBe(1);
+    expect(count(/^ {4}[0-9a-f]{16} {2}mission +landed /)).toBe(2);
+    expect(count(/^ {4}[0-9a-f]{16} {2}scout +struck /)).toBe(1);
+    expect(count(/^ {8}landed: [0-9a-f]{40} at /)).toBe(2);
     expect(r.stderr).toContain("    The greeting should be in Spanish");
     expect(r.stderr).toContain("    Hello, world!\n    Welcome, friends of the shop!");
     expect(r.stderr).toContain("nothing left behind");

@@ -197,7 +197,7 @@ describe("vx land", () => {
     expect(r).toEqual({
       code: 1,
       stdout: "",
-      stderr: `vx: ${BRANCH} is not a fast-forward of main (it has diverged) - have the soldier rebase ${BRANCH} onto main, then retry\n`,
+      stderr: `vx: ${BRANCH} is not a fast-forward of main and task ${ID} is running (its soldier is working) - land rebases a branch only under an idle soldier; wait for its wake, then retry\n`,
     });
     expect(git(w.s.project, "rev-parse", "main")).toBe(main);
   });

@@ -50,7 +50,7 @@ describe("landing many missions", () => {
     r = await f.run(["land", a.id]);
     expect(r.code).toBe(0);
     const diverged = [b.id, c.id].sort().join(", ");
-    expect(r.stderr).toBe(`vx: now diverged from main: ${diverged}; prompt them to rebase (vx prompt <id> "rebase on main")\n`);
+    expect(r.stderr).toBe(`vx: now diverged from main: ${diverged}; vx land rebases a clean one itself, prompt only those it refuses (vx prompt <id> "rebase on main")\n`);
     expect(r.stdout).toStartWith(`landed: fast-forwarded ${f.project} to vexillum/${a.id}\n`);
 
     const after: Record<string, string | undefined> = {
@@ -58,7 +58,9 @@ describe("landing many missions", () => {
       [c.id]: "diverged from main; merges cleanly; 1 file changed; no overlap",
     };
     r = await f.run(["status"]);
-    expect(r).toEqual({ code: 0, stdout: `${ids.flatMap((id) => row(id, after[id])).join("\n")}\n`, stderr: "" });
+    // The landed mission leaves the default view (TSK-12).
+    const shown = ids.filter((id) => id !== a.id).flatMap((id) => row(id, after[id]));
+    expect(r).toEqual({ code: 0, stdout: `${[...shown, "1 landed, struck or failed task not shown - vx status --all shows them"].join("\n")}\n`, stderr: "" });
   });
 
   test("status --json: a landing entry per mission with commits, after the tasks; tasks untouched", async () => {

@@ -57,7 +57,9 @@ describe("the commander's loop", () => {
     expect(f.task(id).status).toBe("done");
 
     expect((await f.run(["sentinel", "drain"])).stdout).toBe("{}\n");
-    expect((await f.run(["status"])).stdout).toContain(`${id}  mission  done `);
+    // Landed: out of the default view, shown landed with its commit under --all (TSK-12).
+    expect((await f.run(["status"])).stdout).toBe("1 landed, struck or failed task not shown - vx status --all shows them\n");
+    expect((await f.run(["status", "--all"])).stdout).toContain(`${id}  mission  landed `);
   });
 
   test("a question answered with decide, a follow-up with prompt, a vanished soldier redispatched", async () => {

@@ -69,7 +69,8 @@ describe("vx status", () => {
     const report = reportPath(projectPaths(join(s.home, ".vexillum"), s.project), scout as unknown as Task);
     mkdirSync(dirname(report), { recursive: true });
     writeFileSync(report, "# findings\n");
-    const r = await vx(["status"], { cwd: s.project, env: s.env });
+    // A failed task is out of the default view (TSK-12): `--all` lists it.
+    const r = await vx(["status", "--all"], { cwd: s.project, env: s.env });
     expect(r.stdout).toBe(
       [
         "eeeeeeeeeeeeeeee  mission  failed       vexillum/eeeeeeeeeeeeeeee  fix the login bug",
@@ -81,6 +82,10 @@ describe("vx status", () => {
     );
     const doc = JSON.parse((await vx(["status", "--json"], { cwd: s.project, env: s.env })).stdout);
     expect(doc.reports).toEqual({ ffffffffffffffff: report });
+    const shortView = await vx(["status"], { cwd: s.project, env: s.env });
+    expect(shortView.stdout).toBe(
+      `ffffffffffffffff  scout    done         vexillum/ffffffffffffffff  fix the login bug\n    report: ${report}\n1 landed, struck or failed task not shown - vx status --all shows them\n`,
+    );
   });
 
   test("escape sequences in a prompt, a question or an argument are shown, not sent to the terminal", async () => {
@@ -112,7 +117,7 @@ describe("vx status", () => {
     empty[Symbol.dispose]();
   });
 
-  test.each(["--all", "--no-json", "--json=1", "-j"])("any other flag (%s): unknown status flag, exit 64", async (flag) => {
+  test.each(["--every", "--no-json", "--json=1", "-j"])("any other flag (%s): unknown status flag, exit 64", async (flag) => {
     using s = await initialized();
     const r = await vx(["status", flag], { cwd: s.project, env: s.env });
     expect(r.code).toBe(64);

@@ -55,11 +55,25 @@ describe("renderBlock", () => {
     }
   });
 
-  // Issue 19: landing many missions in the order that costs the fewest rebase round trips.
-  const LANDING_RULE = {
+  // Issue 19: landing many missions in the order that costs the fewest rebase round trips (its text before issue 28).
+  const LANDING_RULE_19 = {
     en: "- Several missions to land: land first the one that overlaps the fewest others (`vx status` shows\n  each mission's overlaps); after each landing, prompt every mission it names as diverged to rebase,\n  all in the same turn.\n",
     es: "- Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras\n  (`vx status` muestra los overlaps de cada mission); después de cada land, mandá un `vx prompt`\n  de rebase a cada mission que nombre como diverged, todas en el mismo turno.\n",
   } as const;
+
+  // Issue 28: land rebases a clean diverged mission itself; only the refused ones need a prompt.
+  const LANDING_RULE = {
+    en: "- Several missions to land: land first the one that overlaps the fewest others (`vx status` shows\n  each mission's overlaps), or `vx land --all`; land rebases a clean diverged mission itself, so prompt\n  to rebase only the missions it refuses (a conflict), all in the same turn.\n",
+    es: "- Varias missions para aterrizar: hacé land primero de la que se superpone con menos otras\n  (`vx status` muestra los overlaps de cada mission), o `vx land --all`; land hace rebase él mismo de\n  una mission diverged limpia, así que mandá un `vx prompt` de rebase solo a las que rechace (un\n  conflicto), todas en el mismo turno.\n",
+  } as const;
+
+  test.each(["en", "es"] as const)("%s: teaches land's own rebase, and the block before it reads as stale in its language", (lang) => {
+    const block = renderBlock(lang);
+    expect(block).toContain(LANDING_RULE[lang]);
+    const before = bodyOf(block).replace(LANDING_RULE[lang], LANDING_RULE_19[lang]);
+    expect(bodyHash(before)).toBe(lang === "en" ? "750210ac" : "a26c8d59");
+    expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
+  });
 
   // Issue 17: resume over redispatch when the camp holds work (CMD-RESUME-03).
   const RESUME_RULE = {
@@ -70,7 +84,7 @@ describe("renderBlock", () => {
   test.each(["en", "es"] as const)("%s: teaches resume over redispatch, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(RESUME_RULE[lang]);
-    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "");
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "").replace(LANDING_RULE[lang], LANDING_RULE_19[lang]);
     expect(bodyHash(before)).toBe(lang === "en" ? "51ed6073" : "d7b98be6");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });
@@ -92,7 +106,7 @@ describe("renderBlock", () => {
   test.each(["en", "es"] as const)("%s: teaches forum reviews, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(FORUM_RULE[lang]);
-    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "");
+    const before = bodyOf(block).replace(FORUM_RULE[lang], "").replace(RESUME_RULE[lang], "").replace(LANDING_RULE[lang], LANDING_RULE_19[lang]);
     expect(bodyHash(before)).toBe(lang === "en" ? "51ed6073" : "d7b98be6");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });

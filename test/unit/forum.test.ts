@@ -95,4 +95,21 @@ describe("the board's data (FOR-04)", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  test("each task's shown state (TSK-12): a landed mission with its commit, a struck scout, one still waiting to land", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "vx-board-")));
+    try {
+      const paths = projectPaths(root, "/p/app");
+      ensureProjectRecord(paths);
+      const commit = "0123456789abcdef0123456789abcdef01234567";
+      await createTask(paths, taskFixture({ id: "7777777777777777", kind: "mission", status: "done", landed_at: "2026-12-01T10:00:00Z", landed_commit: commit }));
+      await createTask(paths, taskFixture({ id: "8888888888888888", kind: "scout", status: "done", struck_at: "2026-12-01T10:00:00Z" }));
+      await createTask(paths, taskFixture({ id: "9999999999999999", kind: "mission", status: "done" }));
+      const board = await boardData(root, realExec, new Map(), Date.now());
+      const byId = Object.fromEntries(board.projects[0]!.tasks.map((t) => [t.id, [t.state, t.landed_commit]]));
+      expect(byId).toEqual({ "7777777777777777": ["landed", commit], "8888888888888888": ["struck", undefined], "9999999999999999": ["done", undefined] });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

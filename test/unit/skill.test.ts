@@ -57,17 +57,18 @@ describe("the vexillum skill files", () => {
     ["SKILL.md", "`task_id=<id> kind=<kind> camp_slot=<n> camp_branch=<branch>`"],
     ["SKILL.md", "`still running past the quick-settle probe - the sentinel will record its final status`"],
     ["landing.md", "`landed: fast-forwarded <dir> to <branch>`"],
-    ["landing.md", "`<branch> is not a fast-forward of <base> (it has diverged) - have the soldier rebase <branch> onto <base>, then retry`"],
+    ["landing.md", "`<branch> is not a fast-forward of <base> and rebasing it would conflict in <file>, <file> - have the soldier rebase <branch> onto <base>, then retry`"],
+    ["landing.md", "`land stopped at task <id>: <its refusal>; not tried: <id>, <id>`"],
     ["landing.md", "`project checkout <dir> has uncommitted changes, refusing to land <branch>`"],
     ["landing.md", "`project checkout <dir> is on <current>, not <base> - check out <base>, then retry`"],
     ["landing.md", "`task <id> is a scout - scouts report, they do not land; strike it once you have read its report`"],
     ["landing.md", "`task <id> is shipped - landing a pull request is not supported yet`"],
     ["landing.md", "`land refused: <reason>`"],
     ["landing.md", "`landed, but automatic strike failed: <reason> - retry with 'vx strike <id>'`"],
-    ["landing.md", '`vx: now diverged from <base>: <id>, <id>; prompt them to rebase (vx prompt <id> "rebase on <base>")`'],
+    ["landing.md", '`vx: now diverged from <base>: <id>, <id>; vx land rebases a clean one itself, prompt only those it refuses (vx prompt <id> "rebase on <base>")`'],
     ["landing.md", "`    landing: <fast-forwards <base>|diverged from <base>>; <merges cleanly|would conflict|merge unknown>; <n> file[s] changed; <no overlap|overlaps <id>, <id>...>`"],
     ["landing.md", "Land first the mission that overlaps the fewest others"],
-    ["landing.md", "Prompt every one of them to rebase in that same turn"],
+    ["landing.md", "Prompt every one it refuses to rebase in that"],
     ["striking.md", "`struck: camp returned to the pool, herdr pane closed.`"],
     ["striking.md", "`struck: camp returned to the pool, tmux session closed.`"],
     ["striking.md", "`strike refused: task <id>'s camp is not leased (already struck)`"],
@@ -112,7 +113,7 @@ describe("the vexillum skill files", () => {
   });
 
   test("every flag mentioned is a real vx flag (or one of the git flags shown)", () => {
-    const vxFlags = ["kind", "harness", "backend", "model", "effort", "json", "dismiss", "force", "discard", "ack", "poll-interval", "max-wait", "log-file", "pane-tail-lines"];
+    const vxFlags = ["kind", "harness", "backend", "model", "effort", "json", "dismiss", "force", "discard", "ack", "poll-interval", "max-wait", "log-file", "pane-tail-lines", "all"];
     const gitFlags = ["ff-only", "oneline", "short"];
     const allowed = new Set([...vxFlags, ...gitFlags]);
     const flags = [...ALL.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]);

@@ -63,6 +63,9 @@ const rows: Row[] = [
     current: true,
   },
   { name: "corrupt task counts as current", task: "throws", current: true },
+  { name: "landed recorded (TSK-12), even with the pool unreadable", task: task({ ...CAMP, landed_commit: "0123456789abcdef0123456789abcdef01234567" }), leased: "unreadable", current: false },
+  { name: "struck recorded (TSK-12), a scout too", task: task({ ...CAMP, kind: "scout", struck_at: "2026-11-30T11:00:00.000Z" }), wake: { kind: "scout" }, leased: "unreadable", current: false },
+  { name: "a mission waiting to land stays news", task: task({ ...CAMP }), leased: "unreadable", current: true },
 ];
 
 function ctx(row: Row, asked: string[] = []): CurrencyContext {

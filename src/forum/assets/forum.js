@@ -248,8 +248,12 @@ function taskRow(t) {
   const tr = el("tr");
   tr.dataset.task = t.id;
   tr.dataset.status = t.status;
+  // TSK-12: a landed mission or a struck task, told from one still waiting; older servers send no state.
+  const state = t.state || t.status;
+  tr.dataset.state = state;
   const status = el("td");
-  status.append(el("span", `badge ${t.status}`, t.status));
+  status.append(el("span", `badge ${state}`, state));
+  if (t.landed_commit) status.append(el("div", "meta", `at ${t.landed_commit.slice(0, 12)}`));
   const what = el("td");
   what.append(el("div", "", t.first_line || "(no prompt)"));
   if (t.question) what.append(el("div", "question", `asks: ${t.question}`));
