@@ -1,0 +1,182 @@
+/** TSK-12: what a soldier's harness spent, read from the harness's own records; never a made-up number. */
+import { closeSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Env } from "../../state/paths";
+
+export type Tokens = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  cost_usd?: number;
+};
+export type Usage = Tokens & { source: string };
+export type UsageUnknown = { unknown: string };
+export type UsageResult = Usage | UsageUnknown;
+
+/** One soldier's records: its camp (the harness's cwd), the time window it held the camp, where its private state lives. */
+export type UsageQuery = {
+  taskId: string;
+  camp: string;
+  /** Epoch ms: records before the task was created belong to an earlier tenant of the camp. */
+  since: number;
+  /** Epoch ms: the next task in the same camp, when there is one. */
+  until: number;
+  /** The task's hooks dir (Gemini CLI's private home lives there). */
+  hooksDir: string;
+  env: Env;
+};
+
+export type UsageReader = (q: UsageQuery) => UsageResult;
+
+export function isKnown(u: UsageResult): u is Usage {
+  return !("unknown" in u);
+}
+
+export function home(env: Env): string {
+  return env.HOME || homedir();
+}
+
+/** A record's time inside the query's window (an unparsable time counts, so a record is never lost to its clock format). */
+export function inWindow(q: UsageQuery, at: unknown): boolean {
+  const ms = typeof at === "number" ? at : typeof at === "string" ? Date.parse(at) : Number.NaN;
+  if (Number.isNaN(ms)) return true;
+  return ms >= q.since && ms < q.until;
+}
+
+export function num(x: unknown): number {
+  return typeof x === "number" && Number.isFinite(x) && x > 0 ? x : 0;
+}
+
+/** A running sum; `cost` only when some record had one. */
+export class Tally {
+  input = 0;
+  output = 0;
+  cacheRead = 0;
+  cacheWrite = 0;
+  cost: number | undefined;
+  records = 0;
+
+  add(t: { input?: unknown; output?: unknown; cacheRead?: unknown; cacheWrite?: unknown; cost?: unknown }): void {
+    this.input += num(t.input);
+    this.output += num(t.output);
+    this.cacheRead += num(t.cacheRead);
+    this.cacheWrite += num(t.cacheWrite);
+    if (typeof t.cost === "number" && Number.isFinite(t.cost)) this.cost = (this.cost ?? 0) + t.cost;
+    this.records++;
+  }
+
+  result(source: string, none: string): UsageResult {
+    if (this.records === 0) return { unknown: none };
+    return {
+      input_tokens: this.input,
+      output_tokens: this.output,
+      cache_read_tokens: this.cacheRead,
+      cache_write_tokens: this.cacheWrite,
+      ...(this.cost !== undefined ? { cost_usd: Math.round(this.cost * 1e6) / 1e6 } : {}),
+      source,
+    };
+  }
+}
+
+const CHUNK = 1 << 20;
+/** A longer line (a tool result holding a whole file) is skipped: usage lines are short. */
+const MAX_LINE = 8 << 20;
+
+/**
+ * Calls `fn` with each line of `path` holding `needle` (or one of them), reading 1 MiB at a time, so memory stays bounded however long the
+ * transcript; returns the number of lines that did not parse as JSON. `fn` returning false stops the reading.
+ */
+export function eachJsonLine(path: string, needle: string | readonly string[], fn: (x: Record<string, unknown>) => boolean | void, maxBytes = Number.POSITIVE_INFINITY): number {
+  const fd = openSync(path, "r");
+  let bad = 0;
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    let carry = "";
+    let skipping = false;
+    let read = 0;
+    let stop = false;
+    const line = (text: string) => {
+      if (typeof needle === "string" ? !text.includes(needle) : !needle.some((n) => text.includes(n))) return;
+      let x: unknown;
+      try {
+        x = JSON.parse(text);
+      } catch {
+        bad++;
+        return;
+      }
+      if (x && typeof x === "object" && !Array.isArray(x)) stop = fn(x as Record<string, unknown>) === false;
+    };
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n <= 0) break;
+      read += n;
+      const parts = (carry + buf.toString("utf8", 0, n)).split("\n");
+      carry = parts.pop() ?? "";
+      for (const p of parts) {
+        if (skipping) skipping = false;
+        else line(p);
+        if (stop) return bad;
+      }
+      if (carry.length > MAX_LINE) {
+        carry = "";
+        skipping = true;
+      }
+      if (read >= maxBytes) return bad;
+    }
+    if (!skipping && carry) line(carry);
+    return bad;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first line of a file, read up to `cap` bytes; undefined when it does not parse. */
+export function firstJsonLine(path: string, cap = 1 << 20): Record<string, unknown> | undefined {
+  let first: Record<string, unknown> | undefined;
+  try {
+    eachJsonLine(
+      path,
+      "",
+      (x) => {
+        first = x;
+        return false;
+      },
+      cap,
+    );
+  } catch {
+    return undefined;
+  }
+  return first;
+}
+
+/** The `.jsonl` files of `dir` modified since `since` (older ones cannot hold the task's records); [] when it is missing. */
+export function recentJsonl(dir: string, since: number, suffix = ".jsonl"): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const n of names) {
+    if (!n.endsWith(suffix)) continue;
+    const p = join(dir, n);
+    try {
+      if (statSync(p).mtimeMs >= since) out.push(p);
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return out.sort();
+}
+
+export function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
