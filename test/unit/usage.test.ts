@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type UsageResult, taskUsage, tasksUsage, usageLine, usageTotal } from "../../src/cost";
+import { eachJsonLine } from "../../src/harnesses/usage/records";
 import { stateDirPaths } from "../../src/state/paths";
 import type { Task } from "../../src/state/schemas";
 import { taskFixture } from "../helpers";
@@ -161,5 +162,31 @@ describe("usage readers", () => {
     lines.splice(4, 0, `{"type":"message","pad":"${"x".repeat(9 << 20)}","usage":1}`);
     writeFileSync(file, lines.join("\n"));
     expect(usageOf(w, task(w, "pi"))).toMatchObject({ input_tokens: 2010, output_tokens: 405 });
+  });
+
+  test("lines split across the reader's 1 MiB chunks are each read once, whole", () => {
+    const w = world();
+    const path = join(w.home, "long.jsonl");
+    mkdirSync(w.home, { recursive: true });
+    // Lines of many lengths, so chunk ends fall inside lines, some of them the usage lines.
+    const lines: string[] = [];
+    let want = 0;
+    for (let i = 0; i < 3000; i++) {
+      if (i % 7 === 0) {
+        lines.push(JSON.stringify({ type: "u", n: i, pad: "y".repeat(i % 997), usage: i }));
+        want += i;
+      } else lines.push(JSON.stringify({ type: "other", pad: "z".repeat((i * 131) % 4000) }));
+    }
+    writeFileSync(path, lines.join("\n"));
+    let sum = 0;
+    let seen = 0;
+    expect(
+      eachJsonLine(path, '"usage"', (x) => {
+        sum += x.usage as number;
+        seen++;
+      }),
+    ).toBe(0);
+    expect(seen).toBe(Math.ceil(3000 / 7));
+    expect(sum).toBe(want);
   });
 });

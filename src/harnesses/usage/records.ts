@@ -83,49 +83,76 @@ export class Tally {
 const CHUNK = 1 << 20;
 /** A longer line (a tool result holding a whole file) is skipped: usage lines are short. */
 const MAX_LINE = 8 << 20;
+const NL = 10;
 
 /**
- * Calls `fn` with each line of `path` holding `needle` (or one of them), reading 1 MiB at a time, so memory stays bounded however long the
- * transcript; returns the number of lines that did not parse as JSON. `fn` returning false stops the reading.
+ * Calls `fn` with each line of `path` holding `needle` (or one of them), reading 1 MiB at a time, so memory stays
+ * bounded however long the transcript; only those lines are decoded and parsed (a transcript is mostly tool output).
+ * Returns the number of such lines that did not parse as JSON. `fn` returning false stops the reading.
  */
 export function eachJsonLine(path: string, needle: string | readonly string[], fn: (x: Record<string, unknown>) => boolean | void, maxBytes = Number.POSITIVE_INFINITY): number {
+  const needles = (typeof needle === "string" ? [needle] : needle).map((n) => Buffer.from(n));
   const fd = openSync(path, "r");
   let bad = 0;
+  let stop = false;
+  const line = (buf: Buffer, from: number, to: number) => {
+    let x: unknown;
+    try {
+      x = JSON.parse(buf.toString("utf8", from, to));
+    } catch {
+      bad++;
+      return;
+    }
+    if (x && typeof x === "object" && !Array.isArray(x)) stop = fn(x as Record<string, unknown>) === false;
+  };
+  /** The lines of `buf` up to `end` (a line's end) holding a needle; the index just after the last one looked at. */
+  const scan = (buf: Buffer, end: number) => {
+    let pos = 0;
+    while (pos < end && !stop) {
+      let hit = -1;
+      for (const n of needles) {
+        const at = buf.indexOf(n, pos);
+        if (at !== -1 && at < end && (hit === -1 || at < hit)) hit = at;
+      }
+      if (hit === -1) return;
+      const start = buf.lastIndexOf(NL, hit) + 1;
+      let stopAt = buf.indexOf(NL, hit);
+      if (stopAt === -1 || stopAt > end) stopAt = end;
+      line(buf, Math.max(start, pos), stopAt);
+      pos = stopAt + 1;
+    }
+  };
   try {
-    const buf = Buffer.alloc(CHUNK);
-    let carry = "";
+    const chunk = Buffer.alloc(CHUNK);
+    let carry = Buffer.alloc(0);
     let skipping = false;
     let read = 0;
-    let stop = false;
-    const line = (text: string) => {
-      if (typeof needle === "string" ? !text.includes(needle) : !needle.some((n) => text.includes(n))) return;
-      let x: unknown;
-      try {
-        x = JSON.parse(text);
-      } catch {
-        bad++;
-        return;
-      }
-      if (x && typeof x === "object" && !Array.isArray(x)) stop = fn(x as Record<string, unknown>) === false;
-    };
     for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
+      const n = readSync(fd, chunk, 0, CHUNK, null);
       if (n <= 0) break;
       read += n;
-      const parts = (carry + buf.toString("utf8", 0, n)).split("\n");
-      carry = parts.pop() ?? "";
-      for (const p of parts) {
-        if (skipping) skipping = false;
-        else line(p);
-        if (stop) return bad;
+      let buf = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      if (skipping) {
+        const nl = buf.indexOf(NL);
+        if (nl === -1) {
+          carry = Buffer.alloc(0);
+          continue;
+        }
+        skipping = false;
+        buf = buf.subarray(nl + 1);
       }
+      const last = buf.lastIndexOf(NL);
+      if (last !== -1) scan(buf, last);
+      if (stop) return bad;
+      // Copied: the chunk buffer is reused by the next read.
+      carry = Buffer.from(buf.subarray(last + 1));
       if (carry.length > MAX_LINE) {
-        carry = "";
+        carry = Buffer.alloc(0);
         skipping = true;
       }
       if (read >= maxBytes) return bad;
     }
-    if (!skipping && carry) line(carry);
+    if (!skipping && carry.length > 0) scan(carry, carry.length);
     return bad;
   } finally {
     closeSync(fd);
