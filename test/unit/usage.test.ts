@@ -189,4 +189,14 @@ describe("usage readers", () => {
     expect(seen).toBe(Math.ceil(3000 / 7));
     expect(sum).toBe(want);
   });
+
+  test("a FIFO where a transcript would be is skipped, never waited on", () => {
+    const w = world();
+    const file = place(w, "claude.jsonl", join(claudeDir(w), "s.jsonl"));
+    expect(Bun.spawnSync(["mkfifo", join(claudeDir(w), "fifo.jsonl")]).exitCode).toBe(0);
+    expect(usageOf(w, task(w, "claude"))).toMatchObject({ input_tokens: 1210, source: dirname(file) });
+    const direct = join(w.home, "direct.jsonl");
+    expect(Bun.spawnSync(["mkfifo", direct]).exitCode).toBe(0);
+    expect(() => eachJsonLine(direct, "x", () => undefined)).not.toThrow();
+  });
 });

@@ -28,7 +28,8 @@ export function copilotUsage(q: UsageQuery): UsageResult {
   for (const id of ids.sort()) {
     const file = join(root, id, "events.jsonl");
     try {
-      if (statSync(file).mtimeMs < q.since) continue;
+      const st = statSync(file);
+      if (!st.isFile() || st.mtimeMs < q.since) continue;
     } catch {
       continue;
     }

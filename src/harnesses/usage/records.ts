@@ -1,5 +1,5 @@
 /** TSK-12: what a soldier's harness spent, read from the harness's own records; never a made-up number. */
-import { closeSync, openSync, readSync, readdirSync, statSync } from "node:fs";
+import { closeSync, constants, openSync, readSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Env } from "../../state/paths";
@@ -92,7 +92,8 @@ const NL = 10;
  */
 export function eachJsonLine(path: string, needle: string | readonly string[], fn: (x: Record<string, unknown>) => boolean | void, maxBytes = Number.POSITIVE_INFINITY): number {
   const needles = (typeof needle === "string" ? [needle] : needle).map((n) => Buffer.from(n));
-  const fd = openSync(path, "r");
+  // Non-blocking, so a FIFO in the harness's folder fails the read instead of hanging vx status.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   let bad = 0;
   let stop = false;
   const line = (buf: Buffer, from: number, to: number) => {
@@ -178,7 +179,7 @@ export function firstJsonLine(path: string, cap = 1 << 20): Record<string, unkno
   return first;
 }
 
-/** The `.jsonl` files of `dir` modified since `since` (older ones cannot hold the task's records); [] when it is missing. */
+/** The `.jsonl` files (regular ones) of `dir` modified since `since` (older ones cannot hold the task's records); [] when it is missing. */
 export function recentJsonl(dir: string, since: number, suffix = ".jsonl"): string[] {
   let names: string[];
   try {
@@ -191,7 +192,8 @@ export function recentJsonl(dir: string, since: number, suffix = ".jsonl"): stri
     if (!n.endsWith(suffix)) continue;
     const p = join(dir, n);
     try {
-      if (statSync(p).mtimeMs >= since) out.push(p);
+      const st = statSync(p);
+      if (st.isFile() && st.mtimeMs >= since) out.push(p);
     } catch {
       // Gone since the listing.
     }
@@ -199,10 +201,11 @@ export function recentJsonl(dir: string, since: number, suffix = ".jsonl"): stri
   return out.sort();
 }
 
+/** A regular file or a directory there (a link followed), nothing else. */
 export function exists(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    const st = statSync(path);
+    return st.isFile() || st.isDirectory();
   } catch {
     return false;
   }
