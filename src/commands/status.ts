@@ -15,6 +15,7 @@ import { isoTime } from "../time";
 import { scoutReports } from "../lifecycle/observe";
 import { endingNote } from "../soldiers/wait";
 import { type LinkState, readLinkState } from "../machines/link-state";
+import { type UsageResult, tasksUsage, usageLine, usageTotal } from "../cost";
 
 /** Whitespace runs collapsed; more than 60 characters cut to 60 plus `...`. */
 function shortPrompt(prompt: string): string {
@@ -71,6 +72,7 @@ function statusLines(
   resumable?: string,
   reports: Readonly<Record<string, string>> = {},
   links: Readonly<Record<string, LinkState | undefined>> = {},
+  usage: Readonly<Record<string, UsageResult>> = {},
 ): string {
   if (tasks.length === 0) return "no tasks yet in this project.\n";
   const out: string[] = [];
@@ -90,6 +92,8 @@ function statusLines(
     if (where) out.push(where);
     const l = landing.find((x) => x.id === t.id);
     if (l) out.push(landingLine(l));
+    const cost = usageLine(usage[t.id]);
+    if (cost) out.push(cost);
   }
   if (resumable) out.push(resumable);
   if (putAway > 0) out.push(putAwayLine(putAway));
@@ -124,6 +128,15 @@ function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
   }
 }
 
+function usageJson(paths: ProjectPaths, tasks: Loaded<Task>[], env: Deps["env"]) {
+  const usage = tasksUsage(
+    paths,
+    sortTasks(tasks).map((t) => t.value),
+    env,
+  );
+  return { usage, usage_total: usageTotal(usage) };
+}
+
 export const statusCommand = defineVxCommand({
   name: "status",
   summary: "Report the troop: every mission and scout in the current project",
@@ -141,7 +154,8 @@ export const statusCommand = defineVxCommand({
     const landing = await landingOf(deps, project.paths, tasks, leased);
     if (!args.json) {
       const ordered = sortTasks(tasks).map((t) => t.value);
-      deps.stdout.write(statusLines(tasks, { leased, all: args.all === true }, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered), linksOf(project.root, tasks)));
+      const usage = tasksUsage(project.paths, ordered, deps.env);
+      deps.stdout.write(statusLines(tasks, { leased, all: args.all === true }, landing, resumableLine(ordered, leased), scoutReports(project.paths, ordered), linksOf(project.root, tasks), usage));
       return EXIT.ok;
     }
     const reports = scoutReports(
@@ -159,6 +173,8 @@ export const statusCommand = defineVxCommand({
       ...(Object.keys(reports).length > 0 ? { reports } : {}),
       // And only when a task runs on another machine: each machine's link (MCH-09).
       ...(tasks.some((t) => t.value.machine) ? { machines: linksOf(project.root, tasks) } : {}),
+      // TSK-13, TSK-14: with any task, each one's usage (or why it is unknown) by id, and the project's total.
+      ...(tasks.length > 0 ? usageJson(project.paths, tasks, deps.env) : {}),
     };
     deps.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return EXIT.ok;

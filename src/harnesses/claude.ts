@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors";
 import { type ReportState, reportCommand } from "./hook-shell";
 import type { Harness, HookedLaunch } from "./types";
+import { claudeUsage } from "./usage/claude";
 
 const MODELS = ["haiku", "sonnet", "opus", "fable"];
 const EFFORTS = ["low", "medium", "high", "xhigh", "max"];
@@ -72,6 +73,7 @@ export const claude: Harness = {
   },
   // A camp is its own worktree, so "the last conversation in this directory" is the soldier's own.
   continueArgs: async () => ["--continue"],
+  usage: claudeUsage,
   commander: {
     wake: { kind: "hook" },
     installed: () => false,

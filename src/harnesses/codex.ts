@@ -6,6 +6,7 @@ import { CODEX_SANDBOX_WHY, codexSandboxAdvice } from "../sandbox";
 import { terminalText } from "../terminal-text";
 import { type ReportState, reportCommand, tomlString } from "./hook-shell";
 import type { Harness } from "./types";
+import { codexUsage } from "./usage/codex";
 
 /** The thread is the commander's own (`CODEX_THREAD_ID` recorded from its commands), never "the newest". */
 export function codexQueueArgv(thread: string, text: string): string[] {
@@ -45,6 +46,7 @@ export const codex: Harness = {
   launchRefusal: () => undefined,
   // A subcommand, so first; `--last` is the newest session of this directory, the camp.
   continueArgs: async () => ["resume", "--last"],
+  usage: codexUsage,
   commander: {
     wake: {
       kind: "queue",

@@ -5,6 +5,7 @@ import { readTextIfExists } from "../state/files";
 import { type ReportState, reportCommand } from "./hook-shell";
 import type { Harness } from "./types";
 import { wakeFileCheck } from "./wake-check";
+import { copilotUsage } from "./usage/copilot";
 
 export const COPILOT = {
   bin: "copilot",
@@ -115,6 +116,7 @@ export const copilot: Harness = {
   launchRefusal: () => undefined,
   // It picks the camp's own session, even when another camp's is newer.
   continueArgs: async () => [COPILOT.continueFlag],
+  usage: copilotUsage,
   commander: {
     // A wake pending at a turn's end goes by the agentStop hook first.
     wake: { kind: "idle-prompt" },

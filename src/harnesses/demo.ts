@@ -24,6 +24,7 @@ export const demo: Harness = {
     if (env[DEMO_ENV] !== "1") return `the demo harness is for 'vx ${DEMO_COMMAND}' only - run: vx ${DEMO_COMMAND}`;
     return undefined;
   },
+  usage: () => ({ unknown: "the demo soldier runs no model" }),
   continueArgs: async () => undefined,
   // Inert: COMMANDER_NAMES leaves it out.
   commander: {

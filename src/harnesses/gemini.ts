@@ -8,6 +8,7 @@ import { SettingsShapeError } from "../errors";
 import { readTextIfExists } from "../state/files";
 import { shellQuote } from "./hook-shell";
 import type { Harness, HookedLaunch } from "./types";
+import { geminiUsage } from "./usage/gemini";
 
 export const GEMINI = {
   name: "gemini",
@@ -146,6 +147,7 @@ export const gemini: Harness = {
   launchRefusal: () => undefined,
   // Sessions are per GEMINI_CLI_HOME and camp, so "latest" is this soldier's.
   continueArgs: async () => [...GEMINI.continueArgs],
+  usage: geminiUsage,
   commander: {
     wake: { kind: "idle-prompt" },
     installed: () => false,

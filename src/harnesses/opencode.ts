@@ -11,6 +11,7 @@ import { scaled } from "../time";
 import { opencodePlugin } from "./state-hook-templates";
 import type { ContinueCtx, Harness } from "./types";
 import { wakeFileCheck } from "./wake-check";
+import { opencodeUsage } from "./usage/opencode";
 
 function configCheck(top: string): Check {
   const name = "OpenCode loads the wake plugin";
@@ -74,6 +75,7 @@ export const opencode: Harness = {
     const id = await campSession(ctx);
     return id ? ["--session", id] : undefined;
   },
+  usage: opencodeUsage,
   commander: {
     wake: { kind: "idle-prompt" },
     installed: (top) => readTextIfExists(join(top, OPENCODE_PLUGIN_PATH)) !== undefined,

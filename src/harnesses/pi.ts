@@ -6,6 +6,7 @@ import { PI_EXTENSION_PATH, PI_SETTINGS_PATH, mergePiSettings } from "./pi-setti
 import { piExtension } from "./state-hook-templates";
 import type { Harness } from "./types";
 import { wakeFileCheck } from "./wake-check";
+import { piUsage } from "./usage/pi";
 
 export const pi: Harness = {
   name: "pi",
@@ -22,6 +23,7 @@ export const pi: Harness = {
   checkModelEffort: () => undefined,
   launchRefusal: () => undefined,
   continueArgs: async () => ["--continue"],
+  usage: piUsage,
   commander: {
     wake: { kind: "hook" },
     installed: (top) => readTextIfExists(join(top, PI_EXTENSION_PATH)) !== undefined,

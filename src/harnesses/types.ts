@@ -4,6 +4,7 @@ import type { Check } from "../check";
 import type { Exec } from "../exec";
 import type { Commander } from "../state/schemas";
 import type { HarnessName } from "./names";
+import type { UsageReader } from "./usage/records";
 
 /** Args, env and files (outside the camp) that make a harness run `vx report`; `links` for Gemini CLI's private home. */
 export type HookedLaunch = {
@@ -102,6 +103,8 @@ export interface Harness {
   launchRefusal(env: Record<string, string | undefined>, backend: BackendName): string | undefined;
   /** CMD-RESUME-01: args (before the soldier args) continuing its conversation in `ctx.camp`; undefined starts afresh; a failed lookup throws. */
   continueArgs(ctx: ContinueCtx): Promise<string[] | undefined>;
+  /** TSK-13: what the soldier spent, read from the harness's own records (bounded, never throwing), or why it is unknown. */
+  readonly usage: UsageReader;
   /** As a commander: its wake path, what init writes, what doctor checks. */
   readonly commander: CommanderSide;
 }

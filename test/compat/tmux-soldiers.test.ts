@@ -134,6 +134,12 @@ for (const spec of SPECS) {
       );
       expect(f.dirt(alpha.id)).toEqual([]);
       if (spec.trusted) expect(spec.trusted(f)).toBe(true);
+      // TSK-13: its usage read from the harness's own records; the mock answers every call with 5 output tokens.
+      const usage = JSON.parse((await vx(["status", "--json"], { cwd: f.project, env: f.env })).stdout).usage[alpha.id];
+      expect(usage.unknown).toBeUndefined();
+      expect(usage.input_tokens).toBeGreaterThan(0);
+      expect(usage.output_tokens).toBeGreaterThan(0);
+      expect(usage.output_tokens % 5).toBe(0);
 
       // Landed at once: an idle OpenCode TUI alone takes half a CPU, which slows the next start.
       f.stopSampling(alpha.id);

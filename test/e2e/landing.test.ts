@@ -68,7 +68,7 @@ describe("landing many missions", () => {
     const { a, b, c, ids } = await troop(f);
     commit(f.project, "shared.txt", "from main\n");
     const doc = JSON.parse((await f.run(["status", "--json"])).stdout);
-    expect(Object.keys(doc)).toEqual(["schema_version", "generated_at", "project_root", "tasks", "landing"]);
+    expect(Object.keys(doc)).toEqual(["schema_version", "generated_at", "project_root", "tasks", "landing", "usage", "usage_total"]);
     expect(doc.tasks.map((t: { id: string }) => t.id)).toEqual(ids);
     expect(doc.tasks.find((t: { id: string }) => t.id === a.id)).toEqual(f.task(a.id));
     const entry = (id: string, over: Record<string, unknown>) => ({

@@ -109,11 +109,14 @@ describe("vx status", () => {
     expect(r.stdout).toEndWith("}\n");
     expect(r.stdout).toContain('\n  "tasks": [\n');
     const doc = JSON.parse(r.stdout);
-    expect(Object.keys(doc)).toEqual(["schema_version", "generated_at", "project_root", "tasks"]);
+    expect(Object.keys(doc)).toEqual(["schema_version", "generated_at", "project_root", "tasks", "usage", "usage_total"]);
+    expect(doc.usage).toEqual({ dddddddddddddddd: { unknown: "no camp recorded for this task" } });
     expect(doc.project_root).toBe(join(s.home, ".vexillum", "projects", projectKey(s.project)));
     expect(doc.tasks).toEqual([task("dddddddddddddddd", { future_field: { x: 1 } })]);
     const empty = await initialized();
-    expect(JSON.parse((await vx(["status", "--json"], { cwd: empty.project, env: empty.env })).stdout).tasks).toEqual([]);
+    const none = JSON.parse((await vx(["status", "--json"], { cwd: empty.project, env: empty.env })).stdout);
+    expect(none.tasks).toEqual([]);
+    expect(Object.keys(none)).toEqual(["schema_version", "generated_at", "project_root", "tasks"]);
     empty[Symbol.dispose]();
   });
 
