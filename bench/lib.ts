@@ -139,3 +139,19 @@ export function runningTask(id: string, fields: Record<string, unknown>): Task {
 export function taskFile(paths: ProjectPaths, id: string, fields: Record<string, unknown>): void {
   writeFileSync(join(paths.tasksDir, `${id}.json`), JSON.stringify(runningTask(id, fields)));
 }
+
+/**
+ * A process's memory from /proc/<pid>/smaps_rollup (Linux), in KiB: RSS, PSS, and anonymous memory
+ * (its own heap and stacks: what the program controls; the rest is mostly pages of its binary).
+ */
+export function smapsKiB(pid: number): { rss: number; pss: number; anon: number } {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? Number.NaN);
+  return { rss: field("Rss"), pss: field("Pss"), anon: field("Anonymous") };
+}
+
+/** utime + stime of a process, in ms (USER_HZ is 100 on Linux). */
+export function procCpuMs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+}

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
+import { vxBuildConfig } from "./build-options";
 
 const { values } = parseArgs({
   options: {
@@ -22,25 +23,7 @@ if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
   process.exit(1);
 }
 
-const result = await Bun.build({
-  entrypoints: ["./src/cli.ts"],
-  minify: true,
-  bytecode: true,
-  splitting: true,
-  format: "esm",
-  sourcemap: "none",
-  define: {
-    VX_VERSION: JSON.stringify(values.version),
-    VX_BUILD_KIND: JSON.stringify(values.release ? "release" : "source"),
-  },
-  compile: {
-    outfile: values.outfile,
-    autoloadDotenv: false,
-    execArgv: ["--smol"],
-    autoloadBunfig: false,
-    ...(values.target ? { target: values.target as "bun-linux-x64" } : {}),
-  },
-});
+const result = await Bun.build(vxBuildConfig({ outfile: values.outfile, version: values.version, release: values.release, target: values.target }));
 
 if (!result.success) {
   for (const log of result.logs) console.error(log);
