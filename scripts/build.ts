@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import pkg from "../package.json" with { type: "json" };
+import { LIKE_VX, LIKE_VX_COMPILE } from "./build-flags";
 
 const { values } = parseArgs({
   options: {
@@ -24,10 +25,9 @@ if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(values.version)) {
 
 const result = await Bun.build({
   entrypoints: ["./src/cli.ts"],
+  ...LIKE_VX,
   minify: true,
-  bytecode: true,
   splitting: true,
-  format: "esm",
   sourcemap: "none",
   define: {
     VX_VERSION: JSON.stringify(values.version),
@@ -35,9 +35,7 @@ const result = await Bun.build({
   },
   compile: {
     outfile: values.outfile,
-    autoloadDotenv: false,
-    execArgv: ["--smol"],
-    autoloadBunfig: false,
+    ...LIKE_VX_COMPILE,
     ...(values.target ? { target: values.target as "bun-linux-x64" } : {}),
   },
 });
