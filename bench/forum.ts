@@ -2,7 +2,7 @@
 /**
  * The forum server's costs (issue 18), each beside a baseline measured in the same run:
  * - idle RSS and CPU of `vx forum serve` (no page, then one open event stream) against a compiled
- *   Bun program that only runs Bun.serve, built like vx (--smol);
+ *   Bun program that only runs Bun.serve, built like vx (scripts/build-options.ts);
  * - message-to-wake latency: a POST from the page until the 201 (transcript, inbox and wake on
  *   disk), and until a waiting `vx sentinel await` exits 2, against the await's latency for a
  *   soldier wake file renamed into the queue;
@@ -12,6 +12,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { LIKE_VX, LIKE_VX_COMPILE } from "../scripts/build-options";
 import { projectKey } from "../src/state/paths";
 import { VX, benchWorld, median, rssKiB } from "./lib";
 
@@ -81,7 +82,7 @@ const serverOpen = await idle(info.pid, 10);
 
 const src = join(w.base, "serve.ts");
 writeFileSync(src, 'Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x") });\nsetInterval(() => {}, 1 << 30);\n');
-const built = await Bun.build({ entrypoints: [src], bytecode: true, format: "esm", compile: { outfile: join(w.base, "serve"), execArgv: ["--smol"] } });
+const built = await Bun.build({ entrypoints: [src], ...LIKE_VX, compile: { outfile: join(w.base, "serve"), ...LIKE_VX_COMPILE } });
 if (!built.success) throw new Error("could not build the baseline server");
 const plain = Bun.spawn([join(w.base, "serve")], { stdout: "ignore", stderr: "ignore" });
 await Bun.sleep(1000);
@@ -197,7 +198,7 @@ w.dispose();
 
 const f = (x: number) => x.toFixed(1);
 console.log(`idle 10 s each (RSS total / anonymous MiB, CPU %):`);
-console.log(`  baseline Bun.serve (--smol):      ${f(plainIdle.rss)} / ${f(plainIdle.anon)} MiB, ${plainIdle.cpu.toFixed(2)} %`);
+console.log(`  baseline Bun.serve (like vx):     ${f(plainIdle.rss)} / ${f(plainIdle.anon)} MiB, ${plainIdle.cpu.toFixed(2)} %`);
 console.log(`  vx forum serve, no page:          ${f(serverIdle.rss)} / ${f(serverIdle.anon)} MiB, ${serverIdle.cpu.toFixed(2)} %`);
 console.log(`  vx forum serve, one open stream:  ${f(serverOpen.rss)} / ${f(serverOpen.anon)} MiB, ${serverOpen.cpu.toFixed(2)} %`);
 console.log(`message to wake (${rounds} rounds, medians):`);

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { LIKE_VX, LIKE_VX_COMPILE } from "../scripts/build-options";
 import { realExec } from "../src/exec";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
 import { newMemory, runPass } from "../src/sentinel/pass";
@@ -39,16 +40,17 @@ export function benchWorld(extraEnv: Record<string, string> = {}): BenchWorld {
 
 /**
  * A compiled empty Bun program, the baseline for start-up ratios; `sameFlags` builds it the way
- * scripts/build.ts builds vx (bytecode, --smol), to separate vx's own cost from Bun's options.
+ * scripts/build.ts builds vx (scripts/build-options.ts), to separate vx's own cost from Bun's options;
+ * `execArgv` adds runtime flags (a comparison with a flag vx does not take).
  */
-export async function emptyBinary(dir: string, sameFlags = false): Promise<string> {
+export async function emptyBinary(dir: string, sameFlags = false, execArgv: string[] = []): Promise<string> {
   const src = join(dir, "empty.ts");
   await Bun.write(src, "");
-  const out = join(dir, sameFlags ? "empty-same-flags" : "empty");
+  const out = join(dir, `${sameFlags ? "empty-same-flags" : "empty"}${execArgv.join("")}`);
   const result = await Bun.build({
     entrypoints: [src],
-    ...(sameFlags ? { bytecode: true, format: "esm" as const } : {}),
-    compile: { outfile: out, ...(sameFlags ? { execArgv: ["--smol"] } : {}) },
+    ...(sameFlags ? LIKE_VX : {}),
+    compile: { outfile: out, ...(sameFlags ? LIKE_VX_COMPILE : {}), ...(execArgv.length ? { execArgv } : {}) },
   });
   if (!result.success) throw new Error(`could not build ${out}`);
   return out;

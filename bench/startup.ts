@@ -21,7 +21,7 @@ const [e, e2, s] = interleaved(
 w.dispose();
 console.log(`runs: ${runs} each, interleaved`);
 console.log(`empty bun binary:                 median ${e.toFixed(2)} ms`);
-console.log(`empty, built like vx (--smol):    median ${e2.toFixed(2)} ms`);
+console.log(`empty, built like vx:              median ${e2.toFixed(2)} ms`);
 console.log(`vx status:                        median ${s.toFixed(2)} ms`);
 console.log(`ratio vx status / empty:          ${(s / e).toFixed(2)}x`);
 console.log(`ratio vx status / empty like vx:  ${(s / e2).toFixed(2)}x`);

@@ -3,6 +3,9 @@ import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { VxError } from "../errors";
 import type { Exec } from "../exec";
+import { projectKey } from "./key";
+
+export { projectKey };
 
 export type Env = Record<string, string | undefined>;
 
@@ -21,12 +24,6 @@ export function stateRoot(env: Env): string {
 
 /** Where a machine keeps the clones of the projects other machines' commanders send soldiers to (MCH-06), below its HOME. */
 export const REMOTES_REL = ".local/share/vexillum/remotes";
-
-/** Of an absolute, symlink-resolved path. */
-export function projectKey(projectPath: string): string {
-  const hash = new Bun.CryptoHasher("sha256").update(projectPath).digest("hex").slice(0, 8);
-  return `${basename(projectPath)}-${hash}`;
-}
 
 export function realpathOr(path: string): string {
   try {
