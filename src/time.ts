@@ -49,7 +49,7 @@ export const DURATIONS = {
   /** FOR-08/09: the settle after a watched change before the look, so a burst of writes is one look and one event. */
   forumSettle: 20,
   /** FOR-05/09: the look now and then besides the watch (an event inotify dropped), and with no page open (the idle rule). */
-  forumRecheck: 5 * S,
+  forumRecheck: 30 * S,
   /** FOR-05: a connection silent this long is closed (unless its request was let in), so a stalled client holds a descriptor only this long. */
   forumConnectionIdle: 10 * S,
   /** FOR-05: how often a running forum server sweeps abandoned temporary files (and at start). */

@@ -78,7 +78,9 @@ export function createHub(heartbeatMs: number): Hub {
 
 function mtime(path: string): string {
   try {
-    const st = statSync(path);
+    // Most projects lack some of the paths: an exception each would be most of a look's cost.
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return "-";
     return `${st.mtimeMs}:${st.size}`;
   } catch {
     return "-";

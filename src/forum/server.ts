@@ -240,10 +240,12 @@ async function watchUntilDone(
   });
   const watch = createWatch(root);
   let lastChange = deps.clock.now();
+  let lastLook = deps.clock.now();
   // FOR-12: a look says what changed since the last one; `arm` first, so nothing between the two is missed.
   const refresh = (arm: boolean) => {
     if (arm) dirs.arm(wantedDirs(root, watch.artifacts()));
     const files = watch.artifacts().join("\n");
+    lastLook = deps.clock.now();
     try {
       const changed = watch.look();
       if (changed.board) hub.broadcast("board", {});
@@ -254,7 +256,7 @@ async function watchUntilDone(
     } catch {
       // mid-change: the next look sees it whole
     }
-    if (arm && watch.artifacts().join("\n") !== files) dirs.arm(wantedDirs(root, watch.artifacts()));
+    if (arm && dirs.armed() && watch.artifacts().join("\n") !== files) dirs.arm(wantedDirs(root, watch.artifacts()));
   };
   const dirs = createDirWatch(
     scaled("forumSettle", deps.env),
@@ -279,10 +281,10 @@ async function watchUntilDone(
     while (!stop) {
       // A page open and a directory unwatched: look on the old timer; else only now and then, for a missed event.
       const every = hub.clients() > 0 && !dirs.healthy() ? step : recheck;
-      await deps.clock.sleep(Math.max(50, Math.min(every, nextBuildCheck - deps.clock.now())), nudge.signal);
+      await deps.clock.sleep(Math.max(50, Math.min(lastLook + every, nextBuildCheck) - deps.clock.now()), nudge.signal);
       if (stop) break;
       const now = deps.clock.now();
-      refresh(dirs.armed());
+      if (now >= lastLook + every) refresh(dirs.armed());
       if (now >= nextSweep) {
         nextSweep = now + sweepEvery;
         upkeep(log, "sweep temporary files", () => sweepForum(root, now, scaled("tempAbandoned", deps.env), log));

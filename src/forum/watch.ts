@@ -83,8 +83,8 @@ export function createDirWatch(settleMs: number, changed: () => void, problem: (
   };
   const inode = (dir: string): string | undefined => {
     try {
-      const st = statSync(dir);
-      return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+      const st = statSync(dir, { throwIfNoEntry: false });
+      return st?.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
     } catch {
       return undefined;
     }
@@ -108,9 +108,9 @@ export function createDirWatch(settleMs: number, changed: () => void, problem: (
           });
           watcher.on("error", (err) => {
             problem(`forum: the watch of ${dir} failed (${errorMessage(err)}) - looking on a timer until it is watched again`);
+            // No poke: a watch failing again at once would loop; the server's timed look takes over.
             failed = true;
             drop(dir);
-            poke();
           });
           armed.set(dir, { watcher, ino });
         } catch (err) {
