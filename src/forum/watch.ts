@@ -51,7 +51,8 @@ export function wantedDirs(root: string, artifacts: readonly string[]): Wanted {
   return want;
 }
 
-type Armed = { watcher: FSWatcher; ino: string };
+/** `stale`: its parent saw its entry change (a directory replaced may get the old inode number back). */
+type Armed = { watcher: FSWatcher; ino: string; stale?: boolean };
 
 export type DirWatch = {
   /** Watches what `want` names (closing the rest); a missing directory is skipped, its parent tells when it appears. */
@@ -98,11 +99,13 @@ export function createDirWatch(settleMs: number, changed: () => void, problem: (
       for (const dir of want.keys()) {
         const ino = inode(dir);
         const have = armed.get(dir);
-        if (have && have.ino === ino) continue;
+        if (have && have.ino === ino && !have.stale) continue;
         if (have) drop(dir);
         if (ino === undefined) continue;
         try {
           const watcher = watch(dir, { persistent: false }, (_event, name) => {
+            const child = typeof name === "string" ? armed.get(join(dir, name)) : undefined;
+            if (child) child.stale = true;
             const only = want.get(dir);
             if (only === "all" || (typeof name === "string" && only?.has(name))) poke();
           });
