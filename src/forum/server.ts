@@ -233,10 +233,12 @@ async function watchUntilDone(
   sweep: () => void,
 ): Promise<string> {
   let stop: string | undefined;
-  const nudge = new AbortController();
+  // Cuts the loop's sleep short: a stop, a page opened or gone, a directory that could not be watched.
+  let nudge = new AbortController();
+  const rouse = () => nudge.abort();
   const removeHandlers = onStopSignals((sig) => {
     stop = `received ${sig}`;
-    nudge.abort();
+    rouse();
   });
   const watch = createWatch(root);
   let lastChange = deps.clock.now();
@@ -261,12 +263,16 @@ async function watchUntilDone(
   const dirs = createDirWatch(
     scaled("forumSettle", deps.env),
     () => refresh(true),
-    (line) => logOnce("watch failed", line),
+    (line) => {
+      logOnce("watch failed", line);
+      rouse();
+    },
   );
   // Watched only while a page is open: with none, the slow look below keeps the idle rule's transcript lines.
   const pages = (open: number) => {
     if (open > 0 && !dirs.armed()) refresh(true);
     else if (open === 0) dirs.close();
+    rouse();
   };
   hub.onClients(pages);
   pages(hub.clients());
@@ -281,6 +287,7 @@ async function watchUntilDone(
     while (!stop) {
       // A page open and a directory unwatched: look on the old timer; else only now and then, for a missed event.
       const every = hub.clients() > 0 && !dirs.healthy() ? step : recheck;
+      nudge = new AbortController();
       await deps.clock.sleep(Math.max(50, Math.min(lastLook + every, nextBuildCheck) - deps.clock.now()), nudge.signal);
       if (stop) break;
       const now = deps.clock.now();
