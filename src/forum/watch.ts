@@ -113,7 +113,7 @@ export function createDirWatch(settleMs: number, changed: () => void, problem: (
             problem(`forum: the watch of ${dir} failed (${errorMessage(err)}) - looking on a timer until it is watched again`);
             // No poke: a watch failing again at once would loop; the server's timed look takes over.
             failed = true;
-            drop(dir);
+            if (armed.get(dir)?.watcher === watcher) drop(dir);
           });
           armed.set(dir, { watcher, ino });
         } catch (err) {
