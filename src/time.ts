@@ -41,8 +41,15 @@ export const DURATIONS = {
   campSetup: 10 * MIN,
   /** FOR-05: a forum server with no open page, request or new message for this long exits. */
   forumIdle: 8 * 60 * MIN,
-  /** FOR-08/09: how often the forum server looks at transcripts, artifacts and state for changes. */
+  /**
+   * FOR-08/09: with a page open, the forum server hears of changes from inotify (forum/watch.ts); this is how
+   * often it looks at transcripts, artifacts and state instead while some directory cannot be watched.
+   */
   forumWatch: 250,
+  /** FOR-08/09: the settle after a watched change before the look, so a burst of writes is one look and one event. */
+  forumSettle: 20,
+  /** FOR-05/09: the look now and then besides the watch (an event inotify dropped), and with no page open (the idle rule). */
+  forumRecheck: 30 * S,
   /** FOR-05: a connection silent this long is closed (unless its request was let in), so a stalled client holds a descriptor only this long. */
   forumConnectionIdle: 10 * S,
   /** FOR-05: how often a running forum server sweeps abandoned temporary files (and at start). */

@@ -103,7 +103,8 @@ export async function serveArtifact(project: string, file: string, exec: Exec): 
 /** For reloading the frame when the file changes. */
 export function fileStamp(path: string): string {
   try {
-    const st = statSync(path);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return "missing";
     return `${st.mtimeMs}:${st.size}`;
   } catch {
     return "missing";

@@ -1,6 +1,7 @@
 /**
- * Server-sent events (FOR-12) driven by watching the state files, so any process's change reaches the
- * pages. An atomic write renames into its directory, so one stat per directory covers any number of tasks.
+ * Server-sent events (FOR-12) and the look behind them, so any process's change reaches the pages: the look
+ * compares stamps of the state files with the last look's. An atomic write renames into its directory, so
+ * one stat per directory covers any number of tasks. When to look is watch.ts's business.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ export type Hub = {
   open(): Response;
   broadcast(event: string, data: unknown): void;
   clients(): number;
+  /** Told the number of open pages whenever one opens or goes. */
+  onClients(listener: (open: number) => void): void;
   close(): void;
 };
 
@@ -20,11 +23,15 @@ const encoder = new TextEncoder();
 
 export function createHub(heartbeatMs: number): Hub {
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  let told: (open: number) => void = () => {};
+  const gone = (c: ReadableStreamDefaultController<Uint8Array>) => {
+    if (streams.delete(c)) told(streams.size);
+  };
   const send = (c: ReadableStreamDefaultController<Uint8Array>, chunk: string) => {
     try {
       c.enqueue(encoder.encode(chunk));
     } catch {
-      streams.delete(c);
+      gone(c);
     }
   };
   // Keeps the stream open through proxies; a page that went away fails the write.
@@ -39,9 +46,10 @@ export function createHub(heartbeatMs: number): Hub {
           mine = c;
           streams.add(c);
           send(c, "retry: 1000\n: open\n\n");
+          if (streams.has(c)) told(streams.size);
         },
         cancel() {
-          if (mine) streams.delete(mine);
+          if (mine) gone(mine);
         },
       });
       return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" } });
@@ -51,6 +59,9 @@ export function createHub(heartbeatMs: number): Hub {
       for (const c of streams) send(c, chunk);
     },
     clients: () => streams.size,
+    onClients(listener) {
+      told = listener;
+    },
     close() {
       clearInterval(beat);
       for (const c of streams) {
@@ -67,7 +78,9 @@ export function createHub(heartbeatMs: number): Hub {
 
 function mtime(path: string): string {
   try {
-    const st = statSync(path);
+    // Most projects lack some of the paths: an exception each would be most of a look's cost.
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) return "-";
     return `${st.mtimeMs}:${st.size}`;
   } catch {
     return "-";
@@ -91,12 +104,15 @@ function boardSignature(root: string): string {
   return parts.join("|");
 }
 
-function sessionStamps(root: string): Map<string, { talk: string; artifact: string }> {
-  const out = new Map<string, { talk: string; artifact: string }>();
+type Stamp = { talk: string; artifact: string; file: string };
+
+function sessionStamps(root: string): Map<string, Stamp> {
+  const out = new Map<string, Stamp>();
   // A refused session has no stamp: once repaired it shows as changed.
   for (const s of scanSessions(root).sessions) {
     const p = sessionPaths(root, s.session);
-    out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(join(s.project_path, s.file)) });
+    const file = join(s.project_path, s.file);
+    out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(file), file });
   }
   return out;
 }
@@ -120,5 +136,7 @@ export function createWatch(root: string) {
       stamps = next;
       return changed;
     },
+    /** The sessions' artifact files as of the last look (watch.ts watches their directories). */
+    artifacts: (): string[] => [...stamps.values()].map((s) => s.file),
   };
 }

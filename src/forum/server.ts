@@ -20,10 +20,11 @@ import { onStopSignals } from "../signals";
 import { VERSION } from "../version";
 import { realNotifier } from "../wakes/notify";
 import { createViews, sweepLinks } from "./codes";
-import { createHub, createWatch } from "./events";
+import { type Hub, createHub, createWatch } from "./events";
 import { type ForumPaths, forumPaths } from "./paths";
 import { type ServerControl, createHandler } from "./routes";
 import { recoverForum, sweepForum } from "./upkeep";
+import { createDirWatch, wantedDirs } from "./watch";
 
 export function readServerInfo(fp: ForumPaths): ForumServer | undefined {
   try {
@@ -195,7 +196,7 @@ export async function runServer(deps: Deps): Promise<number> {
 
   const sweep = () => sweepLinks(fp, deps.clock.now(), scaled("forumLink", deps.env), log);
   sweep();
-  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, log, sweep);
+  const why = await watchUntilDone(root, deps, hub, binary, () => lastSeen, log, logOnce, sweep);
   log(`forum: server ${deps.pid} stopping: ${why}`);
   server.stop(true);
   hub.close();
@@ -224,39 +225,73 @@ function upkeep(log: (line: string) => void, what: string, fn: () => void): void
 async function watchUntilDone(
   root: string,
   deps: Deps,
-  hub: ReturnType<typeof createHub>,
+  hub: Hub,
   binary: ForumServer["binary"],
   lastSeen: () => number,
   log: (line: string) => void,
+  logOnce: (kind: string, line: string) => void,
   sweep: () => void,
 ): Promise<string> {
   let stop: string | undefined;
+  // Cuts the loop's sleep short: a stop, a page opened or gone, a directory that could not be watched.
+  let nudge = new AbortController();
+  const rouse = () => nudge.abort();
   const removeHandlers = onStopSignals((sig) => {
     stop = `received ${sig}`;
+    rouse();
   });
   const watch = createWatch(root);
+  let lastChange = deps.clock.now();
+  let lastLook = deps.clock.now();
+  // FOR-12: a look says what changed since the last one; `arm` first, so nothing between the two is missed.
+  const refresh = (arm: boolean) => {
+    if (arm) dirs.arm(wantedDirs(root, watch.artifacts()));
+    const files = watch.artifacts().join("\n");
+    lastLook = deps.clock.now();
+    try {
+      const changed = watch.look();
+      if (changed.board) hub.broadcast("board", {});
+      for (const s of changed.sessions) hub.broadcast("session", { session: s });
+      for (const s of changed.artifacts) hub.broadcast("artifact", { session: s });
+      // A session in use is never left by an idle server.
+      if (changed.sessions.length > 0) lastChange = deps.clock.now();
+    } catch {
+      // mid-change: the next look sees it whole
+    }
+    if (arm && dirs.armed() && watch.artifacts().join("\n") !== files) dirs.arm(wantedDirs(root, watch.artifacts()));
+  };
+  const dirs = createDirWatch(
+    scaled("forumSettle", deps.env),
+    () => refresh(true),
+    (line) => {
+      logOnce("watch failed", line);
+      rouse();
+    },
+  );
+  // Watched only while a page is open: with none, the slow look below keeps the idle rule's transcript lines.
+  const pages = (open: number) => {
+    if (open > 0 && !dirs.armed()) refresh(true);
+    else if (open === 0) dirs.close();
+    rouse();
+  };
+  hub.onClients(pages);
+  pages(hub.clients());
   // Never a busy loop, however small VX_TIME_SCALE is.
   const step = Math.max(50, scaled("forumWatch", deps.env));
+  const recheck = Math.max(step, scaled("forumRecheck", deps.env));
   const buildEvery = scaled("sentinelPoll", deps.env);
   let nextBuildCheck = deps.clock.now() + buildEvery;
   const sweepEvery = scaled("forumSweep", deps.env);
   let nextSweep = deps.clock.now() + sweepEvery;
-  let lastChange = deps.clock.now();
   try {
     while (!stop) {
-      // No page open: look less often.
-      await deps.clock.sleep(hub.clients() > 0 ? step : step * 8);
+      // A page open and a directory unwatched: look on the old timer; else only now and then, for a missed event.
+      const every = hub.clients() > 0 && !dirs.healthy() ? step : recheck;
+      nudge = new AbortController();
+      await deps.clock.sleep(Math.max(50, Math.min(lastLook + every, nextBuildCheck) - deps.clock.now()), nudge.signal);
+      if (stop) break;
       const now = deps.clock.now();
-      try {
-        const changed = watch.look();
-        if (changed.board) hub.broadcast("board", {});
-        for (const s of changed.sessions) hub.broadcast("session", { session: s });
-        for (const s of changed.artifacts) hub.broadcast("artifact", { session: s });
-        // A session in use is never left by an idle server.
-        if (changed.sessions.length > 0) lastChange = now;
-      } catch {
-        // mid-change: the next look sees it whole
-      }
+      if (now >= lastLook + every) refresh(dirs.armed());
       if (now >= nextSweep) {
         nextSweep = now + sweepEvery;
         upkeep(log, "sweep temporary files", () => sweepForum(root, now, scaled("tempAbandoned", deps.env), log));
@@ -271,6 +306,7 @@ async function watchUntilDone(
     }
   } finally {
     removeHandlers();
+    dirs.close();
   }
   return stop ?? "stopped";
 }
