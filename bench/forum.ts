@@ -41,11 +41,11 @@ function vx(args: string[], cwd = w.project): string {
 }
 
 /** An SSE reader: resolves `next(event)` when that event arrives. */
-function events(base: string, cookie: string) {
+function events(base: string, auth: Record<string, string>) {
   const waiting: { name: string; resolve: () => void }[] = [];
   const ctl = new AbortController();
   void (async () => {
-    const res = await fetch(`${base}/api/events`, { headers: { cookie }, signal: ctl.signal });
+    const res = await fetch(`${base}/api/events`, { headers: auth, signal: ctl.signal });
     const reader = res.body!.getReader();
     let buf = "";
     for (;;) {
@@ -73,10 +73,11 @@ writeFileSync(join(w.project, "plan.md"), "# plan\n");
 const url = new URL(/forum: (\S+)/.exec(vx(["forum", "plan.md"]))![1]!);
 const info = JSON.parse(readFileSync(join(root, "forum", "server.json"), "utf8"));
 const base = `http://127.0.0.1:${info.port}`;
-const cookie = `vx_forum_${info.port}=${info.token}`;
+// The page key as the page sends it (FOR-06: a header, never a cookie).
+const auth = { authorization: `Bearer ${info.token}` };
 await Bun.sleep(1000);
 const serverIdle = await idle(info.pid, 10);
-const sse = events(base, cookie);
+const sse = events(base, auth);
 await Bun.sleep(500);
 const serverOpen = await idle(info.pid, 10);
 
@@ -93,7 +94,7 @@ plain.kill();
 const session = url.pathname.split("/")[2]!;
 const stateDir = join(root, "projects", projectKey(w.project));
 const post = (text: string) =>
-  fetch(`${base}/api/sessions/${session}/messages`, { method: "POST", headers: { cookie, origin: base, "content-type": "application/json" }, body: JSON.stringify({ text }) });
+  fetch(`${base}/api/sessions/${session}/messages`, { method: "POST", headers: { ...auth, origin: base, "content-type": "application/json" }, body: JSON.stringify({ text }) });
 
 async function awaitUntil(trigger: () => Promise<void> | void): Promise<number> {
   const p = Bun.spawn([VX, "sentinel", "await"], { cwd: w.project, env: w.env, stdout: "ignore", stderr: "pipe" });
@@ -159,7 +160,7 @@ function save(dir: string, t: ReturnType<typeof task>) {
 }
 
 type Board = { projects: { tasks: { id: string; status: string }[] }[] };
-const board = async () => (await (await fetch(`${base}/api/board`, { headers: { cookie } })).json()) as Board;
+const board = async () => (await (await fetch(`${base}/api/board`, { headers: auth })).json()) as Board;
 
 async function boardLatency(tasksDir: string, id: string): Promise<{ event: number; shown: number }> {
   const out = { event: [] as number[], shown: [] as number[] };
