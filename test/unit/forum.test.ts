@@ -16,6 +16,7 @@ import { reportPath } from "../../src/lifecycle/observe";
 import { ensureProjectRecord } from "../../src/state/project-record";
 import { createTask } from "../../src/state/tasks";
 import { taskFixture } from "../helpers";
+import { writeForumWake, writeSoldierWake } from "../../src/wakes/queue";
 
 describe("messages and sessions (FOR-07, FOR-10)", () => {
   test("session keys are safe names from the real path", () => {
@@ -108,6 +109,33 @@ describe("the board's data (FOR-04)", () => {
       const board = await boardData(root, realExec, new Map(), Date.now());
       const byId = Object.fromEntries(board.projects[0]!.tasks.map((t) => [t.id, [t.state, t.landed_commit]]));
       expect(byId).toEqual({ "7777777777777777": ["landed", commit], "8888888888888888": ["struck", undefined], "9999999999999999": ["done", undefined] });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("only the wakes still true, by the deliverers' rule (WAK-09, WAK-10): moved on, gone and read ones are left out", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "vx-board-")));
+    try {
+      const paths = projectPaths(root, "/p/app");
+      ensureProjectRecord(paths);
+      await createTask(paths, taskFixture({ id: "aaaaaaaaaaaaaaaa", status: "failed" }));
+      await createTask(paths, taskFixture({ id: "bbbbbbbbbbbbbbbb", status: "running" }));
+      const at = new Date().toISOString();
+      const wake = (task_id: string, new_status: "failed" | "done", note?: string) => ({
+        task_id,
+        kind: "mission" as const,
+        old_status: "running" as const,
+        new_status,
+        detected_at: at,
+        ...(note ? { note } : {}),
+      });
+      writeSoldierWake(root, paths.wakesDir, wake("aaaaaaaaaaaaaaaa", "failed", "the harness exited 1"));
+      writeSoldierWake(root, paths.wakesDir, wake("bbbbbbbbbbbbbbbb", "done")); // it is running again: stale
+      writeSoldierWake(root, paths.wakesDir, wake("cccccccccccccccc", "done")); // no such task: stale
+      writeForumWake(paths, { session: "general", file: "board", count: 2, ended: false, detectedAt: Date.now() }); // its inbox is empty: stale
+      const board = await boardData(root, realExec, new Map(), Date.now());
+      expect(board.projects[0]!.wakes).toEqual([{ name: "aaaaaaaaaaaaaaaa.json", text: "mission aaaaaaaaaaaaaaaa: running -> failed", task_id: "aaaaaaaaaaaaaaaa", note: "the harness exited 1" }]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
