@@ -161,7 +161,19 @@ export function knownProjects(root: string): ProjectPaths[] {
 }
 
 export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number): Promise<{ projects: BoardProject[] }> {
-  const currency = currencyLookups(root, exec);
+  const real = currencyLookups(root, exec);
+  // The landed test runs git: at most every 10 s per task version, as the diff stat, not at every change.
+  const currency: CurrencyLookups = {
+    ...real,
+    isLanded: async (t) => {
+      const key = `landed:${t.id}:${t.updated_at}`;
+      const hit = cache.get(key);
+      if (hit && now - hit.at < GUARDS.boardDiffFresh) return hit.stat === undefined ? undefined : hit.stat === "yes";
+      const landed = await real.isLanded(t);
+      cache.set(key, { at: now, stat: landed === undefined ? undefined : landed ? "yes" : "no" });
+      return landed;
+    },
+  };
   const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
   const projects: BoardProject[] = [];
   for (const paths of knownProjects(root)) {

@@ -15,7 +15,7 @@ import { realExec } from "../../src/exec";
 import { reportPath } from "../../src/lifecycle/observe";
 import { ensureProjectRecord } from "../../src/state/project-record";
 import { createTask } from "../../src/state/tasks";
-import { taskFixture } from "../helpers";
+import { git, sandbox, taskFixture } from "../helpers";
 import { writeForumWake, writeSoldierWake } from "../../src/wakes/queue";
 
 describe("messages and sessions (FOR-07, FOR-10)", () => {
@@ -139,5 +139,22 @@ describe("the board's data (FOR-04)", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  test("a done mission's wake is no longer true once git finds its work in the base (WAK-09), and true again when it is not", async () => {
+    using sbx = sandbox();
+    const root = join(sbx.home, ".vexillum");
+    const paths = projectPaths(root, sbx.project);
+    ensureProjectRecord(paths);
+    const done = taskFixture({ id: "dddddddddddddddd", status: "done", camp_path: sbx.project, camp_branch: "main", camp_base: "main" });
+    await createTask(paths, done);
+    writeSoldierWake(root, paths.wakesDir, { task_id: done.id, kind: "mission", old_status: "running", new_status: "done", detected_at: new Date().toISOString() });
+    // The camp's HEAD is the base's own commit: landed.
+    expect((await boardData(root, realExec, new Map(), Date.now())).projects[0]!.wakes).toEqual([]);
+    git(sbx.project, "checkout", "-q", "-b", "vx/work");
+    writeFileSync(join(sbx.project, "work.txt"), "work\n");
+    git(sbx.project, "add", "work.txt");
+    git(sbx.project, "commit", "-q", "-m", "work");
+    expect((await boardData(root, realExec, new Map(), Date.now())).projects[0]!.wakes.map((w) => w.task_id)).toEqual([done.id]);
   });
 });
