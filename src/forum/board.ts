@@ -14,6 +14,10 @@ import type { Task } from "../state/schemas";
 import { listTasks, sortTasks } from "../state/tasks";
 import { GUARDS } from "../time";
 import { listWakeNames } from "../wakes/queue";
+import { type CurrencyLookups, forumWakeCurrent, soldierWakeCurrent } from "../wakes/currency";
+import { currencyLookups } from "../wakes/deliver";
+import { parseRecord } from "../state/record";
+import { ForumWakeSchema, SoldierWakeSchema } from "../state/schemas";
 import { scoutReports } from "../lifecycle/observe";
 import { leasedTasks } from "../camps/pool";
 import { shownState } from "../state/shown";
@@ -44,7 +48,7 @@ type BoardProject = {
   project_path: string;
   key: string;
   tasks: BoardTask[];
-  wakes: { name: string; text: string }[];
+  wakes: BoardWake[];
   awaits: { pid: number; started_at: string }[];
   commanders: { harness: string; pane: string }[];
   error?: string;
@@ -91,29 +95,49 @@ function boardTask(t: Loaded<Task>, paths: ProjectPaths, leased: ReadonlySet<str
   };
 }
 
-function wakeText(dir: string, name: string): string {
-  try {
-    const w = JSON.parse(readStateText(join(dir, name)) ?? "{}");
-    if (w.task_id) return `${w.kind ?? "task"} ${w.task_id}: ${w.old_status} -> ${w.new_status}`;
-    if (w.session) return `forum session ${w.file}: ${w.count} new message${w.count === 1 ? "" : "s"} (ended: ${w.ended})`;
-  } catch {
-    // by name only
-  }
-  return name;
-}
+type BoardWake = { name: string; text: string; task_id?: string; note?: string };
 
-function wakesOf(paths: ProjectPaths): { name: string; text: string }[] {
-  const out: { name: string; text: string }[] = [];
-  for (const dir of [paths.wakesDir, paths.forumWakesDir]) {
-    let names: string[] = [];
-    try {
-      names = listWakeNames(dir);
-    } catch {
-      names = [];
-    }
-    for (const name of names) out.push({ name, text: wakeText(dir, name) });
+/**
+ * Only the wakes still true (WAK-09, WAK-10: the deliverers' own test), read without claiming them: a stale one
+ * (its task moved on, landed or struck; its messages acknowledged) is no news to the general either.
+ */
+async function trueWakes(paths: ProjectPaths, currency: CurrencyLookups): Promise<BoardWake[]> {
+  const out: BoardWake[] = [];
+  const ctx = { ...currency, stateDir: paths.stateDir };
+  for (const name of namesIn(paths.wakesDir)) {
+    const w = readWake(join(paths.wakesDir, name), (p, t) => parseRecord(p, t, SoldierWakeSchema).value);
+    if (w === null) continue;
+    if (w && !(await soldierWakeCurrent(w, ctx).catch(() => true))) continue;
+    if (!w) out.push({ name, text: name });
+    else out.push({ name, text: `${w.kind} ${w.task_id}: ${w.old_status} -> ${w.new_status}`, task_id: w.task_id, ...(w.note ? { note: w.note } : {}) });
+  }
+  for (const name of namesIn(paths.forumWakesDir)) {
+    const w = readWake(join(paths.forumWakesDir, name), (p, t) => parseRecord(p, t, ForumWakeSchema).value);
+    if (w === null) continue;
+    const count = w ? forumWakeCurrent(w, paths.forumInboxDir) : 1;
+    if (count === 0) continue;
+    out.push({ name, text: w ? `forum session ${w.file}: ${count} new message${count === 1 ? "" : "s"} (ended: ${w.ended})` : name });
   }
   return out;
+}
+
+function namesIn(dir: string): string[] {
+  try {
+    return listWakeNames(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** null: gone meanwhile; undefined: unreadable or corrupt (shown by name: a deliverer will report it). */
+function readWake<T>(path: string, parse: (path: string, text: string) => T): T | undefined | null {
+  try {
+    const text = readStateText(path);
+    if (text === undefined) return null;
+    return parse(path, text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A state dir whose `project.json` names its path. */
@@ -137,10 +161,23 @@ export function knownProjects(root: string): ProjectPaths[] {
 }
 
 export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number): Promise<{ projects: BoardProject[] }> {
+  const real = currencyLookups(root, exec);
+  // The landed test runs git: at most every 10 s per task version, as the diff stat, not at every change.
+  const currency: CurrencyLookups = {
+    ...real,
+    isLanded: async (t) => {
+      const key = `landed:${t.id}:${t.updated_at}`;
+      const hit = cache.get(key);
+      if (hit && now - hit.at < GUARDS.boardDiffFresh) return hit.stat === undefined ? undefined : hit.stat === "yes";
+      const landed = await real.isLanded(t);
+      cache.set(key, { at: now, stat: landed === undefined ? undefined : landed ? "yes" : "no" });
+      return landed;
+    },
+  };
   const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
   const projects: BoardProject[] = [];
   for (const paths of knownProjects(root)) {
-    const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: wakesOf(paths), awaits: [], commanders: [] };
+    const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: await trueWakes(paths, currency), awaits: [], commanders: [] };
     try {
       const tasks = sortTasks(listTasks(paths));
       const leased = leasedOrUnknown(paths);

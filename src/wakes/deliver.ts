@@ -26,18 +26,23 @@ export type DeliverDeps = {
   pid?: number;
 };
 
+/** The currency lookups over real files and git: the deliverers' and the board's (FOR-09 counts only true wakes). */
+export function currencyLookups(root: string, exec: Exec): CurrencyLookups {
+  return {
+    root,
+    loadTask: loadTaskIn,
+    leased: leasedIn,
+    isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, exec) : undefined),
+  };
+}
+
 /** The one builder of `DeliverDeps` over real files and git, for drain, await and the sentinel's injection. */
 export function deliverDeps(deps: { clock: Pick<Clock, "now">; exec: Exec; pid?: number }, root: string): DeliverDeps {
   return {
     clock: deps.clock,
     pid: deps.pid,
     isLiveVx: (pid) => isLiveVx(pid, deps.exec),
-    currency: {
-      root,
-      loadTask: loadTaskIn,
-      leased: leasedIn,
-      isLanded: (t) => (t.camp_path && t.camp_base ? isLanded(t.camp_path, t.camp_base, deps.exec) : undefined),
-    },
+    currency: currencyLookups(root, deps.exec),
   };
 }
 

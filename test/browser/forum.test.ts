@@ -186,25 +186,26 @@ fetch("/api/sessions").then((r) => r.text()).then((t) => { out.textContent = "RE
     const url = await f.open(["board"]);
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     await page.goto(url.toString());
-    const row = page.locator('tr[data-task="a1b2c3d4e5f60718"]');
+    const row = page.locator('.card[data-task="a1b2c3d4e5f60718"]');
     await row.waitFor({ timeout: 10_000 });
     expect(await row.getAttribute("data-status")).toBe("running");
     expect(await row.textContent()).toContain("1 file changed, 12 insertions(+)");
-    expect(await page.textContent('tr[data-task="9988776655443322"]')).toContain("Keep the last port or pick a new one?");
+    expect(await page.textContent('.card[data-task="9988776655443322"]')).toContain("Keep the last port or pick a new one?");
     // A soldier on another machine says where (MCH-09).
-    expect(await page.textContent('tr[data-task="0f1e2d3c4b5a6978"]')).toContain("on machine gpu-box");
+    expect(await page.textContent('.card[data-task="0f1e2d3c4b5a6978"]')).toContain("on machine gpu-box");
 
     await page.fill("section.project textarea", "Land the board when it is green.");
     await page.click("section.project button");
     await page.locator("section.project .status", { hasText: "sent" }).waitFor({ timeout: 10_000 });
     const inbox = JSON.parse((await f.run(["inbox", "--json"])).stdout);
     expect(inbox.sessions).toContainEqual(expect.objectContaining({ session: "general", file: "board", messages: [expect.objectContaining({ text: "Land the board when it is green." })] }));
-    await page.locator("ul.wakes li", { hasText: "forum session board" }).waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(IMG, "forum-board.png") });
+    // The message's wake is still true (unread): counted, in the strip and the project's line (the board's own test: board.test.ts).
+    await page.locator('.counts li[data-count="wakes"] b', { hasText: /^1$/ }).waitFor({ timeout: 10_000 });
+    expect(await page.textContent("section.project .meta")).toContain("wakes waiting: 1");
 
     const changed = performance.now();
     writeTaskFile(f.home, f.project, { ...tasks[0], status: "done", updated_at: new Date().toISOString() });
-    await page.locator('tr[data-task="a1b2c3d4e5f60718"][data-status="done"]').waitFor({ timeout: 2000 + (performance.now() - changed) });
+    await page.locator('.card[data-task="a1b2c3d4e5f60718"][data-status="done"]').waitFor({ timeout: 2000 + (performance.now() - changed) });
     await page.close();
     expect((await vx(["forum", "inbox", "--ack", inbox.sessions.find((s: { session: string }) => s.session === "general").messages[0].uid], { cwd: f.project, env: f.env })).code).toBe(0);
   });

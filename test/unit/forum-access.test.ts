@@ -52,6 +52,7 @@ describe("access (FOR-06)", () => {
       ["GET", "/"],
       ["GET", "/s/plan.md-0a1b2c3d"],
       ["GET", "/assets/forum.js"],
+      ["GET", "/assets/board.js"],
       ["HEAD", "/assets/forum.css"],
       ["POST", "/api/login"],
       ["GET", "/a/s/c/plan.md"],

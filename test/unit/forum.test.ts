@@ -15,7 +15,8 @@ import { realExec } from "../../src/exec";
 import { reportPath } from "../../src/lifecycle/observe";
 import { ensureProjectRecord } from "../../src/state/project-record";
 import { createTask } from "../../src/state/tasks";
-import { taskFixture } from "../helpers";
+import { git, sandbox, taskFixture } from "../helpers";
+import { writeForumWake, writeSoldierWake } from "../../src/wakes/queue";
 
 describe("messages and sessions (FOR-07, FOR-10)", () => {
   test("session keys are safe names from the real path", () => {
@@ -111,5 +112,49 @@ describe("the board's data (FOR-04)", () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  test("only the wakes still true, by the deliverers' rule (WAK-09, WAK-10): moved on, gone and read ones are left out", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "vx-board-")));
+    try {
+      const paths = projectPaths(root, "/p/app");
+      ensureProjectRecord(paths);
+      await createTask(paths, taskFixture({ id: "aaaaaaaaaaaaaaaa", status: "failed" }));
+      await createTask(paths, taskFixture({ id: "bbbbbbbbbbbbbbbb", status: "running" }));
+      const at = new Date().toISOString();
+      const wake = (task_id: string, new_status: "failed" | "done", note?: string) => ({
+        task_id,
+        kind: "mission" as const,
+        old_status: "running" as const,
+        new_status,
+        detected_at: at,
+        ...(note ? { note } : {}),
+      });
+      writeSoldierWake(root, paths.wakesDir, wake("aaaaaaaaaaaaaaaa", "failed", "the harness exited 1"));
+      writeSoldierWake(root, paths.wakesDir, wake("bbbbbbbbbbbbbbbb", "done")); // it is running again: stale
+      writeSoldierWake(root, paths.wakesDir, wake("cccccccccccccccc", "done")); // no such task: stale
+      writeForumWake(paths, { session: "general", file: "board", count: 2, ended: false, detectedAt: Date.now() }); // its inbox is empty: stale
+      const board = await boardData(root, realExec, new Map(), Date.now());
+      expect(board.projects[0]!.wakes).toEqual([{ name: "aaaaaaaaaaaaaaaa.json", text: "mission aaaaaaaaaaaaaaaa: running -> failed", task_id: "aaaaaaaaaaaaaaaa", note: "the harness exited 1" }]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("a done mission's wake is no longer true once git finds its work in the base (WAK-09), and true again when it is not", async () => {
+    using sbx = sandbox();
+    const root = join(sbx.home, ".vexillum");
+    const paths = projectPaths(root, sbx.project);
+    ensureProjectRecord(paths);
+    const done = taskFixture({ id: "dddddddddddddddd", status: "done", camp_path: sbx.project, camp_branch: "main", camp_base: "main" });
+    await createTask(paths, done);
+    writeSoldierWake(root, paths.wakesDir, { task_id: done.id, kind: "mission", old_status: "running", new_status: "done", detected_at: new Date().toISOString() });
+    // The camp's HEAD is the base's own commit: landed.
+    expect((await boardData(root, realExec, new Map(), Date.now())).projects[0]!.wakes).toEqual([]);
+    git(sbx.project, "checkout", "-q", "-b", "vx/work");
+    writeFileSync(join(sbx.project, "work.txt"), "work\n");
+    git(sbx.project, "add", "work.txt");
+    git(sbx.project, "commit", "-q", "-m", "work");
+    expect((await boardData(root, realExec, new Map(), Date.now())).projects[0]!.wakes.map((w) => w.task_id)).toEqual([done.id]);
   });
 });

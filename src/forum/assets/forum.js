@@ -1,5 +1,5 @@
-// The forum's one page script (board and review). Plain DOM, no framework: every text from the
-// server is put in with textContent, never as HTML (FOR-10). A message is shown as sent only
+// The forum's page script: the shared helpers and the review page (board.js, loaded after it, is the board).
+// Plain DOM, no framework: every text from the server is put in with textContent, never as HTML (FOR-10). A message is shown as sent only
 // when the server answered 201, which it does once the message is on disk (FOR-07).
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic <script defer>, not a module, so the directive does apply
 "use strict";
@@ -145,15 +145,6 @@ async function follow(handlers) {
   }
 }
 
-function age(iso) {
-  const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
-  if (!Number.isFinite(s)) return "?";
-  if (s < 60) return `${Math.floor(s)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
-
 /** Sends on submit and on Ctrl/Cmd+Enter; keeps the text unless the server took it. */
 function sender(form, textarea, button, status, send) {
   const go = async (ev) => {
@@ -242,124 +233,5 @@ function reviewPage() {
   });
 }
 
-// --- the board -----------------------------------------------------------------------------------
-
-function taskRow(t) {
-  const tr = el("tr");
-  tr.dataset.task = t.id;
-  tr.dataset.status = t.status;
-  // TSK-12: a landed mission or a struck task, told from one still waiting; older servers send no state.
-  const state = t.state || t.status;
-  tr.dataset.state = state;
-  const status = el("td");
-  status.append(el("span", `badge ${state}`, state));
-  if (t.landed_commit) status.append(el("div", "meta", `at ${t.landed_commit.slice(0, 12)}`));
-  const what = el("td");
-  what.append(el("div", "", t.first_line || "(no prompt)"));
-  if (t.question) what.append(el("div", "question", `asks: ${t.question}`));
-  if (t.report_path) what.append(el("div", "meta", `report: ${t.report_path}`));
-  if (t.output_tail?.length) {
-    const d = el("details");
-    d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
-    what.append(d);
-  }
-  const where = el("td");
-  where.append(el("div", "", t.camp_branch || "-"));
-  if (t.diff_stat) where.append(el("div", "meta", t.diff_stat));
-  if (t.machine) where.append(el("div", "meta", `on machine ${t.machine}`));
-  tr.append(el("td", "", t.id.slice(0, 8)), el("td", "", t.kind), status, el("td", "", age(t.created_at)), what, el("td", "", [t.harness, t.backend].filter(Boolean).join(" / ") || "-"), where);
-  return tr;
-}
-
-function boardPage() {
-  const cards = new Map();
-
-  function card(p) {
-    let c = cards.get(p.project_path);
-    if (c) return c;
-    const section = el("section", "project");
-    section.dataset.project = p.project_path;
-    const meta = el("p", "meta");
-    const wakes = el("ul", "wakes");
-    const body = el("div");
-    const form = el("form", "box");
-    const textarea = el("textarea");
-    textarea.rows = 2;
-    textarea.placeholder = "Message this project's commander";
-    textarea.setAttribute("aria-label", `message the commander of ${p.project_path}`);
-    const button = el("button", "", "Send");
-    button.type = "submit";
-    const status = el("span", "status");
-    form.append(textarea, button, status);
-    sender(form, textarea, button, status, (text) => postJson("/api/projects/messages", { project_path: p.project_path, text }));
-    section.append(el("h2", "", p.project_path), meta, wakes, body, form);
-    c = { section, meta, wakes, body };
-    cards.set(p.project_path, c);
-    return c;
-  }
-
-  function render(doc) {
-    const main = $("projects");
-    if (doc.projects.length === 0) {
-      main.replaceChildren(el("p", "empty", "No project yet: run vx init in a repository, then dispatch a soldier."));
-      cards.clear();
-      return;
-    }
-    const seen = new Set();
-    const order = [];
-    for (const p of doc.projects) {
-      const c = card(p);
-      seen.add(p.project_path);
-      order.push(c.section);
-      const cmd = p.commanders.map((x) => `${x.harness} (${x.pane})`).join(", ") || "none registered";
-      c.meta.replaceChildren(
-        el("b", "", `${p.tasks.length} task${p.tasks.length === 1 ? "" : "s"}`),
-        document.createTextNode(` · commanders: ${cmd} · live awaits: ${p.awaits.length} · pending wakes: ${p.wakes.length}`),
-      );
-      if (p.error) c.meta.append(el("span", "question", ` · ${p.error}`));
-      c.wakes.replaceChildren(...p.wakes.map((w) => el("li", "", w.text)));
-      if (p.tasks.length === 0) c.body.replaceChildren(el("p", "empty", "No soldiers."));
-      else {
-        const table = el("table", "tasks");
-        const head = el("tr");
-        for (const h of ["id", "kind", "status", "age", "prompt", "harness / backend", "branch"]) head.append(el("th", "", h));
-        table.append(head, ...p.tasks.map(taskRow));
-        c.body.replaceChildren(table);
-      }
-    }
-    for (const key of cards.keys()) if (!seen.has(key)) cards.delete(key);
-    main.replaceChildren(...order);
-  }
-
-  async function refreshReviews() {
-    try {
-      const doc = await getJson("/api/sessions");
-      const open = doc.sessions.filter((s) => !s.ended);
-      $("reviews").hidden = open.length === 0;
-      $("review-list").replaceChildren(
-        ...open.map((s) => {
-          const li = el("li");
-          const a = el("a", "", s.file);
-          a.href = `/s/${encodeURIComponent(s.session)}`;
-          li.append(a, document.createTextNode(` · ${s.project_path}${s.unread ? ` · ${s.unread} unread` : ""}`));
-          return li;
-        }),
-      );
-    } catch (_) {
-      // the board itself says when the forum is unreachable
-    }
-  }
-
-  async function refresh() {
-    try {
-      render(await getJson("/api/board"));
-      notice("");
-    } catch (e) {
-      notice(e.message, true);
-    }
-  }
-  follow({ open: () => (refresh(), refreshReviews()), board: refresh, session: refreshReviews });
-}
-
+// The board page is board.js, loaded after this script (FOR-09).
 if (document.body.dataset.page === "review") reviewPage();
-else boardPage();
