@@ -191,6 +191,11 @@ projects.forEach((p, n) => {
 await Bun.sleep(600);
 const whole = await board();
 const count = whole.projects.reduce((n, p) => n + p.tasks.length, 0);
+// The page's weight as served: its HTML, stylesheet and scripts, and the board's data at this size.
+const served = async (path: string) => (await (await fetch(`${base}${path}`, { headers: auth })).arrayBuffer()).byteLength;
+const assets = ["/", "/assets/forum.css", "/assets/forum.js", "/assets/board.js"];
+const assetBytes = (await Promise.all(assets.map(served))).reduce((a, b) => a + b, 0);
+const boardBytes = await served("/api/board");
 const big = await boardLatency(projects[7]!.tasksDir, (0x7000000000000000n + 75n).toString(16));
 
 sse.close();
@@ -209,3 +214,4 @@ console.log(`  baseline soldier wake to exit 2:  ${f(median(soldierWake))} ms`);
 console.log(`board update (${rounds} rounds, medians; task saved -> event / -> /api/board shows it):`);
 console.log(`  baseline 1 task, 1 project:       ${f(small.event)} / ${f(small.shown)} ms`);
 console.log(`  ${count} tasks, ${whole.projects.length} projects:         ${f(big.event)} / ${f(big.shown)} ms`);
+console.log(`page weight: ${(assetBytes / 1024).toFixed(1)} KiB of HTML, CSS and scripts (${assets.join(", ")}), /api/board ${(boardBytes / 1024).toFixed(1)} KiB at ${count} tasks`);
