@@ -90,6 +90,8 @@ export const GUARDS = {
   forumProbe: 2 * S,
   /** FOR-06: an artifact frame's view code is good for one request within this long of the page asking. */
   forumView: 60 * S,
+  /** FOR-14: a board action's command (a land, a resume) still running after this is stopped and the page told so. */
+  forumAction: 10 * MIN,
   /** The forum's server-sent events: a comment this often keeps proxies and the page's stream open. */
   forumHeartbeat: 15 * S,
   /** The board's diff stat per task is reused this long (one git call per task, not per refresh)... */

@@ -8,6 +8,7 @@ import { type Gate, PAGE_HEADERS, admit, changeProblem, pageKey } from "./access
 import { notice, serveArtifact } from "./artifact";
 import { type Views, spendLink } from "./codes";
 import { type DiffCache, boardData, knownProjects } from "./board";
+import { type ActionCtx, isAction, runAction } from "./actions";
 import type { Hub } from "./events";
 import { deliverMessage } from "./deliver";
 import { ASSETS } from "./pages";
@@ -15,7 +16,7 @@ import { forumPaths, isSessionKey } from "./paths";
 import { isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
 import { noteRefused } from "./upkeep";
 
-type RouteCtx = {
+type RouteCtx = ActionCtx & {
   root: string;
   gate: Gate;
   hub: Hub;
@@ -136,6 +137,15 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   }
 }
 
+/** FOR-14: the answer is the command's, whatever its exit. */
+async function postAction(ctx: RouteCtx, req: Request, action: string): Promise<Response> {
+  if (!isAction(action)) return refuse(404, "no such forum action");
+  const body = await readJson(req);
+  if (typeof body === "string") return json(400, { ok: false, output: "", error: body });
+  const reply = await runAction(ctx, action, body);
+  return json(reply.status, reply.body);
+}
+
 /** `/a/<session>/<code>/<file>`: the code is spent here, so the frame's script finds nothing reusable in its URL. */
 async function artifactView(ctx: RouteCtx, url: URL): Promise<Response> {
   const [, , name = "", code = "", ...rest] = url.pathname.split("/");
@@ -184,6 +194,7 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
       if (parts[1] === "api" && parts[2] === "sessions" && parts[4] === "messages" && parts.length === 5) return postMessage(ctx, req, parts[3] ?? "");
       if (parts[1] === "api" && parts[2] === "sessions" && parts[4] === "view" && parts.length === 5) return postView(ctx, parts[3] ?? "");
       if (path === "/api/projects/messages") return postToCommander(ctx, req);
+      if (parts[1] === "api" && parts[2] === "tasks" && parts.length === 4) return postAction(ctx, req, parts[3] ?? "");
       return refuse(404, "no such forum action");
     }
     try {

@@ -156,6 +156,9 @@ export async function runServer(deps: Deps): Promise<number> {
       views: createViews(GUARDS.forumView, COUNTS.forumViews),
       linkLife: scaled("forumLink", deps.env),
       exec: deps.exec,
+      // FOR-14: the board's actions run this vx, with the environment the server was started with.
+      self: deps.self,
+      env: deps.env,
       now: () => deps.clock.now(),
       touch: () => {
         lastSeen = deps.clock.now();

@@ -6,6 +6,124 @@
 
 /* global $, el, notice, getJson, postJson, sender, follow */
 
+/** Which of FOR-14's actions a card offers; each runs the command itself on the server. */
+function offered(t, state) {
+  if (state === "blocked" && t.question) return [{ action: "decide" }];
+  if (state === "interrupted") return [{ action: "resume", label: "Resume" }, { action: "redispatch", label: "Redispatch" }];
+  if (state === "unconfirmed") return [{ action: "resume", label: "Resume" }];
+  if (state === "done" && t.kind === "mission") return [{ action: "land", label: "Land" }];
+  return [];
+}
+
+const BUSY = { land: "Landing…", decide: "Sending…", resume: "Resuming…", redispatch: "Redispatching…" };
+
+/**
+ * Each card's actions live across re-renders (one element per task, moved into each new card), so a half-written
+ * answer, a running action's busy button and its result survive the live refreshes a land itself causes.
+ */
+function actionBoxes(log, refresh) {
+  const boxes = new Map();
+
+  async function run(c, action, body, button) {
+    if (c.busy) return;
+    c.busy = true;
+    // Disabling the focused field drops its focus: given back after, so a keyboard user stays in place.
+    const had = document.activeElement;
+    const label = button.textContent;
+    for (const b of c.box.querySelectorAll("button, input")) b.disabled = true;
+    button.textContent = BUSY[action];
+    c.box.setAttribute("aria-busy", "true");
+    c.result.textContent = "";
+    const r = await postJson(`/api/tasks/${action}`, { project_path: c.project, task_id: c.id, ...body }, 200);
+    const out = r.ok ? r.body : { ok: false, output: "", error: r.error };
+    c.busy = false;
+    c.box.removeAttribute("aria-busy");
+    for (const b of c.box.querySelectorAll("button, input")) b.disabled = false;
+    button.textContent = label;
+    if (had?.isConnected && c.box.contains(had) && document.activeElement !== had) had.focus();
+    c.result.className = `result ${out.ok ? "good" : "error"}`;
+    c.result.textContent = [out.output, out.error].filter(Boolean).join("\n") || (out.ok ? "done" : "refused");
+    if (out.ok && action === "decide") c.input.value = "";
+    log(`${action} ${c.id.slice(0, 8)}: ${out.ok ? "done" : "refused"}`, c.result.textContent, out.ok);
+    // The renders during the action left its buttons as they were: the board as it is now.
+    c.sig = "";
+    refresh();
+  }
+
+  function decideForm(c, t) {
+    const form = el("form", "answer");
+    c.input = c.input || el("input");
+    c.input.type = "text";
+    c.input.setAttribute("aria-label", `answer to: ${t.question}`);
+    c.input.placeholder = "Your answer";
+    const send = el("button", "", "Answer");
+    send.type = "submit";
+    form.append(c.input, send);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      if (c.input.value.trim() === "") {
+        c.result.className = "result error";
+        c.result.textContent = "write an answer first";
+        return;
+      }
+      run(c, "decide", { answer: c.input.value }, send);
+    });
+    const options = t.decision?.options || [];
+    const parts = [form];
+    if (options.length) {
+      const row = el("div", "options");
+      for (const o of options) {
+        const b = el("button", "option", o);
+        b.type = "button";
+        b.addEventListener("click", () => run(c, "decide", { answer: o }, b));
+        row.append(b);
+      }
+      parts.push(row);
+    }
+    return parts;
+  }
+
+  /** The card's actions element, filled for what the task offers now (left alone while an action runs). */
+  function boxFor(t, p, state) {
+    const key = `${p.project_path}\n${t.id}`;
+    let c = boxes.get(key);
+    if (!c) {
+      c = { box: el("div", "actions"), result: el("p", "result"), project: p.project_path, id: t.id, busy: false, sig: "" };
+      c.result.setAttribute("role", "status");
+      boxes.set(key, c);
+    }
+    c.seen = true;
+    const offer = offered(t, state);
+    const sig = JSON.stringify([offer, t.question, t.decision?.options]);
+    if (c.busy || sig === c.sig) return c.box;
+    c.sig = sig;
+    const parts = [];
+    for (const o of offer) {
+      if (o.action === "decide") parts.push(...decideForm(c, t));
+      else {
+        const b = el("button", `act ${o.action}`, o.label);
+        b.type = "button";
+        b.dataset.action = o.action;
+        b.addEventListener("click", () => run(c, o.action, {}, b));
+        parts.push(b);
+      }
+    }
+    c.box.replaceChildren(...parts, c.result);
+    return c.box;
+  }
+
+  return {
+    boxFor,
+    /** Before a render: after it, a task gone from the board loses its box unless its action still runs. */
+    mark: () => {
+      for (const c of boxes.values()) c.seen = false;
+    },
+    sweep: () => {
+      for (const [k, c] of boxes) if (!c.seen && !c.busy) boxes.delete(k);
+    },
+  };
+}
+
 /** Where a task goes: `attention` (a person is needed), `running`, or `rest`; `why` is what the card says first. */
 function place(t, wakes) {
   const state = t.state || t.status; // TSK-12; older servers send no state
@@ -34,7 +152,7 @@ function age(iso) {
 const TONE_ORDER = { blocked: 0, failed: 1, ready: 2, "": 3 };
 
 /** One task as a card: focusable, so the keyboard walks the board card by card. */
-function taskCard(item, shown, manyProjects) {
+function taskCard(item, shown, manyProjects, actions) {
   const { t, p, where } = item;
   const state = t.state || t.status;
   const li = el("li", `card ${state}${where.tone ? ` ${where.tone}` : ""}`);
@@ -60,8 +178,8 @@ function taskCard(item, shown, manyProjects) {
     d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
     li.append(d);
   }
-  // The place for the card's actions (decide, land, resume from the browser) and, later, its cost and live screen.
-  li.append(el("div", "actions"));
+  // FOR-14's actions; later, the card's cost and live screen.
+  li.append(actions.boxFor(t, p, state));
   return li;
 }
 
@@ -74,9 +192,9 @@ function section(id, title, count, body) {
   return s;
 }
 
-function cardList(items, shown, many) {
+function cardList(items, shown, many, actions) {
   const ul = el("ul", "cards");
-  ul.append(...items.map((i) => taskCard(i, shown, many)));
+  ul.append(...items.map((i) => taskCard(i, shown, many, actions)));
   return ul;
 }
 
@@ -104,6 +222,14 @@ function countsStrip(items, wakes) {
 
 function boardPage() {
   const boxes = new Map();
+  const actions = actionBoxes((title, text, ok) => {
+    const li = el("li", ok ? "good" : "error");
+    li.append(el("b", "", title), el("pre", "", text));
+    const list = $("action-log");
+    list.prepend(li);
+    while (list.children.length > 5) list.lastChild.remove();
+    $("actions-done").hidden = false;
+  }, () => refresh());
 
   /** A project's panel, kept across renders so a half-written message survives a refresh. */
   function projectPanel(p) {
@@ -140,6 +266,7 @@ function boardPage() {
     const focused = active?.closest?.(".card")?.dataset.key;
     const shown = { open: new Set([...main.querySelectorAll("details[open]")].map((d) => d.dataset.key)) };
     const items = [];
+    actions.mark();
     let wakes = 0;
     for (const p of doc.projects) {
       wakes += p.wakes.length;
@@ -151,14 +278,14 @@ function boardPage() {
     const running = items.filter((i) => i.where.group === "running").sort(by("created_at"));
     const rest = items.filter((i) => i.where.group === "rest").sort((a, b) => by("updated_at")(b, a));
 
-    const needs = attention.length ? cardList(attention, shown, many) : el("p", "calm", "Nothing needs you: no soldier is blocked, failed or ready to land.");
+    const needs = attention.length ? cardList(attention, shown, many, actions) : el("p", "calm", "Nothing needs you: no soldier is blocked, failed or ready to land.");
     const parts = [section("attention", "Needs you", attention.length, needs), countsStrip(items, wakes)];
-    parts.push(section("running", "Running", running.length, running.length ? cardList(running, shown, many) : el("p", "calm", "No soldier is running.")));
+    parts.push(section("running", "Running", running.length, running.length ? cardList(running, shown, many, actions) : el("p", "calm", "No soldier is running.")));
     if (rest.length) {
       const fold = el("details", "rest");
       fold.dataset.key = "rest";
       fold.open = shown.open.has("rest");
-      fold.append(el("summary", "", "landed, struck and finished scouts"), cardList(rest, shown, many));
+      fold.append(el("summary", "", "landed, struck and finished scouts"), cardList(rest, shown, many, actions));
       parts.push(section("rest", "The rest", rest.length, fold));
     }
     const panels = el("div");
@@ -175,8 +302,10 @@ function boardPage() {
     for (const key of boxes.keys()) if (!seen.has(key)) boxes.delete(key);
     parts.push(section("project-list", many ? "Projects" : "Project", undefined, panels));
     main.replaceChildren(...parts);
-    // A card is new at each render; a project's box is the same element, moved back in.
-    if (focused) [...main.querySelectorAll(".card")].find((c) => c.dataset.key === focused)?.focus();
+    actions.sweep();
+    // A card is new at each render; a project's box and a card's actions are the same elements, moved back in.
+    if (active?.closest?.(".actions") && active.isConnected) active.focus();
+    else if (focused) [...main.querySelectorAll(".card")].find((c) => c.dataset.key === focused)?.focus();
     else if (active?.isConnected && active !== document.body && document.activeElement !== active) active.focus();
   }
 

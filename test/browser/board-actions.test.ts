@@ -1,0 +1,109 @@
+// The board's actions in a real Chromium (FOR-13, FOR-14) against the compiled binary, in a field with the fake herdr
+// and real git camps: a click on Land lands the mission and the page shows the command's output; a blocked task is
+// answered by keyboard alone (Tab into its answer field, type, Enter) and its soldier gets the answer.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type Page, chromium } from "playwright-core";
+import type { Decision } from "../../src/state/schemas";
+import { sentKeys, updateState } from "../fakes/herdr-control";
+import { git } from "../helpers";
+import { type Field, field, seedTask } from "../e2e/soldier-field";
+import { CHROMIUM } from "./chromium";
+
+// The callbacks handed to page.evaluate run in the page: its globals, loosely typed (the project's types have no DOM).
+declare const document: any;
+
+const MODAL: Decision = { question: "Which database should the service use?", options: ["Postgres", "SQLite"], asked_at: "2026-11-30T10:00:00.000Z", kind: "modal" };
+
+describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** The board opened from a link `vx forum board` printed, as the general opens it; the page and server gone after. */
+  async function onBoard(f: Field, fn: (page: Page) => Promise<void>): Promise<void> {
+    let page: Page | undefined;
+    try {
+      const r = await f.run(["forum", "board"]);
+      const url = /^forum: (\S+)$/m.exec(r.stdout)?.[1];
+      if (!url) throw new Error(`no link from vx forum board: ${r.stderr}`);
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(url);
+      await page.locator("#attention .card").first().waitFor({ timeout: 10_000 });
+      await fn(page);
+    } finally {
+      await page?.close();
+      await f.run(["forum", "stop"]);
+    }
+  }
+
+  test("a click on Land lands the mission; the page shows the command's output and the card moves to the rest", async () => {
+    await using f = await field();
+    git(f.project, "add", "-A");
+    git(f.project, "commit", "-q", "-m", "vexillum scaffold");
+    const { task } = await seedTask(f);
+    writeFileSync(join(task.camp_path as string, "work.txt"), "done\n");
+    git(task.camp_path as string, "add", "work.txt");
+    git(task.camp_path as string, "commit", "-q", "-m", "the work");
+    await onBoard(f, async (page) => {
+      const land = page.locator(`#attention .card[data-task="${task.id}"] button[data-action="land"]`);
+      expect(await land.textContent()).toBe("Land");
+      await land.click();
+      const entry = page.locator("#action-log li").first();
+      await entry.waitFor({ timeout: 30_000 });
+      expect(await entry.locator("b").textContent()).toBe(`land ${task.id.slice(0, 8)}: done`);
+      expect(await entry.locator("pre").textContent()).toStartWith(`landed: fast-forwarded ${f.project} to vexillum/${task.id}`);
+      // The board follows the state the land wrote: the card is in the rest now, as landed.
+      await page.locator(`#rest .card[data-task="${task.id}"][data-state="landed"]`).waitFor({ state: "attached", timeout: 10_000 });
+      expect(await page.locator(`#attention .card[data-task="${task.id}"]`).count()).toBe(0);
+      expect(f.task(task.id).landed_commit).toBe(git(f.project, "rev-parse", "main"));
+    });
+  });
+
+  test("a refused land shows the command's refusal on the card and leaves it there", async () => {
+    await using f = await field();
+    git(f.project, "add", "-A");
+    git(f.project, "commit", "-q", "-m", "vexillum scaffold");
+    const { task } = await seedTask(f); // done, but no commit: nothing to land
+    await onBoard(f, async (page) => {
+      await page.locator(`.card[data-task="${task.id}"] button[data-action="land"]`).click();
+      const result = page.locator(`.card[data-task="${task.id}"] .result.error`);
+      await result.waitFor({ timeout: 30_000 });
+      expect(await result.textContent()).toContain(`vx: land refused: nothing to land yet: vexillum/${task.id} has no commit that main lacks`);
+      expect(await page.locator(`.card[data-task="${task.id}"] button[data-action="land"]`).isEnabled()).toBe(true);
+    });
+  });
+
+  test("keyboard alone: Tab to the blocked task's answer field, type, Enter; the soldier gets the answer", async () => {
+    await using f = await field();
+    const { task, name } = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked" });
+    updateState(f.fh, (s) => {
+      const agent = s.panes.find((p) => p.agent?.name === name)?.agent;
+      if (!agent) throw new Error(`no agent ${name}`);
+      agent.accept_key = "2";
+    });
+    await onBoard(f, async (page) => {
+      const options = await page.$$eval(`.card[data-task="${task.id}"] button.option`, (bs) => bs.map((b) => b.textContent));
+      expect(options).toEqual(["Postgres", "SQLite"]);
+      let label = "";
+      for (let i = 0; i < 20 && !label.startsWith("answer to:"); i++) {
+        await page.keyboard.press("Tab");
+        label = await page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? "");
+      }
+      expect(label).toBe(`answer to: ${MODAL.question} [Postgres / SQLite]`);
+      await page.keyboard.type("SQLite");
+      await page.keyboard.press("Enter");
+      const entry = page.locator("#action-log li").first();
+      await entry.waitFor({ timeout: 30_000 });
+      expect(await entry.locator("b").textContent()).toBe(`decide ${task.id.slice(0, 8)}: done`);
+      expect(await entry.locator("pre").textContent()).toContain(`answered task ${task.id}, now running`);
+      expect(sentKeys(f.fh, name).map((k) => k.keys)).toEqual([["2"]]);
+      expect(f.task(task.id).decision?.answer).toBe("SQLite");
+    });
+  });
+});
