@@ -47,7 +47,7 @@ function statusOf(code: number): number {
 /** The checks before anything touches a path: a project the state root knows, a task id of TSK-02's shape that it holds. */
 function target(ctx: ActionCtx, action: Action, body: Record<string, unknown>): { project: string; id: string; stdin?: string } | ActionReply {
   const { project_path: path, task_id: id, answer } = body;
-  if (typeof path !== "string" || typeof id !== "string") return refused(400, "the body must name the task: {\"project_path\", \"task_id\"}");
+  if (typeof path !== "string" || typeof id !== "string") return refused(400, 'the body must name the task: {"project_path", "task_id"}');
   if (!isTaskId(id)) return refused(400, `"${id.slice(0, 40)}" is not a task id (16 hex characters)`);
   const paths = knownProjects(ctx.root).find((p) => p.project === path);
   if (!paths) return refused(404, "the forum knows no such project");

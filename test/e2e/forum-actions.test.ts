@@ -6,6 +6,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Decision } from "../../src/state/schemas";
 import { sentKeys, updateState } from "../fakes/herdr-control";
+import { jsonOf } from "../forum-kit";
 import { alive, git, waitFor } from "../helpers";
 import { type Field, field, seedTask } from "./soldier-field";
 
@@ -94,13 +95,13 @@ describe("board actions (FOR-14)", () => {
     const head = commitIn(task.camp_path as string);
     await using b = await board(f);
     const res = await b.act("land", { project_path: f.project, task_id: task.id });
-    const body = await res.json();
+    const body = await jsonOf(res);
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ ok: true, exit: 0, error: "" });
     expect(body.output).toStartWith(`landed: fast-forwarded ${f.project} to vexillum/${task.id}\n`);
     expect(git(f.project, "rev-parse", "main")).toBe(head);
     expect(f.task(task.id).landed_commit).toBe(head);
-    const doc = await (await fetch(`${b.base}/api/board`, { headers: { authorization: `Bearer ${b.token}` } })).json();
+    const doc = await jsonOf(await fetch(`${b.base}/api/board`, { headers: { authorization: `Bearer ${b.token}` } }));
     expect(doc.projects[0].tasks.find((t: { id: string }) => t.id === task.id).state).toBe("landed");
     expect(b.log()).toContain(`forum: the board ran vx land ${task.id} in ${f.project}: exit 0`);
   });
@@ -118,7 +119,7 @@ describe("board actions (FOR-14)", () => {
     try {
       await waitFor(() => waitedOn(lockPath), 20_000, `vx land to wait on ${lockPath}`);
       // The wait is the child's, in the kernel: the server answers the board meanwhile, the base unmoved.
-      const doc = await (await fetch(`${b.base}/api/board`, { headers: { authorization: `Bearer ${b.token}` } })).json();
+      const doc = await jsonOf(await fetch(`${b.base}/api/board`, { headers: { authorization: `Bearer ${b.token}` } }));
       expect(doc.projects[0].tasks.find((t: { id: string }) => t.id === task.id).state).toBe("done");
       expect(git(f.project, "rev-parse", "main")).toBe(before);
     } finally {
@@ -137,7 +138,7 @@ describe("board actions (FOR-14)", () => {
     await using b = await board(f);
     const res = await b.act("land", { project_path: f.project, task_id: task.id });
     expect(res.status).toBe(409);
-    const body = await res.json();
+    const body = await jsonOf(res);
     expect(body).toMatchObject({ ok: false, exit: 1, output: "" });
     expect(body.error).toBe(
       `vx: land refused: nothing to land yet: vexillum/${task.id} has no commit that main lacks - wait for the soldier's commits, or strike task ${task.id} if its work is already in main`,
@@ -157,7 +158,7 @@ describe("board actions (FOR-14)", () => {
     });
     await using b = await board(f);
     const res = await b.act("decide", { project_path: f.project, task_id: task.id, answer: "SQLite" });
-    const body = await res.json();
+    const body = await jsonOf(res);
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ ok: true, exit: 0, error: "" });
     expect(body.output).toStartWith(`status=running\nanswered task ${task.id}, now running`);
@@ -171,10 +172,10 @@ describe("board actions (FOR-14)", () => {
     await using b = await board(f);
     let res = await b.act("decide", { project_path: f.project, task_id: task.id, answer: "yes" });
     expect(res.status).toBe(409);
-    expect((await res.json()).error).toBe(`vx: task ${task.id} is done, not blocked - only a blocked task can be answered`);
+    expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done, not blocked - only a blocked task can be answered`);
     res = await b.act("decide", { project_path: f.project, task_id: task.id, answer: "  " });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ ok: false, output: "", error: "write an answer first" });
+    expect(await jsonOf(res)).toEqual({ ok: false, output: "", error: "write an answer first" });
     expect(b.log()).not.toContain(`vx decide ${task.id} --stdin in ${f.project}: exit 0`);
   });
 
@@ -184,10 +185,10 @@ describe("board actions (FOR-14)", () => {
     await using b = await board(f);
     let res = await b.act("resume", { project_path: f.project, task_id: task.id });
     expect(res.status).toBe(409);
-    expect((await res.json()).error).toBe(`vx: task ${task.id} is done - only an interrupted or unconfirmed task can be resumed`);
+    expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done - only an interrupted or unconfirmed task can be resumed`);
     res = await b.act("redispatch", { project_path: f.project, task_id: task.id });
     expect(res.status).toBe(409);
-    expect((await res.json()).error).toBe(`vx: task ${task.id} is done, not interrupted - only an interrupted task can be redispatched`);
+    expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done, not interrupted - only an interrupted task can be redispatched`);
     expect(f.task(task.id).status).toBe("done");
   });
 
@@ -206,7 +207,7 @@ describe("board actions (FOR-14)", () => {
     for (const [action, body, status, error] of cases) {
       const res = await b.act(action, body);
       expect([action, res.status]).toEqual([action, status]);
-      expect((await res.json()).error).toBe(error);
+      expect((await jsonOf(res)).error).toBe(error);
     }
     expect(b.log()).not.toContain("the board ran");
     expect(f.task(task.id).status).toBe("done");
@@ -231,7 +232,11 @@ describe("board actions (FOR-14)", () => {
       [{ "content-type": "text/plain" }, 403],
     ];
     for (const [headers, status] of refusals) expect([headers, (await b.act("land", body, headers)).status]).toEqual([headers, status]);
-    const put = await fetch(`${b.base}/api/tasks/land`, { method: "PUT", body: JSON.stringify(body), headers: { "content-type": "application/json", origin: b.base, authorization: `Bearer ${b.token}` } });
+    const put = await fetch(`${b.base}/api/tasks/land`, {
+      method: "PUT",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json", origin: b.base, authorization: `Bearer ${b.token}` },
+    });
     expect(put.status).toBe(405);
     expect(git(f.project, "rev-parse", "main")).toBe(head);
     expect(b.log()).not.toContain("the board ran");

@@ -9,7 +9,11 @@
 /** Which of FOR-14's actions a card offers; each runs the command itself on the server. */
 function offered(t, state) {
   if (state === "blocked" && t.question) return [{ action: "decide" }];
-  if (state === "interrupted") return [{ action: "resume", label: "Resume" }, { action: "redispatch", label: "Redispatch" }];
+  if (state === "interrupted")
+    return [
+      { action: "resume", label: "Resume" },
+      { action: "redispatch", label: "Redispatch" },
+    ];
   if (state === "unconfirmed") return [{ action: "resume", label: "Resume" }];
   if (state === "done" && t.kind === "mission") return [{ action: "land", label: "Land" }];
   return [];
@@ -89,7 +93,6 @@ function actionBoxes(log, refresh) {
     let c = boxes.get(key);
     if (!c) {
       c = { box: el("div", "actions"), result: el("p", "result"), project: p.project_path, id: t.id, busy: false, sig: "" };
-      c.result.setAttribute("role", "status");
       boxes.set(key, c);
     }
     c.seen = true;
@@ -108,7 +111,8 @@ function actionBoxes(log, refresh) {
         parts.push(b);
       }
     }
-    c.box.replaceChildren(...parts, c.result);
+    // A card with nothing to offer and no result keeps an empty box (hidden by the stylesheet).
+    c.box.replaceChildren(...parts, ...(parts.length || c.result.textContent ? [c.result] : []));
     return c.box;
   }
 
@@ -222,14 +226,17 @@ function countsStrip(items, wakes) {
 
 function boardPage() {
   const boxes = new Map();
-  const actions = actionBoxes((title, text, ok) => {
-    const li = el("li", ok ? "good" : "error");
-    li.append(el("b", "", title), el("pre", "", text));
-    const list = $("action-log");
-    list.prepend(li);
-    while (list.children.length > 5) list.lastChild.remove();
-    $("actions-done").hidden = false;
-  }, () => refresh());
+  const actions = actionBoxes(
+    (title, text, ok) => {
+      const li = el("li", ok ? "good" : "error");
+      li.append(el("b", "", title), el("pre", "", text));
+      const list = $("action-log");
+      list.prepend(li);
+      while (list.children.length > 5) list.lastChild.remove();
+      $("actions-done").hidden = false;
+    },
+    () => refresh(),
+  );
 
   /** A project's panel, kept across renders so a half-written message survives a refresh. */
   function projectPanel(p) {
