@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { type Browser, type Page, chromium } from "playwright-core";
 import type { Decision } from "../../src/state/schemas";
 import { sentKeys, updateState } from "../fakes/herdr-control";
-import { git } from "../helpers";
+import { git, waitFor } from "../helpers";
+import { holdLock, waitedOn } from "../lock-kit";
 import { type Field, field, seedTask } from "../e2e/soldier-field";
 import { CHROMIUM } from "./chromium";
 
@@ -63,6 +64,33 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
       expect(await page.locator(`#attention .card[data-task="${task.id}"]`).count()).toBe(0);
       expect(f.task(task.id).landed_commit).toBe(git(f.project, "rev-parse", "main"));
     });
+  });
+
+  test("while the land waits (the task's lock held by a command in a terminal) its button says so and the card's buttons are off", async () => {
+    await using f = await field();
+    git(f.project, "add", "-A");
+    git(f.project, "commit", "-q", "-m", "vexillum scaffold");
+    const { task } = await seedTask(f);
+    writeFileSync(join(task.camp_path as string, "work.txt"), "done\n");
+    git(task.camp_path as string, "add", "work.txt");
+    git(task.camp_path as string, "commit", "-q", "-m", "the work");
+    const lockPath = join(f.paths.tasksDir, `.${task.id}.op.lock`);
+    const holder = await holdLock(lockPath);
+    try {
+      await onBoard(f, async (page) => {
+        const land = page.locator(`.card[data-task="${task.id}"] button[data-action="land"]`);
+        await land.click();
+        await waitFor(() => waitedOn(lockPath), 20_000, `vx land to wait on ${lockPath}`);
+        expect(await land.textContent()).toBe("Landing…");
+        expect(await land.isDisabled()).toBe(true);
+        expect(await page.getAttribute(`.card[data-task="${task.id}"] .actions`, "aria-busy")).toBe("true");
+        await holder.release();
+        await page.locator("#action-log li").first().waitFor({ timeout: 30_000 });
+        expect(await page.locator("#action-log li b").first().textContent()).toBe(`land ${task.id.slice(0, 8)}: done`);
+      });
+    } finally {
+      await holder.release();
+    }
   });
 
   test("a refused land shows the command's refusal on the card and leaves it there", async () => {

@@ -2,12 +2,13 @@
 // with the fake herdr, runs each command itself in the project's checkout; real git repos and camps. Each action's
 // success and refusal through HTTP, the server's own checks, and the doors (FOR-06) an action goes through.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Decision } from "../../src/state/schemas";
 import { sentKeys, updateState } from "../fakes/herdr-control";
 import { jsonOf } from "../forum-kit";
 import { alive, git, waitFor } from "../helpers";
+import { holdLock, waitedOn } from "../lock-kit";
 import { type Field, field, seedTask } from "./soldier-field";
 
 type Board = {
@@ -56,32 +57,6 @@ function commitIn(camp: string, file = "work.txt"): string {
   git(camp, "add", file);
   git(camp, "commit", "-q", "-m", `add ${file}`);
   return git(camp, "rev-parse", "HEAD");
-}
-
-const HOLDER = join(import.meta.dir, "..", "fixtures", "hold-lock.ts");
-
-/** A separate process holding `path` exclusively until released (as a command in a terminal holds a task's lock). */
-async function holdLock(path: string) {
-  const proc = Bun.spawn(["bun", HOLDER, path], { stdout: "pipe", stderr: "inherit" });
-  const first = new TextDecoder().decode((await proc.stdout.getReader().read()).value);
-  if (first.trim() !== "locked") throw new Error(`lock holder said ${JSON.stringify(first)}`);
-  return {
-    async release() {
-      proc.kill("SIGKILL");
-      await proc.exited;
-    },
-  };
-}
-
-/** Whether some process is blocked in flock(2) on `path`: a `->` line of /proc/locks naming its inode, read from the kernel. */
-function waitedOn(path: string): boolean {
-  const ino = String(statSync(path).ino);
-  return readFileSync("/proc/locks", "utf8")
-    .split("\n")
-    .some((line) => {
-      const f = line.trim().split(/\s+/);
-      return f[1] === "->" && f[2] === "FLOCK" && f[6]?.split(":")[2] === ino;
-    });
 }
 
 const ASKED = "2026-11-30T10:00:00.000Z";
