@@ -36,12 +36,15 @@ function tail(text: string): string {
 
 const refused = (status: number, error: string): ActionReply => ({ status, body: { ok: false, output: "", error } });
 
+/** HTTP statuses, named: an HTTP status is never an exit code (ENV-08). */
+const HTTP = { ok: 200, badRequest: 400, conflict: 409, timedOut: 504 } as const;
+
 /** The command's exit code as HTTP: 0 done, 64 a request the command calls malformed, else a refusal (or the guard). */
 function statusOf(code: number): number {
-  if (code === EXIT.ok) return 200;
-  if (code === EXIT.usage) return 400;
-  if (code === EXEC_TIMED_OUT) return 504;
-  return 409;
+  if (code === EXIT.ok) return HTTP.ok;
+  if (code === EXIT.usage) return HTTP.badRequest;
+  if (code === EXEC_TIMED_OUT) return HTTP.timedOut;
+  return HTTP.conflict;
 }
 
 /** The checks before anything touches a path: a project the state root knows, a task id of TSK-02's shape that it holds. */
@@ -80,7 +83,7 @@ export async function runAction(ctx: ActionCtx, action: Action, body: Record<str
     const error = `vx ${action} did not end within ${GUARDS.forumAction / 60_000} minutes and was stopped - see 'vx status' in ${t.project}`;
     return { status, body: { ok: false, exit: res.code, output: tail(`${res.stdout}${res.stderr}`), error } };
   }
-  if (status === 200) return { status, body: { ok: true, exit: res.code, output: tail(`${res.stdout}${res.stderr}`), error: "" } };
+  if (status === HTTP.ok) return { status, body: { ok: true, exit: res.code, output: tail(`${res.stdout}${res.stderr}`), error: "" } };
   const error = tail(res.stderr) || `vx ${action} exited ${res.code}`;
   return { status, body: { ok: false, exit: res.code, output: tail(res.stdout), error } };
 }
