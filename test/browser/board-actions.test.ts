@@ -43,14 +43,20 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
     }
   }
 
-  test("a click on Land lands the mission; the page shows the command's output and the card moves to the rest", async () => {
-    await using f = await field();
+  /** A mission whose camp has one commit the base lacks: ready to land. */
+  async function missionWithCommit(f: Awaited<ReturnType<typeof field>>) {
     git(f.project, "add", "-A");
     git(f.project, "commit", "-q", "-m", "vexillum scaffold");
     const { task } = await seedTask(f);
     writeFileSync(join(task.camp_path as string, "work.txt"), "done\n");
     git(task.camp_path as string, "add", "work.txt");
     git(task.camp_path as string, "commit", "-q", "-m", "the work");
+    return task;
+  }
+
+  test("a click on Land lands the mission; the page shows the command's output and the card moves to the rest", async () => {
+    await using f = await field();
+    const task = await missionWithCommit(f);
     await onBoard(f, async (page) => {
       const land = page.locator(`#attention .card[data-task="${task.id}"] button[data-action="land"]`);
       expect(await land.textContent()).toBe("Land");
@@ -68,12 +74,7 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
 
   test("while the land waits (the task's lock held by a command in a terminal) its button says so and the card's buttons are off", async () => {
     await using f = await field();
-    git(f.project, "add", "-A");
-    git(f.project, "commit", "-q", "-m", "vexillum scaffold");
-    const { task } = await seedTask(f);
-    writeFileSync(join(task.camp_path as string, "work.txt"), "done\n");
-    git(task.camp_path as string, "add", "work.txt");
-    git(task.camp_path as string, "commit", "-q", "-m", "the work");
+    const task = await missionWithCommit(f);
     const lockPath = join(f.paths.tasksDir, `.${task.id}.op.lock`);
     const holder = await holdLock(lockPath);
     try {
