@@ -1,6 +1,6 @@
 // What a child vx starts leaves behind dies with it: a process group is not enough (setsid leaves it), so `sweep` kills every
 // process whose environment, read just before the signal, holds the child's random mark (a recycled pid cannot). Only `env -i` escapes.
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random";
 import { type Exec, realExec } from "./exec";
 import { processesWithEnv, stillHasEnv } from "./procs";
 import { GUARDS } from "./time";
@@ -18,7 +18,7 @@ type ChildMark = {
 };
 
 export function childMark(exec: Exec = realExec): ChildMark {
-  const value = randomBytes(16).toString("hex");
+  const value = randomHex(16);
   return {
     env: { [CHILD_MARK]: value },
     async sweep() {

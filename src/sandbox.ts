@@ -1,6 +1,6 @@
 // A sandbox that breaks dispatch (Codex's: docs/real-clients.md) ends its pid namespace with each command. Its own /proc makes
 // /proc/self/ns/pid equal /proc/1/ns/pid, so pid 1's program tells; under the host's /proc, /proc/self is not our pid.
-import { randomBytes } from "node:crypto";
+import { randomHex } from "./random";
 import { closeSync, openSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 
@@ -32,7 +32,7 @@ export function foreignPidNamespace(proc = "/proc", pid = process.pid): string |
 
 /** Creates and removes a probe: a read-only mount or sandbox rule says no where a mode check would not (root passes all); undefined when no `dir`. */
 export function canCreateIn(dir: string): boolean | undefined {
-  const probe = join(dir, `.vx-write-check-${randomBytes(6).toString("hex")}`);
+  const probe = join(dir, `.vx-write-check-${randomHex(6)}`);
   try {
     closeSync(openSync(probe, "wx", 0o600));
   } catch (err) {

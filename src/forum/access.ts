@@ -2,7 +2,7 @@
  * Who gets in (FOR-06): Host checked against DNS rebinding; the key in a header, never a cookie (a
  * browser sends 127.0.0.1's cookies to every port, so another local user's server would get them).
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { hmacSha256Hex, sameSecret } from "../random";
 
 export type Gate = { port: number; token: string };
 
@@ -11,15 +11,9 @@ export function hostAllowed(host: string | null, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** Bound to the port: a key sent to whatever took over a port the server left opens no other port's server. */
 export function pageKey(gate: Gate): string {
-  return createHmac("sha256", gate.token).update(`page:${gate.port}`).digest("hex");
+  return hmacSha256Hex(gate.token, `page:${gate.port}`);
 }
 
 /** Without a key: the static pages and assets (no data), the login, an artifact view. */

@@ -3,7 +3,7 @@
  * carries only a code the page trades once for its key, never the token. A view code is good for one
  * request, so the frame's own script finds it spent.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomHex, sha256Hex } from "../random";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { errorMessage } from "../errors";
@@ -12,8 +12,8 @@ import { renderState } from "../state/record";
 import { isoTime } from "../time";
 import type { ForumPaths } from "./paths";
 
-const newCode = () => randomBytes(32).toString("hex");
-const hashOf = (code: string) => createHash("sha256").update(code).digest("hex");
+const newCode = () => randomHex(32);
+const hashOf = sha256Hex;
 const isCode = (x: string) => /^[0-9a-f]{64}$/.test(x);
 const isOpenerName = (x: string) => /^[0-9a-f]{32}\.html$/.test(x);
 
@@ -34,7 +34,7 @@ export function mintLink(fp: ForumPaths, port: number, path: string, now: number
 
 /** `--open`'s 0600 redirect page; the link naming it is written first, so a sweep never takes a file in use. */
 export function writeOpener(fp: ForumPaths, port: number, path: string, now: number, lifeMs: number): string {
-  const name = `${randomBytes(16).toString("hex")}.html`;
+  const name = `${randomHex(16)}.html`;
   const url = mintLink(fp, port, path, now, lifeMs, name);
   const file = join(fp.openers, name);
   writeStateFile(

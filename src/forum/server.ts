@@ -2,7 +2,7 @@
  * The forum server's life (FOR-05): one per state root, 127.0.0.1 only, ending on a signal, a binary change
  * (as SEN-22) or idleness. It holds no state: pages read the files, so a restart serves the same sessions.
  */
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../random";
 import { closeSync, writeSync } from "node:fs";
 import { selfExecutable } from "../deps";
 import type { Deps } from "../deps";
@@ -36,7 +36,7 @@ export function readServerInfo(fp: ForumPaths): ForumServer | undefined {
 
 /** FOR-06: kept across restarts. An unusable token file is reported, never replaced: this run uses its own. */
 function tokenOf(fp: ForumPaths, log: (line: string) => void): string {
-  const token = randomBytes(32).toString("hex");
+  const token = randomHex(32);
   let have: string | undefined;
   try {
     have = readStateText(fp.token)?.trim();

@@ -1,6 +1,5 @@
 /** OpenCode: soldier states from a file:// plugin; commander woken by its wake plugin (CMDR-08a) or typing. */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { Check } from "../check";
 import { UsageError, VxError } from "../errors";
 import { EXEC_TIMED_OUT, which } from "../exec";
@@ -59,7 +58,7 @@ export const opencode: Harness = {
     const path = join(hooksDir, "opencode-state.ts");
     return {
       args: [],
-      env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ plugin: [pathToFileURL(path).href] }) },
+      env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ plugin: [Bun.pathToFileURL(path).href] }) },
       files: [{ path, content: opencodePlugin(vx) }],
     };
   },

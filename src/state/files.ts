@@ -2,10 +2,10 @@
  * State file access: 0700/0600 (STA-04), atomic writes via dot-named temporaries (STA-05). No link below the
  * root is followed (a planted one would carry writes elsewhere); the root and its ancestors may be links.
  */
-import { randomBytes } from "node:crypto";
 import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { StateError, StateLinkError, errorMessage } from "../errors";
+import { randomHex } from "../random";
 
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
 
@@ -89,7 +89,7 @@ export function isTempName(name: string): boolean {
 /** Unpredictable name, exclusive no-follow open: nothing planted is ever opened. Dot-named so no `*.json` lister sees it. */
 export function createTemp(path: string, mode: number): { tmp: string; fd: number } {
   for (let attempt = 1; ; attempt++) {
-    const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString("hex")}.tmp`);
+    const tmp = join(dirname(path), `.${basename(path)}.${randomHex(8)}.tmp`);
     try {
       return { tmp, fd: openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode) };
     } catch (err) {

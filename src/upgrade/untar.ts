@@ -1,7 +1,6 @@
 // Takes `vx` out of a release archive by streaming, by the installer's rules: one entry, a regular file named `vx` (a second is
 // refused: tar would let it replace the first), at most MAX_BINARY_BYTES by its header and by the bytes written.
 import { createReadStream, writeSync } from "node:fs";
-import { createGunzip } from "node:zlib";
 import { VxError, errorMessage } from "../errors";
 import { MAX_BINARY_BYTES } from "../release-info";
 
@@ -42,6 +41,9 @@ function parseHeader(h: Uint8Array): Header | undefined {
 /** Writes the archive's `vx` to `fd`: a VxError (ending in `tail`) for a bad archive, a write's own error as it is; `limit` for tests. */
 export async function extractVx(archivePath: string, fd: number, asset: string, tail: string, limit = MAX_BINARY_BYTES): Promise<void> {
   const refuse = (what: string) => new VxError(`${asset} ${what} - ${tail}`);
+  // Loaded here, not at the top: node:zlib costs every vx start more than an empty program does.
+  // Before the stream exists, so no error of its can fire with no listener.
+  const { createGunzip } = await import("node:zlib");
   const source = createReadStream(archivePath);
   const gunzip = createGunzip();
   source.on("error", (err) => gunzip.destroy(err));
