@@ -1,7 +1,6 @@
 /** Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving them to the sandboxed frame. */
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { extname, join, sep } from "node:path";
-import { marked } from "marked";
 import { UsageError } from "../errors";
 import type { Exec } from "../exec";
 import { ARTIFACT_HEADERS } from "./access";
@@ -54,6 +53,8 @@ const MD_STYLE =
 
 /** Raw HTML stays: the frame is sandboxed (FOR-06). */
 function renderMarkdown(text: string, title: string): string {
+  // Required here, not imported at the top: marked builds its rules when loaded, a cost every vx start would pay.
+  const { marked } = require("marked") as typeof import("marked");
   const body = marked.parse(text, { async: false, gfm: true }) as string;
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${MD_STYLE}</style></head><body>${body}</body></html>`;
 }

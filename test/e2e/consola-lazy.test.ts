@@ -21,10 +21,13 @@ function spawnListing(args: string[], cwd: string, env: Record<string, string>, 
   });
 }
 
-const consolaModules = (out: string) =>
+const modulesOf = (pkg: string) => (out: string) =>
   readFileSync(out, "utf8")
     .split("\n")
-    .filter((m) => m.includes("/node_modules/consola/"));
+    .filter((m) => m.includes(`/node_modules/${pkg}/`));
+const consolaModules = modulesOf("consola");
+// The Markdown renderer builds its rules when loaded: only a Markdown artifact shown loads it.
+const markedModules = modulesOf("marked");
 
 describe("consola is loaded only where people read", () => {
   test("the listing sees consola when terminal.ts's colours are drawn (the check can fail)", async () => {
@@ -36,7 +39,7 @@ describe("consola is loaded only where people read", () => {
     expect(consolaModules(out).length).toBeGreaterThan(0);
   });
 
-  test("`vx sentinel drain` and a plain `vx doctor` and `vx init --yes` do not load it", async () => {
+  test("`vx sentinel drain` and a plain `vx doctor` and `vx init --yes` do not load it, nor the Markdown renderer", async () => {
     using s = sandbox();
     for (const argv of [["init", "--yes"], ["sentinel", "drain"], ["doctor"]]) {
       const out = join(s.home, `modules-${argv[0]}.txt`);
@@ -44,7 +47,7 @@ describe("consola is loaded only where people read", () => {
       await p.exited;
       expect(existsSync(out)).toBe(true);
       expect(readFileSync(out, "utf8")).toContain("/src/cli.ts");
-      expect({ argv, consola: consolaModules(out) }).toEqual({ argv, consola: [] });
+      expect({ argv, consola: consolaModules(out), marked: markedModules(out) }).toEqual({ argv, consola: [], marked: [] });
     }
   });
 

@@ -214,6 +214,18 @@ describe("forum access (FOR-06)", () => {
     expect((await fetch(`${f.base()}/api/sessions/${s}/view`, { method: "POST", body: "{}", headers: { "content-type": "application/json", origin: f.base() } })).status).toBe(403);
   });
 
+  test("a Markdown artifact is rendered by the compiled vx (its renderer loaded only when one is shown)", async () => {
+    const f = await start();
+    writePlan(f);
+    const s = sessionOf(await f.open(["plan.md"]));
+    const { url } = await jsonOf(await f.post(`/api/sessions/${s}/view`, {}));
+    const art = await fetch(`${f.base()}${url}`);
+    expect(art.status).toBe(200);
+    const html = await art.text();
+    expect(html).toContain("<h1>The plan</h1>");
+    expect(html).toContain("<strong>forum</strong>");
+  });
+
   test("an artifact that is gone, or a link out of the project, is a notice, not an error page", async () => {
     const f = await start();
     writePlan(f);
