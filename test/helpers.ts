@@ -2,9 +2,10 @@
  * Shared test fixtures: throwaway homes and real git repositories, running the compiled vx as a
  * user would, and waiting on conditions (never on fixed sleeps).
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { isAlive } from "../src/procs";
 import { projectKey } from "../src/state/paths";
 import type { Task } from "../src/state/schemas";
 import { GIT_TEST_ENV } from "./git-env";
@@ -117,34 +118,40 @@ export function writeExecutable(path: string, text: string): void {
   writeFileSync(path, text, { mode: 0o755 });
 }
 
-/** True while `pid` runs (a zombie counts as gone). */
-/** Every process as [pid, full command line], read at full width whatever the test's terminal (procps cuts lines to COLUMNS). */
-export function processTable(): [number, string][] {
-  const env = { ...process.env };
-  delete env.COLUMNS;
-  const ps = Bun.spawnSync(["ps", "-ww", "-eo", "pid=,args="], { env, stdout: "pipe" });
-  return ps.stdout
-    .toString()
-    .split("\n")
-    .map((l) => l.trim().match(/^(\d+)\s+(.*)$/))
-    .filter((m): m is RegExpMatchArray => m !== null)
-    .map((m) => [Number(m[1]), m[2]!]);
+/** `pid`'s command line as `ps -o args=` prints it (argv joined by spaces; `[name]` for a kernel thread), "" when gone. */
+function commandLine(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    while (argv.length > 0 && argv[argv.length - 1] === "") argv.pop();
+    if (argv.length > 0) return argv.join(" ");
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return `[${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))}]`;
+  } catch {
+    return "";
+  }
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
+/**
+ * Every process as [pid, full command line], read from /proc: at full width whatever the test's terminal, and without
+ * a `ps` per call (tests poll this).
+ */
+export function processTable(): [number, string][] {
+  const out: [number, string][] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const command = commandLine(Number(name));
+    if (command !== "") out.push([Number(name), command]);
   }
-  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
-  const stat = ps.stdout.toString().trim();
-  return stat !== "" && !stat.startsWith("Z");
+  return out;
+}
+
+/** True while `pid` runs (a zombie counts as gone). */
+export function alive(pid: number): boolean {
+  return isAlive(pid);
 }
 
 function isSentinel(pid: number): boolean {
-  const ps = Bun.spawnSync(["ps", "-o", "command=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
-  return /\bsentinel\b/.test(ps.stdout.toString());
+  return /\bsentinel\b/.test(commandLine(pid));
 }
 
 /**

@@ -3,6 +3,7 @@ import { closeSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
+import { isAlive } from "../procs";
 import { foreignPidNamespace } from "../sandbox";
 import { ensureDir, openStateAppend, readStateText, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
@@ -72,18 +73,6 @@ export function startDetached(argv: string[], logFd: number, cwd: string, env: D
     throw new Error(res.stderr.toString().trim() || `the launcher shell exited with ${res.exitCode}`);
   }
   return pid;
-}
-
-/** Alive and not a zombie: an orphan that exited stays one until init reaps it, which can take seconds. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  const ps = Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)], { stdout: "pipe", stderr: "ignore" });
-  const stat = ps.stdout.toString().trim();
-  return stat !== "" && !stat.startsWith("Z");
 }
 
 /** Waits briefly for a started sentinel to take the lock; "gone" when it exited first. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Exec, ExecOptions, ExecResult } from "../../src/exec";
 import { realExec } from "../../src/exec";
-import { inspectProcess, isAwaitArgv, isAwaitProcess, isLiveVx, isVxArgv, isVxExecutable, processStateRoot, processesWithEnv, stillHasEnv } from "../../src/procs";
+import { inspectProcess, isAlive, isAwaitArgv, isAwaitProcess, isLiveVx, isVxArgv, isVxExecutable, processStateRoot, processesWithEnv, stillHasEnv } from "../../src/procs";
 import { execed } from "../exec-wait";
 import { waitFor } from "../helpers";
 
@@ -277,5 +277,33 @@ describe("processesWithEnv (children.ts's marks)", () => {
     expect(await processesWithEnv("VX_CHILD_MARK", "ab12", fakeExec({ code: 0, stdout: `${listing}\n`, stderr: "" }, calls), PS)).toEqual([11]);
     expect(calls[0]).toEqual(["ps", "-E", "-ww", "-ax", "-o", "pid=,command="]);
     expect(await processesWithEnv("VX_CHILD_MARK", "ab12", fakeExec({ code: 1, stdout: "", stderr: "" }), PS)).toEqual([]);
+  });
+});
+
+describe("isAlive (read from /proc on Linux)", () => {
+  test("a running process is alive; a zombie and an exited pid are not", async () => {
+    // `sleep 0` becomes a zombie: its parent execs `sleep 30`, which never reaps it.
+    const parent = Bun.spawn(["sh", "-c", "sleep 0 & exec sleep 30"], { stdout: "ignore", stderr: "ignore" });
+    try {
+      await execed(parent.pid, "sleep");
+      expect(isAlive(parent.pid)).toBe(true);
+      const zombie = await waitFor(
+        () => {
+          const kids = Bun.spawnSync(["ps", "-o", "pid=,stat=", "--ppid", String(parent.pid)], { stdout: "pipe" })
+            .stdout.toString()
+            .trim();
+          const m = kids.match(/^(\d+)\s+Z/m);
+          return m ? Number(m[1]) : undefined;
+        },
+        10_000,
+        "a zombie child",
+      );
+      expect(isAlive(zombie)).toBe(false);
+    } finally {
+      parent.kill("SIGKILL");
+    }
+    await parent.exited;
+    expect(isAlive(parent.pid)).toBe(false);
+    expect(isAlive(process.pid)).toBe(true);
   });
 });
