@@ -4,7 +4,7 @@
 // sees half a file.
 import { dlopen, FFIType } from "bun:ffi";
 import { closeSync, existsSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../src/random";
 
 export type AgentStatus = "idle" | "working" | "blocked" | "done" | "unknown";
 export const AGENT_STATUSES: readonly AgentStatus[] = ["idle", "working", "blocked", "done", "unknown"];
@@ -247,7 +247,7 @@ export function loadState(path: string): FakeState {
 }
 
 function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const tmp = `${path}.tmp-${process.pid}-${randomHex(4)}`;
   try {
     writeFileSync(tmp, text);
     renameSync(tmp, path);
@@ -283,7 +283,7 @@ export function withState<T>(path: string, fn: (s: FakeState, now: number) => T)
 }
 
 export function newTerminalId(): string {
-  return `term_${randomBytes(7).toString("hex")}`;
+  return `term_${randomHex(7)}`;
 }
 
 export function iso(now: number): string {
