@@ -159,6 +159,25 @@ describe("vx redispatch of a failed task (herdr)", () => {
     expect(readState(f.fh).tabs.map((tab) => tab.tab_id)).not.toContain(old.herdr_tab_id);
     expect(recordedPrompts(f.fh)).toHaveLength(1);
   });
+
+  test("a re-run whose harness fails again: its new tab closed, its camp back in the pool, the task failed", async () => {
+    await using f = await field();
+    const start = { message: "agent process exited before becoming interactive" };
+    queueFailure(f.fh, "agent start", "agent_start_failed", start);
+    const id = taskIdOf((await f.run(["dispatch", "fix it"])).stdout);
+    queueFailure(f.fh, "agent start", "agent_start_failed", start);
+    const again = await f.run(["redispatch", id]);
+    expect(again.code).toBe(1);
+    expect(quiet(again.stderr)).toBe("vx: could not start claude in the soldier's pane: herdr agent start: agent process exited before becoming interactive (agent_start_failed)\n");
+    const t = f.task(id);
+    expect(t).toMatchObject({ status: "failed", redispatches: 1 });
+    // Both runs' tabs are gone: the first closed before the re-run, the second after it failed.
+    expect(callsOf(f.fh, "tab", "create")).toHaveLength(2);
+    expect(readState(f.fh).tabs.filter((tab) => tab.tab_id !== f.ws.tab_id)).toEqual([]);
+    expect(slotsOf(f).filter((s) => s.leased_by)).toEqual([]);
+    expect(git(f.project, "branch", "--list", `vexillum/${id}`)).toBe("");
+    expect(recordedPrompts(f.fh)).toHaveLength(0);
+  });
 });
 
 describe("failed tasks: the refusals", () => {
