@@ -1,5 +1,5 @@
 /**
- * `vx redispatch <task-id>`: re-run an interrupted task from its original prompt under the same
+ * `vx redispatch <task-id>`: re-run an interrupted or failed task from its original prompt under the same
  * id (CMD-REDISPATCH-01/02). The checks of the arguments are here; the re-run is `soldiers/redispatch.ts`.
  */
 import { defineVxCommand } from "../command";
@@ -33,7 +33,7 @@ function redispatchChoice(deps: Deps, project: Project, name: unknown): Choice {
 /** `vx redispatch`. */
 export const redispatchCommand = defineVxCommand({
   name: "redispatch",
-  summary: "Re-dispatch an interrupted task from its original prompt",
+  summary: "Re-dispatch an interrupted or failed task from its original prompt",
   usage: ["redispatch <task-id> [--profile <name>]"],
   args: {
     ...TASK_ID_ARG,

@@ -70,8 +70,8 @@ the task is \`failed\`; the reason is on stderr.
   stopped: \`vx resume <task-id> [<text...>]\`. It relaunches the same harness in the same camp with
   its own "continue" flag, so its conversation, commits and uncommitted changes are all kept. Prefer it
   whenever the camp holds work; after a reboot \`vx status\` names the tasks it can resume.
-- Re-run an \`interrupted\` soldier from its original prompt: \`vx redispatch <task-id>\`. It discards
-  the old camp, commits included, so ask the general first.
+- Re-run an \`interrupted\` or \`failed\` soldier from its original prompt: \`vx redispatch <task-id>\`.
+  It discards the old camp, commits included, so ask the general first.
 
 ## Rules of engagement
 
@@ -171,9 +171,11 @@ commits if they are complete, strike the camp, or \`vx redispatch <task-id>\`, w
 original prompt with the same kind, harness, model and effort in a fresh camp.
 Redispatch is destructive: the old camp is reset and its branch deleted, commits included. Ask before running it.
 
-**failed**: vx could not start or prompt the soldier. Read the reason (\`output\` in
-\`vx status --json\`), run \`vx doctor\`, fix the cause, strike the camp with \`vx strike <task-id>\` and
-dispatch again.
+**failed**: vx could not start or prompt the soldier, so it never got its prompt and there is nothing
+to resume. Read the reason (\`output\` in \`vx status --json\`), run \`vx doctor\`, fix the cause, then
+\`vx redispatch <task-id>\`: the same prompt, kind, harness, model and effort under the same id in a
+fresh camp (\`--profile <name>\` for another harness). Or strike it with \`vx strike <task-id>\` and
+dispatch again. A redispatch that fails again leaves it \`failed\`, its camp back in the pool.
 
 ## \`vx sentinel await\` versus \`vx wait\`
 

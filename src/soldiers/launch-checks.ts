@@ -25,14 +25,15 @@ export function checkBackend(deps: Deps, backend: Backend): string | undefined {
 /**
  * A harness that is not installed, would die in its pane, or cannot run on `backend`, said so here,
  * before a task, a camp, a sentinel or a pane exists. Its program is looked up on the caller's PATH:
- * the launcher runs it with the dispatcher's environment on either terminal (HRD-08).
+ * the launcher runs it with the dispatcher's environment on either terminal (HRD-08). `instead` is
+ * the other way the command offers (a redispatch takes a profile, not a --harness).
  */
-export function checkLaunchRefusal(deps: Deps, harness: HarnessName, backend: Backend): void {
+export function checkLaunchRefusal(deps: Deps, harness: HarnessName, backend: Backend, instead = "dispatch with another --harness"): void {
   const h = harnessOf(harness);
   const [exe] = h.program(deps.self);
   // vx itself (the demo soldier) is found by the path it runs from.
   if (exe && !exe.includes("/") && !which(exe, deps.env.PATH)) {
-    throw new VxError(`${exe} not found in PATH, needed to run ${h.label} soldiers - install ${h.label} (or put ${exe} on PATH), or dispatch with another --harness`);
+    throw new VxError(`${exe} not found in PATH, needed to run ${h.label} soldiers - install ${h.label} (or put ${exe} on PATH), or ${instead}`);
   }
   const refusal = h.launchRefusal(deps.env, backend);
   if (refusal) throw new VxError(refusal);

@@ -30,6 +30,8 @@ export function promptRefusal(paths: ProjectPaths, task: Task): string | undefin
       return `task ${id} is blocked on a question ("${task.decision?.question ?? ""}") - answer it with 'vx decide ${id} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id} --dismiss'`;
     case "interrupted":
       return `task ${id} is interrupted, its ${backendFor(task).pane} is gone - use 'vx redispatch ${id}' instead`;
+    case "failed":
+      return `task ${id} is failed - vx could not start or prompt its soldier, so there is none to prompt; run it again with 'vx redispatch ${id}'`;
     case "done":
     case "shipped":
     case "unconfirmed":

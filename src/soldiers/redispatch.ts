@@ -1,7 +1,7 @@
 /**
- * The re-run of an interrupted task under the same id (CMD-REDISPATCH-01/02, T11): the old camp's
- * work, report and pause discarded, then a fresh camp and launch. `commands/redispatch.ts` checks
- * the arguments.
+ * The re-run of an interrupted or failed task under the same id (CMD-REDISPATCH-01/02, T11): the old camp's
+ * work, report and pause discarded, then a fresh camp and launch; a launch that fails again gives its camp
+ * back. `commands/redispatch.ts` checks the arguments.
  */
 import { agentName } from "../backends/soldier-name";
 import { backendFor } from "../backends";
@@ -47,8 +47,20 @@ async function oldCampToDiscard(deps: Deps, project: Project, task: Task): Promi
   return onBranch ? task.camp_path : undefined;
 }
 
-/** Throws away everything the interrupted run left behind; problems are warnings, not refusals. */
-async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: string | undefined): Promise<void> {
+/** The old run's pane or tab closed, verified as its own; false (with a warning) when it could not be. */
+async function closeOldPane(deps: Deps, project: Project, task: Task, what: string): Promise<boolean> {
+  if (!backendFor(task).hasPane(task)) return true;
+  try {
+    await soldierTerminal(deps, project.paths, task).close(task);
+    return true;
+  } catch (err) {
+    warn(deps, errorMessage(err).replace("could not close the soldier's", `could not close the ${what}`));
+    return false;
+  }
+}
+
+/** The camp reset to its base and returned to the pool, the branch deleted, the run's report and pause removed; problems are warnings. */
+async function discardCamp(deps: Deps, project: Project, task: Task, oldCamp: string | undefined): Promise<void> {
   const { paths } = project;
   const branch = campBranch(task.id);
   if (oldCamp && task.camp_base && task.camp_slot !== undefined) {
@@ -72,21 +84,39 @@ async function discardOldRun(deps: Deps, project: Project, task: Task, oldCamp: 
     removeFile(reportPath(paths, task, name));
     removeFile(pausePath(paths, task, name));
   }
-  // Its pane only: a never-recorded tab was the interrupted run's business, not this one's.
-  if (backendFor(task).hasPane(task)) {
-    await soldierTerminal(deps, paths, task)
-      .close(task)
-      .catch((err: unknown) => warn(deps, errorMessage(err).replace("could not close the soldier's", "could not close the old")));
-  }
 }
 
-/** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted. */
+/**
+ * T3/T4 of the re-run: the task stays `failed` with its reason, and the fresh camp goes back to the pool
+ * (it holds nothing: the soldier never got its prompt), unless a pane of it could not be closed: then the
+ * camp stays leased, for strike, rather than go to another task under a harness that may still run in it.
+ */
+async function returnFailedCamp(deps: Deps, project: Project, failed: Task): Promise<void> {
+  if (!(await closeOldPane(deps, project, failed, "failed run's"))) {
+    warn(deps, `the camp of task ${failed.id} stays leased - strike it with 'vx strike --discard ${failed.id}', or redispatch it again`);
+    return;
+  }
+  await discardCamp(deps, project, failed, await oldCampToDiscard(deps, project, failed)).catch((err: unknown) =>
+    warn(deps, `the camp of task ${failed.id} was not returned to the pool (${errorMessage(err)}) - strike it with 'vx strike --discard ${failed.id}'`),
+  );
+}
+
+/** T11: what a redispatch takes up: a soldier vx lost (`interrupted`) or never got going (`failed`, T3/T4). */
+const REDISPATCHABLE: readonly Task["status"][] = ["interrupted", "failed"];
+
+/** CMD-REDISPATCH-01's status refusal; undefined when the task may be redispatched. */
+function redispatchRefusal(task: Task): string | undefined {
+  if (REDISPATCHABLE.includes(task.status)) return undefined;
+  return `task ${task.id} is ${task.status} - only an interrupted or failed task can be redispatched`;
+}
+
+/** Runs under the task's operation lock: a second redispatch waits, then finds it no longer interrupted or failed. */
 export async function redispatchTask(deps: Deps, project: Project, id: string, choice: Choice | undefined): Promise<LaunchResult> {
   const task = requireLocalTask(project.paths, id, "redispatch");
-  if (task.status !== "interrupted") {
-    throw new VxError(`task ${id} is ${task.status}, not interrupted - only an interrupted task can be redispatched`);
-  }
-  checkLaunchRefusal(deps, choice?.harness ?? task.harness ?? DEFAULT_HARNESS, backendOf(task));
+  const refusal = redispatchRefusal(task);
+  if (refusal) throw new VxError(refusal);
+  const harness = choice?.harness ?? task.harness ?? DEFAULT_HARNESS;
+  checkLaunchRefusal(deps, harness, backendOf(task), "redispatch with --profile <name> naming a profile of another harness (vx models lists them)");
   const workspace = checkBackend(deps, backendOf(task));
   const base = campBase(task.camp_base ?? (await currentBranch(project.paths.project, deps.exec)));
   const oldCamp = await oldCampToDiscard(deps, project, task);
@@ -95,7 +125,9 @@ export async function redispatchTask(deps: Deps, project: Project, id: string, c
   ensureSentinel(deps, project.root);
   ensureProjectRecord(project.paths);
   const commander = await noteCommander(deps, project.root, project.paths);
-  await discardOldRun(deps, project, task, oldCamp);
+  // The pane first: nothing of the old run is left writing into the camp while it is reset.
+  await closeOldPane(deps, project, task, "old");
+  await discardCamp(deps, project, task, oldCamp);
 
   const abandoned = (t: string) => isLeaseAbandoned(project.paths, t);
   const camp = await acquireCamp(project.paths, { project: project.paths.project, taskId: id, base, exec: deps.exec, abandoned });
@@ -129,5 +161,7 @@ export async function redispatchTask(deps: Deps, project: Project, id: string, c
     await releaseLease(project.paths, id);
     throw new VxError(`task ${id} changed while it was being redispatched (it is now ${saved.task.status}) - nothing was relaunched`);
   }
-  return soldierTerminal(deps, project.paths, saved.task, workspace).launch(saved.task);
+  const result = await soldierTerminal(deps, project.paths, saved.task, workspace).launch(saved.task);
+  if (result.task.status === "failed") await returnFailedCamp(deps, project, result.task);
+  return result;
 }

@@ -34,6 +34,8 @@ const RESUMABLE: readonly Task["status"][] = ["interrupted", "unconfirmed"];
 
 /** CMD-RESUME-02's status and camp refusals; undefined when the task may be resumed. */
 function resumeRefusal(task: Task, leased: boolean): string | undefined {
+  // A failed soldier never got its prompt (T3/T4): there is no conversation to continue, and its camp may be back in the pool.
+  if (task.status === "failed") return `task ${task.id} is failed - vx could not start or prompt its soldier, so there is nothing to resume; run it again with 'vx redispatch ${task.id}'`;
   if (!RESUMABLE.includes(task.status)) return `task ${task.id} is ${task.status} - only an interrupted or unconfirmed task can be resumed`;
   if (!leased || !task.camp_path || !exists(task.camp_path)) return `task ${task.id}'s camp was already struck - redispatch it instead`;
   return undefined;

@@ -163,7 +163,7 @@ describe("board actions (FOR-14)", () => {
     expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done - only an interrupted or unconfirmed task can be resumed`);
     res = await b.act("redispatch", { project_path: f.project, task_id: task.id });
     expect(res.status).toBe(409);
-    expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done, not interrupted - only an interrupted task can be redispatched`);
+    expect((await jsonOf(res)).error).toBe(`vx: task ${task.id} is done - only an interrupted or failed task can be redispatched`);
     expect(f.task(task.id).status).toBe("done");
   });
 

@@ -36,7 +36,9 @@ describe("vx prompt: refusals", () => {
       `vx: task ${id(blocked)} is blocked on a question ("Postgres or SQLite?") - answer it with 'vx decide ${id(blocked)} <answer>', or if it was marked blocked by mistake clear it with 'vx decide ${id(blocked)} --dismiss'\n`,
     );
     expect(await refused(f, ["prompt", id(interrupted), "more"])).toBe(`vx: task ${id(interrupted)} is interrupted, its herdr pane is gone - use 'vx redispatch ${id(interrupted)}' instead\n`);
-    expect(await refused(f, ["prompt", id(failed), "more"])).toBe(`vx: task ${id(failed)} is failed - only a done, shipped or unconfirmed task can be prompted\n`);
+    expect(await refused(f, ["prompt", id(failed), "more"])).toBe(
+      `vx: task ${id(failed)} is failed - vx could not start or prompt its soldier, so there is none to prompt; run it again with 'vx redispatch ${id(failed)}'\n`,
+    );
     expect(await refused(f, ["prompt", id(struck), "more"])).toBe(`vx: task ${id(struck)}'s camp was already struck, its soldier is gone - dispatch a new one instead\n`);
     expect(recordedPrompts(f.fh)).toHaveLength(0);
     expect(f.task(id(blocked)).status).toBe("blocked");

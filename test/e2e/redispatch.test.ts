@@ -9,14 +9,14 @@ import { git, waitFor } from "../helpers";
 import { field, seedTask, stillRunningLines, taskIdOf } from "./soldier-field";
 
 describe("vx redispatch", () => {
-  test("only an interrupted task, and only inside a herdr pane", async () => {
+  test("only an interrupted or failed task, and only inside a herdr pane", async () => {
     await using f = await field();
     const done = await seedTask(f, { status: "done" });
     let r = await f.run(["redispatch", done.task.id]);
     expect(r).toEqual({
       code: 1,
       stdout: "",
-      stderr: `vx: task ${done.task.id} is done, not interrupted - only an interrupted task can be redispatched\n`,
+      stderr: `vx: task ${done.task.id} is done - only an interrupted or failed task can be redispatched\n`,
     });
     const gone = await seedTask(f, { status: "interrupted" });
     const { HERDR_WORKSPACE_ID: _, ...env } = f.env;

@@ -25,7 +25,7 @@ describe("command registry", () => {
     ["upgrade", "Update vx to the latest release, then refresh the project's vexillum scaffold"],
     ["doctor", "Report on the health of the vexillum environment"],
     ["dispatch", "Dispatch a soldier (mission or scout) into an isolated camp"],
-    ["redispatch", "Re-dispatch an interrupted task from its original prompt"],
+    ["redispatch", "Re-dispatch an interrupted or failed task from its original prompt"],
     ["decide", "Answer a blocked task's open question so it can continue"],
     ["prompt", "Send a follow-up prompt to a soldier that already finished"],
     ["status", "Report the troop: every mission and scout in the current project"],

@@ -113,7 +113,7 @@ describe("the vexillum skill files", () => {
   });
 
   test("every flag mentioned is a real vx flag (or one of the git flags shown)", () => {
-    const vxFlags = ["kind", "harness", "backend", "model", "effort", "json", "dismiss", "force", "discard", "ack", "poll-interval", "max-wait", "log-file", "pane-tail-lines", "all"];
+    const vxFlags = ["kind", "harness", "backend", "model", "effort", "json", "dismiss", "force", "discard", "ack", "poll-interval", "max-wait", "log-file", "pane-tail-lines", "all", "profile"];
     const gitFlags = ["ff-only", "oneline", "short"];
     const allowed = new Set([...vxFlags, ...gitFlags]);
     const flags = [...ALL.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]);

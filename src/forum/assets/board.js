@@ -15,6 +15,8 @@ function offered(t, state) {
       { action: "redispatch", label: "Redispatch" },
     ];
   if (state === "unconfirmed") return [{ action: "resume", label: "Resume" }];
+  // A failed soldier never got its prompt: nothing to resume, only a re-run in a fresh camp.
+  if (state === "failed") return [{ action: "redispatch", label: "Redispatch" }];
   if (state === "done" && t.kind === "mission") return [{ action: "land", label: "Land" }];
   return [];
 }
