@@ -133,7 +133,14 @@ describe("land rebases a clean diverged mission itself", () => {
     const child = spawn(VX_BIN, ["land", b.id], { cwd: f.project, env: f.env, detached: true, stdio: "ignore" });
     const pids = (await waitFor(() => (existsSync(mark) ? readFileSync(mark, "utf8").trim() : undefined), 30_000, "the rebase's hook")).split(" ").map(Number);
     process.kill(-(child.pid as number), "SIGKILL");
-    for (const pid of pids) process.kill(pid, "SIGKILL");
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch (err) {
+        // Already gone with the group, and reaped: the kill above did it.
+        if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+      }
+    }
     await waitFor(() => child.exitCode !== null || child.signalCode !== null, 10_000, "vx killed");
     rmSync(hook);
     // Cut short: a rebase stopped in the camp, the branch still at its own commits, the record of them in the task file.

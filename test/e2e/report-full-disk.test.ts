@@ -82,7 +82,10 @@ describe("vx report on a full disk", () => {
         rmSync(filler);
         await waitFor(() => loadTask(f.paths, task.id)?.value.status === "blocked", 30_000, "the task blocked once space is freed");
         expect(loadTask(f.paths, task.id)?.value.decision).toMatchObject({ question: QUESTION });
-        const wake = JSON.parse(readFileSync(join(f.paths.wakesDir, `${task.id}.json`), "utf8"));
+        // The pass saves the task, then writes its wake (WAK-05's order): wait for the second.
+        const wakePath = join(f.paths.wakesDir, `${task.id}.json`);
+        await waitFor(() => existsSync(wakePath), 30_000, "the blocked task's wake");
+        const wake = JSON.parse(readFileSync(wakePath, "utf8"));
         expect(wake).toMatchObject({ task_id: task.id, new_status: "blocked" });
       } finally {
         if (sentinel) {
