@@ -229,23 +229,38 @@ function countsStrip(items, wakes) {
 const NOBODY = "No commander is listening: a message waits in the inbox until a commander reads it (vx forum inbox).";
 const SENT_UNHEARD = "sent — waiting in the inbox, no commander is listening";
 
-/** The lines as the review page shows them, oldest first, the newest at the bottom; text in by textContent. */
+/**
+ * The lines as the review page shows them, oldest first, the newest at the bottom; text in by textContent. Each
+ * render moves the panel, which loses a list's scroll: it is put back where the reader left it, or at the newest.
+ */
 function talkLines(list, p) {
+  // Read while the old render still shows it (and not while a restore is still due).
+  if (list.isConnected && !list.hidden && !list.restoring) {
+    list.stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    list.top = list.scrollTop;
+  }
   const lines = p.talk || [];
   const sig = JSON.stringify([p.talk_total, lines.map((m) => m.uid)]);
-  if (list.dataset.sig === sig) return;
-  list.dataset.sig = sig;
-  const items = lines.map((m) => {
-    const li = el("li", m.from);
-    li.dataset.uid = m.uid;
-    li.append(el("span", "who", `${m.from === "general" ? "you" : "commander"} · ${new Date(m.at).toLocaleString()}`), el("span", "text", m.text));
-    return li;
+  if (list.dataset.sig !== sig) {
+    list.dataset.sig = sig;
+    const items = lines.map((m) => {
+      const li = el("li", m.from);
+      li.dataset.uid = m.uid;
+      li.append(el("span", "who", `${m.from === "general" ? "you" : "commander"} · ${new Date(m.at).toLocaleString()}`), el("span", "text", m.text));
+      return li;
+    });
+    const earlier = (p.talk_total || 0) - lines.length;
+    if (earlier > 0) items.unshift(el("li", "earlier", `${earlier} earlier message${earlier === 1 ? "" : "s"} not shown`));
+    list.replaceChildren(...items);
+    list.hidden = items.length === 0;
+    list.stick = true; // a new line: show it
+  }
+  // After the render has put the panel back in the page: a detached list cannot scroll.
+  list.restoring = true;
+  requestAnimationFrame(() => {
+    list.restoring = false;
+    list.scrollTop = list.stick !== false ? list.scrollHeight : list.top || 0;
   });
-  const earlier = (p.talk_total || 0) - lines.length;
-  if (earlier > 0) items.unshift(el("li", "earlier", `${earlier} earlier message${earlier === 1 ? "" : "s"} not shown`));
-  list.replaceChildren(...items);
-  list.hidden = items.length === 0;
-  list.scrollTop = list.scrollHeight;
 }
 
 /** Who hears the box (FOR-09's rule, decided by the server from real state). */
