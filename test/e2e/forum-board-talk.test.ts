@@ -1,7 +1,7 @@
 // The board's conversation with a project's commander (FOR-07, FOR-08, FOR-09, FOR-12) against the real
 // compiled vx, a real state root and a real `vx sentinel await`.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stopSentinel } from "../await-kit";
 import { forum, jsonOf } from "../forum-kit";
@@ -132,5 +132,31 @@ describe("the board's conversation (FOR-09)", () => {
       await a.exited;
       await stopSentinel(f.root);
     }
+  }, 120_000);
+
+  test("a conversation that cannot be written is a 503 with nothing delivered; a line a killed server left undelivered reaches the inbox at the next start", async () => {
+    await using f = await forum();
+    await f.open(["board"]);
+    const talk = join(f.stateDir, "forum-board.jsonl");
+    // Something that is not a file where the conversation goes: the line cannot be written.
+    mkdirSync(talk);
+    const refused = await f.post("/api/projects/messages", { project_path: f.project, text: "Keep this" });
+    expect(refused.status).toBe(503);
+    expect((await jsonOf(refused)).error).toContain("your text is kept - send it again");
+    expect(existsSync(join(f.stateDir, "forum-inbox", "general"))).toBe(false);
+    expect(existsSync(join(f.stateDir, "wakes", "forum", "general.json"))).toBe(false);
+    rmSync(talk, { recursive: true });
+    // A server killed after the line and before the inbox left this: the next start delivers it, once.
+    await f.stop();
+    const line = { uid: "mabc123-0badf00d", from: "general", text: "Left behind", at: new Date().toISOString() };
+    writeFileSync(talk, `${JSON.stringify(line)}\n`);
+    await f.open(["board"]);
+    const inbox = JSON.parse((await f.run(["inbox", "--json"])).stdout);
+    expect(inbox.sessions).toEqual([{ session: "general", file: "board", messages: [{ uid: line.uid, text: "Left behind", received_at: line.at }] }]);
+    expect(existsSync(join(f.stateDir, "wakes", "forum", "general.json"))).toBe(true);
+    expect(readFileSync(join(f.root, "forum", "server.log"), "utf8")).toContain(`forum: delivered 1 board message(s) to ${f.project} a stopped server had not`);
+    await f.stop();
+    await f.open(["board"]);
+    expect(readdirSync(join(f.stateDir, "forum-inbox", "general")).filter((n) => n.endsWith(".json"))).toEqual([`${line.uid}.json`]);
   }, 120_000);
 });
