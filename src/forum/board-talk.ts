@@ -9,7 +9,7 @@ import { isoTime } from "../time";
 import { deliverMessage } from "./deliver";
 import { acknowledge, hasMessage, unreadUids } from "./inbox";
 import { newUid } from "./sessions";
-import { appendTranscriptLine, readTranscriptFile } from "./transcript";
+import { appendTranscriptLine, readTranscriptFile, readTranscriptTail } from "./transcript";
 
 /** FOR-09: the inbox's names for the board's messages. */
 export const BOARD_SESSION = "general";
@@ -19,6 +19,11 @@ export const BOARD_TALK_SHOWN = 50;
 
 export function readBoardTalk(paths: ProjectPaths): TranscriptLine[] {
   return readTranscriptFile(paths.boardTalk);
+}
+
+/** FOR-13: the newest lines, and how many there are (only those shown are parsed: the board reads it at every change). */
+export function boardTalkTail(paths: ProjectPaths): { lines: TranscriptLine[]; total: number } {
+  return readTranscriptTail(paths.boardTalk, BOARD_TALK_SHOWN);
 }
 
 function deliver(paths: ProjectPaths, line: TranscriptLine, now: number): ForumWake | undefined {

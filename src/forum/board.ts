@@ -24,7 +24,7 @@ import { shownState } from "../state/shown";
 import type { BackendDeps } from "../backends";
 import type { TranscriptLine } from "../state/schemas";
 import { realClock } from "../time";
-import { BOARD_TALK_SHOWN, readBoardTalk } from "./board-talk";
+import { boardTalkTail } from "./board-talk";
 import { type AgentsCache, type Listening, cachedAgents, listeningIn } from "./listening";
 
 /** The pool's leases; undefined when it cannot be read (then nothing is inferred from them). */
@@ -230,9 +230,9 @@ export async function boardData(
     }
     entry.listening = await listeningIn(root, paths, entry.awaits.length, listen.deps, agents);
     try {
-      const talk = readBoardTalk(paths);
-      entry.talk = talk.slice(-BOARD_TALK_SHOWN);
-      entry.talk_total = talk.length;
+      const talk = boardTalkTail(paths);
+      entry.talk = talk.lines;
+      entry.talk_total = talk.total;
     } catch (err) {
       entry.error = entry.error ?? errorMessage(err);
     }

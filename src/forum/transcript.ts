@@ -12,19 +12,29 @@ import { type TranscriptLine, TranscriptLineSchema, keysOf } from "../state/sche
 
 const LINE_KEYS = keysOf(TranscriptLineSchema);
 
+function parseLine(path: string, line: string, n: number): TranscriptLine {
+  try {
+    return parseRecord(path, line, TranscriptLineSchema).value;
+  } catch (err) {
+    throw new StateError(path, `line ${n} is not a transcript line (${(err as Error).message.split(" - ")[0]}) - vx leaves it as it is; repair it or move it aside`);
+  }
+}
+
+/** The file's lines with their numbers, blank ones left out. */
+function rawLines(path: string): [number, string][] {
+  const text = readStateText(path) ?? "";
+  return [...text.split("\n").entries()].filter(([, l]) => l.trim() !== "");
+}
+
 /** Every line, oldest first; none when the file is missing; a corrupt line throws naming the file. */
 export function readTranscriptFile(path: string): TranscriptLine[] {
-  const text = readStateText(path) ?? "";
-  const out: TranscriptLine[] = [];
-  for (const [i, line] of text.split("\n").entries()) {
-    if (line.trim() === "") continue;
-    try {
-      out.push(parseRecord(path, line, TranscriptLineSchema).value);
-    } catch (err) {
-      throw new StateError(path, `line ${i + 1} is not a transcript line (${(err as Error).message.split(" - ")[0]}) - vx leaves it as it is; repair it or move it aside`);
-    }
-  }
-  return out;
+  return rawLines(path).map(([i, l]) => parseLine(path, l, i + 1));
+}
+
+/** The newest `n` lines parsed (a corrupt one among them throws) and how many there are: what a page shows. */
+export function readTranscriptTail(path: string, n: number): { lines: TranscriptLine[]; total: number } {
+  const raw = rawLines(path);
+  return { lines: raw.slice(-n).map(([i, l]) => parseLine(path, l, i + 1)), total: raw.length };
 }
 
 /** The lock's directory is made first (a new session's, a new project's). */
