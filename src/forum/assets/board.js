@@ -268,7 +268,6 @@ function listenNote(note, p) {
   const l = p.listening || { listening: false };
   note.hidden = l.listening;
   note.textContent = l.listening ? "" : NOBODY;
-  note.closest(".project")?.classList.toggle("unheard", !l.listening);
 }
 
 /** The box's POST: a 201 says whether anyone was listening when it was written. */
