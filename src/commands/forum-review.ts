@@ -5,6 +5,7 @@
 import type { Deps } from "../deps";
 import { EXIT, UsageError, VxError } from "../errors";
 import { reviewableFile } from "../forum/artifact";
+import { BOARD_FILE, replyOnBoard } from "../forum/board-talk";
 import { ensureServer, forumUrl, openBrowser, stopServer } from "../forum/client";
 import { sessionKey } from "../forum/paths";
 import { runServer } from "../forum/server";
@@ -52,6 +53,16 @@ export async function review(deps: Deps, file: string, rest: string[], args: Arg
   return EXIT.ok;
 }
 
+/** FOR-08: the word `board` is the board's conversation (a file named board is `./board`). */
+async function replyBoard(deps: Deps, text: string): Promise<number> {
+  const project = await openProject(deps);
+  // The board lists a project by its record: a commander may speak first.
+  ensureProjectRecord(project.paths);
+  const { acked } = await replyOnBoard(project.paths, text, deps.clock.now(), deps.pid);
+  deps.stdout.write(`replied on the board${acked.length ? `; acked ${acked.join(" ")}` : ""}\n`);
+  return EXIT.ok;
+}
+
 export async function runReviewSub(deps: Deps, sub: (typeof REVIEW_SUBCOMMANDS)[number], rest: string[], args: Args): Promise<number> {
   switch (sub) {
     case "reply": {
@@ -61,6 +72,7 @@ export async function runReviewSub(deps: Deps, sub: (typeof REVIEW_SUBCOMMANDS)[
       if (words.length === 0) throw new UsageError("missing <text> for forum reply", "forum");
       const problem = messageProblem(text);
       if (problem) throw new UsageError(`${problem} - give the reply as text`, "forum");
+      if (file === BOARD_FILE) return replyBoard(deps, text);
       const { project, s } = await sessionOf(deps, file, sub);
       const { acked } = await replyFromCommander(project.root, s, text, deps.clock.now(), deps.pid);
       deps.stdout.write(`replied in ${printable(s.file)}${acked.length ? `; acked ${acked.join(" ")}` : ""}\n`);

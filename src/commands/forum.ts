@@ -71,7 +71,7 @@ export const forumCommand = defineVxCommand({
   summary: "Review artifacts with the general and read their feedback (the forum's server, sessions, board and inbox)",
   usage: [
     "forum <file> [--open]",
-    "forum reply <file> <text...>",
+    "forum reply <file>|board <text...>",
     "forum end <file>",
     "forum list [--json]",
     "forum board [--open]",

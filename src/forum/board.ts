@@ -21,6 +21,11 @@ import { ForumWakeSchema, SoldierWakeSchema } from "../state/schemas";
 import { scoutReports } from "../lifecycle/observe";
 import { leasedTasks } from "../camps/pool";
 import { shownState } from "../state/shown";
+import type { BackendDeps } from "../backends";
+import type { TranscriptLine } from "../state/schemas";
+import { realClock } from "../time";
+import { boardTalkTail } from "./board-talk";
+import { type AgentsCache, type Listening, cachedAgents, listeningIn } from "./listening";
 
 /** The pool's leases; undefined when it cannot be read (then nothing is inferred from them). */
 function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
@@ -51,8 +56,16 @@ type BoardProject = {
   wakes: BoardWake[];
   awaits: { pid: number; started_at: string }[];
   commanders: { harness: string; pane: string }[];
+  /** FOR-09: whether a message sent now reaches a commander (listening.ts). */
+  listening: Listening;
+  /** FOR-13: the board's conversation with the commander, its newest lines, and how many there are. */
+  talk: TranscriptLine[];
+  talk_total: number;
   error?: string;
 };
+
+/** What deciding who listens needs (listening.ts); the server passes its own. */
+export type ListenCtx = { deps: BackendDeps; agents: AgentsCache };
 
 /** Cached while the task file is unchanged. */
 export type DiffCache = Map<string, { at: number; stat: string | undefined }>;
@@ -160,7 +173,14 @@ export function knownProjects(root: string): ProjectPaths[] {
   return out;
 }
 
-export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number): Promise<{ projects: BoardProject[] }> {
+export async function boardData(
+  root: string,
+  exec: Exec,
+  cache: DiffCache,
+  now: number,
+  listen: ListenCtx = { deps: { exec, clock: realClock, env: {} }, agents: { at: 0 } },
+): Promise<{ projects: BoardProject[] }> {
+  const agents = cachedAgents(listen.agents, listen.deps, now);
   const real = currencyLookups(root, exec);
   // The landed test runs git: at most every 10 s per task version, as the diff stat, not at every change.
   const currency: CurrencyLookups = {
@@ -177,7 +197,17 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
   const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
   const projects: BoardProject[] = [];
   for (const paths of knownProjects(root)) {
-    const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: await trueWakes(paths, currency), awaits: [], commanders: [] };
+    const entry: BoardProject = {
+      project_path: paths.project,
+      key: paths.key,
+      tasks: [],
+      wakes: await trueWakes(paths, currency),
+      awaits: [],
+      commanders: [],
+      listening: { listening: false },
+      talk: [],
+      talk_total: 0,
+    };
     try {
       const tasks = sortTasks(listTasks(paths));
       const leased = leasedOrUnknown(paths);
@@ -195,6 +225,14 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
     try {
       const reg = readCommanders(paths);
       entry.commanders = Object.entries(reg?.commanders ?? {}).map(([harness, c]) => ({ harness, pane: registeredPane(c) }));
+    } catch (err) {
+      entry.error = entry.error ?? errorMessage(err);
+    }
+    entry.listening = await listeningIn(root, paths, entry.awaits.length, listen.deps, agents);
+    try {
+      const talk = boardTalkTail(paths);
+      entry.talk = talk.lines;
+      entry.talk_total = talk.total;
     } catch (err) {
       entry.error = entry.error ?? errorMessage(err);
     }

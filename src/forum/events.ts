@@ -99,7 +99,7 @@ function boardSignature(root: string): string {
   }
   for (const key of keys) {
     const p = stateDirPaths(join(rp.projectsDir, key));
-    for (const path of [p.stateDir, p.tasksDir, p.wakesDir, p.forumWakesDir, p.statesDir, p.commandersFile]) parts.push(mtime(path));
+    for (const path of [p.stateDir, p.tasksDir, p.wakesDir, p.forumWakesDir, p.statesDir, p.commandersFile, p.boardTalk]) parts.push(mtime(path));
   }
   return parts.join("|");
 }

@@ -1,19 +1,18 @@
 /** The forum's HTTP surface (FOR-06, FOR-12): 201 only once a message is on disk (FOR-07); a failed write is a 503 and the page keeps the text (FOR-10). */
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
-import { projectPaths } from "../state/paths";
-import { isoTime } from "../time";
 import type { ForumWake } from "../state/schemas";
 import { type Gate, PAGE_HEADERS, admit, changeProblem, pageKey } from "./access";
 import { notice, serveArtifact } from "./artifact";
 import { type Views, spendLink } from "./codes";
-import { type DiffCache, boardData, knownProjects } from "./board";
+import { type DiffCache, type ListenCtx, boardData, knownProjects } from "./board";
 import { type ActionCtx, isAction, runAction } from "./actions";
 import type { Hub } from "./events";
-import { deliverMessage } from "./deliver";
+import { postOnBoard } from "./board-talk";
+import { cachedAgents, listeningNow } from "./listening";
 import { ASSETS } from "./pages";
 import { forumPaths, isSessionKey } from "./paths";
-import { isEnded, loadSession, messageProblem, newUid, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
+import { isEnded, loadSession, messageProblem, postFromGeneral, readTranscript, recoverSession, sessionSummaries } from "./sessions";
 import { noteRefused } from "./upkeep";
 
 type RouteCtx = ActionCtx & {
@@ -24,6 +23,8 @@ type RouteCtx = ActionCtx & {
   /** The longest a link lives (FOR-06). */
   linkLife: number;
   exec: Exec;
+  /** Who listens (FOR-09): the backends' seams and herdr's cached agent list. */
+  listen: ListenCtx;
   now(): number;
   /** Restarts the idle clock. */
   touch(): void;
@@ -36,9 +37,6 @@ type RouteCtx = ActionCtx & {
 
 /** A request let in is exempt from the idle limit. */
 export type ServerControl = { timeout(req: Request, seconds: number): void };
-
-/** FOR-09. */
-const BOARD_SESSION = "general";
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { ...PAGE_HEADERS, "Content-Type": "application/json; charset=utf-8", ...extra } });
@@ -117,6 +115,7 @@ async function postMessage(ctx: RouteCtx, req: Request, name: string): Promise<R
   }
 }
 
+/** FOR-09's box: the board's conversation, then the inbox and the wake (FOR-07's order); says whether anyone listens. */
 async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   const body = await readJson(req);
   if (typeof body === "string") return refuse(400, body);
@@ -126,11 +125,11 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   if (!paths) return refuse(404, "the forum knows no such project");
   try {
     const now = ctx.now();
-    const uid = newUid(now);
-    const project = projectPaths(ctx.root, paths.project);
-    const wake = deliverMessage(project, { uid, session: BOARD_SESSION, file: "board", text: body.text as string, received_at: isoTime(now) }, false, now);
+    // Asked before the write: a listening await takes the wake at once and is gone by the 201.
+    const { listening } = await listeningNow(ctx.root, paths, ctx.listen.deps, cachedAgents(ctx.listen.agents, ctx.listen.deps, now));
+    const { line, wake } = await postOnBoard(paths, body.text as string, now);
     if (wake) ctx.rang(paths.project, wake);
-    return json(201, { uid });
+    return json(201, { uid: line.uid, listening });
   } catch (err) {
     ctx.log(`forum: board message not written: ${errorMessage(err)}`);
     return refuse(503, `the forum could not write your message (${errorMessage(err)}); your text is kept - send it again`);
@@ -205,7 +204,7 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
       if (path === "/assets/board.js") return page("board.js");
       if (path === "/assets/forum.css") return page("forum.css");
       if (path === "/api/events") return ctx.hub.open();
-      if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now()));
+      if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now(), ctx.listen));
       if (path === "/api/sessions") return json(200, sessionsDoc(ctx));
       if (parts[1] === "api" && parts[2] === "sessions" && parts.length === 4) return sessionDoc(ctx, parts[3] ?? "");
     } catch (err) {

@@ -156,6 +156,7 @@ export async function runServer(deps: Deps): Promise<number> {
       views: createViews(GUARDS.forumView, COUNTS.forumViews),
       linkLife: scaled("forumLink", deps.env),
       exec: deps.exec,
+      listen: { deps: { exec: deps.exec, clock: deps.clock, env: deps.env }, agents: { at: 0 } },
       // FOR-14: the board's actions run this vx, with the environment the server was started with.
       self: deps.self,
       env: deps.env,

@@ -1,23 +1,23 @@
 /**
- * Review sessions on disk (FOR-07, FOR-08); delivery in FOR-01's journal order (deliver.ts). The transcript
- * is rewritten whole (temp + rename) under the session's lock, so neither a reader nor a kill sees half a line.
+ * Review sessions on disk (FOR-07, FOR-08); delivery in FOR-01's journal order (deliver.ts); the transcript
+ * file itself (rewritten whole under the session's lock) in transcript.ts.
  */
 import { readdirSync } from "node:fs";
 import { dirname, relative } from "node:path";
-import { StateError, VxError } from "../errors";
-import { ensureStateDir, readStateText, writeStateFile } from "../state/files";
+import { VxError } from "../errors";
+import { ensureStateDir, writeStateFile } from "../state/files";
 import { withLock } from "../state/lock";
 import { projectPaths } from "../state/paths";
-import { loadRecord, mergeForSave, parseRecord, renderState } from "../state/record";
-import { type ForumSession, type ForumWake, ForumSessionSchema, type TranscriptLine, TranscriptLineSchema, keysOf } from "../state/schemas";
+import { loadRecord, mergeForSave, renderState } from "../state/record";
+import { type ForumSession, type ForumWake, ForumSessionSchema, type TranscriptLine, keysOf } from "../state/schemas";
 import { isoTime } from "../time";
 import { readForumWake, writeForumWake } from "../wakes/queue";
 import { deliverMessage } from "./deliver";
 import { acknowledge, hasMessage, unreadCount, unreadUids } from "./inbox";
 import { forumPaths, isSessionKey, sessionKey, sessionPaths } from "./paths";
+import { appendTranscriptLine, readTranscriptFile } from "./transcript";
 
 const SESSION_KEYS = keysOf(ForumSessionSchema);
-const LINE_KEYS = keysOf(TranscriptLineSchema);
 
 /** FOR-10, in UTF-8 bytes. */
 const MAX_MESSAGE_BYTES = 20000;
@@ -70,25 +70,12 @@ function lockPath(root: string, lock: string): string {
 }
 
 export function readTranscript(root: string, session: string): TranscriptLine[] {
-  const path = sessionPaths(root, session).transcript;
-  const text = readStateText(path) ?? "";
-  const out: TranscriptLine[] = [];
-  for (const [i, line] of text.split("\n").entries()) {
-    if (line.trim() === "") continue;
-    try {
-      out.push(parseRecord(path, line, TranscriptLineSchema).value);
-    } catch (err) {
-      throw new StateError(path, `line ${i + 1} is not a transcript line (${(err as Error).message.split(" - ")[0]}) - vx leaves it as it is; repair it or move it aside`);
-    }
-  }
-  return out;
+  return readTranscriptFile(sessionPaths(root, session).transcript);
 }
 
-function appendLine(root: string, session: string, line: TranscriptLine): void {
-  const path = sessionPaths(root, session).transcript;
-  const before = readStateText(path) ?? "";
-  const sep = before === "" || before.endsWith("\n") ? "" : "\n";
-  writeStateFile(root, path, `${before}${sep}${JSON.stringify(mergeForSave(line, LINE_KEYS, undefined))}\n`);
+function appendLine(root: string, session: string, line: TranscriptLine): Promise<void> {
+  const paths = sessionPaths(root, session);
+  return appendTranscriptLine(root, paths.transcript, paths.lock, line);
 }
 
 /** FOR-08. */
@@ -101,9 +88,8 @@ export function requireSession(root: string, session: string, file: string, open
 
 /** FOR-07: transcript line, then delivery; a kill between them is repaired at the next server start. */
 export async function postFromGeneral(root: string, s: ForumSession, text: string, now: number): Promise<{ line: TranscriptLine; wake?: ForumWake }> {
-  const paths = sessionPaths(root, s.session);
   const line: TranscriptLine = { uid: newUid(now), from: "general", text, at: isoTime(now) };
-  await withLock(lockPath(root, paths.lock), () => appendLine(root, s.session, line));
+  await appendLine(root, s.session, line);
   return { line, wake: deliver(root, s, line, now) };
 }
 
@@ -126,9 +112,8 @@ export function recoverSession(root: string, s: ForumSession, now: number): numb
 
 /** FOR-08. */
 export async function replyFromCommander(root: string, s: ForumSession, text: string, now: number, pid: number): Promise<{ line: TranscriptLine; acked: string[] }> {
-  const paths = sessionPaths(root, s.session);
   const line: TranscriptLine = { uid: newUid(now), from: "commander", text, at: isoTime(now) };
-  await withLock(lockPath(root, paths.lock), () => appendLine(root, s.session, line));
+  await appendLine(root, s.session, line);
   const project = projectPaths(root, s.project_path);
   const { acked } = acknowledge(project, unreadUids(project, s.session), now, pid);
   return { line, acked };

@@ -9,6 +9,7 @@ import { isSafeBaseName } from "../state/ids";
 import { sweepTemps } from "../state/sweep";
 import { knownProjects } from "./board";
 import { recoverDeliveries } from "./deliver";
+import { recoverBoardTalk } from "./board-talk";
 import { forumPaths, isSessionKey } from "./paths";
 import { type RefusedSession, recoverSession, scanSessions } from "./sessions";
 
@@ -51,6 +52,12 @@ export function recoverForum(root: string, now: number, log: Log, logOnce: LogOn
     const r = recoverDeliveries(p);
     if (r.rung.length > 0) log(`forum: rang the forum wake of ${r.rung.length} message(s) a stopped server had not: ${r.rung.join(", ")}`);
     for (const f of r.failed) log(`forum: could not settle the pending delivery ${f}`);
+    try {
+      const n = recoverBoardTalk(p, now);
+      if (n > 0) log(`forum: delivered ${n} board message(s) to ${p.project} a stopped server had not`);
+    } catch (err) {
+      log(`forum: could not check the board conversation of ${p.project}: ${errorMessage(err)}`);
+    }
   }
   const { sessions, refused } = scanSessions(root);
   noteRefused(refused, logOnce);

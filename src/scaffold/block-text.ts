@@ -40,7 +40,8 @@ Rules:
   judge the soldier from a live read of its pane, which can show a stale viewport.
 - To show the general something to read or approve (a plan, a diagram, a report), open a review
   with \`vx forum <file>\` and give them the URL it prints. Answer their feedback with
-  \`vx forum reply <file> <text...>\`; acknowledge feedback you act on without a reply with
+  \`vx forum reply <file> <text...>\`, and a message from the board with
+  \`vx forum reply board <text...>\`; acknowledge feedback you act on without a reply with
   \`vx forum inbox --ack <uid>\`.
 - Report to the general plainly, bad news included.
 `;
@@ -83,7 +84,8 @@ Reglas:
   al soldier por una lectura en vivo de su pane, que puede mostrar un viewport viejo.
 - Para mostrarle al general algo que tiene que leer o aprobar (un plan, un diagrama, un reporte),
   abrí una revisión con \`vx forum <file>\` y pasale la URL que imprime. Respondé su feedback con
-  \`vx forum reply <file> <text...>\`; el feedback sobre el que actuás sin responder, confirmalo con
+  \`vx forum reply <file> <text...>\`, y un mensaje del board con
+  \`vx forum reply board <text...>\`; el feedback sobre el que actuás sin responder, confirmalo con
   \`vx forum inbox --ack <uid>\`.
 - Informale al general con claridad, también las malas noticias.
 `;
@@ -102,4 +104,7 @@ export const PREVIOUS_BODY_HASHES: Readonly<Record<string, "en" | "es">> = {
   // Before land rebased a clean diverged mission itself (issue 28).
   "750210ac": "en",
   a26c8d59: "es",
+  // Before the board's conversation was answered with vx forum reply board (issue 28).
+  "526bbf85": "en",
+  "492b1a3a": "es",
 };

@@ -138,7 +138,9 @@ a soldier's report, a page you built), show it in the forum instead of pasting i
   feedback unread.
 - \`vx forum end <file>\` closes a review once it is settled; \`vx forum list\` shows the
   project's reviews. \`vx forum board\` prints the URL of the live board of every soldier, and the
-  general can message you from there too (session \`general\`, file \`board\`).
+  general can message you from there too (session \`general\`, file \`board\`). The board shows that
+  box as a conversation: answer it there with \`vx forum reply board <text...>\` (the word \`board\`;
+  a file named board is \`./board\`), which also acknowledges the board's unread messages.
 
 ## What to do for each status
 

@@ -82,6 +82,9 @@ export type ProjectPaths = {
   pausesDir: string;
   statesDir: string;
   forumInboxDir: string;
+  /** The board's conversation with the project's commander (FOR-09) and its lock. */
+  boardTalk: string;
+  boardTalkLock: string;
   commandersFile: string;
   commandersLock: string;
 };
@@ -109,6 +112,8 @@ export function stateDirPaths(stateDir: string, project = ""): ProjectPaths {
     pausesDir: join(stateDir, "pauses"),
     statesDir: join(stateDir, "states"),
     forumInboxDir: join(stateDir, "forum-inbox"),
+    boardTalk: join(stateDir, "forum-board.jsonl"),
+    boardTalkLock: join(stateDir, ".forum-board.lock"),
     commandersFile: join(stateDir, "commanders.json"),
     commandersLock: join(stateDir, ".commanders.lock"),
   };

@@ -70,7 +70,7 @@ describe("renderBlock", () => {
   test.each(["en", "es"] as const)("%s: teaches land's own rebase, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);
     expect(block).toContain(LANDING_RULE[lang]);
-    const before = bodyOf(block).replace(LANDING_RULE[lang], LANDING_RULE_19[lang]);
+    const before = bodyOf(block).replace(FORUM_RULE[lang], FORUM_RULE_18[lang]).replace(LANDING_RULE[lang], LANDING_RULE_19[lang]);
     expect(bodyHash(before)).toBe(lang === "en" ? "750210ac" : "a26c8d59");
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });
@@ -97,11 +97,25 @@ describe("renderBlock", () => {
     expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
   });
 
-  // Issue 18: when to open a forum review, and how to answer it.
-  const FORUM_RULE = {
+  // Issue 18: when to open a forum review, and how to answer it (as it was before the board could be answered).
+  const FORUM_RULE_18 = {
     en: "- To show the general something to read or approve (a plan, a diagram, a report), open a review\n  with `vx forum <file>` and give them the URL it prints. Answer their feedback with\n  `vx forum reply <file> <text...>`; acknowledge feedback you act on without a reply with\n  `vx forum inbox --ack <uid>`.\n",
     es: "- Para mostrarle al general algo que tiene que leer o aprobar (un plan, un diagrama, un reporte),\n  abrí una revisión con `vx forum <file>` y pasale la URL que imprime. Respondé su feedback con\n  `vx forum reply <file> <text...>`; el feedback sobre el que actuás sin responder, confirmalo con\n  `vx forum inbox --ack <uid>`.\n",
   } as const;
+
+  // Issue 28: the board's conversation is answered with vx forum reply board.
+  const FORUM_RULE = {
+    en: "- To show the general something to read or approve (a plan, a diagram, a report), open a review\n  with `vx forum <file>` and give them the URL it prints. Answer their feedback with\n  `vx forum reply <file> <text...>`, and a message from the board with\n  `vx forum reply board <text...>`; acknowledge feedback you act on without a reply with\n  `vx forum inbox --ack <uid>`.\n",
+    es: "- Para mostrarle al general algo que tiene que leer o aprobar (un plan, un diagrama, un reporte),\n  abrí una revisión con `vx forum <file>` y pasale la URL que imprime. Respondé su feedback con\n  `vx forum reply <file> <text...>`, y un mensaje del board con\n  `vx forum reply board <text...>`; el feedback sobre el que actuás sin responder, confirmalo con\n  `vx forum inbox --ack <uid>`.\n",
+  } as const;
+
+  test.each(["en", "es"] as const)("%s: teaches answering the board, and the block before it reads as stale in its language", (lang) => {
+    const block = renderBlock(lang);
+    expect(block).toContain(FORUM_RULE[lang]);
+    const before = bodyOf(block).replace(FORUM_RULE[lang], FORUM_RULE_18[lang]);
+    expect(bodyHash(before)).toBe(lang === "en" ? "526bbf85" : "492b1a3a");
+    expect(blockState(blockWithBody(before))).toEqual({ state: "stale", lang });
+  });
 
   test.each(["en", "es"] as const)("%s: teaches forum reviews, and the block before it reads as stale in its language", (lang) => {
     const block = renderBlock(lang);

@@ -226,6 +226,59 @@ function countsStrip(items, wakes) {
   return ul;
 }
 
+// --- the board's conversation with each project's commander (FOR-09, FOR-13) ---------------------------
+
+const NOBODY = "No commander is listening: a message waits in the inbox until a commander reads it (vx forum inbox).";
+const SENT_UNHEARD = "sent — waiting in the inbox, no commander is listening";
+
+/**
+ * The lines as the review page shows them, oldest first, the newest at the bottom; text in by textContent. Each
+ * render moves the panel, which loses a list's scroll: it is put back where the reader left it, or at the newest.
+ */
+function talkLines(list, p) {
+  // Read while the old render still shows it (and not while a restore is still due).
+  if (list.isConnected && !list.hidden && !list.restoring) {
+    list.stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    list.top = list.scrollTop;
+  }
+  const lines = p.talk || [];
+  const sig = JSON.stringify([p.talk_total, lines.map((m) => m.uid)]);
+  if (list.dataset.sig !== sig) {
+    list.dataset.sig = sig;
+    const items = lines.map((m) => {
+      const li = el("li", m.from);
+      li.dataset.uid = m.uid;
+      li.append(el("span", "who", `${m.from === "general" ? "you" : "commander"} · ${new Date(m.at).toLocaleString()}`), el("span", "text", m.text));
+      return li;
+    });
+    const earlier = (p.talk_total || 0) - lines.length;
+    if (earlier > 0) items.unshift(el("li", "earlier", `${earlier} earlier message${earlier === 1 ? "" : "s"} not shown`));
+    list.replaceChildren(...items);
+    list.hidden = items.length === 0;
+    list.stick = true; // a new line: show it
+  }
+  // After the render has put the panel back in the page: a detached list cannot scroll.
+  list.restoring = true;
+  requestAnimationFrame(() => {
+    list.restoring = false;
+    list.scrollTop = list.stick !== false ? list.scrollHeight : list.top || 0;
+  });
+}
+
+/** Who hears the box (FOR-09's rule, decided by the server from real state). */
+function listenNote(note, p) {
+  const l = p.listening || { listening: false };
+  note.hidden = l.listening;
+  note.textContent = l.listening ? "" : NOBODY;
+}
+
+/** The box's POST: a 201 says whether anyone was listening when it was written. */
+async function sendOnBoard(project, text) {
+  const r = await postJson("/api/projects/messages", { project_path: project, text });
+  if (r.ok && r.body.listening === false) r.sent = SENT_UNHEARD;
+  return r;
+}
+
 function boardPage() {
   const boxes = new Map();
   const actions = actionBoxes(
@@ -256,9 +309,15 @@ function boardPage() {
     button.type = "submit";
     const status = el("span", "status");
     form.append(textarea, button, status);
-    sender(form, textarea, button, status, (text) => postJson("/api/projects/messages", { project_path: p.project_path, text }));
-    panel.append(el("h3", "", p.project_path), meta, form);
-    c = { panel, meta };
+    sender(form, textarea, button, status, (text) => sendOnBoard(p.project_path, text));
+    const talk = el("ol", "transcript talk-lines");
+    talk.setAttribute("aria-label", `conversation with the commander of ${p.project_path}`);
+    talk.setAttribute("aria-live", "polite");
+    talk.hidden = true;
+    const note = el("p", "unheard-note");
+    note.setAttribute("role", "status");
+    panel.append(el("h3", "", p.project_path), meta, talk, note, form);
+    c = { panel, meta, talk, note };
     boxes.set(p.project_path, c);
     return c;
   }
@@ -306,6 +365,8 @@ function boardPage() {
       const n = p.tasks.length;
       c.meta.replaceChildren(el("b", "", `${n} task${n === 1 ? "" : "s"}`), document.createTextNode(` · commanders: ${cmd} · live awaits: ${p.awaits.length} · wakes waiting: ${p.wakes.length}`));
       if (p.error) c.meta.append(el("span", "error", ` · ${p.error}`));
+      talkLines(c.talk, p);
+      listenNote(c.note, p);
       panels.append(c.panel);
     }
     for (const key of boxes.keys()) if (!seen.has(key)) boxes.delete(key);

@@ -162,7 +162,8 @@ function sender(form, textarea, button, status, send) {
     button.disabled = false;
     if (r.ok) {
       if (textarea.value === text) textarea.value = "";
-      status.textContent = "sent";
+      // A page may say more than "sent" (the board: whether anyone listens, FOR-09).
+      status.textContent = r.sent || "sent";
     } else {
       status.textContent = r.error;
       status.classList.add("error");
