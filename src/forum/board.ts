@@ -21,6 +21,9 @@ import { ForumWakeSchema, SoldierWakeSchema } from "../state/schemas";
 import { scoutReports } from "../lifecycle/observe";
 import { leasedTasks } from "../camps/pool";
 import { shownState } from "../state/shown";
+import type { UsageResult, UsageTotal } from "../cost";
+import type { Env } from "../state/paths";
+import { type UsageCache, boardTotal, projectUsage } from "./card-usage";
 
 /** The pool's leases; undefined when it cannot be read (then nothing is inferred from them). */
 function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
@@ -42,6 +45,8 @@ type BoardTask = Record<string, unknown> & {
   question?: string;
   diff_stat?: string;
   report_path?: string;
+  /** TSK-13: what its soldier spent, or why that is unknown. */
+  usage?: UsageResult;
 };
 
 type BoardProject = {
@@ -51,6 +56,8 @@ type BoardProject = {
   wakes: BoardWake[];
   awaits: { pid: number; started_at: string }[];
   commanders: { harness: string; pane: string }[];
+  /** TSK-14 over the project's tasks. */
+  usage_total?: UsageTotal;
   error?: string;
 };
 
@@ -160,7 +167,10 @@ export function knownProjects(root: string): ProjectPaths[] {
   return out;
 }
 
-export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number): Promise<{ projects: BoardProject[] }> {
+/** The usage's side: the environment the harnesses' records are found under (the server's, as `vx status`'s) and its cache. */
+export type UsageLook = { env: Env; cache: UsageCache };
+
+export async function boardData(root: string, exec: Exec, cache: DiffCache, now: number, usage?: UsageLook): Promise<{ projects: BoardProject[]; usage_total?: UsageTotal }> {
   const real = currencyLookups(root, exec);
   // The landed test runs git: at most every 10 s per task version, as the diff stat, not at every change.
   const currency: CurrencyLookups = {
@@ -176,14 +186,28 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
   };
   const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
   const projects: BoardProject[] = [];
+  const spent: Record<string, UsageResult>[] = [];
   for (const paths of knownProjects(root)) {
     const entry: BoardProject = { project_path: paths.project, key: paths.key, tasks: [], wakes: await trueWakes(paths, currency), awaits: [], commanders: [] };
     try {
       const tasks = sortTasks(listTasks(paths));
       const leased = leasedOrUnknown(paths);
+      const used = usage
+        ? projectUsage(
+            paths,
+            tasks.map((t) => t.value),
+            usage.env,
+            usage.cache,
+            now,
+          )
+        : undefined;
+      if (used && tasks.length > 0) {
+        spent.push(used);
+        entry.usage_total = boardTotal([used]);
+      }
       entry.tasks = await Promise.all(
         tasks.map(async (t) => {
-          const bt = boardTask(t, paths, leased);
+          const bt: BoardTask = { ...boardTask(t, paths, leased), ...(used?.[t.value.id] ? { usage: used[t.value.id] } : {}) };
           const stat = await diffStat(exec, paths.project, t.value, cache, now).catch(() => undefined);
           return stat ? { ...bt, diff_stat: stat } : bt;
         }),
@@ -200,5 +224,5 @@ export async function boardData(root: string, exec: Exec, cache: DiffCache, now:
     }
     projects.push(entry);
   }
-  return { projects };
+  return spent.length > 0 ? { projects, usage_total: boardTotal(spent) } : { projects };
 }
