@@ -231,7 +231,7 @@ const count = whole.projects.reduce((n, p) => n + p.tasks.length, 0);
 const costed = whole.projects.flatMap((p) => p.tasks).filter((t) => t.usage && !t.usage.unknown).length;
 // The page's weight as served: its HTML, stylesheet and scripts, and the board's data at this size.
 const served = async (path: string) => (await (await fetch(`${base}${path}`, { headers: auth })).arrayBuffer()).byteLength;
-const assets = ["/", "/assets/forum.css", "/assets/forum.js", "/assets/board.js"];
+const assets = ["/", "/assets/forum.css", "/assets/forum.js", "/assets/cards.js", "/assets/board.js"];
 const assetBytes = (await Promise.all(assets.map(served))).reduce((a, b) => a + b, 0);
 const boardBytes = await served("/api/board");
 const big = await boardLatency(projects[7]!.tasksDir, (0x7000000000000000n + 75n).toString(16));

@@ -220,6 +220,7 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
       if (parts[1] === "s" && parts.length === 3) return page("review.html");
       if (path === "/assets/forum.js") return page("forum.js");
       if (path === "/assets/board.js") return page("board.js");
+      if (path === "/assets/cards.js") return page("cards.js");
       if (path === "/assets/forum.css") return page("forum.css");
       if (path === "/api/events") return ctx.hub.open();
       if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now(), { env: ctx.env, cache: usage }));
