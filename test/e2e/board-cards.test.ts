@@ -8,13 +8,14 @@ import { reportPath } from "../../src/lifecycle/observe";
 import type { Task } from "../../src/state/schemas";
 import { createTask, listTasks } from "../../src/state/tasks";
 import { taskFixture, waitFor } from "../helpers";
-import { taskIdOf } from "./soldier-field";
+import { appendPaneText, removeAgent } from "../fakes/herdr-control";
+import { field, seedTask, taskIdOf } from "./soldier-field";
 import { tmuxField } from "./tmux-field";
 
 type Field = Awaited<ReturnType<typeof tmuxField>>;
 
 /** The forum `vx forum board` started, asked with the token as the key (FOR-06) and a matching Origin for a POST. */
-async function forumOf(f: Field) {
+async function forumOf(f: Pick<Field, "run" | "home">) {
   const r = await f.run(["forum", "board"]);
   if (r.code !== 0) throw new Error(`vx forum board: ${r.stderr}`);
   const info = JSON.parse(readFileSync(join(f.home, ".vexillum", "forum", "server.json"), "utf8"));
@@ -76,6 +77,25 @@ describe("the board's cards (FOR-09, FOR-14, FOR-15)", () => {
       expect(f.tmux("new-session", "-d", "-s", "keeper", "sleep 600").code).toBe(0);
       f.tmux("kill-session", "-t", "=vx-fix-the-login-bug");
       expect(await screen()).toMatchObject({ state: "gone", text: "its pane is gone: no soldier's screen to show" });
+    } finally {
+      await f.run(["forum", "stop"]);
+    }
+  });
+
+  test("a herdr soldier's screen: read by its agent as the sentinel's survey reads it, redacted; gone once its agent is", async () => {
+    await using f = await field();
+    const { task, name } = await seedTask(f, { status: "running", agentStatus: "working" });
+    appendPaneText(f.fh, name, `working on it\nexport GITHUB_TOKEN=${TOKEN}\nstep 2 of 3\n`);
+    const forum = await forumOf(f);
+    try {
+      const q = `/api/tasks/screen?project_path=${encodeURIComponent(f.project)}&task_id=${task.id}`;
+      const live = (await (await forum.get(q)).json()) as { state: string; text: string };
+      expect(live.state).toBe("live");
+      expect(live.text).toContain("step 2 of 3");
+      expect(live.text).toContain("export GITHUB_TOKEN=[redacted");
+      expect(live.text).not.toContain(TOKEN);
+      removeAgent(f.fh, name);
+      expect(await (await forum.get(q)).json()).toMatchObject({ state: "gone" });
     } finally {
       await f.run(["forum", "stop"]);
     }
