@@ -51,7 +51,7 @@ function statusOf(code: number): number {
  * The checks before anything touches a path (FOR-14, FOR-15): a project the state root knows, a task id of TSK-02's
  * shape that it holds. Every board request about one task starts here.
  */
-export function boardTask(root: string, body: Record<string, unknown>): { paths: ProjectPaths; id: string } | ActionReply {
+export function taskOfRequest(root: string, body: Record<string, unknown>): { paths: ProjectPaths; id: string } | ActionReply {
   const { project_path: path, task_id: id } = body;
   if (typeof path !== "string" || typeof id !== "string") return refused(400, 'the body must name the task: {"project_path", "task_id"}');
   if (!isTaskId(id)) return refused(400, `"${id.slice(0, 40)}" is not a task id (16 hex characters)`);
@@ -62,7 +62,7 @@ export function boardTask(root: string, body: Record<string, unknown>): { paths:
 }
 
 function target(ctx: ActionCtx, action: Action, body: Record<string, unknown>): { project: string; id: string; stdin?: string } | ActionReply {
-  const found = boardTask(ctx.root, body);
+  const found = taskOfRequest(ctx.root, body);
   if ("status" in found) return found;
   const { paths, id } = found;
   const { answer } = body;

@@ -92,10 +92,12 @@ const SHOWN_AS: Record<string, string> = {
  */
 export function artifactPlace(s: { file: string; project_path: string }, reportsDir: string): { dir: string; rel: string } {
   if (!isAbsolute(s.file)) return { dir: s.project_path, rel: s.file };
-  const rel = relative(reportsDir, s.file);
+  // The file was recorded by its real path: compared with the directory's (a state root under a symbolic link).
+  const dir = realDir(reportsDir) ?? reportsDir;
+  const rel = relative(dir, s.file);
   // Anything else absolute is no artifact of this project: a name under the project that is not there.
   if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return { dir: s.project_path, rel: s.file.replace(/^\/+/, "") };
-  return { dir: reportsDir, rel };
+  return { dir, rel };
 }
 
 /** FOR-06, FOR-07: resolved and kept inside the project; HTML and Markdown with their references inlined, so the frame loads nothing else. */

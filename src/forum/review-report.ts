@@ -5,7 +5,7 @@
 import { errorMessage } from "../errors";
 import { scoutReports } from "../lifecycle/observe";
 import { loadTask } from "../state/tasks";
-import { type ActionReply, boardTask } from "./actions";
+import { type ActionReply, taskOfRequest } from "./actions";
 import { reviewableFile } from "./artifact";
 import { openSession } from "./sessions";
 
@@ -14,7 +14,7 @@ export type ReviewReply = ActionReply | { status: 200; body: { ok: true; session
 const refused = (status: number, error: string): ActionReply => ({ status, body: { ok: false, output: "", error } });
 
 export async function openReport(root: string, body: Record<string, unknown>, now: number): Promise<ReviewReply> {
-  const found = boardTask(root, body);
+  const found = taskOfRequest(root, body);
   if ("status" in found) return found;
   const { paths, id } = found;
   let task: ReturnType<typeof loadTask>;

@@ -11,7 +11,7 @@ import type { Env } from "../state/paths";
 import { loadTask } from "../state/tasks";
 import { soldierTerminal } from "../soldiers/terminal";
 import { COUNTS, realClock, scaled } from "../time";
-import { type ActionReply, boardTask } from "./actions";
+import { type ActionReply, taskOfRequest } from "./actions";
 
 /** The lines of the screen's bottom the card shows. */
 export const SCREEN_LINES = 40;
@@ -49,7 +49,7 @@ export function screenTail(capture: string): string {
 }
 
 export async function paneScreen(ctx: ScreenCtx, query: Record<string, unknown>): Promise<ActionReply | { status: 200; body: Screen }> {
-  const found = boardTask(ctx.root, query);
+  const found = taskOfRequest(ctx.root, query);
   if ("status" in found) return found;
   const poll_ms = scaled("boardScreenPoll", ctx.env);
   const reply = (state: Screen["state"], text: string) => ({ status: 200 as const, body: { state, text, poll_ms } });

@@ -1,7 +1,7 @@
 // The board's cards (FOR-09, FOR-14, FOR-15): each task's usage and the totals, read once per task version (a
 // running one again after `boardUsageFresh`); a screen's bottom redacted and bounded; a scout's report as a review.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { realExec } from "../../src/exec";
@@ -147,6 +147,10 @@ describe("a scout's report as a review (FOR-07, FOR-14's review)", () => {
       dir: realpathSync(w.paths.reportsDir),
       rel: "vx-look-6666666666666666.md",
     });
+    // A state root reached through a symbolic link: the recorded real path is still found in it.
+    symlinkSync(w.home, join(w.base, "home-link"));
+    const linked = join(w.base, "home-link", ".vexillum", "projects", w.paths.key, "reports");
+    expect(artifactPlace({ file: realpathSync(report), project_path: w.project }, linked)).toEqual({ dir: realpathSync(w.paths.reportsDir), rel: "vx-look-6666666666666666.md" });
     expect(artifactPlace({ file: "docs/plan.md", project_path: w.project }, w.paths.reportsDir)).toEqual({ dir: w.project, rel: "docs/plan.md" });
     expect(artifactPlace({ file: "/etc/passwd", project_path: w.project }, w.paths.reportsDir)).toEqual({ dir: w.project, rel: "etc/passwd" });
   });
