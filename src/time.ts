@@ -60,6 +60,10 @@ export const DURATIONS = {
   forumLink: 8 * 60 * MIN,
   /** FOR-06: `--open`'s link, in a file the browser reads at once. */
   forumOpenLink: 2 * MIN,
+  /** FOR-09: a running task's usage on the board is read again at most this often (a finished one's only when its file changes). */
+  boardUsageFresh: 10 * S,
+  /** FOR-09: while a card's screen is open, the page asks for the pane's screen this often. */
+  boardScreenPoll: 2 * S,
   /** MCH-08: how often a machine's relay looks for new tasks and wakes to send. */
   relayPoll: 500,
   /** MCH-08: the first wait before a dropped relay connects again; doubled per failure up to relayRetryMax. */

@@ -36,7 +36,7 @@ async function show(deps: Deps, root: string, info: ForumServer, page: string, o
 async function sessionOf(deps: Deps, file: string | undefined, sub: string) {
   if (!file) throw new UsageError(`missing <file> for forum ${sub}`, "forum");
   const project = await openProject(deps);
-  const real = reviewableFile(file, deps.cwd, project.paths.project);
+  const real = reviewableFile(file, deps.cwd, project.paths.project, project.paths.reportsDir);
   return { project, s: requireSession(project.root, sessionKey(real), file, sub === "reply") };
 }
 
@@ -44,7 +44,7 @@ async function sessionOf(deps: Deps, file: string | undefined, sub: string) {
 export async function review(deps: Deps, file: string, rest: string[], args: Args): Promise<number> {
   noExtra(rest, file);
   const project = await openProject(deps);
-  const real = reviewableFile(file, deps.cwd, project.paths.project);
+  const real = reviewableFile(file, deps.cwd, project.paths.project, project.paths.reportsDir);
   // The board finds a project by its record; a project that never dispatched has none yet.
   ensureProjectRecord(project.paths);
   const s = await openSession(project.root, project.paths.project, real, deps.clock.now());

@@ -10,7 +10,7 @@ export type { Usage, UsageResult, UsageUnknown } from "../harnesses/usage/record
 export { isKnown } from "../harnesses/usage/records";
 
 /** When the next task took the same camp: the end of this task's window there. */
-function campSuccessors(tasks: readonly Task[]): Map<string, number> {
+export function campSuccessors(tasks: readonly Task[]): Map<string, number> {
   const out = new Map<string, number>();
   const byCamp = new Map<string, Task[]>();
   for (const t of tasks) if (t.camp_path) byCamp.set(t.camp_path, [...(byCamp.get(t.camp_path) ?? []), t]);

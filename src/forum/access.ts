@@ -20,7 +20,9 @@ export function pageKey(gate: Gate): string {
 function isPublic(method: string, path: string): boolean {
   if (method === "POST") return path === "/api/login";
   if (method !== "GET" && method !== "HEAD") return false;
-  return path === "/" || /^\/s\/[^/]+$/.test(path) || path === "/assets/forum.js" || path === "/assets/board.js" || path === "/assets/forum.css" || path.startsWith("/a/");
+  return (
+    path === "/" || /^\/s\/[^/]+$/.test(path) || path === "/assets/forum.js" || path === "/assets/board.js" || path === "/assets/cards.js" || path === "/assets/forum.css" || path.startsWith("/a/")
+  );
 }
 
 type Verdict = { kind: "in" } | { kind: "refuse"; status: 403 | 421; reason: string };

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { EXEC_TIMED_OUT, type Exec } from "../exec";
 import { EXIT, errorMessage } from "../errors";
 import { isTaskId } from "../state/ids";
-import type { Env } from "../state/paths";
+import type { Env, ProjectPaths } from "../state/paths";
 import { taskPath } from "../state/tasks";
 import { GUARDS } from "../time";
 import { knownProjects } from "./board";
@@ -47,14 +47,25 @@ function statusOf(code: number): number {
   return HTTP.conflict;
 }
 
-/** The checks before anything touches a path: a project the state root knows, a task id of TSK-02's shape that it holds. */
-function target(ctx: ActionCtx, action: Action, body: Record<string, unknown>): { project: string; id: string; stdin?: string } | ActionReply {
-  const { project_path: path, task_id: id, answer } = body;
+/**
+ * The checks before anything touches a path (FOR-14, FOR-15): a project the state root knows, a task id of TSK-02's
+ * shape that it holds. Every board request about one task starts here.
+ */
+export function taskOfRequest(root: string, body: Record<string, unknown>): { paths: ProjectPaths; id: string } | ActionReply {
+  const { project_path: path, task_id: id } = body;
   if (typeof path !== "string" || typeof id !== "string") return refused(400, 'the body must name the task: {"project_path", "task_id"}');
   if (!isTaskId(id)) return refused(400, `"${id.slice(0, 40)}" is not a task id (16 hex characters)`);
-  const paths = knownProjects(ctx.root).find((p) => p.project === path);
+  const paths = knownProjects(root).find((p) => p.project === path);
   if (!paths) return refused(404, "the forum knows no such project");
   if (!existsSync(taskPath(paths, id))) return refused(404, `project ${paths.project} has no task ${id}`);
+  return { paths, id };
+}
+
+function target(ctx: ActionCtx, action: Action, body: Record<string, unknown>): { project: string; id: string; stdin?: string } | ActionReply {
+  const found = taskOfRequest(ctx.root, body);
+  if ("status" in found) return found;
+  const { paths, id } = found;
+  const { answer } = body;
   if (!existsSync(paths.project)) return refused(409, `the project's checkout ${paths.project} is not there any more`);
   if (action !== "decide") return { project: paths.project, id };
   if (typeof answer !== "string" || answer.trim() === "") return refused(400, "write an answer first");

@@ -1,6 +1,6 @@
 /** Artifacts (FOR-07, FOR-06, FOR-10): which files a review can show, and serving them to the sandboxed frame. */
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { extname, join, sep } from "node:path";
+import { extname, isAbsolute, join, relative, sep } from "node:path";
 import { UsageError } from "../errors";
 import type { Exec } from "../exec";
 import { ARTIFACT_HEADERS } from "./access";
@@ -21,7 +21,20 @@ const REVIEWABLE: Record<string, string> = {
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
-export function reviewableFile(given: string, cwd: string, project: string): string {
+/** A directory's real path; undefined when it is not there. */
+function realDir(dir: string): string | undefined {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * FOR-07: a file inside the project, or one of its scouts' reports (which live in its state dir's `reports/`,
+ * outside the checkout, so a scout never writes into the project it only reads).
+ */
+export function reviewableFile(given: string, cwd: string, project: string, reports?: string): string {
   const abs = given.startsWith("/") ? given : join(cwd, given);
   let real: string;
   try {
@@ -29,7 +42,8 @@ export function reviewableFile(given: string, cwd: string, project: string): str
   } catch {
     throw new UsageError(`forum cannot show ${given}: no such file`, "forum");
   }
-  if (!within(real, realpathSync(project))) {
+  const reportsDir = reports === undefined ? undefined : realDir(reports);
+  if (!within(real, realpathSync(project)) && !(reportsDir && within(real, reportsDir) && real !== reportsDir)) {
     throw new UsageError(`forum cannot show ${given}: it is outside this project (${project})`, "forum");
   }
   if (!statSync(real).isFile()) throw new UsageError(`forum cannot show ${given}: not a regular file`, "forum");
@@ -72,6 +86,20 @@ const SHOWN_AS: Record<string, string> = {
   jpg: "image/jpeg",
   txt: "text/plain; charset=utf-8",
 };
+
+/**
+ * Where a session's artifact lives: `file` relative to the project, or (a scout's report) an absolute path inside the
+ * project's state dir's `reports/`, served from there and kept inside it as a project file is kept inside the project.
+ */
+export function artifactPlace(s: { file: string; project_path: string }, reportsDir: string): { dir: string; rel: string } {
+  if (!isAbsolute(s.file)) return { dir: s.project_path, rel: s.file };
+  // The file was recorded by its real path: compared with the directory's (a state root under a symbolic link).
+  const dir = realDir(reportsDir) ?? reportsDir;
+  const rel = relative(dir, s.file);
+  // Anything else absolute is no artifact of this project: a name under the project that is not there.
+  if (rel === "" || rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return { dir: s.project_path, rel: s.file.replace(/^\/+/, "") };
+  return { dir, rel };
+}
 
 /** FOR-06, FOR-07: resolved and kept inside the project; HTML and Markdown with their references inlined, so the frame loads nothing else. */
 export async function serveArtifact(project: string, file: string, exec: Exec): Promise<Response> {

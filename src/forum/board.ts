@@ -26,6 +26,9 @@ import type { TranscriptLine } from "../state/schemas";
 import { realClock } from "../time";
 import { boardTalkTail } from "./board-talk";
 import { type AgentsCache, type Listening, cachedAgents, listeningIn } from "./listening";
+import type { UsageResult, UsageTotal } from "../cost";
+import type { Env } from "../state/paths";
+import { type UsageCache, boardTotal, projectUsage } from "./card-usage";
 
 /** The pool's leases; undefined when it cannot be read (then nothing is inferred from them). */
 function leasedOrUnknown(paths: ProjectPaths): Set<string> | undefined {
@@ -47,6 +50,8 @@ type BoardTask = Record<string, unknown> & {
   question?: string;
   diff_stat?: string;
   report_path?: string;
+  /** TSK-13: what its soldier spent, or why that is unknown. */
+  usage?: UsageResult;
 };
 
 type BoardProject = {
@@ -61,6 +66,8 @@ type BoardProject = {
   /** FOR-13: the board's conversation with the commander, its newest lines, and how many there are. */
   talk: TranscriptLine[];
   talk_total: number;
+  /** TSK-14 over the project's tasks. */
+  usage_total?: UsageTotal;
   error?: string;
 };
 
@@ -173,13 +180,17 @@ export function knownProjects(root: string): ProjectPaths[] {
   return out;
 }
 
+/** The usage's side: the environment the harnesses' records are found under (the server's, as `vx status`'s) and its cache. */
+export type UsageLook = { env: Env; cache: UsageCache };
+
 export async function boardData(
   root: string,
   exec: Exec,
   cache: DiffCache,
   now: number,
   listen: ListenCtx = { deps: { exec, clock: realClock, env: {} }, agents: { at: 0 } },
-): Promise<{ projects: BoardProject[] }> {
+  usage?: UsageLook,
+): Promise<{ projects: BoardProject[]; usage_total?: UsageTotal }> {
   const agents = cachedAgents(listen.agents, listen.deps, now);
   const real = currencyLookups(root, exec);
   // The landed test runs git: at most every 10 s per task version, as the diff stat, not at every change.
@@ -196,6 +207,7 @@ export async function boardData(
   };
   const awaiters = await liveAwaiters(rootPaths(root).awaitersDir, exec, undefined, true).catch(() => []);
   const projects: BoardProject[] = [];
+  const spent: Record<string, UsageResult>[] = [];
   for (const paths of knownProjects(root)) {
     const entry: BoardProject = {
       project_path: paths.project,
@@ -211,9 +223,22 @@ export async function boardData(
     try {
       const tasks = sortTasks(listTasks(paths));
       const leased = leasedOrUnknown(paths);
+      const used = usage
+        ? projectUsage(
+            paths,
+            tasks.map((t) => t.value),
+            usage.env,
+            usage.cache,
+            now,
+          )
+        : undefined;
+      if (used && tasks.length > 0) {
+        spent.push(used);
+        entry.usage_total = boardTotal([used]);
+      }
       entry.tasks = await Promise.all(
         tasks.map(async (t) => {
-          const bt = boardTask(t, paths, leased);
+          const bt: BoardTask = { ...boardTask(t, paths, leased), ...(used?.[t.value.id] ? { usage: used[t.value.id] } : {}) };
           const stat = await diffStat(exec, paths.project, t.value, cache, now).catch(() => undefined);
           return stat ? { ...bt, diff_stat: stat } : bt;
         }),
@@ -238,5 +263,5 @@ export async function boardData(
     }
     projects.push(entry);
   }
-  return { projects };
+  return spent.length > 0 ? { projects, usage_total: boardTotal(spent) } : { projects };
 }

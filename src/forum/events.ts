@@ -5,8 +5,8 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { rootPaths, stateDirPaths } from "../state/paths";
-import { fileStamp } from "./artifact";
+import { projectPaths, rootPaths, stateDirPaths } from "../state/paths";
+import { artifactPlace, fileStamp } from "./artifact";
 import { sessionPaths } from "./paths";
 import { scanSessions } from "./sessions";
 
@@ -111,7 +111,8 @@ function sessionStamps(root: string): Map<string, Stamp> {
   // A refused session has no stamp: once repaired it shows as changed.
   for (const s of scanSessions(root).sessions) {
     const p = sessionPaths(root, s.session);
-    const file = join(s.project_path, s.file);
+    const place = artifactPlace(s, projectPaths(root, s.project_path).reportsDir);
+    const file = join(place.dir, place.rel);
     out.set(s.session, { talk: `${mtime(p.transcript)}/${mtime(p.info)}`, artifact: fileStamp(file), file });
   }
   return out;

@@ -2,6 +2,7 @@
 import boardHtml from "./assets/board.html" with { type: "text" };
 import css from "./assets/forum.css" with { type: "text" };
 import boardJs from "./assets/board.js" with { type: "text" };
+import cardsJs from "./assets/cards.js" with { type: "text" };
 import js from "./assets/forum.js" with { type: "text" };
 import reviewHtml from "./assets/review.html" with { type: "text" };
 
@@ -12,4 +13,5 @@ export const ASSETS = {
   "forum.css": { body: css, type: "text/css; charset=utf-8" },
   "forum.js": { body: js, type: "text/javascript; charset=utf-8" },
   "board.js": { body: boardJs, type: "text/javascript; charset=utf-8" },
+  "cards.js": { body: cardsJs, type: "text/javascript; charset=utf-8" },
 } as const;

@@ -1,11 +1,15 @@
 /** The forum's HTTP surface (FOR-06, FOR-12): 201 only once a message is on disk (FOR-07); a failed write is a 503 and the page keeps the text (FOR-10). */
 import type { Exec } from "../exec";
 import { errorMessage } from "../errors";
+import { projectPaths } from "../state/paths";
 import type { ForumWake } from "../state/schemas";
 import { type Gate, PAGE_HEADERS, admit, changeProblem, pageKey } from "./access";
-import { notice, serveArtifact } from "./artifact";
+import { artifactPlace, notice, serveArtifact } from "./artifact";
 import { type Views, spendLink } from "./codes";
 import { type DiffCache, type ListenCtx, boardData, knownProjects } from "./board";
+import type { UsageCache } from "./card-usage";
+import { openReport } from "./review-report";
+import { paneScreen } from "./screen";
 import { type ActionCtx, isAction, runAction } from "./actions";
 import type { Hub } from "./events";
 import { postOnBoard } from "./board-talk";
@@ -93,7 +97,8 @@ function postView(ctx: RouteCtx, name: string): Response {
   const s = loadSession(ctx.root, name);
   if (!s) return refuse(404, `no forum session "${name}"`);
   const code = ctx.views.mint(s.session, ctx.now());
-  return json(201, { url: `/a/${s.session}/${code}/${s.file.split("/").map(encodeURIComponent).join("/")}` });
+  const { rel } = artifactPlace(s, projectPaths(ctx.root, s.project_path).reportsDir);
+  return json(201, { url: `/a/${s.session}/${code}/${rel.split("/").map(encodeURIComponent).join("/")}` });
 }
 
 async function postMessage(ctx: RouteCtx, req: Request, name: string): Promise<Response> {
@@ -136,11 +141,15 @@ async function postToCommander(ctx: RouteCtx, req: Request): Promise<Response> {
   }
 }
 
-/** FOR-14: the answer is the command's, whatever its exit. */
+/** FOR-14: the answer is the command's, whatever its exit; `review` opens a scout's report's session here. */
 async function postAction(ctx: RouteCtx, req: Request, action: string): Promise<Response> {
-  if (!isAction(action)) return refuse(404, "no such forum action");
+  if (!isAction(action) && action !== "review") return refuse(404, "no such forum action");
   const body = await readJson(req);
   if (typeof body === "string") return json(400, { ok: false, output: "", error: body });
+  if (action === "review") {
+    const opened = await openReport(ctx.root, body, ctx.now());
+    return json(opened.status, opened.body);
+  }
   const reply = await runAction(ctx, action, body);
   return json(reply.status, reply.body);
 }
@@ -152,10 +161,11 @@ async function artifactView(ctx: RouteCtx, url: URL): Promise<Response> {
   if (!isSessionKey(name) || session !== name) return notice(403, "This view of the artifact was used or has expired: reload the review page to see it again.");
   const s = loadSession(ctx.root, name);
   if (!s) return notice(404, "This review session is not there any more.");
-  if (rest.join("/") !== s.file.split("/").map(encodeURIComponent).join("/")) {
+  const place = artifactPlace(s, projectPaths(ctx.root, s.project_path).reportsDir);
+  if (rest.join("/") !== place.rel.split("/").map(encodeURIComponent).join("/")) {
     return notice(404, `The forum shows only the file under review (${s.file}) here: open another file with vx forum <file>.`);
   }
-  return serveArtifact(s.project_path, s.file, ctx.exec);
+  return serveArtifact(place.dir, place.rel, ctx.exec);
 }
 
 /** Undefined when its Host makes none (`a:b:c`, empty). */
@@ -175,7 +185,15 @@ function sessionsDoc(ctx: RouteCtx) {
   return { sessions, refused: noteRefused(refused, ctx.logOnce) };
 }
 
+/** FOR-15: a GET, so its words come in the query. */
+async function getScreen(ctx: RouteCtx, url: URL): Promise<Response> {
+  const query = { project_path: url.searchParams.get("project_path") ?? undefined, task_id: url.searchParams.get("task_id") ?? undefined };
+  const screen = await paneScreen(ctx, query);
+  return json(screen.status, screen.body);
+}
+
 export function createHandler(ctx: RouteCtx, cache: DiffCache) {
+  const usage: UsageCache = new Map();
   return async function handle(req: Request, server?: ServerControl): Promise<Response> {
     const url = urlOf(ctx, req);
     if (!url) return new Response("bad request: malformed Host header\n", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
@@ -202,9 +220,11 @@ export function createHandler(ctx: RouteCtx, cache: DiffCache) {
       if (parts[1] === "s" && parts.length === 3) return page("review.html");
       if (path === "/assets/forum.js") return page("forum.js");
       if (path === "/assets/board.js") return page("board.js");
+      if (path === "/assets/cards.js") return page("cards.js");
       if (path === "/assets/forum.css") return page("forum.css");
       if (path === "/api/events") return ctx.hub.open();
-      if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now(), ctx.listen));
+      if (path === "/api/board") return json(200, await boardData(ctx.root, ctx.exec, cache, ctx.now(), ctx.listen, { env: ctx.env, cache: usage }));
+      if (path === "/api/tasks/screen") return await getScreen(ctx, url);
       if (path === "/api/sessions") return json(200, sessionsDoc(ctx));
       if (parts[1] === "api" && parts[2] === "sessions" && parts.length === 4) return sessionDoc(ctx, parts[3] ?? "");
     } catch (err) {

@@ -3,7 +3,7 @@
  * file itself (rewritten whole under the session's lock) in transcript.ts.
  */
 import { readdirSync } from "node:fs";
-import { dirname, relative } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import { VxError } from "../errors";
 import { ensureStateDir, writeStateFile } from "../state/files";
 import { withLock } from "../state/lock";
@@ -56,7 +56,9 @@ export async function openSession(root: string, project: string, realFile: strin
   const session = sessionKey(realFile);
   const paths = sessionPaths(root, session);
   return withLock(lockPath(root, paths.lock), () => {
-    const file = relative(project, realFile);
+    // A scout's report lives outside the checkout (FOR-07): kept as its absolute path, which the commander's `vx forum reply` takes.
+    const inside = relative(project, realFile);
+    const file = inside === ".." || inside.startsWith("../") || isAbsolute(inside) ? realFile : inside;
     const current = loadSession(root, session);
     const next: ForumSession = current ? { ...current, file, project_path: project, ended_at: undefined } : { session, file, project_path: project, created_at: isoTime(now) };
     if (!current || current.ended_at || current.file !== file || current.project_path !== project) saveSession(root, next);

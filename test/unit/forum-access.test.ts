@@ -53,6 +53,7 @@ describe("access (FOR-06)", () => {
       ["GET", "/s/plan.md-0a1b2c3d"],
       ["GET", "/assets/forum.js"],
       ["GET", "/assets/board.js"],
+      ["GET", "/assets/cards.js"],
       ["HEAD", "/assets/forum.css"],
       ["POST", "/api/login"],
       ["GET", "/a/s/c/plan.md"],
@@ -62,6 +63,7 @@ describe("access (FOR-06)", () => {
     for (const [method, path] of [
       ["GET", "/api/events"],
       ["GET", "/api/sessions"],
+      ["GET", "/api/tasks/screen"],
       ["POST", "/"],
       ["POST", "/a/s/c/x"],
       ["GET", "/api/login"],

@@ -4,7 +4,7 @@
 // biome-ignore lint/suspicious/noRedundantUseStrict: a classic <script defer>, not a module, so the directive does apply
 "use strict";
 
-/* global $, el, notice, getJson, postJson, sender, follow */
+/* global $, el, notice, getJson, postJson, sender, follow, costText, totalText, cardTools */
 
 /** Which of FOR-14's actions a card offers; each runs the command itself on the server. */
 function offered(t, state) {
@@ -184,8 +184,10 @@ function taskCard(item, shown, manyProjects, actions) {
     d.append(el("summary", "", "last output"), el("pre", "", t.output_tail.join("\n")));
     li.append(d);
   }
-  // FOR-14's actions; later, the card's cost and live screen.
+  if (t.usage) li.append(el("p", `cost${t.usage.unknown ? " unknown" : ""}`, costText(t.usage)));
+  // FOR-14's actions, then the card's own tools (its screen, a scout's report).
   li.append(actions.boxFor(t, p, state));
+  if (actions.tools) li.append(actions.tools.boxFor(t, p, state));
   return li;
 }
 
@@ -292,6 +294,7 @@ function boardPage() {
     },
     () => refresh(),
   );
+  actions.tools = cardTools();
 
   /** A project's panel, kept across renders so a half-written message survives a refresh. */
   function projectPanel(p) {
@@ -335,6 +338,7 @@ function boardPage() {
     const shown = { open: new Set([...main.querySelectorAll("details[open]")].map((d) => d.dataset.key)) };
     const items = [];
     actions.mark();
+    actions.tools.mark();
     let wakes = 0;
     for (const p of doc.projects) {
       wakes += p.wakes.length;
@@ -364,17 +368,20 @@ function boardPage() {
       const cmd = p.commanders.map((x) => `${x.harness} (${x.pane})`).join(", ") || "none registered";
       const n = p.tasks.length;
       c.meta.replaceChildren(el("b", "", `${n} task${n === 1 ? "" : "s"}`), document.createTextNode(` · commanders: ${cmd} · live awaits: ${p.awaits.length} · wakes waiting: ${p.wakes.length}`));
+      if (p.usage_total) c.meta.append(el("span", "cost-total", ` · ${totalText(p.usage_total)}`));
       if (p.error) c.meta.append(el("span", "error", ` · ${p.error}`));
       talkLines(c.talk, p);
       listenNote(c.note, p);
       panels.append(c.panel);
     }
     for (const key of boxes.keys()) if (!seen.has(key)) boxes.delete(key);
+    if (many && doc.usage_total) panels.prepend(el("p", "meta cost-total all", `All projects · ${totalText(doc.usage_total)}`));
     parts.push(section("project-list", many ? "Projects" : "Project", undefined, panels));
     main.replaceChildren(...parts);
     actions.sweep();
+    actions.tools.sweep();
     // A card is new at each render; a project's box and a card's actions are the same elements, moved back in.
-    if (active?.closest?.(".actions") && active.isConnected) active.focus();
+    if (active?.closest?.(".actions, .tools") && active.isConnected) active.focus();
     else if (focused) [...main.querySelectorAll(".card")].find((c) => c.dataset.key === focused)?.focus();
     else if (active?.isConnected && active !== document.body && document.activeElement !== active) active.focus();
   }
