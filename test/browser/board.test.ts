@@ -3,7 +3,7 @@
 // scroll at phone width, dark mode, and the keyboard walking the cards in order with a visible focus.
 // The README's board screenshots are taken here (UPDATE_SCREENSHOTS=1 writes them to docs/img).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type Page, chromium } from "playwright-core";
@@ -26,10 +26,28 @@ declare function getComputedStyle(e: unknown): any;
 const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const LONG = `Rewrite the importer so that ${"every record is checked against the schema, its errors collected, and ".repeat(22)}the whole run reported once.`;
 
+// Two camps with their harness's own records (the usage fixtures, stamped now), so the cards show cost as the board reads it.
+const PORT_CAMP = "/srv/camps/port";
+const IMPORTER_CAMP = "/srv/camps/importer";
+
+function harnessRecords(home: string): void {
+  const now = new Date().toISOString();
+  const fixture = (name: string, camp: string) =>
+    readFileSync(join(REPO, "test", "fixtures", "usage", name), "utf8")
+      .replaceAll("/CAMP", camp)
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, now);
+  const pi = join(home, ".pi", "agent", "sessions", `--${PORT_CAMP.slice(1).replaceAll("/", "-")}--`);
+  mkdirSync(pi, { recursive: true });
+  writeFileSync(join(pi, "s.jsonl"), fixture("pi.jsonl", PORT_CAMP));
+  const codex = join(home, ".codex", "sessions", ...now.slice(0, 10).split("-"));
+  mkdirSync(codex, { recursive: true });
+  writeFileSync(join(codex, "rollout-importer.jsonl"), fixture("codex.jsonl", IMPORTER_CAMP));
+}
+
 // One of each kind of card, written in an order unlike the board's.
 const TASKS = [
   taskFixture({ id: "c5a1e0f22f0e1a5c", prompt: "Add the CSV export", status: "done", harness: "claude", backend: "tmux", camp_branch: "vx/csv", created_at: ago(90), updated_at: ago(5) }),
-  taskFixture({ id: "7d3b9a4004a9b3d7", prompt: LONG, status: "running", harness: "codex", backend: "tmux", created_at: ago(40), updated_at: ago(1) }),
+  taskFixture({ id: "7d3b9a4004a9b3d7", prompt: LONG, status: "running", harness: "codex", backend: "tmux", camp_path: IMPORTER_CAMP, created_at: ago(40), updated_at: ago(1) }),
   taskFixture({ id: "e81c44b77b44c18e", prompt: "Port the tests to bun", status: "running", harness: "claude", backend: "herdr", machine: "gpu-box", created_at: ago(20), updated_at: ago(2) }),
   taskFixture({
     id: "2fa06d1991d60af2",
@@ -47,6 +65,7 @@ const TASKS = [
     prompt: "Which port should the forum prefer?",
     status: "blocked",
     harness: "pi",
+    camp_path: PORT_CAMP,
     created_at: ago(10),
     updated_at: ago(3),
     decision: { question: "Keep the last port or pick a new one?", options: ["keep", "new"], asked_at: ago(3) },
@@ -62,6 +81,7 @@ describe.skipIf(!CHROMIUM)("the board as the general's dashboard (FOR-09, FOR-13
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     f = await forum();
     for (const t of TASKS) writeTaskFile(f.home, f.project, t);
+    harnessRecords(f.home);
     const paths = projectPaths(f.root, f.project);
     const wake = (task_id: string, new_status: "failed" | "done", note?: string) => ({
       task_id,
@@ -75,6 +95,9 @@ describe.skipIf(!CHROMIUM)("the board as the general's dashboard (FOR-09, FOR-13
     writeSoldierWake(f.root, paths.wakesDir, wake("7d3b9a4004a9b3d7", "done")); // running again: no longer true
     await f.open(["board"]); // starts the server
     await stopSentinel(f.root); // nothing here has a pane the sentinel could find
+    // A short conversation in the project's box (FOR-09), answered, so its message is no longer a true wake.
+    expect((await f.post("/api/projects/messages", { project_path: f.project, text: "Land the CSV export first, then the importer." })).status).toBe(201);
+    expect((await f.run(["reply", "board", "Will do: the CSV export is ready; the importer is still running."])).code).toBe(0);
   });
   afterAll(async () => {
     await browser?.close();
@@ -114,6 +137,11 @@ describe.skipIf(!CHROMIUM)("the board as the general's dashboard (FOR-09, FOR-13
     expect(onMachine).toContain("claude / herdr");
     expect(onMachine).toContain("on machine gpu-box");
     expect(onMachine).toMatch(/2\dm old/);
+    // Cost from the harness's own records; a soldier on another machine offers no screen (FOR-15), one here does.
+    expect(await page.textContent('.card[data-task="41d8f2aeea2f8d14"] .cost')).toMatch(/^cost: .* in, .* out.*\$/);
+    expect(await page.textContent('.card[data-task="7d3b9a4004a9b3d7"] .cost')).toMatch(/^cost: .* in, .* out/);
+    expect(await page.locator('.card[data-task="e81c44b77b44c18e"] .screen-toggle').count()).toBe(0);
+    expect(await page.locator('.card[data-task="7d3b9a4004a9b3d7"] .screen-toggle').count()).toBe(1);
     expect(await page.isVisible('.card[data-task="9b7e5c0330c5e7b9"]')).toBe(false); // the rest is folded away
     // A 2,000-character prompt takes two lines, not the screen.
     const clamp = await page.$eval('.card[data-task="7d3b9a4004a9b3d7"] .prompt', (p) => ({

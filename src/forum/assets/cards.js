@@ -120,7 +120,8 @@ function cardTools() {
   function boxFor(t, p, state) {
     const c = toolsOf(`${p.project_path}\n${t.id}`, t, p);
     c.seen = true;
-    const screen = SCREEN_STATES.has(state);
+    // A soldier on another machine has no pane here to read (FOR-15): no button that could only say so.
+    const screen = SCREEN_STATES.has(state) && !t.machine;
     if (!screen && c.open) show(c, false);
     const parts = [];
     if (screen) parts.push(c.screen);
