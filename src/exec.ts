@@ -10,6 +10,8 @@ export type ExecOptions = {
   timeoutMs?: number;
   /** Share vx's stdio (a step the user watches, e.g. `brew upgrade`): no timeout, and empty stdout and stderr. */
   inherit?: boolean;
+  /** Keep only the last this many bytes of each of stdout and stderr, read as they come (a long-lived caller's bound). */
+  tailBytes?: number;
 };
 
 export interface Exec {
@@ -55,11 +57,29 @@ export const realExec: Exec = {
             timedOut = true;
             proc.kill("SIGKILL");
           }, opts.timeoutMs);
-    const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const read = (stream: ReadableStream<Uint8Array>) => (opts.tailBytes === undefined ? new Response(stream).text() : readTail(stream, opts.tailBytes));
+    const [stdout, stderr, code] = await Promise.all([read(proc.stdout), read(proc.stderr), proc.exited]);
     if (timer) clearTimeout(timer);
     return { code: timedOut ? EXEC_TIMED_OUT : code, stdout, stderr };
   },
 };
+
+/** The stream's last `max` bytes as text (a character cut at the start is dropped), however much it writes. */
+async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let held = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    held += chunk.length;
+    while (chunks.length > 1 && held - (chunks[0] as Uint8Array).length >= max) held -= (chunks.shift() as Uint8Array).length;
+  }
+  const all = Buffer.concat(chunks);
+  const tail = all.length > max ? all.subarray(all.length - max) : all;
+  // Skip UTF-8 continuation bytes a cut left at the start.
+  let start = 0;
+  while (start < tail.length && start < 3 && ((tail[start] as number) & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(tail.subarray(start));
+}
 
 async function runInherited(argv: string[], opts: ExecOptions): Promise<ExecResult> {
   let proc: Bun.Subprocess;

@@ -29,6 +29,9 @@ export type ActionReply = { status: number; body: { ok: boolean; exit?: number; 
 /** What the page shows of a command's output: its end, where the outcome is. */
 const SHOWN_CHARS = 16 * 1024;
 
+/** What the server holds of a command's stdout and of its stderr while it runs: their ends, read as they come. */
+const READ_BYTES = 4 * SHOWN_CHARS;
+
 function tail(text: string): string {
   const t = text.replace(/\s+$/, "");
   return t.length > SHOWN_CHARS ? `[... the first ${t.length - SHOWN_CHARS} characters are cut]\n${t.slice(-SHOWN_CHARS)}` : t;
@@ -83,7 +86,7 @@ export async function runAction(ctx: ActionCtx, action: Action, body: Record<str
   const words = argvOf(action, t.id);
   let res: Awaited<ReturnType<Exec["run"]>>;
   try {
-    res = await ctx.exec.run([...ctx.self, ...words], { cwd: t.project, env: ctx.env, stdin: t.stdin ?? "", timeoutMs: GUARDS.forumAction });
+    res = await ctx.exec.run([...ctx.self, ...words], { cwd: t.project, env: ctx.env, stdin: t.stdin ?? "", timeoutMs: GUARDS.forumAction, tailBytes: READ_BYTES });
   } catch (err) {
     ctx.log(`forum: vx ${words.join(" ")} could not run: ${errorMessage(err)}`);
     return refused(500, `vx ${action} could not run: ${errorMessage(err)}`);

@@ -22,3 +22,18 @@ test("an executable that exists but cannot be started is 126, saying why (not 'n
   expect(r.code).toBe(EXEC_CANNOT_RUN);
   expect(r.stderr).toContain("E2BIG");
 });
+
+test("tailBytes keeps each stream's last bytes, read as they come; a character cut at the start is dropped", async () => {
+  // 3 MiB of output, then a marker: only the end is held.
+  const big = await realExec.run(["sh", "-c", "head -c 3145728 /dev/zero | tr '\\0' a; printf END; head -c 200000 /dev/zero | tr '\\0' b >&2; printf ERR >&2"], { tailBytes: 1000 });
+  expect(big.code).toBe(0);
+  expect(big.stdout.length).toBe(1000);
+  expect(big.stdout.endsWith("aaaEND")).toBe(true);
+  expect(big.stderr.length).toBe(1000);
+  expect(big.stderr.endsWith("bbbERR")).toBe(true);
+  // Two-byte characters cut in half at the start: the half is dropped, nothing garbled.
+  const utf = await realExec.run(["sh", "-c", "i=0; while [ $i -lt 100 ]; do printf 'é'; i=$((i+1)); done"], { tailBytes: 7 });
+  expect(utf.stdout).toBe("ééé");
+  // Shorter than the bound: all of it.
+  expect((await realExec.run(["printf", "short"], { tailBytes: 1000 })).stdout).toBe("short");
+});
