@@ -8,7 +8,7 @@ import { git, waitFor } from "../helpers";
 import { realField } from "./herdr-real-field";
 import { taskIdOf } from "./soldier-field";
 
-test("a scripted claude soldier commits its mission within the probe: done, with its screen as output", async () => {
+test.concurrent("a scripted claude soldier commits its mission within the probe: done, with its screen as output", async () => {
   await using f = await realField({ scale: "0.5" });
   const r = await f.run(["dispatch", "add a changelog"]);
   expect(r.stderr).not.toContain("error");
@@ -23,7 +23,7 @@ test("a scripted claude soldier commits its mission within the probe: done, with
   expect(git(t.camp_path as string, "log", "-1", "--format=%s").trim()).toBe("add a changelog");
 }, 120_000);
 
-test("a soldier whose pane is closed becomes interrupted", async () => {
+test.concurrent("a soldier whose pane is closed becomes interrupted", async () => {
   await using f = await realField({ scale: "0.2" });
   const r = await f.run(["dispatch", "a slow refactor"]);
   expect(r.code).toBe(0);
@@ -35,7 +35,7 @@ test("a soldier whose pane is closed becomes interrupted", async () => {
   expect(f.task(id).status).toBe("interrupted");
 }, 120_000);
 
-test("a stopped server changes no task; after a restart the lost soldiers are interrupted, none done or failed", async () => {
+test.concurrent("a stopped server changes no task; after a restart the lost soldiers are interrupted, none done or failed", async () => {
   await using f = await realField({ scale: "0.2" });
   const ids: string[] = [];
   for (const mission of ["a slow migration", "a slow cleanup"]) {
@@ -59,7 +59,7 @@ test("a stopped server changes no task; after a restart the lost soldiers are in
   expect(ids.map((id) => f.task(id).status)).toEqual(["interrupted", "interrupted"]);
 }, 180_000);
 
-test("a done soldier prompted again settles done; landing it strikes its real tab", async () => {
+test.concurrent("a done soldier prompted again settles done; landing it strikes its real tab", async () => {
   await using f = await realField({ scale: "0.5" });
   const d = await f.run(["dispatch", "add a changelog"]);
   expect(d.code).toBe(0);
