@@ -14,6 +14,7 @@ import { CHROMIUM } from "./chromium";
 
 // The callbacks handed to page.evaluate run in the page: its globals, loosely typed (the project's types have no DOM).
 declare const document: any;
+declare function getComputedStyle(e: unknown): any;
 
 const MODAL: Decision = { question: "Which database should the service use?", options: ["Postgres", "SQLite"], asked_at: "2026-11-30T10:00:00.000Z", kind: "modal" };
 
@@ -27,13 +28,13 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
   });
 
   /** The board opened from a link `vx forum board` printed, as the general opens it; the page and server gone after. */
-  async function onBoard(f: Field, fn: (page: Page) => Promise<void>): Promise<void> {
+  async function onBoard(f: Field, fn: (page: Page) => Promise<void>, width = 1280, colorScheme: "light" | "dark" = "light"): Promise<void> {
     let page: Page | undefined;
     try {
       const r = await f.run(["forum", "board"]);
       const url = /^forum: (\S+)$/m.exec(r.stdout)?.[1];
       if (!url) throw new Error(`no link from vx forum board: ${r.stderr}`);
-      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
       await page.goto(url);
       await page.locator("#attention .card").first().waitFor({ timeout: 10_000 });
       await fn(page);
@@ -106,6 +107,41 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
       expect(await result.textContent()).toContain(`vx: land refused: nothing to land yet: vexillum/${task.id} has no commit that main lacks`);
       expect(await page.locator(`.card[data-task="${task.id}"] button[data-action="land"]`).isEnabled()).toBe(true);
     });
+  });
+
+  test("phone width in the dark: Land, a refused land and an answer by its option button, each with its result, the page within 390 px", async () => {
+    await using f = await field();
+    const ready = await missionWithCommit(f);
+    const empty = (await seedTask(f)).task; // done, but no commit: nothing to land
+    const { task: asked, name } = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked" });
+    updateState(f.fh, (s) => {
+      const agent = s.panes.find((p) => p.agent?.name === name)?.agent;
+      if (!agent) throw new Error(`no agent ${name}`);
+      agent.accept_key = "2";
+    });
+    await onBoard(
+      f,
+      async (page) => {
+        // The dark set (forum.css's --bg and --card under prefers-color-scheme: dark).
+        expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 23, 29)");
+        expect(await page.$eval(`.card[data-task="${ready.id}"]`, (c) => getComputedStyle(c).backgroundColor)).toBe("rgb(29, 33, 41)");
+        await page.locator(`.card[data-task="${empty.id}"] button[data-action="land"]`).click();
+        const refused = page.locator(`.card[data-task="${empty.id}"] .result.error`);
+        await refused.waitFor({ timeout: 30_000 });
+        expect(await refused.textContent()).toContain(`vx: land refused: nothing to land yet: vexillum/${empty.id} has no commit that main lacks`);
+        await page.locator(`.card[data-task="${ready.id}"] button[data-action="land"]`).click();
+        await page.locator(`#rest .card[data-task="${ready.id}"][data-state="landed"]`).waitFor({ state: "attached", timeout: 30_000 });
+        await page.locator(`.card[data-task="${asked.id}"] button.option`, { hasText: "SQLite" }).click();
+        await waitFor(() => f.task(asked.id).decision?.answer === "SQLite", 30_000, "the answer on the task");
+        const log = page.locator("#action-log li b");
+        await waitFor(async () => (await log.count()) === 3, 10_000, "three entries in Your actions");
+        expect(await log.allTextContents()).toEqual([`decide ${asked.id.slice(0, 8)}: done`, `land ${ready.id.slice(0, 8)}: done`, `land ${empty.id.slice(0, 8)}: refused`]);
+        expect(sentKeys(f.fh, name).map((k) => k.keys)).toEqual([["2"]]);
+        expect(await page.evaluate(() => document.scrollingElement?.scrollWidth)).toBeLessThanOrEqual(390);
+      },
+      390,
+      "dark",
+    );
   });
 
   test("keyboard alone: Tab to the blocked task's answer field, type, Enter; the soldier gets the answer", async () => {
