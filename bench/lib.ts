@@ -81,6 +81,20 @@ export function interleaved(cmds: { argv: string[]; cwd: string; env: Record<str
   return times.map(median);
 }
 
+/** As `interleaved`, but the median CPU (user + system) milliseconds each run cost: a figure a loaded machine disturbs less. */
+export function interleavedCpu(cmds: { argv: string[]; cwd: string; env: Record<string, string> }[], runs: number): number[] {
+  const times = cmds.map(() => [] as number[]);
+  for (let i = 0; i < runs + 5; i++) {
+    cmds.forEach((c, j) => {
+      const r = Bun.spawnSync(c.argv, { cwd: c.cwd, env: c.env, stdout: "pipe", stderr: "pipe" });
+      if (r.exitCode !== 0) throw new Error(`${c.argv.join(" ")} exited ${r.exitCode}`);
+      const cpu = r.resourceUsage?.cpuTime;
+      if (i >= 5 && cpu) times[j]?.push(Number(cpu.user + cpu.system) / 1000);
+    });
+  }
+  return times.map(median);
+}
+
 /**
  * A `herdr` in `bin` that answers every call with one `agent list` of `agents`, prepared once, and
  * counts its calls: what a sentinel pass costs without herdr's own time.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bun
 /**
  * Start-up cost of `dist/vx status` in an empty, initialized project against a compiled empty Bun
- * program, measured in the same run (interleaved, so machine noise hits both alike).
+ * program, measured in the same run (interleaved, so machine noise hits both alike): wall time, then
+ * the CPU each run cost (`vx --version` beside it: the start alone, no command run).
  * Usage: bun run build && bun bench/startup.ts [runs]
  */
-import { VX, benchWorld, emptyBinary, interleaved } from "./lib";
+import { VX, benchWorld, emptyBinary, interleaved, interleavedCpu } from "./lib";
 
 const runs = Number(process.argv[2] ?? 60);
 const w = benchWorld();
@@ -18,6 +19,14 @@ const [e, e2, s] = interleaved(
   ],
   runs,
 );
+const [ce, cv, cs] = interleavedCpu(
+  [
+    { argv: [same], cwd: w.project, env: w.env },
+    { argv: [VX, "--version"], cwd: w.project, env: w.env },
+    { argv: [VX, "status"], cwd: w.project, env: w.env },
+  ],
+  runs,
+);
 w.dispose();
 console.log(`runs: ${runs} each, interleaved`);
 console.log(`empty bun binary:                 median ${e.toFixed(2)} ms`);
@@ -25,3 +34,6 @@ console.log(`empty, built like vx:              median ${e2.toFixed(2)} ms`);
 console.log(`vx status:                        median ${s.toFixed(2)} ms`);
 console.log(`ratio vx status / empty:          ${(s / e).toFixed(2)}x`);
 console.log(`ratio vx status / empty like vx:  ${(s / e2).toFixed(2)}x`);
+console.log(
+  `CPU (user + system), median: empty like vx ${ce!.toFixed(1)} ms, vx --version ${cv!.toFixed(1)} ms (${(cv! / ce!).toFixed(2)}x), vx status ${cs!.toFixed(1)} ms (${(cs! / ce!).toFixed(2)}x)`,
+);
