@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type Page, chromium } from "playwright-core";
 import type { Decision } from "../../src/state/schemas";
-import { sentKeys, updateState } from "../fakes/herdr-control";
+import { queueFailure, removeAgent, sentKeys, updateState } from "../fakes/herdr-control";
 import { git, waitFor } from "../helpers";
 import { holdLock, waitedOn } from "../lock-kit";
 import { type Field, field, seedTask } from "../e2e/soldier-field";
@@ -142,6 +142,41 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
       390,
       "dark",
     );
+  });
+
+  test("Resume relaunches an interrupted soldier; a resume whose relaunch fails, an answer to a soldier that is gone and a blank answer are refused on their cards", async () => {
+    await using f = await field();
+    const resumed = await seedTask(f, { status: "interrupted", prompt: "resume me" });
+    const failing = await seedTask(f, { status: "interrupted", prompt: "resume me too" });
+    const gone = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked", prompt: "asks, then goes" });
+    const waiting = await seedTask(f, { status: "blocked", decision: MODAL, agentStatus: "blocked", prompt: "asks and waits" });
+    for (const s of [resumed, failing, gone]) removeAgent(f.fh, s.name);
+    await onBoard(f, async (page) => {
+      const card = (id: string) => page.locator(`.card[data-task="${id}"]`);
+      const log = page.locator("#action-log li b");
+      const logged = (n: number) => waitFor(async () => (await log.count()) === n, 30_000, `${n} entries in Your actions`);
+      // The relaunch fails (the harness does not start): the command's refusal, the task interrupted again.
+      queueFailure(f.fh, "agent start", "agent_start_failed", { message: "agent process exited before becoming interactive" });
+      await card(failing.task.id).locator('button[data-action="resume"]').click();
+      await logged(1);
+      expect(await card(failing.task.id).locator(".result.error").textContent()).toContain("could not start claude in the soldier's pane");
+      expect(f.task(failing.task.id)).toMatchObject({ status: "interrupted", resumes: 1 });
+      // A resume that works: running again in its own camp.
+      await card(resumed.task.id).locator('button[data-action="resume"]').click();
+      await logged(2);
+      await page.locator(`#running .card[data-task="${resumed.task.id}"]`).waitFor({ timeout: 10_000 });
+      expect(f.task(resumed.task.id)).toMatchObject({ status: "running", resumes: 1, camp_path: resumed.task.camp_path });
+      // An answer to a soldier whose pane is gone: decide refuses, and the task is interrupted (T8).
+      await card(gone.task.id).locator("button.option", { hasText: "SQLite" }).click();
+      await logged(3);
+      expect(f.task(gone.task.id).status).toBe("interrupted");
+      // A blank answer goes nowhere: said on the card, nothing sent.
+      await card(waiting.task.id).locator('form.answer button[type="submit"]').click();
+      expect(await card(waiting.task.id).locator(".result.error").textContent()).toBe("write an answer first");
+      expect(await log.allTextContents()).toEqual([`decide ${gone.task.id.slice(0, 8)}: refused`, `resume ${resumed.task.id.slice(0, 8)}: done`, `resume ${failing.task.id.slice(0, 8)}: refused`]);
+      expect(sentKeys(f.fh, waiting.name)).toEqual([]);
+      expect(f.task(waiting.task.id).status).toBe("blocked");
+    });
   });
 
   test("keyboard alone: Tab to the blocked task's answer field, type, Enter; the soldier gets the answer", async () => {
