@@ -66,6 +66,29 @@ export type Readiness =
   | { kind: "timeout"; screen?: string }
   | { kind: "gone"; last: string };
 
+/**
+ * A harness with `startReport`: after its ready screen, waits for its start report (`reported`), then for the screen to hold
+ * still for RESEND_POLLS polls, so the prompt goes once what the start draws (a resumed conversation) is drawn. Bounded:
+ * past `limitMs`, or with the pane gone, the caller goes on as before (its own checks tell a gone pane).
+ */
+export async function waitStartReport(pane: ReadyPane, harness: HarnessName, reported: () => boolean, timing: Timing, limitMs: number): Promise<void> {
+  if (!harnessOf(harness).startReport) return;
+  const { clock, env } = timing;
+  const deadline = deadlineIn(clock, limitMs);
+  let last: string | undefined;
+  let still = 0;
+  while (!deadline.passed()) {
+    if (reported()) {
+      const look = await pane.look(last);
+      if ("gone" in look) return;
+      still = look.screen === last ? still + 1 : 0;
+      if (still >= RESEND_POLLS) return;
+      last = look.screen;
+    }
+    await clock.sleep(scaled("trustPoll", env));
+  }
+}
+
 /** Whether `screen` shows a folder-trust dialog (a screen vx answers, never types into). */
 export function showsTrustDialog(screen: string): boolean {
   return TRUST_RE.test(screen);

@@ -141,6 +141,8 @@ export const gemini: Harness = {
   stateHooks: ({ vx, hooksDir }) => soldierHome({ vx, hooksDir, userGeminiDir: userGeminiDir(), ...readUser(userGeminiDir()) }),
   ready: READY_RE,
   unsent: UNSENT_RE,
+  // A resumed session's prompt sent before SessionStart vanished: the restored conversation replaced it (docs/real-clients.md).
+  startReport: true,
   checkModelEffort(_model, effort) {
     if (effort !== undefined) throw new UsageError("--effort is not supported for harness gemini", "dispatch");
   },

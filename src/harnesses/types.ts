@@ -95,6 +95,8 @@ export interface Harness {
   readonly ready: RegExp | "still";
   /** A submitted prompt left in its box (Enter dropped): a tmux paste presses Enter again; undefined when never lost. */
   readonly unsent: RegExp | undefined;
+  /** Its state hooks report the session's start, the first moment a prompt is safe: one sent earlier can vanish. A launch waits for it. */
+  readonly startReport?: true;
   /** HRD-04/08: variables (no secrets) over the dispatcher's env on either terminal; on tmux also in its hooks' `env`. */
   readonly soldierEnv?: Readonly<Record<string, string>>;
   /** CMD-DISPATCH-01 / HRD-04: throws a UsageError for a model or effort this harness refuses. */

@@ -19,6 +19,17 @@ export function readSoldierState(paths: ProjectPaths, taskId: string): SoldierSt
   return loadRecord(statePath(paths, taskId), SoldierStateSchema)?.value;
 }
 
+/** Whether a hook reported at or after `sinceMs`; a corrupt file counts as not yet (its next report replaces it). */
+export function reportedSince(paths: ProjectPaths, taskId: string, sinceMs: number): boolean {
+  try {
+    const at = Date.parse(readSoldierState(paths, taskId)?.at ?? "");
+    return at >= sinceMs;
+  } catch (err) {
+    if (err instanceof StateError) return false;
+    throw err;
+  }
+}
+
 function reasonOf(err: StateError): string {
   const detail = err.message.startsWith(`${err.path}: `) ? err.message.slice(err.path.length + 2) : err.message;
   return detail.split(" - ")[0];

@@ -2,7 +2,7 @@
 // screens as the real harnesses draw them on the real herdr 0.8.2 (Claude Code 2.1.332's dialog
 // drawn only after herdr called it ready, Codex 0.171.0's trust screen after its loading composer).
 import { describe, expect, test } from "bun:test";
-import { type Look, type ReadyPane, trustOptionDigit, waitReady } from "../../src/backends/readiness";
+import { type Look, RESEND_POLLS, type ReadyPane, trustOptionDigit, waitReady, waitStartReport } from "../../src/backends/readiness";
 import { scaled } from "../../src/time";
 import { fakeClock } from "../deps";
 
@@ -71,6 +71,56 @@ describe("waitReady", () => {
   test("a pane that is gone ends the wait with its last words", async () => {
     const pane: ReadyPane = { look: async () => ({ gone: "error: no API key" }), press: async () => undefined };
     expect(await waitReady(pane, "claude", timing(), LIMIT)).toEqual({ kind: "gone", last: "error: no API key" });
+  });
+});
+
+// Gemini CLI 0.61.0 resumed: its box is drawn (its ready text) before SessionStart, then the restored
+// conversation replaces the screen; a prompt sent before that vanished (docs/real-clients.md).
+describe("waitStartReport", () => {
+  const BOX = " *   Type your message or @path/to/file\n";
+  const RESTORED = ` > write the draft file (alpha)\n✦ The draft is written.\n${BOX}`;
+
+  test("waits for the start report, then for the restored conversation to hold still", async () => {
+    const clock = fakeClock();
+    const t0 = clock.now();
+    const reportAt = t0 + 2_000;
+    const seen: string[] = [];
+    const pane: ReadyPane = {
+      async look() {
+        const screen = clock.now() - t0 < 3_000 ? BOX : RESTORED;
+        seen.push(screen);
+        return { screen };
+      },
+      press: async () => undefined,
+    };
+    await waitStartReport(pane, "gemini", () => clock.now() >= reportAt, { clock, env: {} }, LIMIT);
+    // No look before the report; the bare box held still a moment is not enough: it returns once the restored screen
+    // held still for RESEND_POLLS polls.
+    expect(seen.length).toBe(1 + (3_000 - 2_000) / scaled("trustPoll", {}) + RESEND_POLLS);
+    expect(seen.slice(-(RESEND_POLLS + 1))).toEqual(Array(RESEND_POLLS + 1).fill(RESTORED));
+    expect(clock.now() - t0).toBe(3_000 + RESEND_POLLS * scaled("trustPoll", {}));
+  });
+
+  test("no report within the limit: it gives up at the limit (the prompt goes as before); a gone pane ends it at once", async () => {
+    const clock = fakeClock();
+    const t0 = clock.now();
+    let looks = 0;
+    const pane: ReadyPane = { look: async () => (looks++, { screen: BOX }), press: async () => undefined };
+    await waitStartReport(pane, "gemini", () => false, { clock, env: {} }, LIMIT);
+    expect({ waited: clock.now() - t0, looks }).toEqual({ waited: LIMIT, looks: 0 });
+
+    const gone: ReadyPane = { look: async () => ({ gone: "bye" }), press: async () => undefined };
+    const t1 = clock.now();
+    await waitStartReport(gone, "gemini", () => true, { clock, env: {} }, LIMIT);
+    expect(clock.now() - t1).toBe(0);
+  });
+
+  test("a harness without a start report is not kept waiting", async () => {
+    const clock = fakeClock();
+    const t0 = clock.now();
+    const pane: ReadyPane = { look: async () => ({ screen: CLAUDE_READY }), press: async () => undefined };
+    for (const h of ["claude", "codex", "pi", "opencode", "copilot"] as const) await waitStartReport(pane, h, () => false, { clock, env: {} }, LIMIT);
+    expect(clock.now() - t0).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@ import { HerdrError } from "./types";
 import { agentName, fallbackName } from "../soldier-name";
 import { markFailed } from "../../state/mark-failed";
 import { type HerdrOps, closeTab, isGone, promptAgent, readTranscript, readVisible, startAgent } from "./ops";
-import { type ReadyPane, lastWords, showsTrustDialog, waitReady } from "../readiness";
+import { type ReadyPane, lastWords, showsTrustDialog, waitReady, waitStartReport } from "../readiness";
 import { launcherDir, removeLaunchFiles, writeLauncherScript, writeSoldierEnv } from "../soldier-env";
 import { agentTarget } from "./types";
 import type { PromptOutcome } from "../types";
@@ -18,6 +18,7 @@ import type { Exec } from "../../exec";
 import { guardedSave } from "../../state/guarded";
 import type { ProjectPaths } from "../../state/paths";
 import type { Task } from "../../state/schemas";
+import { reportedSince } from "../../state/soldier-state";
 import { EPISODE_CLEARS, loadTask } from "../../state/tasks";
 import { isoTime, nominalSeconds, scaled } from "../../time";
 
@@ -111,6 +112,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
   }
   let task = step.task;
 
+  const startedAt = deps.clock.now();
   let name: string;
   try {
     name = await startAgent(ops, {
@@ -131,6 +133,7 @@ async function launchInTab(ctx: LaunchCtx, pending: Task, harness: HarnessName, 
     why = `could not read the soldier's herdr pane while ${harness} started: ${errorMessage(err)}`;
   }
   if (why) return fail(ctx, task, why, { herdr_agent_name: name });
+  await waitStartReport(herdrPane(ops, name), harness, () => reportedSince(paths, task.id, startedAt), deps, scaled("quickSettle", deps.env));
 
   // The settle grace (SEN-07) runs from the prompt; marks set while the harness started describe that start.
   step = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: now(), herdr_agent_name: name });

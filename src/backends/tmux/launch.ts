@@ -5,7 +5,7 @@ import { shellQuote } from "../../harnesses/hook-shell";
 import type { HookedLaunch } from "../../harnesses/types";
 import { tmuxSurvey } from "./survey";
 import { agentName, fallbackName } from "../soldier-name";
-import { RESEND_POLLS, type Readiness, lastWords, waitReady } from "../readiness";
+import { RESEND_POLLS, type ReadyPane, lastWords, waitReady, waitStartReport } from "../readiness";
 import { enterWhileUnsent } from "../unsent";
 import { type TmuxClient, createTmuxClient, defaultSocket, ensureSocketDir } from "./client";
 import type { Deps } from "../../deps";
@@ -22,7 +22,7 @@ import { stateHooks } from "../../harnesses/soldier-hooks";
 import { type LaunchResult, type LifecycleRules, type Relaunch, changedUnderLaunch } from "../terminal-types";
 import { soldierExecArgv } from "../soldier-exec";
 import { hooksDir, soldierEnvFile, writeSoldierEnv } from "../soldier-env";
-import { deliverUnderIntent, readSoldierState, warnTo } from "../../state/soldier-state";
+import { deliverUnderIntent, readSoldierState, reportedSince, warnTo } from "../../state/soldier-state";
 import { loadTask } from "../../state/tasks";
 
 type Files = (HookedLaunch["files"][number] & { mode?: number })[];
@@ -63,24 +63,19 @@ async function deadWords(ctx: TmuxLaunchCtx, session: string, alive: string | un
   return lastWords(history) || lastWords(alive ?? "");
 }
 
-function waitReadyIn(ctx: TmuxLaunchCtx, pane: string, harness: HarnessName): Promise<Readiness> {
-  return waitReady(
-    {
-      async look(last) {
-        try {
-          const screen = await ctx.tmux.capture(pane);
-          if (await ctx.tmux.paneDead(pane)) return { gone: await deadWords(ctx, pane, last) };
-          return { screen };
-        } catch {
-          return { gone: lastWords(last ?? "") };
-        }
-      },
-      press: (key) => ctx.tmux.sendKeys(pane, [key]),
+function readyPane(ctx: TmuxLaunchCtx, pane: string): ReadyPane {
+  return {
+    async look(last) {
+      try {
+        const screen = await ctx.tmux.capture(pane);
+        if (await ctx.tmux.paneDead(pane)) return { gone: await deadWords(ctx, pane, last) };
+        return { screen };
+      } catch {
+        return { gone: lastWords(last ?? "") };
+      }
     },
-    harness,
-    ctx.deps,
-    scaled("harnessReady", ctx.deps.env),
-  );
+    press: (key) => ctx.tmux.sendKeys(pane, [key]),
+  };
 }
 
 /** TMX-03: the path is read for this pane alone (in a survey a newline in it would split its row). */
@@ -96,6 +91,7 @@ async function isolationGate(ctx: TmuxLaunchCtx, pane: string, task: Task): Prom
 export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relaunch?: Relaunch): Promise<LaunchResult> {
   const { deps, paths, tmux, hooks } = ctx;
   const harness = pending.harness ?? DEFAULT_HARNESS;
+  const startedAt = deps.clock.now();
   let name: string;
   const envFile = soldierEnvFile(paths, pending.id);
   let ids: { sessionId: string; paneId: string };
@@ -156,7 +152,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   let task = step.task;
 
   // From here the session's own ids: its name may be another session's once this one ends.
-  const ready = await waitReadyIn(ctx, paneId, harness);
+  const ready = await waitReady(readyPane(ctx, paneId), harness, deps, scaled("harnessReady", deps.env));
   // Never left behind, whatever became of the pane.
   rmSync(envFile, { force: true });
   if (ready.kind === "gone") {
@@ -168,6 +164,7 @@ export async function launchTmuxSoldier(ctx: TmuxLaunchCtx, pending: Task, relau
   await tmux.releaseDeadPane(paneId).catch(() => undefined);
   const gate = await isolationGate(ctx, paneId, task);
   if (gate) return fail(ctx, task, gate, sessionId);
+  await waitStartReport(readyPane(ctx, paneId), harness, () => reportedSince(paths, task.id, startedAt), deps, scaled("quickSettle", deps.env));
 
   const intentAt = isoTime(deps.clock.now());
   const restamp = await guardedSave(paths, task.id, task, { ...EPISODE_CLEARS, updated_at: isoTime(deps.clock.now()) });
