@@ -3,7 +3,7 @@
  * sweeping killed writers' temporary files (STA-05). What cannot be read is logged and left.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../errors";
 import { isSafeBaseName } from "../state/ids";
 import { sweepTemps } from "../state/sweep";
@@ -41,7 +41,12 @@ function forumTempDirs(root: string): string[] {
 }
 
 export function sweepForum(root: string, now: number, minAgeMs: number, log: Log): void {
-  const { removed, failed } = sweepTemps(root, forumTempDirs(root), now, minAgeMs);
+  const forum = sweepTemps(root, forumTempDirs(root), now, minAgeMs);
+  // The board conversation lives in the project's state dir, among others' files: only its own temporaries.
+  const talks = knownProjects(root).map((p) => p.boardTalk);
+  const board = sweepTemps(root, [...new Set(talks.map((t) => dirname(t)))], now, minAgeMs, [...new Set(talks.map((t) => basename(t)))]);
+  const removed = [...forum.removed, ...board.removed];
+  const failed = [...forum.failed, ...board.failed];
   if (removed.length > 0) log(`forum: removed ${removed.length} temporary file(s) a killed writer left: ${removed.join(", ")}`);
   for (const f of failed) log(`forum: could not sweep temporary files in ${f}`);
 }

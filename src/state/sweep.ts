@@ -11,13 +11,14 @@ type Sweep = { removed: string[]; failed: string[] };
 
 const ABSENT = new Set(["ENOENT", "ENOTDIR"]);
 
-export function sweepTemps(root: string, dirs: readonly string[], now: number, minAgeMs: number): Sweep {
+/** `of`: only the temporaries of these files (base names), in a directory other writers share. */
+export function sweepTemps(root: string, dirs: readonly string[], now: number, minAgeMs: number, of?: readonly string[]): Sweep {
   const out: Sweep = { removed: [], failed: [] };
   for (const dir of dirs) {
     let names: string[];
     try {
       refuseLinks(root, dir);
-      names = readdirSync(dir).filter(isTempName);
+      names = readdirSync(dir).filter((n) => isTempName(n) && (!of || of.some((base) => n.startsWith(`.${base}.`))));
     } catch (err) {
       if (!ABSENT.has((err as NodeJS.ErrnoException).code ?? "")) out.failed.push(`${dir}: ${errorMessage(err)}`);
       continue;

@@ -89,12 +89,14 @@ describe.skipIf(!STRACE)("temporary files a kill left (STA-05)", () => {
       plant(join(inboxDir, ".0a-1b2c3d4e.json.0123456789abcdef.tmp"), old),
       plant(join(wakesDir, `.${s}.json.fedcba9876543210.tmp`), old),
       plant(join(f.root, "forum", ".server.json.0011223344556677.tmp"), old),
+      plant(join(f.stateDir, ".forum-board.jsonl.8899aabbccddeeff.tmp"), old), // the board conversation's
     ];
     const outside = plant(join(f.home, "outside.txt"), old);
     const link = join(dir, ".session.json.00000000000000aa.tmp");
     symlinkSync(outside, link);
     const kept = [
       plant(join(inboxDir, ".notes.tmp"), old), // a user's file, not a name vx makes
+      plant(join(f.stateDir, ".pool.json.8899aabbccddeeff.tmp"), old), // the project's state dir: only the board's are the forum's
       plant(join(dir, ".transcript.jsonl.0123456789abcdef.tmp"), future), // a write still in flight
       link,
     ];
@@ -105,7 +107,7 @@ describe.skipIf(!STRACE)("temporary files a kill left (STA-05)", () => {
     for (const p of swept) expect(existsSync(p)).toBe(false);
     for (const p of kept) expect(lstatSync(p, { throwIfNoEntry: false })).toBeDefined();
     expect(readFileSync(outside, "utf8")).toBe("x");
-    expect(log(f)).toContain("forum: removed 4 temporary file(s) a killed writer left");
+    expect(log(f)).toContain("forum: removed 5 temporary file(s) a killed writer left");
   }, 180_000);
 });
 
