@@ -10,7 +10,7 @@ import { queueFailure, removeAgent, sentKeys, updateState } from "../fakes/herdr
 import { git, waitFor } from "../helpers";
 import { holdLock, waitedOn } from "../lock-kit";
 import { type Field, field, seedTask } from "../e2e/soldier-field";
-import { CHROMIUM } from "./chromium";
+import { CHROMIUM, pageAt, printedLink } from "./chromium";
 
 // The callbacks handed to page.evaluate run in the page: its globals, loosely typed (the project's types have no DOM).
 declare const document: any;
@@ -31,12 +31,7 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
   async function onBoard(f: Field, fn: (page: Page) => Promise<void>, width = 1280, colorScheme: "light" | "dark" = "light"): Promise<void> {
     let page: Page | undefined;
     try {
-      const r = await f.run(["forum", "board"]);
-      const url = /^forum: (\S+)$/m.exec(r.stdout)?.[1];
-      if (!url) throw new Error(`no link from vx forum board: ${r.stderr}`);
-      page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
-      await page.goto(url);
-      await page.locator("#attention .card").first().waitFor({ timeout: 10_000 });
+      page = await pageAt(browser, printedLink(await f.run(["forum", "board"])), width, "#attention .card", colorScheme);
       await fn(page);
     } finally {
       await page?.close();

@@ -14,7 +14,7 @@ import { createTask, listTasks } from "../../src/state/tasks";
 import { REPO, taskFixture } from "../helpers";
 import { taskIdOf } from "../e2e/soldier-field";
 import { tmuxField } from "../e2e/tmux-field";
-import { CHROMIUM } from "./chromium";
+import { CHROMIUM, pageAt, printedLink } from "./chromium";
 
 const IMG = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-cards-shots-"));
 afterAll(() => {
@@ -57,13 +57,7 @@ describe.skipIf(!CHROMIUM)("the board's cards in a browser (FOR-13, FOR-14, FOR-
   }
 
   async function board(f: Awaited<ReturnType<typeof tmuxField>>, width: number, colorScheme: "light" | "dark" = "light"): Promise<Page> {
-    const r = await f.run(["forum", "board"]);
-    const url = /^forum: (\S+)$/m.exec(r.stdout)?.[1];
-    if (!url) throw new Error(`no link from vx forum board: ${r.stderr}`);
-    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
-    await page.goto(url);
-    await page.locator("#running .card").first().waitFor({ timeout: 10_000 });
-    return page;
+    return pageAt(browser, printedLink(await f.run(["forum", "board"])), width, "#running .card", colorScheme);
   }
 
   test("desktop: the cost on each card, the screen opened with new pane text appearing (redacted), closed again; Review report opens the report", async () => {

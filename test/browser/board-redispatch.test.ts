@@ -10,7 +10,7 @@ import { type Browser, type Page, chromium } from "playwright-core";
 import { readPool } from "../../src/camps/pool";
 import { type Field, seedTask, taskIdOf } from "../e2e/soldier-field";
 import { HARNESS, tmuxField } from "../e2e/tmux-field";
-import { CHROMIUM } from "./chromium";
+import { CHROMIUM, pageAt, printedLink } from "./chromium";
 
 // The callbacks handed to page.evaluate run in the page: its globals, loosely typed (the project's types have no DOM).
 declare const document: any;
@@ -52,13 +52,8 @@ describe.skipIf(!CHROMIUM)("a failed card's Redispatch in a browser (FOR-13, FOR
 
   /** The board at `width`, opened from a link `vx forum board` printed; the page closed after. */
   async function onBoard(f: Field, width: number, fn: (page: Page) => Promise<void>): Promise<void> {
-    const r = await f.run(["forum", "board"]);
-    const url = /^forum: (\S+)$/m.exec(r.stdout)?.[1];
-    if (!url) throw new Error(`no link from vx forum board: ${r.stderr}`);
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const page = await pageAt(browser, printedLink(await f.run(["forum", "board"])), width, "#attention .card");
     try {
-      await page.goto(url);
-      await page.locator("#attention .card").first().waitFor({ timeout: 10_000 });
       await fn(page);
     } finally {
       await page.close();

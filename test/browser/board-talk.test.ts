@@ -10,7 +10,7 @@ import { type Browser, type Page, chromium } from "playwright-core";
 import { stopSentinel } from "../await-kit";
 import { type Forum, forum } from "../forum-kit";
 import { VX_BIN, taskFixture, waitFor, writeTaskFile } from "../helpers";
-import { CHROMIUM } from "./chromium";
+import { CHROMIUM, pageAt } from "./chromium";
 
 // The screenshots are for a person to look at: written to SHOTS_DIR when it is set, else thrown away.
 const IMG = process.env.SHOTS_DIR || mkdtempSync(join(tmpdir(), "vx-board-talk-shots-"));
@@ -47,9 +47,7 @@ describe.skipIf(!CHROMIUM)("the board's conversation with the commander (FOR-09,
   });
 
   async function open(width: number, colorScheme: "light" | "dark" = "light"): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
-    await page.goto((await f.open(["board"])).toString());
-    await page.locator(".project textarea").waitFor({ timeout: 10_000 });
+    const page = await pageAt(browser, (await f.open(["board"])).toString(), width, ".project textarea", colorScheme);
     await page.locator("#live:not(.off)").waitFor({ timeout: 10_000 });
     return page;
   }

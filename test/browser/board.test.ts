@@ -12,7 +12,7 @@ import { type Forum, forum } from "../forum-kit";
 import { REPO, taskFixture, writeTaskFile } from "../helpers";
 import { writeSoldierWake } from "../../src/wakes/queue";
 import { projectPaths } from "../../src/state/paths";
-import { CHROMIUM } from "./chromium";
+import { CHROMIUM, pageAt } from "./chromium";
 
 const IMG = process.env.UPDATE_SCREENSHOTS === "1" ? join(REPO, "docs", "img") : mkdtempSync(join(tmpdir(), "vx-board-shots-"));
 afterAll(() => {
@@ -109,11 +109,8 @@ describe.skipIf(!CHROMIUM)("the board as the general's dashboard (FOR-09, FOR-13
   });
 
   async function open(width: number, colorScheme: "light" | "dark" = "light"): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
     // A fresh one-time link per page: a code is spent by its first login.
-    await page.goto((await f.open(["board"])).toString());
-    await page.locator("#attention .card").first().waitFor({ timeout: 10_000 });
-    return page;
+    return pageAt(browser, (await f.open(["board"])).toString(), width, "#attention .card", colorScheme);
   }
 
   test("desktop: needs-you first (blocked with its question, failed with why, ready to land with its hint), true counts, running last", async () => {
