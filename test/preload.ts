@@ -9,6 +9,7 @@ import { type Dirent, chmodSync, mkdtempSync, readdirSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { verifyExecStubs } from "./fakes/exec";
+import { stopFakeHerdrServer } from "./fakes/herdr-host";
 import { GIT_TEST_ENV } from "./git-env";
 import { sweepSshd } from "./sshd-procs";
 
@@ -20,6 +21,8 @@ process.env.TMPDIR = runDir;
 // cleanup, so any tmux server whose socket is inside the run dir (TMUX_TMPDIR of a test) is
 // stopped first: the socket's place proves the server is the suite's.
 afterAll(() => {
+  // The fake herdr's server of this test process, if one was started (it also ends with the process).
+  stopFakeHerdrServer();
   for (const socket of tmuxSockets(runDir)) {
     Bun.spawnSync(["tmux", "-S", socket, "kill-server"], { stdout: "ignore", stderr: "ignore" });
   }

@@ -1,5 +1,5 @@
 // The `herdr agent ...` commands of the fake: the facade vx drives.
-import { ApiError, UsageError, checkServer, failureMessage, optInt, optList, optStr, type CommandDef, type Ctx, type Outcome, type Parsed } from "./herdr-cli.ts";
+import { ApiError, UsageError, checkServer, stillWanted, failureMessage, optInt, optList, optStr, type CommandDef, type Ctx, type Outcome, type Parsed } from "./herdr-cli.ts";
 import { existsSync } from "node:fs";
 import { AGENT_KINDS, AGENT_NAME_RE, agentInfo, kindExecutable } from "./herdr-info.ts";
 import { onPath, paneEnv, promptSteps, readPaneText, startSteps } from "./herdr-program.ts";
@@ -113,17 +113,18 @@ interface WaitSpec {
 }
 
 function beginWait(s: FakeState, ctx: Ctx, w: WaitSpec, now: number): Outcome {
-  s.waiting.push({ pid: process.pid, command: ctx.id, target: w.target, pane_id: w.pane_id, since: iso(now) });
+  // The caller's pid: a test tells a killed caller's wait from a live one by it (activeWaits).
+  s.waiting.push({ pid: ctx.pid, command: ctx.id, target: w.target, pane_id: w.pane_id, since: iso(now) });
   return { wait: () => waitLoop(ctx, w) };
 }
 
 function pollWait(s: FakeState, ctx: Ctx, w: WaitSpec, now: number): Outcome | null {
   try {
     const out = checkWait(s, ctx, w, now);
-    if (out) s.waiting = s.waiting.filter((x) => x.pid !== process.pid);
+    if (out) s.waiting = s.waiting.filter((x) => x.pid !== ctx.pid);
     return out;
   } catch (e) {
-    s.waiting = s.waiting.filter((x) => x.pid !== process.pid);
+    s.waiting = s.waiting.filter((x) => x.pid !== ctx.pid);
     throw e;
   }
 }
@@ -133,6 +134,7 @@ async function waitLoop(ctx: Ctx, w: WaitSpec): Promise<Outcome> {
     const done = withState(ctx.statePath, (s, now) => pollWait(s, ctx, w, now));
     if (done) return done;
     await Bun.sleep(POLL_MS);
+    stillWanted(ctx);
   }
 }
 
@@ -187,6 +189,7 @@ function launchWait(ctx: Ctx, paneId: string, uid: number, missing: boolean, tim
     wait: async () => {
       if (missing) await Bun.sleep(timeoutMs);
       else while (gate && existsSync(gate)) await Bun.sleep(20);
+      stillWanted(ctx);
       return withState(ctx.statePath, (s, now) => {
         checkServer(s, ctx.socket);
         const pane = findPane(s, paneId);

@@ -1,5 +1,5 @@
 // Argument parsing, error types and the command contract of the fake herdr.
-import { homedir } from "node:os";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import type { FakeState, QueuedFailure } from "./herdr-state.ts";
 
@@ -8,6 +8,9 @@ export class UsageError extends Error {}
 
 /** A plain-text line with exit 1: herdr's client fails this way on a bad `--source` or `--lines`. */
 export class CliError extends Error {}
+
+/** The caller went away while its call waited: nothing more is done for it. */
+export class Abandoned extends Error {}
 
 /** JSON error envelope on stderr, exit 1. */
 export class ApiError extends Error {
@@ -44,7 +47,12 @@ export interface Ctx {
   id: string;
   statePath: string;
   socket: string;
+  /** The caller's environment (herdr-wire.ts SENT_ENV), its physical cwd and its pid. */
   env: Record<string, string | undefined>;
+  cwd: string;
+  pid: number;
+  /** True once the caller is gone. */
+  gone?: () => boolean;
   /** The queued failure this call consumed, when the handler must act on it. */
   failure?: QueuedFailure;
 }
@@ -55,6 +63,11 @@ export type Handler = (p: Parsed, s: FakeState, ctx: Ctx, now: number) => Outcom
 
 function isOption(arg: string): boolean {
   return arg.length > 1 && arg.startsWith("-") && !/^-\d/.test(arg);
+}
+
+/** Called after each await of a waiting call: a caller that was killed meanwhile ends it there. */
+export function stillWanted(ctx: Ctx): void {
+  if (ctx.gone?.()) throw new Abandoned("the caller is gone");
 }
 
 export function parseArgs(args: string[], def: CommandDef): Parsed {
@@ -136,7 +149,10 @@ export function stripSession(argv: string[]): { args: string[]; session?: string
 
 /** Socket resolution order: --session, HERDR_SOCKET_PATH, HERDR_SESSION, default. */
 export function socketPath(session: string | undefined, env: Record<string, string | undefined>): string {
-  const base = join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "herdr");
+  // The caller's HOME, as os.homedir() reads it; without one, the account's (the server's own, since
+  // only its user can run the client).
+  const home = env.HOME ?? userInfo().homedir;
+  const base = join(env.XDG_CONFIG_HOME || join(home, ".config"), "herdr");
   const named = (name: string) => (name === "default" ? join(base, "herdr.sock") : join(base, "sessions", name, "herdr.sock"));
   if (session) return named(session);
   if (env.HERDR_SOCKET_PATH) return env.HERDR_SOCKET_PATH;

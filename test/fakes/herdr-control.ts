@@ -1,10 +1,10 @@
 // Test-side control of the fake herdr. Every function reads or edits the
 // same state file the fake executable uses, under the same lock, so a test can
 // play the part of the agents (status, output, exits) and of the server.
-import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sandboxPath } from "../tool-path";
+import { fakeHerdrClient } from "./herdr-host.ts";
 import { agentInfo } from "./herdr-info.ts";
 import { closePane as closePaneRec, closeTab as closeTabRec, newTab, newWorkspace } from "./herdr-layout.ts";
 import {
@@ -84,25 +84,6 @@ export interface AgentInfo {
   foreground_cwd: string;
 }
 
-const SOURCE = join(import.meta.dir, "herdr.ts");
-
-/**
- * The fake as one bundled script, built from SOURCE once per test process's temp dir: every vx
- * call to herdr (a sentinel polls it several times a second) starts a fresh bun, and loading the
- * bundle costs about a fifth less CPU than transpiling the eight modules each time.
- */
-function executable(): string {
-  const out = join(tmpdir(), "vx-fake-herdr", "herdr.js");
-  if (existsSync(out)) return out;
-  mkdirSync(dirname(out), { recursive: true });
-  const tmp = `${out}.${process.pid}.tmp`;
-  const res = Bun.spawnSync([process.execPath, "build", SOURCE, "--target=bun", "--outfile", tmp], { stdout: "pipe", stderr: "pipe" });
-  if (res.exitCode !== 0) throw new Error(`bundling the fake herdr failed: ${res.stderr.toString()}`);
-  chmodSync(tmp, 0o755);
-  renameSync(tmp, out);
-  return out;
-}
-
 const edit = editState;
 
 function paneFor(s: FakeState, target: string): PaneRec {
@@ -138,14 +119,17 @@ function protocolFor(version: string): number {
   return 22;
 }
 
-/** Links `herdr` in binDir to the fake, starts a fresh state and call log, and returns the env to run under. */
+/**
+ * Links `herdr` in binDir to the fake (the client of this test process's server, herdr-host.ts),
+ * starts a fresh state and call log, and returns the env to run under.
+ */
 export function installFakeHerdr(binDir: string, opts: InstallOptions = {}): FakeHerdrEnv {
   const dir = opts.stateDir ?? binDir;
   mkdirSync(binDir, { recursive: true });
   mkdirSync(dir, { recursive: true });
   const link = join(binDir, "herdr");
   if (existsSync(link) || lstatSyncSafe(link)) unlinkSync(link);
-  symlinkSync(executable(), link);
+  symlinkSync(fakeHerdrClient(), link);
   const env: FakeHerdrEnv = {
     FAKE_HERDR_STATE: join(dir, "herdr-state.json"),
     FAKE_HERDR_LOG: join(dir, "herdr-calls.jsonl"),

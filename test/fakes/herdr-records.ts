@@ -1,5 +1,5 @@
 // Read-only views for assertions: what the fake recorded (prompts, keys,
-// pane input), which waits are blocking right now, and the per-process call log.
+// pane input), which waits are blocking right now, and the call log.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { withState, type FakeState, type KeysRecord, type PaneInputRecord, type PromptRecord, type WaitRecord } from "./herdr-state.ts";
@@ -60,7 +60,7 @@ export function activeWaits(ref: FakeHerdrRef, target?: string): WaitRecord[] {
   return view(ref, (s) => s.waiting.filter((w) => alive(w.pid) && (target === undefined || w.target === target || w.pane_id === target)));
 }
 
-/** Every herdr invocation so far; one record per process. */
+/** Every herdr invocation so far; one record per call, with its caller's pid. */
 export function callLog(ref: FakeHerdrRef): CallRecord[] {
   const path = typeof ref === "string" ? join(dirname(ref), "herdr-calls.jsonl") : (ref.FAKE_HERDR_LOG ?? join(dirname(ref.FAKE_HERDR_STATE), "herdr-calls.jsonl"));
   if (!existsSync(path)) return [];

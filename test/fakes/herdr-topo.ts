@@ -88,9 +88,9 @@ export const TOPO_COMMANDS: Record<string, CommandDef> = {
     opts: CREATE_OPTS,
     min: 0,
     max: 0,
-    run: (p, s) => {
+    run: (p, s, ctx) => {
       const env = checkEnv(p);
-      const cwd = optStr(p, "--cwd") ?? process.cwd();
+      const cwd = optStr(p, "--cwd") ?? ctx.cwd;
       const { ws, tab, pane } = newWorkspace(s, cwd, optStr(p, "--label") ?? (basename(cwd) || undefined));
       if (env) pane.env = env;
       if (p.opts["--focus"] === true) focus(s, pane);

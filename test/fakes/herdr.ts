@@ -1,13 +1,47 @@
-#!/usr/bin/env bun
 // A fake `herdr` CLI for tests. It keeps herdr's observable contract (argv,
 // JSON envelopes on stdout/stderr, exit codes, agent state model) on top of a
 // state file named by FAKE_HERDR_STATE, which tests drive via herdr-control.ts.
+// One call is `runHerdr` of what the caller's process had (argv, environment, cwd, pid): the
+// server of herdr-serve.ts runs it for every client a test's PATH holds.
 import { appendFileSync, existsSync } from "node:fs";
 import { AGENT_COMMANDS } from "./herdr-agent.ts";
-import { ApiError, CliError, UsageError, checkServer, failureMessage, parseArgs, socketPath, stripSession, takeFailure, versionAtLeast, type CommandDef, type Ctx, type Outcome } from "./herdr-cli.ts";
+import {
+  Abandoned,
+  ApiError,
+  CliError,
+  UsageError,
+  checkServer,
+  failureMessage,
+  parseArgs,
+  socketPath,
+  stillWanted,
+  stripSession,
+  takeFailure,
+  versionAtLeast,
+  type CommandDef,
+  type Ctx,
+  type Outcome,
+} from "./herdr-cli.ts";
 import { sortedJson } from "./herdr-info.ts";
 import { loadState, withState, type FakeState } from "./herdr-state.ts";
 import { TOPO_COMMANDS } from "./herdr-topo.ts";
+import { SENT_ENV, type WireAnswer } from "./herdr-wire.ts";
+
+/** One call of the fake, as its caller's process made it. */
+export interface HerdrCall {
+  argv: string[];
+  /** The caller's variables of SENT_ENV (those it had set). */
+  env: Record<string, string>;
+  cwd: string;
+  pid: number;
+  /** The path the caller ran. */
+  binary: string;
+  /** True once the caller is gone (killed): a call still waiting stops there, as its process would have. */
+  gone?: () => boolean;
+}
+
+/** Its exit code and the bytes of its stdout and stderr. */
+export type HerdrAnswer = WireAnswer;
 
 const COMMANDS: Record<string, CommandDef> = { ...TOPO_COMMANDS, ...AGENT_COMMANDS };
 const GROUPS = ["workspace", "tab", "pane", "agent", "api"];
@@ -42,7 +76,7 @@ function serverStatus(s: FakeState, socket: string, session: string | undefined)
 }
 
 /** `status` answers without a server, which makes it the safe probe. */
-function status(args: string[], s: FakeState, socket: string, session: string | undefined): string {
+function status(args: string[], s: FakeState, socket: string, session: string | undefined, binary: string): string {
   const json = args.includes("--json");
   const rest = args.filter((a) => a !== "--json");
   const bad = rest.find((a) => a.startsWith("-"));
@@ -51,7 +85,7 @@ function status(args: string[], s: FakeState, socket: string, session: string | 
     throw new UsageError("usage: herdr status [server|client] [--json]");
   }
   const server = serverStatus(s, socket, session);
-  const client = { version: s.version, channel: "stable", protocol: s.protocol, binary: process.argv[1] ?? "herdr", session: session ?? null };
+  const client = { version: s.version, channel: "stable", protocol: s.protocol, binary, session: session ?? null };
   if (json) {
     const body = rest[0] === "server" ? server : rest[0] === "client" ? client : { client, server, update: { restart_needed: server.restart_needed } };
     return `${JSON.stringify(body)}\n`;
@@ -63,16 +97,27 @@ function status(args: string[], s: FakeState, socket: string, session: string | 
   return `${lines.join("\n")}\n`;
 }
 
-async function run(argv: string[], statePath: string): Promise<string> {
-  const { args, session } = stripSession(argv);
-  const socket = socketPath(session, process.env);
+/** The caller's environment, of which only SENT_ENV reaches the server: reading another name is a bug of the fake. */
+function callEnv(given: Record<string, string>): Record<string, string | undefined> {
+  const names: readonly string[] = SENT_ENV;
+  return new Proxy(given, {
+    get(target, key) {
+      if (typeof key === "string" && /^[A-Z_][A-Z0-9_]*$/.test(key) && !names.includes(key)) throw new Error(`fake herdr reads ${key}, which its client does not send (SENT_ENV in herdr-wire.ts)`);
+      return Reflect.get(target, key);
+    },
+  });
+}
+
+async function run(call: HerdrCall, env: Record<string, string | undefined>, statePath: string): Promise<string> {
+  const { args, session } = stripSession(call.argv);
+  const socket = socketPath(session, env);
   const first = args[0];
   if (first === undefined) throw new UsageError("fake herdr: refusing to launch the TUI; pass a command");
   if (first === "--version" || first === "-V") {
     if (args.length > 1) throw new UsageError(`unknown option: ${args[1]}`);
     return `herdr ${loadState(statePath).version}\n`;
   }
-  if (first === "status") return status(args.slice(1), loadState(statePath), socket, session);
+  if (first === "status") return status(args.slice(1), loadState(statePath), socket, session, call.binary);
   if (!GROUPS.includes(first)) throw new UsageError(`unknown command: ${first}`);
   const verb = args[1];
   if (verb === undefined) throw new UsageError(groupUsage(first));
@@ -84,12 +129,17 @@ async function run(argv: string[], statePath: string): Promise<string> {
   }
   const id = `cli:${first}:${verb}`;
   const p = parseArgs(args.slice(2), def);
-  const ctx: Ctx = { id, statePath, socket, env: process.env };
+  const ctx: Ctx = { id, statePath, socket, env, cwd: call.cwd, pid: call.pid, gone: call.gone };
   // A slow call (herdr's agent start may take 30 s): it returns only once the test opens its gate.
   // A held `agent start` registers its agent first, as herdr does, and waits inside its handler.
   const hold = key === "agent start" ? undefined : loadState(statePath).holds?.find((h) => h.command === key);
-  while (hold && existsSync(hold.gate)) await Bun.sleep(20);
+  while (hold && existsSync(hold.gate)) {
+    await Bun.sleep(20);
+    stillWanted(ctx);
+  }
   try {
+    // withState is synchronous: the state's flock is never held across an await, so calls that
+    // wait (agent wait) never block the others the same server answers meanwhile.
     let outcome: Outcome = withState(statePath, (s, now) => {
       checkServer(s, socket);
       const f = takeFailure(s, key, p.pos[0]);
@@ -106,47 +156,30 @@ async function run(argv: string[], statePath: string): Promise<string> {
   }
 }
 
-/** Bun's own writers: a process.stdout or process.stderr Node stream costs about 25 ms of CPU to set up, as much as the rest of a call. */
-const writers = { 1: Bun.stdout.writer(), 2: Bun.stderr.writer() };
-function say(fd: 1 | 2, text: string): void {
-  writers[fd].write(text);
-}
-
-async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const log = process.env.FAKE_HERDR_LOG;
+/** One call: its exit code and the bytes of its stdout and stderr. */
+export async function runHerdr(call: HerdrCall): Promise<HerdrAnswer> {
+  const env = callEnv(call.env);
+  const fail = (code: number, stderr: string): HerdrAnswer => ({ code, stdout: "", stderr });
+  const log = env.FAKE_HERDR_LOG;
   try {
-    // One short O_APPEND write per process, so concurrent lines never interleave.
-    if (log) appendFileSync(log, `${JSON.stringify({ argv, pid: process.pid, at: new Date().toISOString() })}\n`);
+    // One short O_APPEND write per call, so concurrent lines never interleave.
+    if (log) appendFileSync(log, `${JSON.stringify({ argv: call.argv, pid: call.pid, at: new Date().toISOString() })}\n`);
   } catch (e) {
-    say(2, `fake herdr: cannot write the call log ${log}: ${String(e)}\n`);
-    return 70;
+    return fail(70, `fake herdr: cannot write the call log ${log}: ${String(e)}\n`);
   }
-  const statePath = process.env.FAKE_HERDR_STATE;
-  if (!statePath) {
-    say(2, "fake herdr: FAKE_HERDR_STATE is not set\n");
-    return 2;
-  }
+  const statePath = env.FAKE_HERDR_STATE;
+  if (!statePath) return fail(2, "fake herdr: FAKE_HERDR_STATE is not set\n");
   try {
-    const out = await run(argv, statePath);
-    if (out) say(1, out);
-    return 0;
+    return { code: 0, stdout: await run(call, env, statePath), stderr: "" };
   } catch (e) {
-    if (e instanceof UsageError || e instanceof CliError) {
-      say(2, `${e.message}\n`);
-      return e instanceof UsageError ? 2 : 1;
-    }
+    if (e instanceof UsageError || e instanceof CliError) return fail(e instanceof UsageError ? 2 : 1, `${e.message}\n`);
     if (e instanceof ApiError) {
       const id = (e as ApiError & { id?: string }).id ?? "cli";
       const error = { code: e.code, message: e.message };
       // The server's errors come key-sorted; the client's own (no server) put the id first.
-      say(2, `${e.code === "server_not_running" ? JSON.stringify({ id, error }) : sortedJson({ error, id })}\n`);
-      return 1;
+      return fail(1, `${e.code === "server_not_running" ? JSON.stringify({ id, error }) : sortedJson({ error, id })}\n`);
     }
-    say(2, `fake herdr: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
-    return 70;
+    if (e instanceof Abandoned) return fail(70, "fake herdr: the caller is gone\n");
+    return fail(70, `fake herdr: internal error: ${e instanceof Error ? e.stack : String(e)}\n`);
   }
 }
-
-process.exitCode = await main();
-await Promise.all([writers[1].flush(), writers[2].flush()]);
