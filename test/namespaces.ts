@@ -13,7 +13,9 @@ export const NAMESPACES = ["--user", "--map-root-user", "--mount", "--pid", "--f
 /** Whether this machine lets a test build the namespaces at all (a kernel may forbid user namespaces). */
 export const canUnshare = (() => {
   if (!UNSHARE || !BASH || !MOUNT) return false;
-  const r = Bun.spawnSync([UNSHARE, ...NAMESPACES, "--", MOUNT, "--bind", "/tmp", "/tmp"], { stdout: "ignore", stderr: "ignore" });
+  const r = Bun.spawnSync([UNSHARE, ...NAMESPACES, "--", MOUNT, "--bind", "/tmp", "/tmp"], { stdout: "ignore", stderr: "pipe" });
+  // A skip says why: a kernel that forbids them, or a transient refusal worth seeing.
+  if (r.exitCode !== 0) console.error(`test: no user, mount and pid namespaces here (unshare exited ${r.exitCode}: ${r.stderr.toString().trim()}): their tests are skipped`);
   return r.exitCode === 0;
 })();
 

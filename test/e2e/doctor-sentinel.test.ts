@@ -51,7 +51,9 @@ describe("doctor: sentinel and pending wakes", () => {
   });
 
   test("a stale sentinel, a waiting successor and a version mismatch are warnings naming pids", async () => {
-    current = await queue({ VX_TIME_SCALE: "1" });
+    // Scale 10: a 50 s poll, so the replaced sentinel notices its binary changed (and retires) only long after
+    // doctor looked, however loaded the machine (at scale 1 it retired first under a 5-worker run).
+    current = await queue({ VX_TIME_SCALE: "10" });
     const q = current;
     const bin = join(q.bin, "vx");
     copyFileSync(VX_BIN, bin);
