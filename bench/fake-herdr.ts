@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installFakeHerdr } from "../test/fakes/herdr-control";
-import { stopFakeHerdrServer } from "../test/fakes/herdr-host";
+import { fakeHerdrServerPid, stopFakeHerdrServer } from "../test/fakes/herdr-host";
 import { interleavedCpu } from "./lib";
 
 const runs = Number(process.argv[2] ?? 40);
@@ -24,27 +24,14 @@ function cpuOf(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * TICK_MS;
 }
 
-/** The server's pid: the one process whose command line names herdr-serve.ts and this bench's client dir. */
-function serverPid(client: string): number {
-  const dir = client.slice(0, client.lastIndexOf("/"));
-  for (const name of new Bun.Glob("[0-9]*").scanSync({ cwd: "/proc", onlyFiles: false })) {
-    try {
-      const argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (argv.some((a) => a.endsWith("herdr-serve.ts")) && argv.includes(dir)) return Number(name);
-    } catch {
-      // gone, or not ours
-    }
-  }
-  throw new Error("the fake herdr's server was not found");
-}
-
 try {
   const bin = join(base, "bin");
   const env = { ...installFakeHerdr(bin), HOME: base };
   const client = join(bin, "herdr");
   const empty = join(base, "empty.js");
   writeFileSync(empty, "");
-  const server = serverPid(realpathSync(client));
+  const server = fakeHerdrServerPid();
+  if (server === undefined) throw new Error("the fake herdr's server is not running");
   const before = cpuOf(server);
   const [fake, bare] = interleavedCpu(
     [

@@ -33,17 +33,18 @@ function subdirs(dir: string, keep: (name: string) => boolean): string[] {
   }
 }
 
-function forumTempDirs(root: string): string[] {
+function forumTempDirs(root: string, projects: ReturnType<typeof knownProjects>): string[] {
   const fp = forumPaths(root);
   const dirs = [fp.dir, ...subdirs(fp.sessionsDir, isSessionKey)];
-  for (const p of knownProjects(root)) dirs.push(p.forumWakesDir, ...subdirs(p.forumInboxDir, isSafeBaseName));
+  for (const p of projects) dirs.push(p.forumWakesDir, ...subdirs(p.forumInboxDir, isSafeBaseName));
   return dirs;
 }
 
 export function sweepForum(root: string, now: number, minAgeMs: number, log: Log): void {
-  const forum = sweepTemps(root, forumTempDirs(root), now, minAgeMs);
+  const projects = knownProjects(root);
+  const forum = sweepTemps(root, forumTempDirs(root, projects), now, minAgeMs);
   // The board conversation lives in the project's state dir, among others' files: only its own temporaries.
-  const talks = knownProjects(root).map((p) => p.boardTalk);
+  const talks = projects.map((p) => p.boardTalk);
   const board = sweepTemps(root, [...new Set(talks.map((t) => dirname(t)))], now, minAgeMs, [...new Set(talks.map((t) => basename(t)))]);
   const removed = [...forum.removed, ...board.removed];
   const failed = [...forum.failed, ...board.failed];

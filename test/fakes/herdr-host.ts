@@ -56,6 +56,11 @@ export function fakeHerdrClient(): string {
   return client;
 }
 
+/** The pid of this test process's server, if one runs (a bench reads its CPU). */
+export function fakeHerdrServerPid(): number | undefined {
+  return host && !ended(host.proc.pid) ? host.proc.pid : undefined;
+}
+
 /** Ends this test process's server, if it started one (its stdin closes; it is also signalled). */
 export function stopFakeHerdrServer(): void {
   if (!host) return;
