@@ -1,5 +1,5 @@
 /** One search of the whole capture per marker, so per-line rules read only the few lines that can match: far cheaper. */
-import { OP_SECRET_KEY_RE, SHAPED_MARKERS, TOKEN_RE } from "./tokens";
+import { opSecretKeyRE, SHAPED_MARKERS, tokenRE } from "./tokens";
 
 /** What a line may hold, as bits. */
 export const WORD = 1; // a credential word: the name, command-line and whole-line rules
@@ -73,8 +73,8 @@ export function scan(text: string, lines: readonly string[]): Scan {
   markMatches(WORDS_RE, WORD);
   markMatches(ENV_WORDS_RE, WORD);
   markMatches(UUID_CONTEXT_RE, UUIDS);
-  markMatches(TOKEN_RE, TOKEN);
-  markMatches(OP_SECRET_KEY_RE, TOKEN);
+  markMatches(tokenRE(), TOKEN);
+  markMatches(opSecretKeyRE(), TOKEN);
   const keyEnd = text.includes("PRIVATE KEY") || text.includes("Private-MAC") || text.includes("Private-Hash");
   return { marks, keyEnd };
 }

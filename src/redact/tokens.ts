@@ -90,9 +90,23 @@ function grouped(): string {
   return [...byFirst].map(([first, rests]) => `${first}(?:${rests.join("|")})`).join("|");
 }
 
+// The built patterns are compiled on first use, not at load: compiling them cost every vx start about
+// 3 ms, and most commands never redact (bench/startup.ts).
+let tokenRe: RegExp | undefined;
+let shapedRe: RegExp | undefined;
+let opSecretKeyRe: RegExp | undefined;
+let uuidRes: { any: RegExp; line: RegExp } | undefined;
+
 /** Global: callers reset `lastIndex` after `exec`. */
-export const TOKEN_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${grouped()})[A-Za-z0-9_-]*`, "g");
-const SHAPED_RE = new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).join("|")})[A-Za-z0-9_-]*`, "g");
+export function tokenRE(): RegExp {
+  tokenRe ??= new RegExp(`(?<![A-Za-z0-9_-])(?:${grouped()})[A-Za-z0-9_-]*`, "g");
+  return tokenRe;
+}
+
+function shapedRE(): RegExp {
+  shapedRe ??= new RegExp(`(?<![A-Za-z0-9_-])(?:${SHAPED.map(([, p]) => p).join("|")})[A-Za-z0-9_-]*`, "g");
+  return shapedRe;
+}
 export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 
 // A 1Password Secret Key, also as people copy and type it (lower case, a PDF's Unicode hyphens, spaces,
@@ -100,7 +114,10 @@ export const SHAPED_MARKERS = [".atlasv1.", "Q~", "AAAAAAAAAA", ":APA91b"];
 const OP_SEP = "[-\\u2010\\u2011 ]";
 const OP_GROUPS = `${OP_SEP}[A-Za-z0-9]{6}${OP_SEP}(?:[A-Za-z0-9]{6}${OP_SEP}[A-Za-z0-9]{5}|[A-Za-z0-9]{11})(?:${OP_SEP}[A-Za-z0-9]{5}){3}(?![A-Za-z0-9_\\u2010\\u2011-])`;
 /** Global: callers reset `lastIndex` after `exec`. */
-export const OP_SECRET_KEY_RE = new RegExp(`(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`, "g");
+export function opSecretKeyRE(): RegExp {
+  opSecretKeyRe ??= new RegExp(`(?<![A-Za-z0-9])[Aa]3(?=[A-Za-z0-9 \\u2010\\u2011-]{0,39}\\d)(?:${OP_GROUPS}|[A-Za-z0-9]{32}(?![A-Za-z0-9]))`, "g");
+  return opSecretKeyRe;
+}
 
 // In API URLs it follows `/bot`.
 const TELEGRAM_RE = /(?:(?<![A-Za-z0-9_-])|(?<=\/bot))\d{6,12}:AA[A-Za-z0-9_-]{30,}/g;
@@ -119,9 +136,9 @@ export function hasAwsKeyId(line: string): boolean {
 }
 
 export function replaceTokens(line: string): string {
-  let s = line.replace(TOKEN_RE, SECRET);
-  if (s.includes("3")) s = s.replace(OP_SECRET_KEY_RE, SECRET);
-  if (SHAPED_MARKERS.some((m) => s.includes(m))) s = s.replace(SHAPED_RE, SECRET);
+  let s = line.replace(tokenRE(), SECRET);
+  if (s.includes("3")) s = s.replace(opSecretKeyRE(), SECRET);
+  if (SHAPED_MARKERS.some((m) => s.includes(m))) s = s.replace(shapedRE(), SECRET);
   if (s.includes(":AA")) s = s.replace(TELEGRAM_RE, SECRET);
   if (s.includes("LS0tLS1CRUdJTi")) s = s.replace(B64_PEM_RE, (m) => (decodesToPrivateKey(m) ? SECRET : m));
   return s;
@@ -145,12 +162,15 @@ function decodesToPrivateKey(b64: string): boolean {
 // Heroku and older Pinecone keys are bare UUIDs: taken beside the provider's name, or alone just below
 // a Heroku token command (which prints warnings, then the key).
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
-const UUID_RE = new RegExp(`(?<![A-Za-z0-9-])${UUID}(?![A-Za-z0-9-])`, "g");
-const UUID_LINE_RE = new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`);
+function uuidREs(): { any: RegExp; line: RegExp } {
+  uuidRes ??= { any: new RegExp(`(?<![A-Za-z0-9-])${UUID}(?![A-Za-z0-9-])`, "g"), line: new RegExp(`^[\\s│┃|⎿>]*${UUID}\\s*$`) };
+  return uuidRes;
+}
 const UUID_CONTEXT_RE = /heroku|pinecone/i;
 export const UUID_ABOVE_RE = /heroku\s+(?:auth:token|authorizations:create)|HEROKU_API_KEY/i;
 
 export function replaceContextUuids(line: string, keyAbove: boolean): string {
-  if (keyAbove && UUID_LINE_RE.test(line)) return line.replace(UUID_RE, SECRET);
-  return UUID_CONTEXT_RE.test(line) ? line.replace(UUID_RE, SECRET) : line;
+  const re = uuidREs();
+  if (keyAbove && re.line.test(line)) return line.replace(re.any, SECRET);
+  return UUID_CONTEXT_RE.test(line) ? line.replace(re.any, SECRET) : line;
 }

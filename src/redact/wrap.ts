@@ -4,7 +4,7 @@
  * either side of the cut are joined and checked for a provider token across it.
  */
 import { SECRET, SENSITIVE_LINE } from "./placeholders";
-import { OP_SECRET_KEY_RE, TOKEN_RE } from "./tokens";
+import { opSecretKeyRE, tokenRE } from "./tokens";
 
 // A head followed by `=`, `:`, `$`, `(` is a name being assigned or code (`HF_TOKEN=$X`).
 const HEAD_RE = /^[A-Za-z0-9_+/.-]+={0,2}(?=$|[\s"'`,;)\]}@&?#|<>\\])/;
@@ -69,7 +69,7 @@ export function replaceContinuations(raw: readonly string[], out: string[], src:
 
 /** Start of a token spanning `cut`, or -1. */
 function tokenAcross(joined: string, cut: number): number {
-  for (const re of [TOKEN_RE, OP_SECRET_KEY_RE]) {
+  for (const re of [tokenRE(), opSecretKeyRE()]) {
     re.lastIndex = 0;
     for (let m = re.exec(joined); m !== null; m = re.exec(joined)) {
       if (m.index < cut && m.index + m[0].length > cut) {
