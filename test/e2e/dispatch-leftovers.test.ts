@@ -27,20 +27,29 @@ describe("vx dispatch: leftovers", () => {
   test("kill -9 while herdr creates the tab: the sentinel closes the tab it left and fails the task; strike returns the camp", async () => {
     await using f = await field();
     const hold = holdCommand(f.fh, "tab create");
+    let lookup: { release(): void } | undefined;
     const proc = Bun.spawn([VX_BIN, "dispatch", "fix it"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     try {
       await waitFor(() => callsOf(f.fh, "tab", "create").length === 1, 30_000, "the tab create");
+      // Read while the dispatch is held: once it is killed, the sentinel may fail the task at any moment.
+      const [pending] = listTasks(f.paths).map((l) => l.value);
+      expect(pending).toMatchObject({ status: "pending", herdr_agent_name: "vx-fix-it", herdr_workspace_id: f.ws.workspace_id });
+      expect(pending?.herdr_tab_id).toBeUndefined();
+      // The sentinel's look for the tab waits until herdr has made it: otherwise, on a busy machine,
+      // it could look first, find nothing, and leave the tab made just after.
+      lookup = holdCommand(f.fh, "tab list");
       proc.kill("SIGKILL");
       await proc.exited;
     } finally {
       // herdr carries on without its caller: the tab appears, and no task records it.
       hold.release();
     }
-    const [pending] = listTasks(f.paths).map((l) => l.value);
-    expect(pending).toMatchObject({ status: "pending", herdr_agent_name: "vx-fix-it", herdr_workspace_id: f.ws.workspace_id });
-    expect(pending?.herdr_tab_id).toBeUndefined();
     const tabsLabelled = () => loadState(f.fh.FAKE_HERDR_STATE).tabs.filter((t) => t.label === "vx-fix-it");
-    await waitFor(() => tabsLabelled().length === 1, 30_000, "herdr to finish creating the tab");
+    try {
+      await waitFor(() => tabsLabelled().length === 1, 30_000, "herdr to finish creating the tab");
+    } finally {
+      lookup?.release();
+    }
 
     // dispatch auto-started the sentinel before it was killed; it finds the dead launch.
     const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
@@ -65,16 +74,18 @@ describe("vx dispatch: leftovers", () => {
       `#!/bin/sh\ncase " $* " in *" new-session "*) : > "${held}"; while [ ! -e "${release}" ]; do ${Bun.which("sleep")} 0.05; done; exit 1;; esac\nexec "${real}" "$@"\n`,
     );
     const proc = Bun.spawn([VX_BIN, "dispatch", "fix it", "--backend", "tmux"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    let envFile = "";
     try {
       await waitFor(() => existsSync(held), 30_000, "new-session called");
+      // Read while the dispatch is held: once it is killed, the sentinel may fail the task at any moment.
+      const [pending] = listTasks(f.paths).map((l) => l.value);
+      envFile = join(f.paths.stateDir, "hooks", pending!.id, "soldier-env.json");
+      expect(existsSync(envFile)).toBe(true);
       proc.kill("SIGKILL");
       await proc.exited;
     } finally {
       writeFileSync(release, "");
     }
-    const [pending] = listTasks(f.paths).map((l) => l.value);
-    const envFile = join(f.paths.stateDir, "hooks", pending!.id, "soldier-env.json");
-    expect(existsSync(envFile)).toBe(true);
 
     const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
     expect(failed.output).toBe("[vexillum] the command launching this soldier stopped before it finished - marked failed.");
@@ -95,15 +106,17 @@ describe("vx dispatch: leftovers", () => {
     const proc = Bun.spawn([VX_BIN, "dispatch", "fix it", "--backend", "tmux"], { cwd: f.project, env: f.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     try {
       await waitFor(() => existsSync(created), 30_000, "the session made");
+      // Read while the dispatch is held: once it is killed, the sentinel may end the session and
+      // fail the task at any moment (a run on a busy machine saw the session already gone).
+      const [pending] = listTasks(f.paths).map((l) => l.value);
+      expect(pending).toMatchObject({ status: "pending", backend: "tmux", tmux_target: "vx-fix-it" });
+      expect(pending?.tmux_socket).toBe(join(f.home, `tmux-${process.getuid!()}`, "default"));
+      expect(f.tmux("has-session", "-t", "=vx-fix-it").code).toBe(0);
       proc.kill("SIGKILL");
       await proc.exited;
     } finally {
       writeFileSync(release, "");
     }
-    const [pending] = listTasks(f.paths).map((l) => l.value);
-    expect(pending).toMatchObject({ status: "pending", backend: "tmux", tmux_target: "vx-fix-it" });
-    expect(pending?.tmux_socket).toBe(join(f.home, `tmux-${process.getuid!()}`, "default"));
-    expect(f.tmux("has-session", "-t", "=vx-fix-it").code).toBe(0);
 
     // dispatch auto-started the sentinel before it was killed; it finds the dead launch.
     const failed = await waitFor(() => listTasks(f.paths).find((l) => l.value.status === "failed")?.value, 30_000, "the task failed");
