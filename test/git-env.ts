@@ -4,7 +4,7 @@
  * without one, must neither break nor slow a test). Set in the preload for the test process and
  * in each sandbox's environment, which is built, never inherited. No automatic maintenance: every
  * commit, merge and rebase would start a `git maintenance run --auto` child that finds nothing to
- * do in a repository of a few commits (about 400 processes a run, vx's and the tests').
+ * do in a repository of a few commits (over 300 processes a run, vx's and the tests').
  */
 export const GIT_TEST_ENV: Readonly<Record<string, string>> = {
   GIT_AUTHOR_NAME: "vx test",

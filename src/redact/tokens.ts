@@ -91,7 +91,7 @@ function grouped(): string {
 }
 
 // The built patterns are compiled on first use, not at load: compiling them cost every vx start about
-// 3 ms, and most commands never redact (bench/startup.ts).
+// 2 ms of CPU, and most commands never redact.
 let tokenRe: RegExp | undefined;
 let shapedRe: RegExp | undefined;
 let opSecretKeyRe: RegExp | undefined;
