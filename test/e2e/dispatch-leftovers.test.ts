@@ -38,9 +38,10 @@ describe("vx dispatch: leftovers", () => {
       // The sentinel's look for the tab waits until herdr has made it: otherwise, on a busy machine,
       // it could look first, find nothing, and leave the tab made just after.
       lookup = holdCommand(f.fh, "tab list");
+    } finally {
+      // Killed however the reads above went, so a failed one leaves no dispatch running.
       proc.kill("SIGKILL");
       await proc.exited;
-    } finally {
       // herdr carries on without its caller: the tab appears, and no task records it.
       hold.release();
     }
@@ -81,9 +82,9 @@ describe("vx dispatch: leftovers", () => {
       const [pending] = listTasks(f.paths).map((l) => l.value);
       envFile = join(f.paths.stateDir, "hooks", pending!.id, "soldier-env.json");
       expect(existsSync(envFile)).toBe(true);
+    } finally {
       proc.kill("SIGKILL");
       await proc.exited;
-    } finally {
       writeFileSync(release, "");
     }
 
@@ -112,9 +113,9 @@ describe("vx dispatch: leftovers", () => {
       expect(pending).toMatchObject({ status: "pending", backend: "tmux", tmux_target: "vx-fix-it" });
       expect(pending?.tmux_socket).toBe(join(f.home, `tmux-${process.getuid!()}`, "default"));
       expect(f.tmux("has-session", "-t", "=vx-fix-it").code).toBe(0);
+    } finally {
       proc.kill("SIGKILL");
       await proc.exited;
-    } finally {
       writeFileSync(release, "");
     }
 
