@@ -62,8 +62,11 @@ export async function herdrFleet(harness: HarnessName, opts: Pick<WorldOptions, 
     },
     killHarness(d: Pick<Dispatched, "id">) {
       // Gemini CLI's first process ignores SIGTERM and SIGHUP; its child (the CLI itself) ends both.
-      const child = harness === "gemini" ? childrenOf(f.harnessPid(d)).find((c) => c.args.includes(harness)) : undefined;
-      process.kill(child?.pid ?? f.harnessPid(d), child ? "SIGHUP" : "SIGTERM");
+      // Copilot CLI's first process is a Node loader that forwards no signal: stopped alone, it leaves the
+      // CLI running in the pane's shell, holding its session (docs/real-clients.md). The CLI is stopped.
+      const pid = f.harnessPid(d);
+      const child = harness === "gemini" || harness === "copilot" ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
+      process.kill(child?.pid ?? pid, child && harness === "gemini" ? "SIGHUP" : "SIGTERM");
     },
     async closeFleet() {
       core.closeCore();
