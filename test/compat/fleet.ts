@@ -178,6 +178,20 @@ export function childrenOf(pid: number): { pid: number; args: string }[] {
     .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
 }
 
+/**
+ * Harnesses whose first process only launches the CLI, and the signal that ends the CLI itself
+ * (docs/real-clients.md): Gemini CLI's first process ignores SIGTERM and SIGHUP; Copilot CLI's is a
+ * Node loader that forwards no signal, so stopped alone it leaves the CLI running, holding its session.
+ */
+const LAUNCHED: Partial<Record<HarnessName, "SIGHUP" | "SIGTERM">> = { gemini: "SIGHUP", copilot: "SIGTERM" };
+
+/** Stops a harness mid-turn as a crash would: the CLI itself, not a launcher in front of it. */
+export function stopHarness(harness: HarnessName, pid: number): void {
+  const signal = LAUNCHED[harness];
+  const cli = signal ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
+  process.kill(cli?.pid ?? pid, cli && signal ? signal : "SIGTERM");
+}
+
 /** The file a mission's shell command writes and commits. */
 export const workFile = (tag: string) => `work-${tag}.txt`;
 

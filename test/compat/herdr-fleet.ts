@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Task } from "../../src/state/schemas";
 import { type RealHerdr, startRealHerdr } from "../herdr-real";
-import { type Dispatched, type FleetCore, type Mission, SCALE, childrenOf, fleetCore, settlesOn } from "./fleet";
+import { type Dispatched, type FleetCore, type Mission, SCALE, fleetCore, settlesOn, stopHarness } from "./fleet";
 import type { HarnessName } from "./harnesses";
 import { type World, type WorldOptions, privateTmp, world } from "./world";
 
@@ -61,12 +61,7 @@ export async function herdrFleet(harness: HarnessName, opts: Pick<WorldOptions, 
       return proc.pid;
     },
     killHarness(d: Pick<Dispatched, "id">) {
-      // Gemini CLI's first process ignores SIGTERM and SIGHUP; its child (the CLI itself) ends both.
-      // Copilot CLI's first process is a Node loader that forwards no signal: stopped alone, it leaves the
-      // CLI running in the pane's shell, holding its session (docs/real-clients.md). The CLI is stopped.
-      const pid = f.harnessPid(d);
-      const child = harness === "gemini" || harness === "copilot" ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
-      process.kill(child?.pid ?? pid, child && harness === "gemini" ? "SIGHUP" : "SIGTERM");
+      stopHarness(harness, f.harnessPid(d));
     },
     async closeFleet() {
       core.closeCore();

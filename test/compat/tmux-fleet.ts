@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Task } from "../../src/state/schemas";
-import { type Dispatched, type FleetCore, type Mission, SCALE, childrenOf, fleetCore, settlesOn } from "./fleet";
+import { type Dispatched, type FleetCore, type Mission, SCALE, childrenOf, fleetCore, settlesOn, stopHarness } from "./fleet";
 import type { HarnessName } from "./harnesses";
 import { type World, type WorldOptions, world } from "./world";
 
@@ -55,9 +55,7 @@ export async function fleet(harness: HarnessName, opts: Pick<WorldOptions, "env"
       const pid = Number(tmuxd("display-message", "-p", "-t", `=${session}:`, "#{pane_pid}").out.trim());
       const ps = Bun.spawnSync(["ps", "-o", "args=", "-p", String(pid)], { stdout: "pipe" }).stdout.toString();
       if (!(pid > 0) || !ps.includes(harness)) throw new Error(`session ${session}'s pane process ${pid} is not ${harness}: ${ps.trim()}`);
-      // Gemini CLI's first process ignores SIGTERM and SIGHUP; its child (the CLI itself) ends both.
-      const child = harness === "gemini" ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
-      process.kill(child?.pid ?? pid, child ? "SIGHUP" : "SIGTERM");
+      stopHarness(harness, pid);
     },
     async closeFleet() {
       core.closeCore();
