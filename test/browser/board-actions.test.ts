@@ -120,15 +120,18 @@ describe.skipIf(!CHROMIUM)("the board's actions in a browser (FOR-14)", () => {
         // The dark set (forum.css's --bg and --card under prefers-color-scheme: dark).
         expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 23, 29)");
         expect(await page.$eval(`.card[data-task="${ready.id}"]`, (c) => getComputedStyle(c).backgroundColor)).toBe("rgb(29, 33, 41)");
+        const log = page.locator("#action-log li b");
         await page.locator(`.card[data-task="${empty.id}"] button[data-action="land"]`).click();
         const refused = page.locator(`.card[data-task="${empty.id}"] .result.error`);
         await refused.waitFor({ timeout: 30_000 });
         expect(await refused.textContent()).toContain(`vx: land refused: nothing to land yet: vexillum/${empty.id} has no commit that main lacks`);
         await page.locator(`.card[data-task="${ready.id}"] button[data-action="land"]`).click();
         await page.locator(`#rest .card[data-task="${ready.id}"][data-state="landed"]`).waitFor({ state: "attached", timeout: 30_000 });
+        // The card is landed once the state says so; the command still strikes the camp before it answers, and an
+        // entry is logged when its command answers. So the land's entry is waited for before the next click.
+        await waitFor(async () => (await log.count()) === 2, 30_000, "the land's entry in Your actions");
         await page.locator(`.card[data-task="${asked.id}"] button.option`, { hasText: "SQLite" }).click();
         await waitFor(() => f.task(asked.id).decision?.answer === "SQLite", 30_000, "the answer on the task");
-        const log = page.locator("#action-log li b");
         await waitFor(async () => (await log.count()) === 3, 10_000, "three entries in Your actions");
         expect(await log.allTextContents()).toEqual([`decide ${asked.id.slice(0, 8)}: done`, `land ${ready.id.slice(0, 8)}: done`, `land ${empty.id.slice(0, 8)}: refused`]);
         expect(sentKeys(f.fh, name).map((k) => k.keys)).toEqual([["2"]]);
