@@ -4,18 +4,18 @@
  * beside the 250 ms look it replaced (bench/forum-look-baseline.ts: the same look on the same state root,
  * run as the server ran it), both measured in this run:
  * - CPU over an idle window (nothing changes): the compiled `vx forum serve` against the baseline process,
- *   each summed over its threads from /proc/<pid>/task/<tid>/schedstat (nanoseconds on a CPU), and the
+ *   each read from its process CPU clock (nanoseconds on a CPU, ended threads included), and the
  *   floor both stand on: a compiled Bun program that only serves (Bun's own timers wake it too); and the
  *   same vx server before the page opened, so the page's own cost shows;
  * - latency from an atomic task-file write (temporary + rename) to the `board` event at the client,
  *   median and p95 over the changes, each change at a random moment (the old look's phase matters).
  * Usage: bun run build && bun bench/forum-watch.ts [changes] [idle seconds]
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createWatch } from "../src/forum/events";
 import { projectKey } from "../src/state/paths";
-import { VX, benchWorld, median } from "./lib";
+import { VX, benchWorld, median, procCpuNs } from "./lib";
 
 const changes = Number(process.argv[2] ?? 50);
 // 30 s: the window holds one of the server's looks besides the watch (section 17), so its cost is counted.
@@ -25,23 +25,10 @@ const PER_PROJECT = 50;
 const w = benchWorld({ HERDR_WORKSPACE_ID: "w1" });
 const root = join(w.home, ".vexillum");
 
-/** On-CPU nanoseconds of a process, all its threads (Linux schedstat). */
-function cpuNs(pid: number): number {
-  let sum = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // a thread that ended
-    }
-  }
-  return sum;
-}
-
 async function idleCpuMs(pid: number): Promise<number> {
-  const t0 = cpuNs(pid);
+  const t0 = procCpuNs(pid);
   await Bun.sleep(idleSeconds * 1000);
-  return (cpuNs(pid) - t0) / 1e6;
+  return (procCpuNs(pid) - t0) / 1e6;
 }
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)] as number;

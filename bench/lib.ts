@@ -1,4 +1,5 @@
 /** Shared bench helpers: temp world with an initialized project, medians, process RSS. */
+import { FFIType, dlopen } from "bun:ffi";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -164,6 +165,29 @@ export function smapsKiB(pid: number): { rss: number; pss: number; anon: number 
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? Number.NaN);
   return { rss: field("Rss"), pss: field("Pss"), anon: field("Anonymous") };
+}
+
+let cpuClock: ((pid: number, clock: Int32Array) => number) | undefined;
+let clockGettime: ((clock: number, ts: BigInt64Array) => number) | undefined;
+
+/**
+ * A whole process's CPU time in ns, its ended threads included (the process CPU clock of
+ * clock_getcpuclockid). Summing /proc/<pid>/task/<tid>/schedstat loses a thread's time when it ends,
+ * and Bun's helper threads come and go; /proc/<pid>/stat counts them but only in 10 ms ticks.
+ */
+export function procCpuNs(pid: number): number {
+  if (!cpuClock || !clockGettime) {
+    const libc = dlopen("libc.so.6", {
+      clock_getcpuclockid: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+      clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+    });
+    cpuClock = libc.symbols.clock_getcpuclockid as unknown as typeof cpuClock;
+    clockGettime = libc.symbols.clock_gettime as unknown as typeof clockGettime;
+  }
+  const clock = new Int32Array(1);
+  const ts = new BigInt64Array(2);
+  if (cpuClock!(pid, clock) !== 0 || clockGettime!(clock[0]!, ts) !== 0) throw new Error(`cannot read the CPU clock of process ${pid}`);
+  return Number(ts[0]) * 1e9 + Number(ts[1]);
 }
 
 /** utime + stime of a process, in ms (USER_HZ is 100 on Linux). */
