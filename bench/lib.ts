@@ -167,8 +167,12 @@ export function smapsKiB(pid: number): { rss: number; pss: number; anon: number 
   return { rss: field("Rss"), pss: field("Pss"), anon: field("Anonymous") };
 }
 
-let cpuClock: ((pid: number, clock: Int32Array) => number) | undefined;
-let clockGettime: ((clock: number, ts: BigInt64Array) => number) | undefined;
+const openLibc = () =>
+  dlopen("libc.so.6", {
+    clock_getcpuclockid: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+    clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+  });
+let libc: ReturnType<typeof openLibc> | undefined;
 
 /**
  * A whole process's CPU time in ns, its ended threads included (the process CPU clock of
@@ -176,17 +180,12 @@ let clockGettime: ((clock: number, ts: BigInt64Array) => number) | undefined;
  * and Bun's helper threads come and go; /proc/<pid>/stat counts them but only in 10 ms ticks.
  */
 export function procCpuNs(pid: number): number {
-  if (!cpuClock || !clockGettime) {
-    const libc = dlopen("libc.so.6", {
-      clock_getcpuclockid: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-      clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-    });
-    cpuClock = libc.symbols.clock_getcpuclockid as unknown as typeof cpuClock;
-    clockGettime = libc.symbols.clock_gettime as unknown as typeof clockGettime;
-  }
+  libc ??= openLibc();
   const clock = new Int32Array(1);
   const ts = new BigInt64Array(2);
-  if (cpuClock!(pid, clock) !== 0 || clockGettime!(clock[0]!, ts) !== 0) throw new Error(`cannot read the CPU clock of process ${pid}`);
+  if (libc.symbols.clock_getcpuclockid(pid, clock) !== 0 || libc.symbols.clock_gettime(clock[0]!, ts) !== 0) {
+    throw new Error(`cannot read the CPU clock of process ${pid}: it has ended, or it is not this user's`);
+  }
   return Number(ts[0]) * 1e9 + Number(ts[1]);
 }
 

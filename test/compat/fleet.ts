@@ -188,8 +188,10 @@ const LAUNCHED: Partial<Record<HarnessName, "SIGHUP" | "SIGTERM">> = { gemini: "
 /** Stops a harness mid-turn as a crash would: the CLI itself, not a launcher in front of it. */
 export function stopHarness(harness: HarnessName, pid: number): void {
   const signal = LAUNCHED[harness];
-  const cli = signal ? childrenOf(pid).find((c) => c.args.includes(harness)) : undefined;
-  process.kill(cli?.pid ?? pid, cli && signal ? signal : "SIGTERM");
+  const cli = signal && childrenOf(pid).find((c) => c.args.includes(harness));
+  // No launcher child: `pid` is the CLI itself.
+  if (cli) process.kill(cli.pid, signal);
+  else process.kill(pid, "SIGTERM");
 }
 
 /** The file a mission's shell command writes and commits. */
