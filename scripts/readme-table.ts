@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readmeTable } from "../src/commands";
 
-const table = readmeTable();
+const table = await readmeTable();
 if (process.argv.includes("--write")) {
   const path = join(import.meta.dir, "..", "README.md");
   const text = readFileSync(path, "utf8");

@@ -3,20 +3,21 @@ import { runCommand } from "citty";
 import { type VxCommand, checkFlags, commandHelp, wantsHelp } from "./command";
 import { findCommand, generalHelp } from "./commands";
 import { type Deps, realDeps } from "./deps";
-import { EXIT, VxError } from "./errors";
+import { EXIT, UsageError, VxError } from "./errors";
 import { printable } from "./printable";
 import { reportError } from "./report-error";
 import { NO_HOME } from "./state/paths";
 import { VERSION } from "./version";
 
-function usageOf(name: string | undefined): string {
-  const cmd = name ? findCommand(name) : undefined;
+async function usageOf(name: string | undefined): Promise<string> {
+  const cmd = name ? await findCommand(name) : undefined;
   return cmd ? commandHelp(cmd) : generalHelp();
 }
 
 /** Maps an error to its exit code, printing what the user needs on stderr. */
-export function report(err: unknown, deps: Deps): number {
-  return reportError(err, deps, usageOf);
+export async function report(err: unknown, deps: Deps): Promise<number> {
+  const usage = err instanceof UsageError ? await usageOf(err.command) : "";
+  return reportError(err, deps, () => usage);
 }
 
 async function runVx(cmd: VxCommand, rest: string[], deps: Deps): Promise<number> {
@@ -27,7 +28,7 @@ async function runVx(cmd: VxCommand, rest: string[], deps: Deps): Promise<number
 export async function main(argv: string[], deps: Deps = realDeps()): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help") {
-    deps.stdout.write(generalHelp());
+    deps.stdout.write(await generalHelp());
     return EXIT.ok;
   }
   if (first === "-v" || first === "--version") {
@@ -36,15 +37,15 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
   }
   if (first === "help") {
     const [name, extra] = rest;
-    const named = name === undefined ? undefined : findCommand(name);
+    const named = name === undefined ? undefined : await findCommand(name);
     if (name !== undefined && (!named || extra !== undefined)) {
       deps.stderr.write(`vx: ${named ? `unexpected argument "${printable(extra!)}"` : `unknown command "${printable(name)}"`}\nRun 'vx --help' for a list of commands.\n`);
       return EXIT.usage;
     }
-    deps.stdout.write(named ? commandHelp(named) : generalHelp());
+    deps.stdout.write(named ? commandHelp(named) : await generalHelp());
     return EXIT.ok;
   }
-  const cmd = findCommand(first);
+  const cmd = await findCommand(first);
   if (!cmd) {
     deps.stderr.write(`vx: unknown command "${printable(first)}"\nRun 'vx --help' for a list of commands.\n`);
     return EXIT.usage;
@@ -62,6 +63,6 @@ export async function main(argv: string[], deps: Deps = realDeps()): Promise<num
     }
     return await runVx(cmd, rest, deps);
   } catch (err) {
-    return report(err, deps);
+    return await report(err, deps);
   }
 }

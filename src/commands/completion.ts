@@ -10,10 +10,10 @@ const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 const EXPECTED = "expected bash, zsh or fish";
 
 /**
- * The command over the registry `commands` returns. The registry lists this command too, so it is
+ * The command over the registry `commands` loads. The registry lists this command too, so it is
  * passed in and read when run: importing it from here would tie the two files in a cycle.
  */
-export function completionCommand(commands: () => readonly VxCommand[]): VxCommand {
+export function completionCommand(commands: () => Promise<readonly VxCommand[]>): VxCommand {
   return defineVxCommand({
     name: "completion",
     summary: "Print a shell completion script (bash, zsh or fish)",
@@ -24,7 +24,7 @@ export function completionCommand(commands: () => readonly VxCommand[]): VxComma
       if (shell === undefined) throw new UsageError(`missing shell, ${EXPECTED}`, "completion");
       if (!Object.hasOwn(SHELLS, shell)) throw new UsageError(`unknown shell "${shell}", ${EXPECTED}`, "completion");
       if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "completion");
-      deps.stdout.write(SHELLS[shell as keyof typeof SHELLS](completionSpec(commands())));
+      deps.stdout.write(SHELLS[shell as keyof typeof SHELLS](completionSpec(await commands())));
       return EXIT.ok;
     },
   });

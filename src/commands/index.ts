@@ -1,57 +1,54 @@
-/** The command registry: the one list `vx --help`, dispatch and the README table come from. */
+/**
+ * The command registry: the one list `vx --help`, dispatch and the README table come from. A command's
+ * module loads only when it is the one run (help and completion load them all): `vx report` runs on
+ * every soldier hook event and `vx sentinel await` on every commander turn, and neither should pay to
+ * load dispatch, the forum or the demo (`test/unit/command-closure.test.ts`).
+ */
 import type { VxCommand } from "../command";
-import { archiveCommand } from "./archive";
-import { completionCommand } from "./completion";
-import { decideCommand } from "./decide";
-import { demoCommand } from "./demo";
-import { dispatchCommand } from "./dispatch";
-import { doctorCommand } from "./doctor";
-import { forumCommand } from "./forum";
-import { initCommand } from "./init";
-import { landCommand } from "./land";
-import { machineCommand } from "./machine";
-import { modelsCommand } from "./models";
-import { promptCommand } from "./prompt";
-import { redispatchCommand } from "./redispatch";
-import { reportCommand } from "./report";
-import { resumeCommand } from "./resume";
-import { sentinelCommand } from "./sentinel";
-import { statusCommand } from "./status";
-import { strikeCommand } from "./strike";
-import { upgradeCommand } from "./upgrade";
-import { waitCommand } from "./wait";
 
-/** In CLI-02 order; later commands are added here as they are implemented. */
-export const COMMANDS: VxCommand[] = [
-  initCommand,
-  upgradeCommand,
-  doctorCommand,
-  dispatchCommand,
-  redispatchCommand,
-  decideCommand,
-  promptCommand,
-  statusCommand,
-  landCommand,
-  strikeCommand,
-  sentinelCommand,
-  waitCommand,
-  reportCommand,
-  forumCommand,
-  completionCommand(() => COMMANDS),
-  resumeCommand,
-  modelsCommand,
-  demoCommand,
-  archiveCommand,
-  machineCommand,
+type Entry = readonly [name: string, load: () => Promise<VxCommand>];
+
+/** In CLI-02 order; each name is its command's own (the registry test holds them equal). */
+const ENTRIES: readonly Entry[] = [
+  ["init", async () => (await import("./init")).initCommand],
+  ["upgrade", async () => (await import("./upgrade")).upgradeCommand],
+  ["doctor", async () => (await import("./doctor")).doctorCommand],
+  ["dispatch", async () => (await import("./dispatch")).dispatchCommand],
+  ["redispatch", async () => (await import("./redispatch")).redispatchCommand],
+  ["decide", async () => (await import("./decide")).decideCommand],
+  ["prompt", async () => (await import("./prompt")).promptCommand],
+  ["status", async () => (await import("./status")).statusCommand],
+  ["land", async () => (await import("./land")).landCommand],
+  ["strike", async () => (await import("./strike")).strikeCommand],
+  ["sentinel", async () => (await import("./sentinel")).sentinelCommand],
+  ["wait", async () => (await import("./wait")).waitCommand],
+  ["report", async () => (await import("./report")).reportCommand],
+  ["forum", async () => (await import("./forum")).forumCommand],
+  ["completion", async () => (await import("./completion")).completionCommand(allCommands)],
+  ["resume", async () => (await import("./resume")).resumeCommand],
+  ["models", async () => (await import("./models")).modelsCommand],
+  ["demo", async () => (await import("./demo")).demoCommand],
+  ["archive", async () => (await import("./archive")).archiveCommand],
+  ["machine", async () => (await import("./machine")).machineCommand],
 ];
 
-export function findCommand(name: string): VxCommand | undefined {
-  return COMMANDS.find((c) => c.name === name);
+export const COMMAND_NAMES: readonly string[] = ENTRIES.map(([name]) => name);
+
+/** The named command, its module loaded; undefined for a name not in the registry. */
+export async function findCommand(name: string): Promise<VxCommand | undefined> {
+  const entry = ENTRIES.find(([n]) => n === name);
+  return entry ? entry[1]() : undefined;
 }
 
-export function generalHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const rows = (plumbing: boolean) => COMMANDS.filter((c) => Boolean(c.plumbing) === plumbing).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+/** Every command, in CLI-02 order. */
+export function allCommands(): Promise<VxCommand[]> {
+  return Promise.all(ENTRIES.map(([, load]) => load()));
+}
+
+export async function generalHelp(): Promise<string> {
+  const commands = await allCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const rows = (plumbing: boolean) => commands.filter((c) => Boolean(c.plumbing) === plumbing).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
     "vx - run coding agents (soldiers) in parallel camps, watched by a sentinel that wakes the commander",
     "",
@@ -69,8 +66,8 @@ export function generalHelp(): string {
 }
 
 /** The README's command table, generated so it never drifts from `--help`. */
-export function readmeTable(): string {
+export async function readmeTable(): Promise<string> {
   // A `|` inside a table cell ends the cell in Markdown, even inside backticks.
-  const rows = COMMANDS.map((c) => `| \`vx ${c.usage[0].replaceAll("|", "\\|")}\` | ${c.summary} |`);
+  const rows = (await allCommands()).map((c) => `| \`vx ${c.usage[0].replaceAll("|", "\\|")}\` | ${c.summary} |`);
   return ["| Command | What it does |", "| --- | --- |", ...rows].join("\n");
 }

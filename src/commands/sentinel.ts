@@ -1,11 +1,10 @@
-/** `vx sentinel` | `vx sentinel drain` | `vx sentinel await` | `vx sentinel stop` (CMD-SENTINEL-01). */
-import { awaitWake } from "../awaiters/await";
-import { drain } from "../awaiters/drain";
+/**
+ * `vx sentinel` | `vx sentinel drain` | `vx sentinel await` | `vx sentinel stop` (CMD-SENTINEL-01). Each
+ * loads only its own work: hooks run drain and await on every commander turn, and need no sentinel pass.
+ */
 import { defineVxCommand } from "../command";
 import { EXIT, UsageError, VxError } from "../errors";
-import { stopSentinel } from "../sentinel/stop";
 import { stateRoot } from "../state/paths";
-import { runSentinel } from "../sentinel/loop";
 
 export const sentinelCommand = defineVxCommand({
   name: "sentinel",
@@ -20,9 +19,10 @@ export const sentinelCommand = defineVxCommand({
       throw new UsageError(`unknown sentinel subcommand "${sub}"`, "sentinel");
     }
     if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`, "sentinel");
-    if (sub === "drain") return drain(deps);
-    if (sub === "await") return awaitWake(deps);
+    if (sub === "drain") return (await import("../awaiters/drain")).drain(deps);
+    if (sub === "await") return (await import("../awaiters/await")).awaitWake(deps);
     if (sub === "stop") {
+      const { stopSentinel } = await import("../sentinel/stop");
       const root = stateRoot(deps.env);
       const { stopped, left } = await stopSentinel(deps, root);
       if (left) throw new VxError(`${left} - nothing was signalled that is not this state root's sentinel`);
@@ -30,6 +30,6 @@ export const sentinelCommand = defineVxCommand({
       deps.stderr.write(stopped ? `vx: stopped the sentinel (pid ${stopped}); the next vx dispatch starts it again\n` : "vx: no sentinel is running\n");
       return EXIT.ok;
     }
-    return runSentinel(deps);
+    return (await import("../sentinel/loop")).runSentinel(deps);
   },
 });

@@ -4,11 +4,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COMMANDS } from "../../src/commands";
+import { allCommands } from "../../src/commands";
 import { subcommandsOf } from "../../src/completion/spec";
 import { COMMANDER_NAMES, LISTED_HARNESS_NAMES } from "../../src/harnesses/names";
 import { REPO, type Sandbox, VX_BIN, sandbox, vx } from "../helpers";
 
+const COMMANDS = await allCommands();
 const ZSH = Bun.which("zsh");
 const FISH = Bun.which("fish");
 

@@ -6,7 +6,7 @@ import { TASK_ID_ARG, taskIdOnly, taskIdThenWords } from "../../src/commands/par
 import { parsePrompt } from "../../src/commands/prompt";
 import { parseStrike } from "../../src/commands/strike";
 import { UsageError } from "../../src/errors";
-import { COMMANDS } from "../../src/commands/index";
+import { findCommand } from "../../src/commands/index";
 
 const ID = "0123456789abcdef";
 const args = (_: unknown[], flags: Record<string, unknown> = {}) => ({ _, ...flags }) as unknown as ParsedArgs;
@@ -38,9 +38,9 @@ describe("the task-id helpers", () => {
     expect(usage(() => taskIdThenWords(["ABC", "x"], "prompt"))).toContain('invalid task id "ABC"');
   });
 
-  test("every command taking a task id declares the positional", () => {
+  test("every command taking a task id declares the positional", async () => {
     for (const name of ["strike", "land", "decide", "prompt", "redispatch", "wait"]) {
-      expect({ name, arg: COMMANDS.find((c) => c.name === name)?.args["task-id"] }).toEqual({ name, arg: TASK_ID_ARG["task-id"] });
+      expect({ name, arg: (await findCommand(name))?.args["task-id"] }).toEqual({ name, arg: TASK_ID_ARG["task-id"] });
     }
   });
 });

@@ -29,6 +29,7 @@ const ALLOWED: Record<string, string> = {
   // Not debts: `vx demo` is built on tmux and its own harness by design (CMD-DEMO-02: git and tmux
   // are all it needs), and its command shares the demo harness's name.
   "commands/demo.ts": "the command is named demo, as its harness is, and tears down its private tmux server",
+  "commands/index.ts": "the registry lists every command by name, and one is named demo, as its harness is",
   "demo/script.ts": "the scripted commander dispatches on the tmux backend with the demo harness and reads its private tmux server",
   "demo/world.ts": "the demo's world is a private tmux server that it starts, checks for and stops itself",
   "demo/reap.ts": "an earlier demo is left behind when its owner no longer runs the command named demo; its private tmux server is stopped first",

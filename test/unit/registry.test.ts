@@ -4,18 +4,22 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "citty";
 import { checkFlags } from "../../src/command";
-import { COMMANDS, findCommand, generalHelp, readmeTable } from "../../src/commands";
+import { COMMAND_NAMES, allCommands, findCommand, generalHelp, readmeTable } from "../../src/commands";
 import { UsageError } from "../../src/errors";
 
+const COMMANDS = await allCommands();
+const init = (await findCommand("init"))!;
+const dispatch = (await findCommand("dispatch"))!;
+
 describe("command registry", () => {
-  test("the README's command table is the generated one", () => {
+  test("the README's command table is the generated one", async () => {
     const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
     const between = readme.split("<!-- commands:start -->\n")[1]?.split("\n<!-- commands:end -->")[0];
-    expect(between).toBe(readmeTable());
+    expect(between).toBe(await readmeTable());
   });
 
-  test("--help lists every registered command with its summary", () => {
-    const lines = generalHelp().split("\n");
+  test("--help lists every registered command with its summary", async () => {
+    const lines = (await generalHelp()).split("\n");
     for (const c of COMMANDS) expect(lines.some((l) => l.startsWith(`  ${c.name} `) && l.endsWith(`  ${c.summary}`))).toBe(true);
   });
 
@@ -47,7 +51,12 @@ describe("command registry", () => {
     expect(COMMANDS.map((c) => [c.name, c.summary])).toEqual(CLI_02);
   });
 
-  const init = findCommand("init")!;
+  test("each name the registry finds a command by is that command's own; other names find none", async () => {
+    expect(COMMAND_NAMES).toEqual(COMMANDS.map((c) => c.name));
+    for (const name of COMMAND_NAMES) expect((await findCommand(name))?.name).toBe(name);
+    for (const name of ["", "help", "Dispatch", "sentinel drain", "__proto__", "constructor"]) expect(await findCommand(name)).toBeUndefined();
+  });
+
   test.each([
     { argv: ["--yes"], ok: true },
     { argv: ["-y", "--lang", "es"], ok: true },
@@ -63,7 +72,6 @@ describe("command registry", () => {
     else expect(() => checkFlags(init, argv)).toThrow(UsageError);
   });
 
-  const dispatch = findCommand("dispatch")!;
   test.each([
     [["- fix the list"], ["- fix the list"]],
     [

@@ -5,34 +5,11 @@
  * server or page, no demo, and none of the packages only they use.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { routeOf } from "../../src/entry-route";
-
-const SRC = resolve(import.meta.dir, "../../src");
-const ts = new Bun.Transpiler({ loader: "ts" });
-
-/** Source files and packages reached from `entry` through static imports (type-only ones vanish on build). */
-function staticClosure(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const imp of ts.scanImports(readFileSync(file, "utf8").replace(/^#!.*/, ""))) {
-      if (imp.kind === "dynamic-import") continue;
-      if (!imp.path.startsWith(".")) {
-        packages.add(imp.path);
-        continue;
-      }
-      const base = resolve(dirname(file), imp.path);
-      const hit = [base, `${base}.ts`, join(base, "index.ts")].find((p) => p.endsWith(".ts") && existsSync(p));
-      if (hit) visit(hit);
-    }
-  };
-  visit(join(SRC, entry));
-  return { files: [...files].map((f) => relative(SRC, f)).sort(), packages: [...packages].sort() };
-}
+import { SRC, staticClosure } from "../closure";
+import { COMMAND_NAMES } from "../../src/commands";
 
 const NOT_IN_A_PASS = /^(main\.ts|commands\/|completion\/|upgrade\/|demo\/|forum\/(?!inbox\.ts$))/;
 const PACKAGES_NOT_IN_A_PASS = ["citty", "marked"];
@@ -45,10 +22,11 @@ describe("the sentinel's entry", () => {
     expect(packages.filter((p) => PACKAGES_NOT_IN_A_PASS.includes(p))).toEqual([]);
   });
 
-  test("the check sees what main loads", () => {
-    const { files, packages } = staticClosure("main.ts");
-    expect(files.filter((f) => NOT_IN_A_PASS.test(f)).length).toBeGreaterThan(10);
-    expect(packages).toContain("citty");
+  test("the check sees what the commands load", () => {
+    const closures = COMMAND_NAMES.map((name) => staticClosure(`commands/${name}.ts`));
+    expect(new Set(closures.flatMap((c) => c.files.filter((f) => NOT_IN_A_PASS.test(f)))).size).toBeGreaterThan(10);
+    expect(closures.flatMap((c) => c.packages)).toContain("citty");
+    expect(closures.flatMap((c) => c.packages)).toContain("marked");
   });
 
   test("a bare `vx sentinel` goes through the entry; its subcommands, help and other commands through main", () => {
