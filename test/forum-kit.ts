@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { type Queue, queue } from "./await-kit";
-import { VX_BIN, alive, vx, waitFor } from "./helpers";
+import { VX_BIN, alive, stopSentinels, vx, waitFor } from "./helpers";
 
 export type Forum = Queue & {
   run(args: string[]): ReturnType<typeof vx>;
@@ -18,7 +18,7 @@ export type Forum = Queue & {
   req(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   stop(): Promise<void>;
-  /** `await using f = await forum()`: the server stopped and the sandbox removed at the end. */
+  /** `await using f = await forum()`: the server and any sentinel stopped and the sandbox removed at the end. */
   [Symbol.asyncDispose](): Promise<void>;
 };
 
@@ -66,6 +66,8 @@ export async function forum(env: Record<string, string> = {}): Promise<Forum> {
     },
     async [Symbol.asyncDispose]() {
       await f.stop();
+      // A wake the server wrote may have started the state root's sentinel: stopped here, not left to notice its root gone.
+      await stopSentinels(q.home);
       q[Symbol.dispose]();
     },
   });
