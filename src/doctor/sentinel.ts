@@ -1,5 +1,5 @@
 /** Doctor's sentinel check (DOC-11) and pending-wakes check (DOC-13). Never stops a process. */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { liveAwaiters } from "../awaiters/registry";
 import { psEnv } from "../procs";
@@ -31,7 +31,9 @@ function sameHome(pid: number, home: string | undefined): boolean {
   try {
     const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     return env.includes(`HOME=${home}`);
-  } catch {
+  } catch (err) {
+    // Ended since ps listed it (another HOME's sentinel stopping, say): no longer alive, so not counted.
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" && existsSync("/proc/self")) return false;
     return true; // No /proc (macOS) or not ours to read: count it, as ps did.
   }
 }
