@@ -90,13 +90,14 @@ describe("the owner walk on real processes under COLUMNS=80", () => {
   const platforms = process.platform === "linux" ? ["linux", PS] : [PS];
   test.each(platforms)("(%s path) the long wrapper is skipped and this test runner is the owner", async (platform) => {
     const command = `: ${"padding-".repeat(12)}; sleep 60; : vx sentinel await`;
-    const wrapper = Bun.spawn(["/bin/sh", "-c", command], { stdout: "ignore", stderr: "ignore" });
+    // Its own process group: the shell's `sleep 60` child goes with it, not left running for a minute.
+    const wrapper = Bun.spawn(["/bin/sh", "-c", command], { stdout: "ignore", stderr: "ignore", detached: true });
     try {
       await execed(wrapper.pid, basename(realpathSync("/bin/sh")));
       expect(await findOwner(wrapper.pid, realExec, platform)).toEqual({ owner: process.pid, ownerCommand: expect.any(String), wrappers: [wrapper.pid] });
       expect(await chainHolds(wrapper.pid, { owner: process.pid, ownerCommand: "", wrappers: [wrapper.pid] }, realExec, platform)).toBe(true);
     } finally {
-      wrapper.kill();
+      process.kill(-wrapper.pid, "SIGKILL");
       await wrapper.exited;
     }
   });
