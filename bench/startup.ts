@@ -6,21 +6,18 @@
  * working`, which a soldier's hooks run on every event, recording a task's state as a hook does).
  * Usage: bun run build && bun bench/startup.ts [runs]
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { projectKey } from "../src/state/paths";
-import { VX, benchWorld, emptyBinary, interleaved, interleavedCpu } from "./lib";
+import { projectPaths } from "../src/state/paths";
+import { VX, benchWorld, emptyBinary, interleaved, interleavedCpu, taskFile } from "./lib";
 
 const runs = Number(process.argv[2] ?? 60);
 const w = benchWorld();
 // A task for the report to name (VX_TASK_ID, as a hook outside its camp gives it): its state file is written each run.
 const TASK = "0123456789abcdef";
-const tasks = join(w.home, ".vexillum", "projects", projectKey(w.project), "tasks");
-mkdirSync(tasks, { recursive: true });
-writeFileSync(
-  join(tasks, `${TASK}.json`),
-  JSON.stringify({ id: TASK, schema_version: 1, kind: "mission", prompt: "p", status: "running", created_at: "2026-12-07T00:00:00Z", updated_at: "2026-12-07T00:00:00Z" }),
-);
+const paths = projectPaths(join(w.home, ".vexillum"), w.project);
+mkdirSync(paths.tasksDir, { recursive: true });
+taskFile(paths, TASK, {});
 const empty = await emptyBinary(w.base);
 const same = await emptyBinary(w.base, true);
 const [e, e2, s] = interleaved(
