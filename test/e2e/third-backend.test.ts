@@ -15,8 +15,6 @@ let copy = "";
  * spends more CPU compiling than it wins back.
  */
 const CHILD_ENV = { ...process.env, NO_COLOR: "1", BUN_JSC_useFTLJIT: "0" };
-/** TypeScript 7's native `tsc` (package.json's `typescript-7`): the type checker `bun run typecheck` runs. */
-const TSC = join(ROOT, "node_modules/typescript-7/bin/tsc");
 
 /** Replaces `from` by `to` in the copy's `file`, once, failing when it is not there. */
 function edit(file: string, from: string, to: string): void {
@@ -31,9 +29,9 @@ function run(argv: string[]): { code: number; out: string } {
   return { code: p.exitCode, out: `${p.stdout.toString()}${p.stderr.toString()}` };
 }
 
-/** `tsc --noEmit -p <tsconfig>` in the copy: its exit code and its diagnostics, unstyled. */
+/** The project's own type check (`bun run typecheck`) of `tsconfig` in the copy: its exit code and its diagnostics, unstyled. */
 function typecheck(tsconfig: string): { code: number; out: string } {
-  return run([process.execPath, TSC, "--noEmit", "--pretty", "false", "-p", tsconfig]);
+  return run([process.execPath, "run", "--silent", "typecheck", "--pretty", "false", "-p", tsconfig]);
 }
 
 beforeAll(() => {
