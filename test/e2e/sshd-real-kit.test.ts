@@ -115,8 +115,17 @@ test("stop ends the listener, a live session and its programs (one setsid'd away
     }
     const programs = line.trim().split(" ").map(Number);
     expect(programs).toHaveLength(2);
-    const before = serverProcesses((d) => d === sshd.dir).map((f) => f.pid);
-    for (const pid of [sshd.pid, ...programs]) expect(before).toContain(pid);
+    // The line is echoed before the backgrounded program's exec ends, and a process inside execve
+    // shows no environment for a moment: wait until both programs carry the mark.
+    const before = await waitFor(
+      () => {
+        const now = serverProcesses((d) => d === sshd.dir).map((f) => f.pid);
+        return programs.every((p) => now.includes(p)) && now;
+      },
+      10_000,
+      "both programs to show the session's mark",
+    );
+    expect(before).toContain(sshd.pid);
     // The listener, the session's sshd and the two programs at least.
     expect(before.length).toBeGreaterThanOrEqual(4);
     await sshd.stop();
