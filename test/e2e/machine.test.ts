@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, writeExecutable, writeTaskFile } from "../helpers";
+import { sha256File } from "../release-kit";
 import { type Sshd, startSshd } from "../sshd-real";
 import { sandboxPath } from "../tool-path";
 import { controlPath } from "../../src/machines/ssh";
@@ -43,7 +44,7 @@ describe("vx machine over a real sshd (MCH-01..05)", () => {
     expect(r.stdout).toMatch(new RegExp(`^machine box: ${sshd.destination} vx ${versionOfBin().replaceAll(".", "\\.")} linux-(x64|arm64)\\n$`));
     expect(r.code).toBe(0);
     expect(statSync(remoteVx()).mode & 0o777).toBe(0o755);
-    expect(Bun.hash(readFileSync(remoteVx()))).toBe(Bun.hash(readFileSync(VX_BIN)));
+    expect(sha256File(remoteVx())).toBe(sha256File(VX_BIN));
     const doc = machinesJson();
     expect(doc.self_id).toMatch(/^[0-9a-f]{16}$/);
     expect(doc.machines.box).toMatchObject({ destination: sshd.destination, vx_path: remoteVx(), vx_version: versionOfBin() });
@@ -85,7 +86,7 @@ describe("vx machine over a real sshd (MCH-01..05)", () => {
     const forced = await run("add", "gpu", sshd.destination, "--force");
     expect(forced.code).toBe(0);
     expect(forced.stderr).toBe(`vx: installing vx ${versionOfBin()} on gpu at ~/.local/bin/vx (it had vx 999.0.0)\n`);
-    expect(Bun.hash(readFileSync(remoteVx()))).toBe(Bun.hash(readFileSync(VX_BIN)));
+    expect(sha256File(remoteVx())).toBe(sha256File(VX_BIN));
   });
 
   test("machine doctor: the connection, vx there, and the machine's own tool lines under its name", async () => {

@@ -120,7 +120,7 @@ test("stop ends the listener, a live session and its programs (one setsid'd away
     const before = await waitFor(
       () => {
         const now = serverProcesses((d) => d === sshd.dir).map((f) => f.pid);
-        return programs.every((p) => now.includes(p)) && now;
+        return programs.every((p) => now.includes(p)) ? now : undefined;
       },
       10_000,
       "both programs to show the session's mark",
