@@ -7,7 +7,7 @@ import { scaled, seconds } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { ensureStateDir } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
@@ -83,12 +83,14 @@ export async function runSentinel(deps: Deps): Promise<number> {
  * AWT-04) and every `states/` dir (a soldier's `vx report idle`). Updated after each pass, before
  * delivery, so nothing written from then on slips past it.
  */
-function changeWatch(clock: Deps["clock"], log: Log) {
+export function changeWatch(clock: Deps["clock"], log: Log) {
   let current: { key: string; waker: Waker } | undefined;
-  // A missing directory cannot be watched.
-  const made = (root: string, dir: string) => {
+  // A missing directory cannot be watched. Made only inside a project's state dir that is still there:
+  // a root removed since the pass listed it is never made again (the loop then stops on it).
+  const made = (p: ProjectPaths, dir: string) => {
     try {
-      ensureStateDir(root, dir);
+      if (!lstatSync(p.stateDir, { throwIfNoEntry: false })?.isDirectory()) return false;
+      ensureStateDir(p.root, dir);
       return true;
     } catch {
       return false; // unwatchable: the poll is the safety net
@@ -101,8 +103,8 @@ function changeWatch(clock: Deps["clock"], log: Log) {
       const key = [...hookless.map((p) => `q ${p.stateDir}`), ...dirs.map((p) => `s ${p.stateDir}`)].join("\n");
       if (current?.key === key) return;
       current?.waker.close();
-      const queues = hookless.flatMap((p) => (made(p.root, p.forumWakesDir) ? [p.wakesDir, p.forumWakesDir] : []));
-      const states = dirs.filter((p) => made(p.root, p.statesDir)).map((p) => p.statesDir);
+      const queues = hookless.flatMap((p) => (made(p, p.forumWakesDir) ? [p.wakesDir, p.forumWakesDir] : []));
+      const states = dirs.filter((p) => made(p, p.statesDir)).map((p) => p.statesDir);
       const watched = [...queues, ...states];
       current = { key, waker: createWaker(watched, clock) };
       log(`sentinel: watching ${queues.length} queue and ${states.length} states dir(s) for changes`);
