@@ -412,7 +412,7 @@ export async function hostileArchive(path: string, kind: { link: string } | "dir
   await put(new Uint8Array(2 * BLOCK));
   gz.end();
   await closed;
-  return new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex");
+  return sha256File(path);
 }
 
 /** A release dir for `version` around a hostile archive (see hostileArchive), under `parent`. */

@@ -11,15 +11,15 @@ import { realClock } from "../../src/time";
 const base = mkdtempSync(join(tmpdir(), "vx-watch-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+/** A project's state dir under `base/home/.vexillum`, as the pass lists it. */
 function project() {
-  const root = join(base, "home", ".vexillum");
-  const paths = projectPaths(root, join(base, "project"));
+  const paths = projectPaths(join(base, "home", ".vexillum"), join(base, "project"));
   mkdirSync(paths.stateDir, { recursive: true });
-  return { root, paths };
+  return paths;
 }
 
 test("a project's states dir is made so a soldier's report can wake the sentinel", () => {
-  const { paths } = project();
+  const paths = project();
   const watch = changeWatch(realClock, () => {});
   try {
     watch.update([paths]);
@@ -30,7 +30,7 @@ test("a project's states dir is made so a soldier's report can wake the sentinel
 });
 
 test("a root removed after the pass listed it is not made again, nor anything above it", () => {
-  const { paths } = project();
+  const paths = project();
   rmSync(join(base, "home"), { recursive: true });
   const watch = changeWatch(realClock, () => {});
   try {
