@@ -129,13 +129,23 @@ describe("vx demo", () => {
       expect(sentinels.filter(alive).length).toBe(1);
       expect(readdirSync(d.tmp).length).toBe(1);
 
-      const again = await vx(["demo"], { cwd: s.home, env: d.env });
-      expect(again.stderr).toContain(`an earlier vx demo was stopped before its teardown: its tmux server, sentinel and temp dir ${dirname(home)} are cleaned up now\n`);
-      expect(again.code).toBe(0);
+      // The next demo cleans up first; at its first wait, Ctrl-C ends it (a whole demo is the first test's).
+      const again = startDemo(s, d);
+      try {
+        await waitFor(() => again.stderr().includes("$ vx sentinel await"), 120_000, "the next demo to wait for its first wake");
+        again.proc.kill("SIGINT");
+        expect(await again.proc.exited).toBe(130);
+        await again.reading;
+      } finally {
+        again.proc.kill("SIGKILL");
+      }
+      const againText = again.stderr();
+      expect(againText).toContain(`an earlier vx demo was stopped before its teardown: its tmux server, sentinel and temp dir ${dirname(home)} are cleaned up now\n`);
+      expect(againText.indexOf("cleaned up now")).toBeLessThan(againText.indexOf("$ vx init --yes"));
       expect(Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "ignore", stderr: "ignore" }).exitCode).not.toBe(0);
       for (const pid of sentinels) expect(alive(pid)).toBe(false);
       expect(processesOf(home)).toEqual([]);
-      assertNothingLeft(d, again.stderr);
+      assertNothingLeft(d, againText);
     } finally {
       proc.kill("SIGKILL");
       // Whatever the fix failed to stop: the server by its socket, the sentinel by its pid (still a sentinel), nothing else.
