@@ -11,7 +11,7 @@ import { type Run, type World, commitAll, run } from "./world";
 type Soldier = { name: string; id: string; kind: "mission" | "scout"; prompt: string; session?: string };
 type Change = { id: string; to: string; report?: string };
 
-const ORDERS: Omit<Soldier, "id">[] = [
+export const ORDERS: Omit<Soldier, "id">[] = [
   { name: "alpha", kind: "mission", prompt: "Make the greeting friendlier.\nwrite greeting.txt: Hello, world!" },
   { name: "bravo", kind: "scout", prompt: "Find out which language the greeting should be in, and report.\nask: English or Spanish for the greeting?" },
   { name: "charlie", kind: "mission", prompt: "Make the greeting welcome our users.\nwrite greeting.txt: Welcome, friends of the shop!" },
@@ -35,8 +35,13 @@ export type Commander = {
   awaiting?: Bun.Subprocess;
 };
 
-async function vx(c: Commander, args: string[], opts: { show?: boolean; ok?: boolean; quiet?: boolean } = {}): Promise<Run> {
+/** A Ctrl-C is acted on before the next command starts (one already running finishes: it is the world's, torn down after). */
+function stopIfInterrupted(c: Commander): void {
   if (c.signal.aborted) throw new DemoFailure("interrupted");
+}
+
+async function vx(c: Commander, args: string[], opts: { show?: boolean; ok?: boolean; quiet?: boolean } = {}): Promise<Run> {
+  stopIfInterrupted(c);
   if (opts.show !== false) c.say.cmd(args);
   const r = await run(c.deps, [...c.deps.self, ...args], c.world.project, c.world.env);
   const shown = opts.quiet ? r.stdout : `${r.stdout}${r.stderr}`;
@@ -50,12 +55,14 @@ async function dispatchAll(c: Commander): Promise<Soldier[]> {
   c.say.say("The commander splits the work and dispatches a soldier per piece. Each soldier gets a camp: its");
   c.say.say("own git worktree and branch, so soldiers never step on each other or on the project's checkout.");
   c.say.say("A mission delivers commits; a scout delivers a report. Here the three are dispatched at once:");
+  stopIfInterrupted(c);
   const runs = await Promise.all(
     ORDERS.map((o) => {
       const args = ["dispatch", "--kind", o.kind, "--backend", "tmux", "--harness", "demo", o.prompt];
       return run(c.deps, [...c.deps.self, ...args], c.world.project, c.world.env).then((r) => ({ o, args, r }));
     }),
   );
+  stopIfInterrupted(c);
   const soldiers: Soldier[] = [];
   for (const { o, args, r } of runs) {
     c.say.cmd(args);
@@ -80,6 +87,8 @@ async function dispatchAll(c: Commander): Promise<Soldier[]> {
 
 /** The real `vx sentinel await`, as the commander's Stop hook runs it: blocks until a wake, exits 2. */
 async function awaitWake(c: Commander): Promise<Change[]> {
+  // The signal handler ends a running await; one started after it would block until a wake.
+  stopIfInterrupted(c);
   c.say.cmd(["sentinel", "await"]);
   const started = c.deps.clock.now();
   const proc = Bun.spawn([...c.deps.self, "sentinel", "await"], { cwd: c.world.project, env: c.world.env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
@@ -88,7 +97,7 @@ async function awaitWake(c: Commander): Promise<Change[]> {
   const [code, text] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   clearTimeout(timer);
   c.awaiting = undefined;
-  if (c.signal.aborted) throw new DemoFailure("interrupted");
+  stopIfInterrupted(c);
   if (code !== EXIT.wakeDelivered) throw new DemoFailure(`vx sentinel await exited ${code} without a wake (after ${Math.round((c.deps.clock.now() - started) / 1000)}s)`);
   c.say.say(`    (woken after ${((c.deps.clock.now() - started) / 1000).toFixed(1)}s)`);
   c.say.out(text);

@@ -34,13 +34,13 @@ function processesOf(home: string): number[] {
 
 /** Everything the narration names that must be gone: the socket's server, the sentinel, the dir. */
 function assertNothingLeft(d: Demo, stderr: string): void {
-  const socket = /tmux -S (\S+) attach/.exec(stderr)?.[1];
-  expect(socket).toBeDefined();
-  const ls = Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "pipe", stderr: "pipe" });
-  expect(ls.exitCode).not.toBe(0);
-  for (const m of stderr.matchAll(/auto-started sentinel \(pid (\d+)\)/g)) expect(alive(Number(m[1]))).toBe(false);
   const demoDir = /private HOME: (\S+)\/home\/\.vexillum/.exec(stderr)?.[1];
   expect(demoDir).toBeDefined();
+  // Named once the soldiers run; a demo stopped before that made its server at the same place.
+  const socket = /tmux -S (\S+) attach/.exec(stderr)?.[1] ?? join(demoDir!, "tmux", `tmux-${process.getuid?.()}`, "default");
+  const ls = Bun.spawnSync(["tmux", "-S", socket, "list-sessions"], { env: d.env, stdout: "pipe", stderr: "pipe" });
+  expect(ls.exitCode).not.toBe(0);
+  for (const m of stderr.matchAll(/auto-started sentinel \(pid (\d+)\)/g)) expect(alive(Number(m[1]))).toBe(false);
   expect(processesOf(join(demoDir!, "home"))).toEqual([]);
   expect(readdirSync(d.tmp)).toEqual([]);
 }
@@ -129,10 +129,10 @@ describe("vx demo", () => {
       expect(sentinels.filter(alive).length).toBe(1);
       expect(readdirSync(d.tmp).length).toBe(1);
 
-      // The next demo cleans up first; at its first wait, Ctrl-C ends it (a whole demo is the first test's).
+      // The next demo cleans up first; on its first command, Ctrl-C ends it (a whole demo is the first test's).
       const again = startDemo(s, d);
       try {
-        await waitFor(() => again.stderr().includes("$ vx sentinel await"), 120_000, "the next demo to wait for its first wake");
+        await waitFor(() => again.stderr().includes("$ vx init --yes"), 120_000, "the next demo past its clean-up");
         again.proc.kill("SIGINT");
         expect(await again.proc.exited).toBe(130);
         await again.reading;
@@ -142,6 +142,8 @@ describe("vx demo", () => {
       const againText = again.stderr();
       expect(againText).toContain(`an earlier vx demo was stopped before its teardown: its tmux server, sentinel and temp dir ${dirname(home)} are cleaned up now\n`);
       expect(againText.indexOf("cleaned up now")).toBeLessThan(againText.indexOf("$ vx init --yes"));
+      // The Ctrl-C came during its first commands: no wait for a wake was started after it.
+      expect(againText).not.toContain("$ vx sentinel await");
       expect(Bun.spawnSync(["tmux", "-S", socket!, "list-sessions"], { env: d.env, stdout: "ignore", stderr: "ignore" }).exitCode).not.toBe(0);
       for (const pid of sentinels) expect(alive(pid)).toBe(false);
       expect(processesOf(home)).toEqual([]);

@@ -1,12 +1,15 @@
 /** The pure parts of `vx demo` (CMD-DEMO-01/02): the soldier's script lines, conflict resolution, wake parsing, refusals. */
 import { describe, expect, test } from "bun:test";
 import { directives, inputReader, keepBoth, reportFile } from "../../src/demo/soldier";
-import { wakeChanges } from "../../src/demo/script";
-import { demoEnv } from "../../src/demo/world";
+import type { Narrator } from "../../src/demo/narrate";
+import { ORDERS, commanderScript, wakeChanges } from "../../src/demo/script";
+import { demoEnv, worldAt } from "../../src/demo/world";
 import { HARNESSES, LISTED_HARNESS_NAMES } from "../../src/harnesses";
 import { demo } from "../../src/harnesses/demo";
 import { stateHooks } from "../../src/harnesses/soldier-hooks";
 import { dispatchText, followUpText } from "../../src/soldiers/prompt-text";
+import { testDeps } from "../deps";
+import { execStub } from "../fakes/exec";
 
 describe("demo soldier script", () => {
   test("reads only the general's own text, never vx's blocks below it", () => {
@@ -88,5 +91,42 @@ describe("demo soldier input", () => {
     expect(input("1~")).toEqual([]);
     expect(input("\r")).toEqual(["line one\nline two"]);
     expect(input("typed\r\r")).toEqual(["typed"]);
+  });
+});
+
+describe("demo commander, interrupted (Ctrl-C)", () => {
+  const quiet: Narrator = { title() {}, say() {}, cmd() {}, out() {}, logTo() {} };
+
+  /** A commander on a strict exec stub; `abortOn` is the argv word whose call the Ctrl-C lands in. */
+  function commander(abortOn: string) {
+    const ac = new AbortController();
+    const stub = execStub();
+    const deps = testDeps({ cwd: "/nonexistent", env: {} });
+    const world = worldAt(deps, "/nonexistent/vx-demo-abcdef");
+    deps.exec = {
+      run: async (argv, opts) => {
+        const r = await stub.run(argv, opts);
+        if (argv.includes(abortOn)) ac.abort();
+        return r;
+      },
+    };
+    return { stub, c: { deps, world, say: quiet, signal: ac.signal } };
+  }
+
+  test("during vx init: the script stops before the dispatches", async () => {
+    const { stub, c } = commander("init");
+    stub.expect(["false", "init", "--yes", "--backend", "tmux"]);
+    stub.expect(["git", "add", "-A"]).expect(["git", "commit", "-q", "-m", "vx init"]);
+    await expect(commanderScript(c)).rejects.toThrow("interrupted");
+  });
+
+  test("during the dispatches: they finish, and no await is started", async () => {
+    const { stub, c } = commander("dispatch");
+    stub.expect(["false", "init", "--yes", "--backend", "tmux"]);
+    stub.expect(["git", "add", "-A"]).expect(["git", "commit", "-q", "-m", "vx init"]);
+    const running = { stdout: "task_id=0123456789abcdef kind=mission camp_slot=1\nstatus=running\n" };
+    stub.expectAnyOrder(ORDERS.map((o) => ({ argv: ["false", "dispatch", "--kind", o.kind, "--backend", "tmux", "--harness", "demo", o.prompt], reply: running })));
+    // An await would be a real process of `false`: spawned, it would exit 1 and fail the script otherwise.
+    await expect(commanderScript(c)).rejects.toThrow("interrupted");
   });
 });
