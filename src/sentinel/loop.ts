@@ -7,8 +7,8 @@ import { scaled, seconds } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
-import { lstatSync, statSync } from "node:fs";
-import { ensureStateDir } from "../state/files";
+import { statSync } from "node:fs";
+import { ensureStateDir, isDirectory } from "../state/files";
 import { hasHooklessCommander } from "../commanders/check";
 import { injectWakes } from "../commanders/inject";
 import { realNotifier } from "../wakes/notify";
@@ -89,7 +89,7 @@ export function changeWatch(clock: Deps["clock"], log: Log) {
   // a root removed since the pass listed it is never made again (the loop then stops on it).
   const made = (p: ProjectPaths, dir: string) => {
     try {
-      if (!lstatSync(p.stateDir, { throwIfNoEntry: false })?.isDirectory()) return false;
+      if (!isDirectory(p.stateDir)) return false;
       ensureStateDir(p.root, dir);
       return true;
     } catch {
