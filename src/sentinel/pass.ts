@@ -28,11 +28,12 @@ import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "../lifecycle/observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
 import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
+import { type History, fileStat, remember, unreadKnown } from "./history";
 
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
-/** Log de-duplication only; every fact a decision needs is on disk (STA-01). */
-type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string> };
+/** Log de-duplication, and which unchanged files the pass may leave unread; every fact a decision needs is on disk (STA-01). */
+type PassMemory = { corrupt: Set<string>; statuses: Set<string>; errors: Map<string, string>; history: History };
 
 export type PassCtx = {
   root: string;
@@ -46,12 +47,14 @@ export type PassCtx = {
   /** Test overrides of the registry's backends. */
   backends?: Partial<Record<BackendName, SoldierBackend>>;
   closeLeft?: Partial<Record<BackendName, Backend["closeLeft"]>>;
+  /** Test override of the kernel's clock, which stamps the task files (sentinel/history.ts). */
+  fsNow?: () => number;
 };
 
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
 export function newMemory(): PassMemory {
-  return { corrupt: new Set(), statuses: new Set(), errors: new Map() };
+  return { corrupt: new Set(), statuses: new Set(), errors: new Map(), history: new Map() };
 }
 
 export { stateDirs };
@@ -78,17 +81,27 @@ function logOnce(ctx: Pick<PassCtx, "memory" | "log">, key: string, message: str
   ctx.log(message);
 }
 
-/** Tasks of one project; a corrupt or too-new file is logged once and skipped, never rewritten. */
-function loadTasks(ctx: PassCtx, paths: ProjectPaths, mirrors: Mirrors, linger: number): Task[] {
+type Load = { mirrors: Mirrors; linger: number; history: History; leased: () => Set<string> | undefined };
+
+/** Tasks of one project the pass has a use for; a corrupt or too-new file is logged once and skipped, never rewritten. */
+function loadTasks(ctx: PassCtx, paths: ProjectPaths, load: Load): Task[] {
   const out: Task[] = [];
   for (const name of taskFileNames(paths)) {
     const path = join(paths.tasksDir, name);
+    const st = fileStat(path);
+    const known = unreadKnown(ctx.memory.history, path, st, load.leased);
+    if (known) {
+      load.history.set(path, known);
+      continue;
+    }
     try {
       const text = readStateText(path);
       const task = text === undefined ? undefined : parseTaskFile(path, text).value;
       // A soldier on another machine is its own sentinel's; this file is the relay's mirror (MCH-07).
-      if (task && task.machine === undefined) out.push(task);
-      else if (task) noteMirror(mirrors, paths.key, task, ctx.clock.now(), linger);
+      if (task && task.machine === undefined) {
+        out.push(task);
+        remember(load.history, path, st, task, ctx.fsNow?.());
+      } else if (task) noteMirror(load.mirrors, paths.key, task, ctx.clock.now(), load.linger);
       ctx.memory.corrupt.delete(path);
     } catch (err) {
       if (!ctx.memory.corrupt.has(path)) ctx.log(`sentinel: skipping ${errorText(err)}`);
@@ -96,6 +109,15 @@ function loadTasks(ctx: PassCtx, paths: ProjectPaths, mirrors: Mirrors, linger: 
     }
   }
   return out;
+}
+
+/** Ids holding a camp lease; undefined when the pool cannot be read (no reopen this pass). */
+function readLeased(paths: ProjectPaths): Set<string> | undefined {
+  try {
+    return leasedTasks(paths);
+  } catch {
+    return undefined;
+  }
 }
 
 /** SEN-05: pending wakes for a hook-less commander need the agent list for the injector (CMDR-08, CMDR-09); commanders.json is read only then. */
@@ -111,6 +133,13 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const dirs = stateDirs(ctx.root);
   const mirrors = newMirrors();
   const linger = scaled("relayLinger", ctx.env);
+  const history: History = new Map();
+  // Reopen candidates need a leased camp; the pool is read at most once per project, only when one is in question (SEN-20).
+  const leased = new Map<string, Set<string> | undefined>();
+  const leasedIn = (paths: ProjectPaths) => {
+    if (!leased.has(paths.key)) leased.set(paths.key, readLeased(paths));
+    return leased.get(paths.key);
+  };
   for (const paths of dirs) {
     // The wake journal apart from the tasks: a broken wakes/ must not stop the project being watched.
     try {
@@ -123,26 +152,18 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
       reportTickError(ctx, `${paths.key} journal`, err);
     }
     try {
-      projects.push({ paths, tasks: loadTasks(ctx, paths, mirrors, linger) });
+      projects.push({ paths, tasks: loadTasks(ctx, paths, { mirrors, linger, history, leased: () => leasedIn(paths) }) });
       reportTickError(ctx, `${paths.key} tasks`, undefined);
     } catch (err) {
       reportTickError(ctx, `${paths.key} tasks`, err);
     }
   }
 
+  ctx.memory.history = history;
+
   for (const p of projects) await settleAbandoned(ctx, p);
 
-  // Reopen candidates need a leased camp; the pool is read once per project (SEN-20).
-  const leased = new Map<string, Set<string> | undefined>();
-  for (const p of projects) {
-    if (!p.tasks.some(isReopenCandidate)) continue;
-    try {
-      leased.set(p.paths.key, leasedTasks(p.paths));
-    } catch {
-      leased.set(p.paths.key, undefined);
-    }
-  }
-  const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leased.get(p.paths.key)?.has(t.id));
+  const reopenable = (p: Project, t: Task) => isReopenCandidate(t) && Boolean(leasedIn(p.paths)?.has(t.id));
   // Each backend is asked once, for the tasks this pass will judge (SEN-05, TMX-04).
   const wanted = new Map<BackendName, Task[]>();
   for (const p of projects) {
