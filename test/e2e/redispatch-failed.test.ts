@@ -95,6 +95,8 @@ describe("vx redispatch of a failed task (tmux)", () => {
 
   test("T3, a session tmux could not create: redispatched once tmux can make it", async () => {
     await using f = await tmuxField();
+    // A 3 s readiness wait for the redispatch: at 0.02 (600 ms) a loaded machine once started the harness too late.
+    f.env.VX_TIME_SCALE = "0.1";
     // The socket's directory cannot be made under a file: tmux never gets to start the session.
     const blocked = join(f.home, "not-a-dir");
     writeFileSync(blocked, "");
