@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { LIKE_VX, LIKE_VX_COMPILE } from "../scripts/build-options";
 import { realExec } from "../src/exec";
 import { NOMINAL_WINDOWS } from "../src/lifecycle/decide";
-import { newMemory, runPass } from "../src/sentinel/pass";
+import { type PassCtx, newMemory, runPass } from "../src/sentinel/pass";
 import type { ProjectPaths } from "../src/state/paths";
 import type { Task } from "../src/state/schemas";
 import { realClock } from "../src/time";
@@ -114,8 +114,15 @@ export function fakeHerdrList(bin: string, base: string, agents: unknown[]): { c
  * tmux the passes call): each pass's CPU in ms (the first `warmup` left out) and the processes
  * `count` says it started.
  */
-export async function timedPasses(root: string, env: Record<string, string>, count: () => number, n: number, warmup: number): Promise<{ cpu: number[]; perPass: number[] }> {
-  const ctx = {
+export async function timedPasses(
+  root: string,
+  env: Record<string, string>,
+  count: () => number,
+  n: number,
+  warmup: number,
+  extra: Partial<PassCtx> = {},
+): Promise<{ cpu: number[]; perPass: number[] }> {
+  const ctx: PassCtx = {
     root,
     exec: realExec,
     clock: realClock,
@@ -123,6 +130,7 @@ export async function timedPasses(root: string, env: Record<string, string>, cou
     log: () => {},
     windows: NOMINAL_WINDOWS,
     memory: newMemory(),
+    ...extra,
   };
   const cpu: number[] = [];
   const perPass: number[] = [];

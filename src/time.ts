@@ -106,8 +106,8 @@ export const GUARDS = {
   toolProbe: 10 * S,
   downloadStall: 30 * S,
   /**
-   * A task file's ctime this far behind the clock before the pass may leave it unread (sentinel/history.ts): coarser than any
-   * file system's timestamp tick (FAT's is 2 s), so a rewrite within one tick cannot look unchanged. Never scaled: it is the disk's.
+   * How long a task file must be seen unchanged before the pass may leave it unread (sentinel/history.ts): coarser than any
+   * file system's timestamp tick (FAT's mtime is 2 s), so a later rewrite cannot look unchanged. Never scaled: it is the disk's.
    */
   historySettled: 3 * S,
   /** Shortest pause between await polls: a tiny VX_TIME_SCALE must not make a busy loop (the queue watch still answers at once, AWT-04). */

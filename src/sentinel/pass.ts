@@ -28,7 +28,7 @@ import { type Log, errorText, foreign } from "./log";
 import { observe, stabilize } from "../lifecycle/observe";
 import { isReopenCandidate, reopenIfWorking } from "./reopen";
 import { failAbandonedLaunch, isAbandonedLaunch } from "../backends/leftovers";
-import { type History, fileStat, remember, unreadKnown } from "./history";
+import { type History, type HistoryPass, historyPass, leaveUnread, look, remember } from "./history";
 
 const KNOWN_STATUSES = new Set(["working", "blocked", "idle", "done", "unknown", ""]);
 
@@ -47,10 +47,11 @@ export type PassCtx = {
   /** Test overrides of the registry's backends. */
   backends?: Partial<Record<BackendName, SoldierBackend>>;
   closeLeft?: Partial<Record<BackendName, Backend["closeLeft"]>>;
-  /** Test override of the kernel's clock, which stamps the task files (sentinel/history.ts). */
-  fsNow?: () => number;
+  /** Test override of the real monotonic clock that says how long a task file stayed unchanged (sentinel/history.ts). */
+  fileClock?: Pick<Clock, "monotonic">;
 };
 
+/** `tasks`: those the pass may act on; sentinel/history.ts leaves the rest unread, so a new use of a finished task widens its rule. */
 type Project = { paths: ProjectPaths; tasks: Task[] };
 
 export function newMemory(): PassMemory {
@@ -81,26 +82,22 @@ function logOnce(ctx: Pick<PassCtx, "memory" | "log">, key: string, message: str
   ctx.log(message);
 }
 
-type Load = { mirrors: Mirrors; linger: number; history: History; leased: () => Set<string> | undefined };
+type Load = { mirrors: Mirrors; linger: number; history: HistoryPass; leased: () => Set<string> | undefined };
 
 /** Tasks of one project the pass has a use for; a corrupt or too-new file is logged once and skipped, never rewritten. */
 function loadTasks(ctx: PassCtx, paths: ProjectPaths, load: Load): Task[] {
   const out: Task[] = [];
   for (const name of taskFileNames(paths)) {
     const path = join(paths.tasksDir, name);
-    const st = fileStat(path);
-    const known = unreadKnown(ctx.memory.history, path, st, load.leased);
-    if (known) {
-      load.history.set(path, known);
-      continue;
-    }
+    const seen = look(load.history, path);
+    if (leaveUnread(load.history, path, seen, load.leased)) continue;
     try {
       const text = readStateText(path);
       const task = text === undefined ? undefined : parseTaskFile(path, text).value;
       // A soldier on another machine is its own sentinel's; this file is the relay's mirror (MCH-07).
       if (task && task.machine === undefined) {
         out.push(task);
-        remember(load.history, path, st, task, ctx.fsNow?.());
+        remember(load.history, path, seen, task);
       } else if (task) noteMirror(load.mirrors, paths.key, task, ctx.clock.now(), load.linger);
       ctx.memory.corrupt.delete(path);
     } catch (err) {
@@ -133,8 +130,9 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
   const dirs = stateDirs(ctx.root);
   const mirrors = newMirrors();
   const linger = scaled("relayLinger", ctx.env);
-  const history: History = new Map();
+  const history = historyPass(ctx.memory.history, ctx.fileClock);
   // Reopen candidates need a leased camp; the pool is read at most once per project, only when one is in question (SEN-20).
+  // Read while loading, before abandoned launches are settled: a lease taken meanwhile waits for the next pass.
   const leased = new Map<string, Set<string> | undefined>();
   const leasedIn = (paths: ProjectPaths) => {
     if (!leased.has(paths.key)) leased.set(paths.key, readLeased(paths));
@@ -159,7 +157,7 @@ export async function runPass(ctx: PassCtx): Promise<PassResult> {
     }
   }
 
-  ctx.memory.history = history;
+  ctx.memory.history = history.next;
 
   for (const p of projects) await settleAbandoned(ctx, p);
 
