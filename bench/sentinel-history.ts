@@ -44,7 +44,7 @@ async function cpuPerPass(finished: number): Promise<{ first: number; later: num
 }
 
 const base = (await cpuPerPass(0)).later;
-console.log(`idle pass over ${PROJECTS} projects, ${passes} in-process passes each (median CPU per pass after the first):`);
+console.log(`idle pass over ${PROJECTS} projects, ${passes} in-process passes each (median CPU of the passes after the first five):`);
 console.log(`  no finished task (baseline): ${base.toFixed(2)} ms`);
 for (const n of [1_000, 10_000]) {
   const { first, later } = await cpuPerPass(n);
