@@ -41,6 +41,16 @@ function historyWorld() {
   });
 }
 
+/** A failed task whose file the pass has come to leave unread. */
+async function settledFailure(w: ReturnType<typeof historyWorld>) {
+  const { paths } = w.addProject();
+  const id = w.writeTask(paths, { id: taskId(), status: "failed" }).id;
+  await w.pass();
+  await w.pass();
+  expect(await w.pass()).toEqual([]);
+  return { paths, id };
+}
+
 describe("a project's history in the pass", () => {
   test("finished tasks seen unchanged for the settle margin are left unread; running ones, mirrored ones and leased reopen candidates are read every pass", async () => {
     using w = historyWorld();
@@ -98,11 +108,7 @@ describe("a project's history in the pass", () => {
 
   test("a file rewritten in place (same inode) is read again; one seen for less than the settle margin is read every pass", async () => {
     using w = historyWorld();
-    const { paths } = w.addProject();
-    const id = w.writeTask(paths, { id: taskId(), status: "failed" }).id;
-    await w.pass();
-    await w.pass();
-    expect(await w.pass()).toEqual([]);
+    const { paths, id } = await settledFailure(w);
     writeFileSync(taskPath(paths, id), renderState({ ...loadTask(paths, id)!.value, status: "interrupted" }));
     expect(await w.pass()).toEqual([id]);
 
@@ -119,11 +125,7 @@ describe("a project's history in the pass", () => {
 
   test("a finished task's file removed or archived is forgotten; another put in its place is read", async () => {
     using w = historyWorld();
-    const { paths } = w.addProject();
-    const id = w.writeTask(paths, { id: taskId(), status: "failed" }).id;
-    await w.pass();
-    await w.pass();
-    expect(await w.pass()).toEqual([]);
+    const { paths, id } = await settledFailure(w);
     files.removeFile(taskPath(paths, id));
     expect(await w.pass()).toEqual([]);
     expect(w.ctx.memory.history.size).toBe(0);
