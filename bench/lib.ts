@@ -33,10 +33,17 @@ export function benchWorld(extraEnv: Record<string, string> = {}): BenchWorld {
   mkdirSync(home);
   mkdirSync(project);
   const env = { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin", ...extraEnv };
-  run(["git", "init", "-q", "-b", "main"], project, env);
-  run(["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "i"], project, env);
-  run([VX, "init", "--yes"], project, env);
-  return { base, home, project, env, dispose: () => rmSync(base, { recursive: true, force: true }) };
+  const dispose = () => rmSync(base, { recursive: true, force: true });
+  try {
+    run(["git", "init", "-q", "-b", "main"], project, env);
+    run(["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "i"], project, env);
+    run([VX, "init", "--yes"], project, env);
+  } catch (err) {
+    // A bench run before `bun run build` (no dist/vx) leaves no world behind.
+    dispose();
+    throw err;
+  }
+  return { base, home, project, env, dispose };
 }
 
 /**
