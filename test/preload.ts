@@ -8,19 +8,21 @@ import { afterAll, afterEach } from "bun:test";
 import { type Dirent, chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { codexDaemonSnapshot, sweepCodexDaemon } from "./codex-daemon";
 import { verifyExecStubs } from "./fakes/exec";
 import { stopFakeHerdrServer } from "./fakes/herdr-host";
 import { GIT_TEST_ENV } from "./git-env";
 import { sweepSshd } from "./sshd-procs";
 
 const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
+const codexBefore = codexDaemonSnapshot();
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
 chmodSync(runDir, 0o755);
 process.env.TMPDIR = runDir;
 // A preload's afterAll runs once, after every test file. A test that timed out never ran its own
 // cleanup, so any tmux server whose socket is inside the run dir (TMUX_TMPDIR of a test) is
 // stopped first: the socket's place proves the server is the suite's.
-afterAll(() => {
+afterAll(async () => {
   // The fake herdr's server of this test process, if one was started (it also ends with the process).
   stopFakeHerdrServer();
   for (const socket of tmuxSockets(runDir)) {
@@ -30,6 +32,8 @@ afterAll(() => {
   // the run dir proves it is the suite's.
   sweepSshd(runDir);
   rmSync(runDir, { recursive: true, force: true });
+  // What Codex's daemon left outside the run dir (codex-daemon.ts).
+  await sweepCodexDaemon(codexBefore);
 });
 
 /** Sockets in `tmux-<uid>` directories below `dir`; links are not followed (a test may leave a loop). */
