@@ -62,6 +62,25 @@ describe("tmux client", () => {
     }
   });
 
+  test("a server left with no session (its last one ended, or exit-empty off) is as no server: no panes, no session, no pane info, no environment", async () => {
+    const empty = createTmuxClient({ exec: realExec, env, socket: join(dir, "empty.sock") });
+    const { sessionId, paneId } = await empty.newSession({ name: "vx-last", cwd: dir, env: {}, argv: ["cat"] });
+    const opts = { env, stdout: "ignore", stderr: "ignore" } as const;
+    expect(Bun.spawnSync(["tmux", "-S", join(dir, "empty.sock"), "set-option", "-g", "exit-empty", "off"], opts).exitCode).toBe(0);
+    // Another session's environment while this one runs: none, not an error.
+    expect(await empty.sessionEnv("$99", "VX_X")).toBeUndefined();
+    expect(await empty.killSession(sessionId)).toBe(true);
+    try {
+      expect(await empty.listPanes()).toEqual([]);
+      expect(await empty.hasSession(sessionId)).toBe(false);
+      expect(await empty.killSession(sessionId)).toBe(false);
+      expect(await empty.paneInfo(paneId)).toBeUndefined();
+      expect(await empty.sessionEnv(sessionId, "VX_X")).toBeUndefined();
+    } finally {
+      Bun.spawnSync(["tmux", "-S", join(dir, "empty.sock"), "kill-server"], opts);
+    }
+  });
+
   test("tmux missing from PATH is its own error", async () => {
     const none = createTmuxClient({ exec: realExec, env: { ...env, PATH: dir } });
     await expect(none.listPanes()).rejects.toMatchObject({ code: "tmux_missing" });

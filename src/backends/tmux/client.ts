@@ -35,7 +35,11 @@ const NEW_FORMAT = "#{session_id}|#{pane_id}";
 const INFO_RE = /^(\$\d+)\|(%\d+)\|([01])\|([\s\S]*)\n$/;
 
 const NO_SERVER = /no server running|error connecting to|server exited/i;
-const NO_SESSION = /can't find session|session not found|can't find pane|can't find window/i;
+// `show-environment` says "no such session".
+const NO_SESSION = /can't find session|session not found|no such session|can't find pane|can't find window/i;
+// A server with no session left (its last one just ended, or `exit-empty off`) answers a targeted command, and even
+// `list-panes -a`, with this (docs/real-clients.md): nothing is on it, as when no server runs.
+const NO_SESSIONS = /no current target/i;
 
 // HRD-06 session names start with a letter.
 const ID_RE = /^[$%]\d+$/;
@@ -148,6 +152,7 @@ function failure(argv: string[], res: ExecResult): TmuxError {
   argv = argv.filter((a, i) => i === 0 || a !== "-u"); // the command's name second, as in the messages
   if (res.code === EXEC_NOT_FOUND) return new TmuxError("tmux_missing", "tmux not found in PATH", argv);
   if (NO_SERVER.test(res.stderr)) return new TmuxError("no_server", `tmux ${argv[1]}: no tmux server is running`, argv);
+  if (NO_SESSIONS.test(res.stderr)) return new TmuxError("no_server", `tmux ${argv[1]}: the tmux server has no session`, argv);
   if (NO_SESSION.test(res.stderr)) return new TmuxError("session_not_found", `tmux ${argv[1]}: ${text}`, argv);
   if (/duplicate session/i.test(res.stderr)) return new TmuxError("duplicate_session", `tmux ${argv[1]}: ${text}`, argv);
   return new TmuxError("failed", `tmux ${argv[1]}: ${text}`, argv);
