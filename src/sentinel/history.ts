@@ -14,7 +14,7 @@ import { isReopenCandidate } from "./reopen";
 
 type Print = Pick<Stats, "ino" | "size" | "mtimeMs" | "ctimeMs">;
 /** `seenAt`: when this identity was first seen (monotonic); `trusted`: read when it had been seen for historySettled. */
-type Known = Print & { seenAt: number; trusted: boolean; id: string; status: TaskStatus; candidate: boolean };
+type Known = Print & { seenAt: number; trusted: boolean; id: string; candidate: boolean };
 
 /** Task file path → what the last pass read there; rebuilt each pass, so a file gone is forgotten. */
 export type History = Map<string, Known>;
@@ -49,7 +49,8 @@ export function look(h: HistoryPass, path: string): { st?: Stats; at: number } {
  */
 export function leaveUnread(h: HistoryPass, path: string, seen: { st?: Stats }, leased: () => Set<string> | undefined): boolean {
   const known = seen.st && h.prev.get(path);
-  if (!known?.trusted || !same(known, seen.st!) || isLive(known.status)) return false;
+  // Never a live task: remember keeps none.
+  if (!known?.trusted || !same(known, seen.st!)) return false;
   if (known.candidate && leased()?.has(known.id) !== false) return false;
   h.next.set(path, known);
   return true;
@@ -64,5 +65,5 @@ export function remember(h: HistoryPass, path: string, seen: { st?: Stats; at: n
   const seenAt = before && same(before, st) ? before.seenAt : seen.at;
   const { ino, size, mtimeMs, ctimeMs } = st;
   const trusted = seen.at - seenAt >= GUARDS.historySettled;
-  h.next.set(path, { ino, size, mtimeMs, ctimeMs, seenAt, trusted, id: task.id, status: task.status, candidate: isReopenCandidate(task) });
+  h.next.set(path, { ino, size, mtimeMs, ctimeMs, seenAt, trusted, id: task.id, candidate: isReopenCandidate(task) });
 }
