@@ -110,6 +110,11 @@ export const GUARDS = {
    * file system's timestamp tick (FAT's mtime is 2 s), so a later rewrite cannot look unchanged. Never scaled: it is the disk's.
    */
   historySettled: 3 * S,
+  /**
+   * The longest the sentinel goes between full collections (real time; COUNTS.sentinelGcGrowth may bring one sooner): every
+   * pass at the default poll, but not ten a second when a small VX_TIME_SCALE makes passes frequent. Never scaled.
+   */
+  sentinelGc: 5 * S,
   /** Shortest pause between await polls: a tiny VX_TIME_SCALE must not make a busy loop (the queue watch still answers at once, AWT-04). */
   awaitPollFloor: 50,
   /** WAK-14: how long a notifier's stderr is read after it exited (a child it left may hold it). */
@@ -149,6 +154,8 @@ export const COUNTS = {
   forumViews: 64,
   /** HOOK-01/AWT-05: the Stop hook's `timeout` in real seconds (never scaled): a day plus the await's 10-minute margin. */
   hookTimeoutSeconds: 24 * 3600 + 600,
+  /** The sentinel's full collection comes as soon as its heap grew by this many bytes since the last (GUARDS.sentinelGc). */
+  sentinelGcGrowth: 64 * 1024,
 } as const;
 
 type TimeScale = { value: number; raw?: string; valid: boolean };

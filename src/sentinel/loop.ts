@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
 import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
-import { scaled, seconds } from "../time";
+import { COUNTS, GUARDS, realClock, scaled, seconds } from "../time";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
@@ -118,6 +118,25 @@ export function changeWatch(clock: Deps["clock"], log: Log) {
   };
 }
 
+/**
+ * When the loop runs a full collection: after a pass that grew the heap by COUNTS.sentinelGcGrowth (thousands of tasks read),
+ * else once GUARDS.sentinelGc of real time has passed (a clock seen stepping back collects and counts from there). At the
+ * default poll that is every pass, as before; at a test's VX_TIME_SCALE of 0.02, one pass in fifty.
+ */
+export function gcPacer(start: number, heap: number): { due(now: number, heap: number): boolean; collected(now: number, heap: number): void } {
+  let last = start;
+  let base = heap;
+  return {
+    due: (now, heap) => heap - base >= COUNTS.sentinelGcGrowth || now < last || now - last >= GUARDS.sentinelGc,
+    collected(now, heap) {
+      last = now;
+      base = heap;
+    },
+  };
+}
+
+const heapUsed = () => process.memoryUsage().heapUsed;
+
 function dirId(path: string): string | undefined {
   try {
     const st = statSync(path);
@@ -153,6 +172,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const exclusive = createExclusive();
   const relays = createRelays(deps, root, log, exclusive, (w) => notifier.notify([w]));
   const rootId = dirId(root);
+  const gc = gcPacer(realClock.monotonic(), heapUsed());
   try {
     while (!signal.aborted) {
       let seen: PassResult = { wakes: 0, dirs: [], written: [], mirrors: newMirrors() };
@@ -189,8 +209,12 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
         log(`sentinel: stopping, ${root} was removed`);
         break;
       }
-      // Keeps the idle heap small and flat for days of polling.
-      Bun.gc(true);
+      // Keeps the heap small and flat for days of polling: a cheap collection every pass (enough for the anonymous memory to
+      // stay flat, bench/sentinel-pass.ts), a full one when gcPacer says so, not ten a second at a test's VX_TIME_SCALE.
+      if (gc.due(realClock.monotonic(), heapUsed())) {
+        Bun.gc(true);
+        gc.collected(realClock.monotonic(), heapUsed());
+      } else Bun.gc(false);
       await watch.wait(interval, signal);
     }
   } finally {
