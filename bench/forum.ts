@@ -82,7 +82,8 @@ await Bun.sleep(500);
 const serverOpen = await idle(info.pid, 10);
 
 const src = join(w.base, "serve.ts");
-writeFileSync(src, 'Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x") });\nsetInterval(() => {}, 1 << 30);\n');
+// Built like vx, it sets the normal JIT policy once serving, as vx's server does (src/jit.ts).
+writeFileSync(src, 'Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x") });\nBun.unsafe.setJITPolicy(1);\nsetInterval(() => {}, 1 << 30);\n');
 const built = await Bun.build({ entrypoints: [src], ...LIKE_VX, compile: { outfile: join(w.base, "serve"), ...LIKE_VX_COMPILE } });
 if (!built.success) throw new Error("could not build the baseline server");
 const plain = Bun.spawn([join(w.base, "serve")], { stdout: "ignore", stderr: "ignore" });

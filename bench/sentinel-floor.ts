@@ -67,5 +67,7 @@ async function pass(): Promise<void> {
 
 for (;;) {
   await pass();
+  // As vx's sentinel does after its first pass: the build's raised JIT thresholds are for start-up only (src/jit.ts).
+  Bun.unsafe.setJITPolicy(1);
   await Bun.sleep(poll);
 }

@@ -7,6 +7,7 @@ import { closeSync, writeSync } from "node:fs";
 import { selfExecutable } from "../deps";
 import type { Deps } from "../deps";
 import { EXIT, VxError, errorMessage } from "../errors";
+import { normalJit } from "../jit";
 import { foreignPidNamespace } from "../sandbox";
 import { buildOf, changeReason } from "../sentinel/build";
 import { createLog } from "../sentinel/log";
@@ -184,6 +185,7 @@ export async function runServer(deps: Deps): Promise<number> {
     );
   }
   gate.port = server.port ?? 0;
+  normalJit();
   if (port !== undefined) upkeep(log, `keep the port in ${fp.lastPort}`, () => writeStateFile(root, fp.lastPort, `${gate.port}\n`));
   try {
     const info: ForumServer = { pid: deps.pid, port: gate.port, token, binary, started_at: isoTime(deps.clock.now()) };

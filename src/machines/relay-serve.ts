@@ -8,6 +8,7 @@ import { join, relative, sep } from "node:path";
 import * as v from "valibot";
 import type { Deps } from "../deps";
 import { EXIT } from "../exit-codes";
+import { normalJit } from "../jit";
 import { readProjectPath } from "../state/project-record";
 import { type ProjectPaths, REMOTES_REL, projectStateDirs, realpathOr, stateDirPaths, stateRoot } from "../state/paths";
 import { readStateText } from "../state/files";
@@ -157,6 +158,7 @@ export async function serveRelay(deps: Deps, selfId: string): Promise<number> {
     wake?.();
   })();
   emit({ t: "hello", version: VERSION });
+  normalJit();
   const interval = scaled("relayPoll", deps.env);
   for (let look = 0; open; look++) {
     for (const ack of acks.splice(0)) applyAck(kept, ack, sent);

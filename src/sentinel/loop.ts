@@ -4,6 +4,7 @@ import { selfExecutable } from "../deps";
 import { isLiveVx } from "../procs";
 import { type ProjectPaths, rootPaths, stateRoot } from "../state/paths";
 import { COUNTS, GUARDS, realClock, scaled, seconds } from "../time";
+import { normalJit } from "../jit";
 import { VERSION } from "../version";
 import { reapAwaiters } from "../awaiters/registry";
 import { type Waker, createWaker } from "../awaiters/waker";
@@ -182,6 +183,7 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
         log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
       }
+      normalJit();
       // Never awaited: the general's ping cannot hold up a wake (WAK-14).
       notifier.notify(seen.written);
       if (signal.aborted) break;
