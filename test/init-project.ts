@@ -6,8 +6,9 @@ import { main } from "../src/main";
 import { realClock } from "../src/time";
 import { testDeps } from "./deps";
 
-export async function initProject(cwd: string, env: Record<string, string>): Promise<void> {
+/** Runs `vx init --yes [...args]` in `cwd`; throws with init's stderr when it fails. */
+export async function initProject(cwd: string, env: Record<string, string>, args: readonly string[] = []): Promise<void> {
   const d = testDeps({ cwd, env, clock: realClock });
-  const code = await main(["init", "--yes"], d);
+  const code = await main(["init", "--yes", ...args], d);
   if (code !== 0) throw new Error(`vx init failed (exit ${code}): ${d.text().stderr}`);
 }

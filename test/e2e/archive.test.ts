@@ -6,6 +6,7 @@ import { acquireCamp } from "../../src/camps/pool";
 import { realExec } from "../../src/exec";
 import { projectPaths } from "../../src/state/paths";
 import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 const DONE = "aaaaaaaaaaaaaaaa";
 const FAILED = "bbbbbbbbbbbbbbbb";
@@ -14,8 +15,7 @@ const HOLDING = "dddddddddddddddd";
 
 async function project(): Promise<Sandbox & { tasks: string; archive: string }> {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   const paths = projectPaths(join(s.home, ".vexillum"), s.project);
   for (const [id, status] of [
     [DONE, "done"],

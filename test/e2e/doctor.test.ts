@@ -8,6 +8,7 @@ import { projectKey } from "../../src/state/paths";
 import { type Sandbox, VX_BIN, sandbox, taskFixture, vx, waitFor, writeExecutable, writeTaskFile } from "../helpers";
 import { REAL_HERDR_PROTOCOL, REAL_HERDR_VERSION, startRealHerdr } from "../herdr-real";
 import { sandboxPath } from "../tool-path";
+import { initProject } from "../init-project";
 
 // Doctor's line per harness, in the registry's order; every one but Claude Code is optional here.
 const LABELS = LISTED_HARNESS_NAMES.map((h) => HARNESSES[h].label);
@@ -18,8 +19,7 @@ async function readyProject(s: Sandbox): Promise<void> {
   writeExecutable(join(s.bin, "claude"), "#!/bin/sh\nexit 0\n");
   mkdirSync(join(s.home, ".local", "bin"), { recursive: true });
   symlinkSync(VX_BIN, join(s.home, ".local", "bin", "vx"));
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
 }
 
 /** A ready project with the fake herdr, for what a real server cannot be made to show (an old version). */

@@ -5,13 +5,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../../src/state/paths";
 import { type Sandbox, sandbox, vx } from "../helpers";
+import { initProject } from "../init-project";
 
 type Inbox = Sandbox & { stateDir: string; run(args: string[]): ReturnType<typeof vx> };
 
 async function inbox(): Promise<Inbox> {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   const stateDir = join(s.home, ".vexillum", "projects", projectKey(s.project));
   return Object.assign(s, { stateDir, run: (args: string[]) => vx(["forum", ...args], { cwd: s.project, env: s.env }) });
 }

@@ -8,6 +8,7 @@ import { realExec } from "../../src/exec";
 import { type ProjectPaths, projectPaths } from "../../src/state/paths";
 import { type FakeHerdrEnv, addAgent, callsOf, closeTab as closeFakeTab, createTab, createWorkspace, installFakeHerdr } from "../fakes/herdr-control";
 import { type Sandbox, git, sandbox, vx, writeExecutable } from "../helpers";
+import { initProject } from "../init-project";
 
 const ID = "0123456789abcdef";
 const BRANCH = `vexillum/${ID}`;
@@ -45,8 +46,7 @@ async function world(over: Record<string, unknown> = {}): Promise<World> {
   const s = sandbox();
   const herdr = installFakeHerdr(s.bin);
   const env = { ...s.env, ...herdr };
-  const init = await vx(["init", "--yes"], { cwd: s.project, env });
-  if (init.code !== 0) throw new Error(init.stderr);
+  await initProject(s.project, env);
   git(s.project, "add", "-A");
   git(s.project, "commit", "-q", "-m", "vexillum scaffold");
   const paths = projectPaths(join(s.home, ".vexillum"), s.project);

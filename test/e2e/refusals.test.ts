@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { projectKey } from "../../src/state/paths";
 import { git, sandbox, vx } from "../helpers";
+import { initProject } from "../init-project";
 
 const ID = "0123456789abcdef";
 const WITH_ID: string[][] = [
@@ -46,7 +47,7 @@ describe("project command refusals", () => {
 
   test.each(WITH_ID)("%s of an id with no task file", async (...argv) => {
     using s = sandbox();
-    await vx(["init", "--yes"], { cwd: s.project, env: s.env });
+    await initProject(s.project, s.env);
     const r = await vx(argv, { cwd: s.project, env: { ...s.env, HERDR_WORKSPACE_ID: "w1", VX_TIME_SCALE: "0.01" } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`vx: no task ${ID} in this project - 'vx status' lists its tasks\n`);

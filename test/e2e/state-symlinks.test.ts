@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectKey } from "../../src/state/paths";
 import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 const ID = "0123456789abcdef";
 const REFUSED = "is a symbolic link, which vx refuses inside its state dir - remove it (or put what it points to in its place)";
 
 async function initialized(): Promise<Sandbox> {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   return s;
 }
 

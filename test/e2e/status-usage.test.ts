@@ -4,13 +4,13 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "usage");
 
 async function initialized(): Promise<Sandbox> {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   return s;
 }
 

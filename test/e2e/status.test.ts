@@ -6,6 +6,7 @@ import { reportPath } from "../../src/lifecycle/observe";
 import type { Task } from "../../src/state/schemas";
 import { projectKey, projectPaths } from "../../src/state/paths";
 import { type Sandbox, git, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 function tasksDir(s: Sandbox): string {
   return join(s.home, ".vexillum", "projects", projectKey(s.project), "tasks");
@@ -22,8 +23,7 @@ function task(id: string, over: Record<string, unknown> = {}) {
 
 async function initialized(): Promise<Sandbox> {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   return s;
 }
 

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { HOOK_COMMAND } from "../../src/scaffold/hook";
 import { git, sandbox, vx } from "../helpers";
+import { initProject } from "../init-project";
 
 const read = (p: string) => readFileSync(p, "utf8");
 
@@ -12,8 +13,7 @@ const EDITED_SKILL = "Skill vexillum: edited by hand, left as it is; rerun with 
 
 async function initialized() {
   const s = sandbox();
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   const up = (...args: string[]) => vx(["upgrade", "--scaffold-only", ...args], { cwd: s.project, env: s.env });
   return { s, up, path: (p: string) => join(s.project, p) };
 }

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { addAgent, createWorkspace, installFakeHerdr, setPaneText } from "../fakes/herdr-control";
 import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 const ID = "fedcba9876543210";
 const GITHUB = "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -16,8 +17,7 @@ const LEAKS = [GITHUB, ANTHROPIC, AWS, "hunter2", "MIIEpAIBAAKCAQEA"];
 async function initialized(): Promise<Sandbox> {
   const s = sandbox();
   s.env.VX_TIME_SCALE = "0.01";
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   return s;
 }
 

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { type HeldLock, tryLockExclusive } from "../../src/state/lock";
 import { installFakeHerdr } from "../fakes/herdr-control";
 import { type RunResult, type Sandbox, sandbox, stopSentinels, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
+import { initProject } from "../init-project";
 
 const ID = "fedcba9876543210";
 
@@ -18,8 +19,7 @@ afterEach(() => {
 async function initialized(): Promise<Sandbox> {
   const s = sandbox();
   s.env.VX_TIME_SCALE = "0.01";
-  const r = await vx(["init", "--yes"], { cwd: s.project, env: s.env });
-  if (r.code !== 0) throw new Error(r.stderr);
+  await initProject(s.project, s.env);
   return s;
 }
 
