@@ -65,9 +65,9 @@ async function pass(): Promise<void> {
   statSync(root);
 }
 
+// As vx's sentinel does before its first pass: the build's raised JIT thresholds are for start-up only (src/jit.ts).
+Bun.unsafe.setJITPolicy(1);
 for (;;) {
   await pass();
-  // As vx's sentinel does after its first pass: the build's raised JIT thresholds are for start-up only (src/jit.ts).
-  Bun.unsafe.setJITPolicy(1);
   await Bun.sleep(poll);
 }

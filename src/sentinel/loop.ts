@@ -174,6 +174,8 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
   const relays = createRelays(deps, root, log, exclusive, (w) => notifier.notify([w]));
   const rootId = dirId(root);
   const gc = gcPacer(realClock.monotonic(), heapUsed());
+  // Start-up is done: the passes, run for days, are compiled as usual (src/jit.ts).
+  normalJit();
   try {
     while (!signal.aborted) {
       let seen: PassResult = { wakes: 0, dirs: [], written: [], mirrors: newMirrors() };
@@ -183,7 +185,6 @@ async function poll(deps: Deps, root: string, build: Build, log: Log, signal: Ab
         log(`sentinel: tick error: ${errorText(err)}`);
         seen.dirs = stateDirs(root);
       }
-      normalJit();
       // Never awaited: the general's ping cannot hold up a wake (WAK-14).
       notifier.notify(seen.written);
       if (signal.aborted) break;
