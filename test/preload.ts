@@ -5,7 +5,7 @@
  * gives git its own identity and no global or system config (`git-env.ts`).
  */
 import { afterAll, afterEach } from "bun:test";
-import { type Dirent, chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { type Dirent, chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { codexDaemonSnapshot, sweepCodexDaemon } from "./codex-daemon";
@@ -14,7 +14,7 @@ import { stopFakeHerdrServer } from "./fakes/herdr-host";
 import { GIT_TEST_ENV } from "./git-env";
 import { sweepSshd } from "./sshd-procs";
 
-const runDir = mkdtempSync(join(tmpdir(), "vx-test-run-"));
+const runDir = mkdtempSync(join(scratchBase(), "vx-test-run-"));
 const codexBefore = codexDaemonSnapshot();
 // Searchable by others, like /tmp: a test runs vx as another user inside it.
 chmodSync(runDir, 0o755);
@@ -72,4 +72,28 @@ for (const name of ["spawn", "spawnSync"] as const) {
   const real = Bun[name] as (...args: unknown[]) => unknown;
   const withEnv = (o: SpawnOpts) => ({ ...o, env: o?.env ?? { ...process.env } });
   (Bun as Record<string, unknown>)[name] = (first: unknown, opts?: SpawnOpts) => (Array.isArray(first) ? real(first, withEnv(opts)) : real(withEnv(first as SpawnOpts)));
+}
+
+/**
+ * Where the run's temp dir is made. `bun run test` asks for RAM (VXTEST_SCRATCH=ram): then /dev/shm, when it is a tmpfs
+ * that runs programs and has 4 GiB free and the caller set no TMPDIR. The suite makes and removes thousands of
+ * repositories, worktrees and fsynced state files: on a disk (ext4 mounted with discard, on the 2-CPU test machine) that
+ * cost about a tenth of its CPU. Otherwise, and for the compat and browser suites, the system's temp dir. Linux only.
+ */
+function scratchBase(): string {
+  const shm = "/dev/shm";
+  if (process.env.VXTEST_SCRATCH !== "ram" || process.env.TMPDIR) return tmpdir();
+  try {
+    const line = readFileSync("/proc/self/mountinfo", "utf8")
+      .split("\n")
+      .findLast((l) => l.split(" ")[4] === shm); // the last mount there is the one seen
+    if (!line) return tmpdir();
+    const [mount, fs] = line.split(" - ");
+    const options = mount!.split(" ")[5]!.split(",");
+    const { bavail, bsize } = statfsSync(shm);
+    const free = bavail * bsize;
+    return fs!.startsWith("tmpfs ") && !options.includes("noexec") && free >= 4 * 1024 ** 3 ? shm : tmpdir();
+  } catch {
+    return tmpdir();
+  }
 }
