@@ -1,10 +1,12 @@
 /**
- * A private tmux server for one compat world (its own socket name, no user config), where the
+ * A private tmux server for one compat world (its own socket in the run's temp dir, no user config), where the
  * real TUIs run. The server takes its environment from the process that starts it, so each
  * world's server carries that world's HOME and model settings. Closing it stops every pane's
  * process, and the pids seen are checked afterwards.
  */
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** What a test does at a pane as the person: types, presses keys (tmux's names), reads the screen. */
 export type Terminal = {
@@ -17,6 +19,7 @@ export type Terminal = {
 };
 
 export type Tmux = Terminal & {
+  /** The server's socket path: inside the run's temp dir (tmux-<uid>/, swept by test/preload.ts if a test times out). */
   socket: string;
   /**
    * Starts `argv` in a new detached session `columns` wide (default: the server's width);
@@ -33,10 +36,13 @@ export type Tmux = Terminal & {
 export const WIDE_COLUMNS = 220;
 
 export function startTmux(env: Record<string, string>, columns = WIDE_COLUMNS): Tmux {
-  const socket = `vx-compat-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  // Not `-L name`: that makes the machine's tmux-<uid> dir in /tmp, which nothing removes after the run.
+  const dir = join(tmpdir(), `tmux-${process.getuid?.() ?? 0}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const socket = join(dir, `vx-compat-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   const pids = new Set<number>();
   const run = (args: string[]) => {
-    const res = Bun.spawnSync(["tmux", "-L", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
+    const res = Bun.spawnSync(["tmux", "-S", socket, "-f", "/dev/null", ...args], { env, stdout: "pipe", stderr: "pipe" });
     return { code: res.exitCode, out: res.stdout.toString(), err: res.stderr.toString() };
   };
   const must = (args: string[]) => {
@@ -72,10 +78,9 @@ export function startTmux(env: Record<string, string>, columns = WIDE_COLUMNS): 
       return run(["has-session", "-t", name]).code === 0;
     },
     close() {
-      // A killed server can leave its socket file behind in the machine's tmux dir: removed too.
-      const path = run(["display-message", "-p", "#{socket_path}"]).out.trim();
+      // A killed server can leave its socket file behind: removed too.
       run(["kill-server"]);
-      if (path.includes(socket)) rmSync(path, { force: true });
+      rmSync(socket, { force: true });
       for (const pid of pids) {
         try {
           process.kill(pid, "SIGKILL");
