@@ -4,17 +4,11 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, symlinkSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { projectKey } from "../../src/state/paths";
-import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
-import { initProject } from "../init-project";
+import { type Sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
+import { initializedSandbox } from "../init-project";
 
 const ID = "0123456789abcdef";
 const REFUSED = "is a symbolic link, which vx refuses inside its state dir - remove it (or put what it points to in its place)";
-
-async function initialized(): Promise<Sandbox> {
-  const s = sandbox();
-  await initProject(s.project, s.env);
-  return s;
-}
 
 function stateDir(s: Sandbox): string {
   return join(s.home, ".vexillum", "projects", projectKey(s.project));
@@ -22,7 +16,7 @@ function stateDir(s: Sandbox): string {
 
 describe("links in the state dir", () => {
   test("vx status refuses a tasks directory that is a link, naming it", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const elsewhere = mkdtempSync(join(tmpdir(), "vx-elsewhere-"));
     writeTaskFile(s.home, s.project, taskFixture({ id: ID }));
     const tasks = join(stateDir(s), "tasks");
@@ -34,7 +28,7 @@ describe("links in the state dir", () => {
   });
 
   test("vx strike refuses a task's operation lock that is a link, and creates nothing where it points", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const elsewhere = mkdtempSync(join(tmpdir(), "vx-elsewhere-"));
     const lock = join(stateDir(s), "tasks", `.${ID}.op.lock`);
     mkdirSync(join(stateDir(s), "tasks"), { recursive: true });

@@ -3,20 +3,14 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
-import { initProject } from "../init-project";
+import { taskFixture, vx, writeTaskFile } from "../helpers";
+import { initializedSandbox } from "../init-project";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "usage");
 
-async function initialized(): Promise<Sandbox> {
-  const s = sandbox();
-  await initProject(s.project, s.env);
-  return s;
-}
-
 describe("vx status: usage", () => {
   test("a Claude soldier's transcript in its camp's folder: per task in --json, the project's total, a cost line in text", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const camp = join(s.home, "camps", "one");
     mkdirSync(camp, { recursive: true });
     const dir = join(s.home, ".claude", "projects", camp.replace(/[^a-zA-Z0-9]/g, "-"));
@@ -48,7 +42,7 @@ describe("vx status: usage", () => {
   });
 
   test("an OpenCode soldier's messages in OpenCode's store (the compiled binary opens SQLite read-only)", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const camp = join(s.home, "camps", "one");
     mkdirSync(camp, { recursive: true });
     const store = join(s.home, ".local", "share", "opencode");

@@ -6,7 +6,7 @@ import { reportPath } from "../../src/lifecycle/observe";
 import type { Task } from "../../src/state/schemas";
 import { projectKey, projectPaths } from "../../src/state/paths";
 import { type Sandbox, git, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
-import { initProject } from "../init-project";
+import { initializedSandbox } from "../init-project";
 
 function tasksDir(s: Sandbox): string {
   return join(s.home, ".vexillum", "projects", projectKey(s.project), "tasks");
@@ -21,20 +21,14 @@ function task(id: string, over: Record<string, unknown> = {}) {
   return taskFixture({ id, created_at: at, updated_at: at, camp_branch: `vexillum/${id}`, ...over });
 }
 
-async function initialized(): Promise<Sandbox> {
-  const s = sandbox();
-  await initProject(s.project, s.env);
-  return s;
-}
-
 describe("vx status", () => {
   test("no tasks", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     expect(await vx(["status"], { cwd: s.project, env: s.env })).toEqual({ code: 0, stdout: "no tasks yet in this project.\n", stderr: "" });
   });
 
   test("text: newest first, ties by id, padded columns, prompt cut at 60, question line", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const long = "refactor   the\nwhole payments module so that every provider shares one retry policy";
     writeTask(s, task("bbbbbbbbbbbbbbbb", { updated_at: "2026-11-30T11:00:00Z", prompt: long }));
     writeTask(
@@ -61,7 +55,7 @@ describe("vx status", () => {
   });
 
   test("why a task failed, and where a scout's report is, in text and --json", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const failed = task("eeeeeeeeeeeeeeee", { status: "failed", output: 'some work\n[vexillum] claude exited in its tmux pane before it became ready (its last output: "no key") - marked failed.' });
     const scout = task("ffffffffffffffff", { kind: "scout", status: "done", updated_at: "2026-11-30T09:00:00Z" });
     writeTask(s, failed);
@@ -89,7 +83,7 @@ describe("vx status", () => {
   });
 
   test("escape sequences in a prompt, a question or an argument are shown, not sent to the terminal", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const question = "\u001b]0;owned\u0007really?";
     writeTask(s, task("aaaaaaaaaaaaaaaa", { prompt: "\u001b[2Jwipe", status: "blocked", decision: { question, options: [], asked_at: "2026-11-30T11:00:00Z", kind: "prose" } }));
     const r = await vx(["status"], { cwd: s.project, env: s.env });
@@ -102,7 +96,7 @@ describe("vx status", () => {
   });
 
   test("--json: the envelope, tasks exactly as persisted with unknown fields", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     writeTask(s, task("dddddddddddddddd", { future_field: { x: 1 } }));
     const r = await vx(["status", "--json"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
@@ -113,7 +107,7 @@ describe("vx status", () => {
     expect(doc.usage).toEqual({ dddddddddddddddd: { unknown: "no camp recorded for this task" } });
     expect(doc.project_root).toBe(join(s.home, ".vexillum", "projects", projectKey(s.project)));
     expect(doc.tasks).toEqual([task("dddddddddddddddd", { future_field: { x: 1 } })]);
-    const empty = await initialized();
+    const empty = await initializedSandbox();
     const none = JSON.parse((await vx(["status", "--json"], { cwd: empty.project, env: empty.env })).stdout);
     expect(none.tasks).toEqual([]);
     expect(Object.keys(none)).toEqual(["schema_version", "generated_at", "project_root", "tasks"]);
@@ -121,14 +115,14 @@ describe("vx status", () => {
   });
 
   test.each(["--every", "--no-json", "--json=1", "-j"])("any other flag (%s): unknown status flag, exit 64", async (flag) => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const r = await vx(["status", flag], { cwd: s.project, env: s.env });
     expect(r.code).toBe(64);
     expect(r.stderr).toStartWith(`vx: unknown status flag "${flag}"\n`);
   });
 
   test("a task file with invalid JSON: exit 1 naming the file, file untouched", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     writeTask(s, task("eeeeeeeeeeeeeeee"));
     const bad = join(tasksDir(s), "ffffffffffffffff.json");
     writeFileSync(bad, '{"id": "ffff');
@@ -140,7 +134,7 @@ describe("vx status", () => {
   });
 
   test("schema_version 9: refused with the spec's message", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const path = writeTask(s, task("9999999999999999", { schema_version: 9 }));
     const r = await vx(["status", "--json"], { cwd: s.project, env: s.env });
     expect(r).toEqual({ code: 1, stdout: "", stderr: `vx: ${path}: unsupported schema version 9 (expected 1)\n` });
@@ -153,7 +147,7 @@ describe("vx status", () => {
   });
 
   test("from inside a camp directory it refuses", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     const camp = join(s.home, ".vexillum", "projects", projectKey(s.project), "camps", "1", "project");
     mkdirSync(join(camp, "src"), { recursive: true });
     git(camp, "init", "-q");
@@ -163,7 +157,7 @@ describe("vx status", () => {
   });
 
   test("a subdirectory of the project sees the same tasks", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox();
     writeTask(s, task("1111111111111111"));
     mkdirSync(join(s.project, "sub"));
     const r = await vx(["status"], { cwd: join(s.project, "sub"), env: s.env });

@@ -5,21 +5,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { addAgent, createWorkspace, installFakeHerdr, setPaneText } from "../fakes/herdr-control";
-import { type Sandbox, sandbox, taskFixture, vx, writeTaskFile } from "../helpers";
-import { initProject } from "../init-project";
+import { taskFixture, vx, writeTaskFile } from "../helpers";
+import { initializedSandbox } from "../init-project";
 
 const ID = "fedcba9876543210";
 const GITHUB = "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const ANTHROPIC = "sk-ant-api03-bbbbbbbbbbbbbbbbbbbbbbbb";
 const AWS = "AKIAIOSFODNN7EXAMPLE";
 const LEAKS = [GITHUB, ANTHROPIC, AWS, "hunter2", "MIIEpAIBAAKCAQEA"];
-
-async function initialized(): Promise<Sandbox> {
-  const s = sandbox();
-  s.env.VX_TIME_SCALE = "0.01";
-  await initProject(s.project, s.env);
-  return s;
-}
 
 function task(over: Record<string, unknown>) {
   const at = "2026-11-30T10:00:00Z";
@@ -28,7 +21,7 @@ function task(over: Record<string, unknown>) {
 
 describe("vx wait redacts what it shows of the soldier", () => {
   test("the live pane tail, on stdout and in the log file", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     const fh = installFakeHerdr(s.bin);
     const env = { ...s.env, ...fh };
     const pane = createWorkspace(fh, { cwd: s.project }).pane_id;
@@ -72,7 +65,7 @@ describe("vx wait redacts what it shows of the soldier", () => {
   });
 
   test("a task file written unredacted: question, ending note and recorded tail", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     const decision = { question: `Rotate ${GITHUB}\n  or keep ${AWS}?`, options: [], asked_at: "2026-11-30T12:00:00Z", kind: "prose" };
     const output = [`token in use: ${ANTHROPIC}`, "waiting", `[vexillum] the soldier asked about ${GITHUB}`].join("\n");
     writeTaskFile(s.home, s.project, task({ status: "blocked", decision, output }));

@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HeldLock, tryLockExclusive } from "../../src/state/lock";
 import { installFakeHerdr } from "../fakes/herdr-control";
-import { type RunResult, type Sandbox, sandbox, stopSentinels, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
-import { initProject } from "../init-project";
+import { type RunResult, type Sandbox, stopSentinels, taskFixture, vx, waitFor, writeTaskFile } from "../helpers";
+import { initializedSandbox } from "../init-project";
 
 const ID = "fedcba9876543210";
 
@@ -15,13 +15,6 @@ afterEach(() => {
   held?.release();
   held = undefined;
 });
-
-async function initialized(): Promise<Sandbox> {
-  const s = sandbox();
-  s.env.VX_TIME_SCALE = "0.01";
-  await initProject(s.project, s.env);
-  return s;
-}
 
 /** Holding the sentinel lock makes ensure-running see a live sentinel, so none is started. */
 function holdSentinelLock(s: Sandbox): void {
@@ -55,7 +48,7 @@ async function waitWhile(s: Sandbox, args: string[], writes: Record<string, unkn
 
 describe("vx wait", () => {
   test("running -> done while waiting: status line, recorded tail, done, exit 0; log equals stdout", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     holdSentinelLock(s);
     writeTask(s, task({ status: "pending" }));
     const log = join(s.home, "wait.log");
@@ -80,7 +73,7 @@ describe("vx wait", () => {
   });
 
   test("blocked: question and terminal, exit 2; explicit durations are not scaled", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     holdSentinelLock(s);
     writeTask(s, task());
     const decision = { question: "Postgres or SQLite?", options: [], asked_at: "2026-11-30T12:00:00Z", kind: "prose" };
@@ -99,7 +92,7 @@ describe("vx wait", () => {
   });
 
   test("max wait reached: the tail, then the timeout line, exit 124", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     holdSentinelLock(s);
     writeTask(s, task({ output: "still thinking" }));
     const r = await vx(["wait", ID, "--poll-interval", "0.05", "--max-wait", "0.2"], { cwd: s.project, env: s.env });
@@ -111,7 +104,7 @@ describe("vx wait", () => {
   });
 
   test("a task already finished is reported at once; no sentinel is started for it", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     writeTask(s, task({ status: "unconfirmed", output: "x\n\n[vexillum] marked unconfirmed" }));
     const r = await vx(["wait", ID, "--pane-tail-lines", "0"], { cwd: s.project, env: s.env });
     expect(r).toEqual({
@@ -125,7 +118,7 @@ describe("vx wait", () => {
   });
 
   test("errors: no task (1), unopenable log file (1), bad flag (64)", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     expect(await vx(["wait", ID], { cwd: s.project, env: s.env })).toEqual({
       code: 1,
       stdout: "",
@@ -144,7 +137,7 @@ describe("vx wait", () => {
   });
 
   test("auto-starts the sentinel, which settles the soldier it cannot find; the waiter reports it", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     // The sentinel's herdr is the fake, with no agents: the soldier is gone.
     Object.assign(s.env, installFakeHerdr(s.bin));
     const past = new Date(Date.now() - 3_600_000).toISOString();
@@ -165,7 +158,7 @@ describe("vx wait", () => {
   });
 
   test("a sentinel that exits at once is not called auto-started: the warning says what happened", async () => {
-    using s = await initialized();
+    using s = await initializedSandbox({ VX_TIME_SCALE: "0.01" });
     Object.assign(s.env, installFakeHerdr(s.bin));
     writeTask(s, task({ backend: "herdr", herdr_agent_name: "vx-fix-login", harness: "claude", output: "working" }));
     // The started sentinel cannot write sentinel.json and exits 1 at once.
