@@ -7,7 +7,7 @@ import { deliverDeps } from "../wakes/deliver";
 import type { Deps } from "../deps";
 import { EXIT } from "../exit-codes";
 import { ensureSentinel } from "../sentinel/ensure";
-import { appendStateText, ensureDir, ensureStateDir } from "../state/files";
+import { appendStateText, ensureRoot, ensureStateDir } from "../state/files";
 import { errorText } from "../sentinel/log";
 import { rootPaths } from "../state/paths";
 import type { Awaiter } from "../state/schemas";
@@ -116,7 +116,7 @@ function stderrGoesNowhere(): boolean {
 /** AWT-10: internal errors go to sentinel.log, never to stderr (which would read as a wake). */
 function logAwaitError(root: string, deps: Deps, err: unknown): void {
   try {
-    ensureDir(root);
+    ensureRoot(root);
     appendStateText(rootPaths(root).sentinelLog, `${isoTime(deps.clock.now())} await: ${errorText(err)}\n`);
   } catch {
     // Nowhere left to report.

@@ -2,7 +2,7 @@
 import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../deps";
-import { EXIT, SilentExit, StateError, VxError } from "../errors";
+import { EXIT, SilentExit, VxError } from "../errors";
 import { ensureStateDir, writeProjectFile, writeStateFile } from "../state/files";
 import { projectPaths } from "../state/paths";
 import { ensureProjectRecord } from "../state/project-record";
@@ -59,7 +59,7 @@ export async function applyPlan(deps: Deps, opts: { root: string; top: string; p
     writeStateFile(root, join(root, ".write-check"), "");
     unlinkSync(join(root, ".write-check"));
   } catch (err) {
-    if (err instanceof StateError) throw err; // names the file and what to do already
+    if (err instanceof VxError) throw err; // names the file (or HOME) and what to do already
     throw new VxError(
       `cannot write the state directory ${root} (${(err as NodeJS.ErrnoException).code ?? err}) - fix its permissions (it must be a directory you own, mode 0700), then run '${opts.command}' again`,
     );

@@ -5,7 +5,7 @@ import type { Deps } from "../deps";
 import { errorMessage } from "../errors";
 import { isAlive } from "../procs";
 import { foreignPidNamespace } from "../sandbox";
-import { ensureDir, openStateAppend, readStateText, writeStateFile } from "../state/files";
+import { ensureRoot, openStateAppend, readStateText, writeStateFile } from "../state/files";
 import { rootPaths } from "../state/paths";
 import { GUARDS, ageOf, scaled } from "../time";
 import { readSentinelInfo, readSentinelPid, sentinelState } from "./singleton";
@@ -115,7 +115,7 @@ export function ensureSentinel(deps: Deps, root: string, opts: { quiet?: boolean
     // One successor waiting out a stale holder is enough, however many awaits poll meanwhile.
     const marker = successorMarker(root);
     if (state.running && startedWithin(marker, deps.clock.now(), scaled("retireWait", deps.env))) return {};
-    ensureDir(root);
+    ensureRoot(root);
     const logFd = openStateAppend(paths.sentinelLog);
     let pid: number;
     try {

@@ -7,7 +7,7 @@ import { ALL_BACKENDS } from "../backends";
 import type { Deps } from "../deps";
 import { which } from "../exec";
 import { VxError } from "../errors";
-import { ensureDir, readStateText, removeFile, writeStateFile } from "../state/files";
+import { ensureRoot, readStateText, removeFile, writeStateFile } from "../state/files";
 import { type HeldLock, isLockHeld, tryLockExclusive } from "../state/lock";
 import type { Env, rootPaths } from "../state/paths";
 import { foreignPidNamespace } from "../sandbox";
@@ -67,7 +67,7 @@ export async function acquireSingleton(paths: RootPaths, deps: Deps, build: Buil
       `a sentinel cannot run inside a sandbox (${namespace}): it would die with the command that started it, and pid ${deps.pid} means nothing outside - run 'vx sentinel' outside the sandbox`,
     );
   }
-  ensureDir(paths.root);
+  ensureRoot(paths.root);
   const deadline = deadlineIn(deps.clock, scaled("retireWait", deps.env));
   // Stays judged stale while it retires (its sentinel.json may vanish first).
   let stalePid: number | undefined;

@@ -4,7 +4,7 @@
  */
 import { type Stats, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
-import { StateError, StateLinkError, errorMessage } from "../errors";
+import { StateError, StateLinkError, VxError, errorMessage } from "../errors";
 import { randomHex } from "../random";
 
 const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
@@ -19,9 +19,23 @@ function namedFor(err: unknown, path: string): unknown {
   return err;
 }
 
-/** For the state root itself or outside it. */
-export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/**
+ * The state root itself (ENV-01). Its parent, HOME, is never made: a command or sentinel that outlives a removed
+ * HOME would otherwise make it again and keep state there that nobody reads.
+ */
+export function ensureRoot(root: string): void {
+  try {
+    mkdirSync(root, { mode: 0o700 });
+  } catch (err) {
+    if (errnoOf(err) === "EEXIST") return;
+    if (errnoOf(err) === "ENOENT") throw new VxError(missingHome(dirname(root)));
+    throw err;
+  }
+}
+
+/** ENV-01. */
+export function missingHome(home: string): string {
+  return `HOME (${home}) does not exist - vx keeps its state in $HOME/.vexillum and never creates HOME itself: create it or set HOME to an existing directory`;
 }
 
 function componentsBelow(root: string, path: string): string[] {
@@ -49,11 +63,11 @@ export function refuseLinks(root: string, path: string): void {
 /** One component at a time: a recursive mkdir would follow a link and create directories elsewhere. */
 export function ensureStateDir(root: string, dir: string): void {
   const parts = componentsBelow(root, dir);
-  if (parts.length === 0) ensureDir(root);
+  if (parts.length === 0) ensureRoot(root);
   for (const [i, p] of parts.entries()) {
     let st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) {
-      if (i === 0) ensureDir(root); // the root may be a link
+      if (i === 0) ensureRoot(root); // the root may be a link
       try {
         mkdirSync(p, { mode: 0o700 });
         continue;

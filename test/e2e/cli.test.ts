@@ -1,5 +1,7 @@
 // The CLI shell end to end: help, version, unknown commands and flags, HOME unset (ENV-01, CLI-01..03).
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import pkg from "../../package.json";
 import { sandbox, vx } from "../helpers";
 
@@ -68,6 +70,19 @@ describe("vx shell", () => {
     expect(r).toEqual({ code: 1, stdout: "", stderr: "vx: HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again\n" });
     const empty = await vx(argv, { cwd: s.project, env: { ...env, HOME: "" } });
     expect(empty.stderr).toBe("vx: HOME is not set - vx keeps its state in $HOME/.vexillum: set HOME and run it again\n");
+  });
+
+  test("HOME naming a missing directory: init and the sentinel refuse, and neither makes it", async () => {
+    using s = sandbox();
+    const home = join(dirname(s.home), "gone", "home");
+    const env = { ...s.env, HOME: home };
+    const message = `vx: HOME (${home}) does not exist - vx keeps its state in $HOME/.vexillum and never creates HOME itself: create it or set HOME to an existing directory\n`;
+    const init = await vx(["init", "--yes"], { cwd: s.project, env });
+    expect(init.code).toBe(1);
+    expect(init.stderr).toEndWith(`\n${message}`);
+    expect(existsSync(join(s.project, ".vexillum"))).toBe(false);
+    expect(await vx(["sentinel"], { cwd: s.project, env })).toEqual({ code: 1, stdout: "", stderr: message });
+    expect(existsSync(dirname(home))).toBe(false);
   });
 
   test("HOME unset still allows --help and --version", async () => {

@@ -21,6 +21,7 @@ let project: string;
 beforeEach(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "vx-cmdr-")));
   root = join(base, "home", ".vexillum");
+  mkdirSync(join(base, "home"));
   project = join(base, "app");
   mkdirSync(join(project, ".git"), { recursive: true });
   mkdirSync(join(project, "src"), { recursive: true });

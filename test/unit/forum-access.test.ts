@@ -108,6 +108,7 @@ describe("one-time codes (FOR-06)", () => {
   });
 
   test("a link's code is spent by its first use, with its opener page; the sweep takes the expired and the unreadable", () => {
+    mkdirSync(join(base, "codes"));
     const fp = forumPaths(join(base, "codes", ".vexillum"));
     const now = Date.parse("2026-12-01T00:00:00Z");
     const url = new URL(mintLink(fp, 4321, "/s/x", now, HOUR));

@@ -30,6 +30,7 @@ function world() {
   const home = join(base, "home");
   const root = join(home, ".vexillum");
   const project = join(base, "app");
+  mkdirSync(home);
   mkdirSync(project, { recursive: true });
   const paths = projectPaths(root, project);
   ensureProjectRecord(paths);

@@ -38,6 +38,7 @@ describe("messages and sessions (FOR-07, FOR-10)", () => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-forum-")));
     try {
       const root = join(base, "home", ".vexillum");
+      mkdirSync(join(base, "home"));
       const project = join(base, "p");
       mkdirSync(project, { recursive: true });
       writeFileSync(join(project, "plan.md"), "# p\n");
