@@ -29,29 +29,49 @@ async function run(argv: string[], s: Sandbox): Promise<string> {
   return out;
 }
 
+// Each shell's script, made once by the binary (it needs no HOME or project): the tests below load it
+// from a file; "loaded as users load it" runs the binary's output straight into bash and fish.
+const scriptsDir = mkdtempSync(join(tmpdir(), "vx-completion-"));
+afterAll(() => rmSync(scriptsDir, { recursive: true, force: true }));
+const scripts = new Map<Shell, string>();
+function scriptFile(shell: Shell): string {
+  const known = scripts.get(shell);
+  if (known) return known;
+  const r = Bun.spawnSync([VX_BIN, "completion", shell], { env: { PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+  if (r.exitCode !== 0) throw new Error(`vx completion ${shell} exited ${r.exitCode}: ${r.stderr.toString()}`);
+  const file = join(scriptsDir, `vx.${shell}`);
+  writeFileSync(file, r.stdout);
+  scripts.set(shell, file);
+  return file;
+}
+
+/** As readline splits the line: at spaces, and around `=` (it is in COMP_WORDBREAKS). */
+const compWords = (line: string) => line.split(" ").flatMap((w) => w.split(/(=)/).filter((p, _, a) => p !== "" || a.length === 1));
+// bash calls _vx with COMP_WORDS once the script is loaded.
+const BASH_COMPLETE = 'COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) && _vx && printf "%s\\n" "${COMPREPLY[@]}"';
+const fishMatches = (out: string) =>
+  out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t")[0] as string);
+
 const completers: Record<Shell, (s: Sandbox) => Complete> = {
-  // The way a user loads it: `source <(vx completion bash)`, then bash calls _vx with COMP_WORDS.
   bash: (s) => async (line) => {
-    const script = 'source <("$VX" completion bash) && COMP_WORDS=("$@") && COMP_CWORD=$(($# - 1)) && _vx && printf "%s\\n" "${COMPREPLY[@]}"';
-    // As readline splits the line: at spaces, and around `=` (it is in COMP_WORDBREAKS).
-    const comp = line.split(" ").flatMap((w) => w.split(/(=)/).filter((p, _, a) => p !== "" || a.length === 1));
-    const out = await run(["bash", "-c", script, "bash", ...comp], s);
+    const out = await run(["bash", "-c", `source "$VX_SCRIPT" && ${BASH_COMPLETE}`, "bash", ...compWords(line)], withScript(s, "bash"));
     return out.split("\n").filter(Boolean);
   },
   zsh: (s) => async (line) => {
-    const file = join(s.home, "vx.zsh");
-    writeFileSync(file, (await vx(["completion", "zsh"], { cwd: s.project, env: s.env })).stdout);
-    const out = await run(["zsh", "-f", join(REPO, "test", "fixtures", "zsh-complete.zsh"), file, line, join(compdumpDir, "zcompdump")], s);
+    const out = await run(["zsh", "-f", join(REPO, "test", "fixtures", "zsh-complete.zsh"), scriptFile("zsh"), line, join(compdumpDir, "zcompdump")], s);
     return out.split("\n").filter(Boolean);
   },
   fish: (s) => async (line) => {
-    const out = await run(["fish", "--no-config", "-c", '"$VX" completion fish | source; complete -C"$argv[1]"', line], s);
-    return out
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.split("\t")[0] as string);
+    return fishMatches(await run(["fish", "--no-config", "-c", 'source "$VX_SCRIPT"; complete -C"$argv[1]"', line], withScript(s, "fish")));
   },
 };
+
+function withScript(s: Sandbox, shell: Shell): Sandbox {
+  return { ...s, env: { ...s.env, VX_SCRIPT: scriptFile(shell) } };
+}
 
 function shellSandbox(shell: Shell): Sandbox {
   const s = sandbox({ git: false });
@@ -134,6 +154,18 @@ describe("vx completion", () => {
     const r = await vx(["completion", "bash"], { cwd: s.project, env: s.env });
     expect(r.code).toBe(0);
     expect(existsSync(join(s.home, ".vexillum"))).toBe(false);
+  });
+
+  test("loaded as users load it, straight from the binary (bash's source <(...), fish's | source): the same matches", async () => {
+    using s = shellSandbox("bash");
+    const line = "vx dispatch --kind ";
+    const bash = await run(["bash", "-c", `source <("$VX" completion bash) && ${BASH_COMPLETE}`, "bash", ...compWords(line)], s);
+    expect(sorted(bash.split("\n").filter(Boolean))).toEqual(["mission", "scout"]);
+    expect(sorted(await completers.bash(s)(line))).toEqual(["mission", "scout"]);
+    if (!FISH) return;
+    using f = shellSandbox("fish");
+    const fish = fishMatches(await run(["fish", "--no-config", "-c", '"$VX" completion fish | source; complete -C"$argv[1]"', line], f));
+    expect(sorted(fish)).toEqual(["mission", "scout"]);
   });
 
   test("the bash script parses (bash -n)", async () => {
