@@ -216,10 +216,9 @@ export function branchExists(dir: string, branch: string, exec: Exec): Promise<b
   return gitYesNo(exec, dir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`]);
 }
 
-/** `git worktree add -b|-B <branch> <path> <base>`; `-B` only when the branch already exists. */
+/** `git worktree add -B <branch> <path> <base>`: the branch made at `base`, or an existing one of that name reset there. */
 export async function addWorktree(projectDir: string, path: string, branch: string, base: string, exec: Exec): Promise<void> {
-  const flag = (await branchExists(projectDir, branch, exec)) ? "-B" : "-b";
-  await gitOk(exec, projectDir, ["worktree", "add", "--quiet", flag, branch, "--", path, base], GIT_WRITE_TIMEOUT_MS);
+  await gitOk(exec, projectDir, ["worktree", "add", "--quiet", "-B", branch, "--", path, base], GIT_WRITE_TIMEOUT_MS);
 }
 
 /** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */

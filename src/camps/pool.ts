@@ -98,9 +98,13 @@ async function addCamp(paths: ProjectPaths, project: string, slot: number, base:
   const slotDir = join(paths.campsDir, String(slot));
   ensureStateDir(paths.root, slotDir);
   try {
-    // A registered worktree whose directory vanished would make the add refuse its path.
-    await pruneWorktrees(project, exec).catch(() => undefined);
-    await addWorktree(project, campPath(paths, project, slot), branch, base, exec);
+    // A registered worktree whose directory vanished makes the add refuse its path or its branch: forgotten, then once more.
+    // Pruning only then spares every other dispatch a git process.
+    const path = campPath(paths, project, slot);
+    await addWorktree(project, path, branch, base, exec).catch(async () => {
+      await pruneWorktrees(project, exec).catch(() => undefined);
+      await addWorktree(project, path, branch, base, exec);
+    });
   } catch (err) {
     try {
       rmdirSync(slotDir); // only when git left it empty
