@@ -157,7 +157,9 @@ describe("the comm field of /proc/<pid>/stat", () => {
     // comm is the executable's name as exec'd through the link: `a) (b c`.
     const proc = Bun.spawn([odd, "60"]);
     try {
-      await waitFor(async () => (await Bun.file(`/proc/${proc.pid}/comm`).text()).trim() === "a) (b c", 10_000, "the odd name to exec");
+      // The kernel renames the process before it sets up the new argv: both are waited for.
+      const execd = async () => (await Bun.file(`/proc/${proc.pid}/comm`).text()).trim() === "a) (b c" && (await Bun.file(`/proc/${proc.pid}/cmdline`).text()) !== "";
+      await waitFor(execd, 10_000, "the odd name to exec");
       const info = await inspectProcess(proc.pid, realExec);
       expect(info?.ppid).toBe(process.pid);
       expect(info?.argv).toEqual([odd, "60"]);
