@@ -1,5 +1,6 @@
 // Every call runs `git -C <dir>` with a timeout, `dir` a worktree's top level, and git kept from searching parents: a camp
 // whose worktree is gone can never be taken for an enclosing repository (a reset there would destroy someone else's work).
+import { lstatSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { VxError } from "../errors";
 import { EXEC_TIMED_OUT, type Exec, type ExecResult } from "../exec";
@@ -219,6 +220,17 @@ export function branchExists(dir: string, branch: string, exec: Exec): Promise<b
 /** `git worktree add -B <branch> <path> <base>`: the branch made at `base`, or an existing one of that name reset there. */
 export async function addWorktree(projectDir: string, path: string, branch: string, base: string, exec: Exec): Promise<void> {
   await gitOk(exec, projectDir, ["worktree", "add", "--quiet", "-B", branch, "--", path, base], GIT_WRITE_TIMEOUT_MS);
+}
+
+/**
+ * Where git keeps `top`'s repository, without a git process when `<top>/.git` is a directory (a main checkout: that is its
+ * common dir, and git is run with the location variables cleared); git is asked otherwise (a linked worktree's `.git` file).
+ */
+export async function repositoryDir(top: string, exec: Exec): Promise<string | undefined> {
+  const dotGit = join(top, ".git");
+  if (lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory()) return dotGit;
+  const res = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  return res.code === 0 ? res.stdout.trim() || undefined : undefined;
 }
 
 /** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */

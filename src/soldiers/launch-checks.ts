@@ -4,7 +4,7 @@
  * pane, and no sandbox would break the launch half-way (issue 15 item 8).
  */
 import { BACKENDS } from "../backends";
-import { runGit } from "../camps/git";
+import { repositoryDir } from "../camps/git";
 import type { Deps } from "../deps";
 import { VxError } from "../errors";
 import { which } from "../exec";
@@ -47,8 +47,7 @@ export function checkLaunchRefusal(deps: Deps, harness: HarnessName, backend: Ba
  * outlive this command.
  */
 export async function checkSandbox(deps: Deps, project: Project, what = "dispatch"): Promise<void> {
-  const common = await runGit(deps.exec, project.paths.project, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  const gitDir = common.code === 0 ? common.stdout.trim() : undefined;
+  const gitDir = await repositoryDir(project.paths.project, deps.exec);
   const reasons: string[] = [];
   if (gitDir && canCreateIn(gitDir) === false) reasons.push(`${gitDir} is read-only here`);
   // The project's state dir is named only when the root above it is writable.

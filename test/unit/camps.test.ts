@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { GitError, commitsAhead, currentBranch, deleteBranch, discardedWork, isAncestor } from "../../src/camps/git";
-import { isClean, isFastForward, isLanded, mergeFastForward, pruneWorktrees, resetCamp } from "../../src/camps/git";
+import { isClean, isFastForward, isLanded, mergeFastForward, pruneWorktrees, repositoryDir, resetCamp } from "../../src/camps/git";
 import { acquireCamp, checkCamp, leaseOf, leasedTasks, readPool, releaseLease } from "../../src/camps/pool";
 import { StateError, VxError } from "../../src/errors";
 import { realExec } from "../../src/exec";
@@ -432,6 +432,19 @@ describe("git helpers", () => {
     const busy = await deleteBranch(sb.project, "checked-out", { force: true }, exec);
     expect(busy.deleted).toBe(false);
     expect(!busy.deleted && busy.reason).toContain("checked out");
+  });
+
+  test("repositoryDir: a main checkout's .git with no git process; a linked worktree's from git, as git says", async () => {
+    using sb = sandbox();
+    const calls: string[][] = [];
+    const counting: typeof exec = { ...exec, run: (argv, opts) => (calls.push(argv), exec.run(argv, opts)) };
+    expect(await repositoryDir(sb.project, counting)).toBe(join(sb.project, ".git"));
+    expect(calls).toEqual([]);
+    const camp = worktree(sb);
+    const common = git(camp, "rev-parse", "--path-format=absolute", "--git-common-dir");
+    expect(await repositoryDir(camp, counting)).toBe(common);
+    expect(calls).toHaveLength(1);
+    expect(await repositoryDir(join(sb.project, "no-such-dir"), counting)).toBeUndefined();
   });
 
   test("pruneWorktrees forgets worktrees whose directory is gone", async () => {
