@@ -27,7 +27,8 @@ export function ensureRoot(root: string): void {
   try {
     mkdirSync(root, { mode: 0o700 });
   } catch (err) {
-    if (errnoOf(err) === "EEXIST") return;
+    // The root may be a link to a directory; a file in its place is the caller's error to report.
+    if (errnoOf(err) === "EEXIST" && statSync(root, { throwIfNoEntry: false })?.isDirectory()) return;
     if (errnoOf(err) === "ENOENT") throw new VxError(missingHome(dirname(root)));
     throw err;
   }
