@@ -15,6 +15,8 @@ import { interleavedCpu } from "./lib";
 
 const runs = Number(process.argv[2] ?? 40);
 const base = realpathSync(mkdtempSync(join(tmpdir(), "vx-bench-fake-herdr-")));
+// The helpers' own temp dirs (the fake's client, the tools dir) go inside it, so the removal at the end takes them too.
+process.env.TMPDIR = base;
 const TICK_MS = 1000 / 100; // USER_HZ
 
 /** The user + system CPU of `pid` so far, in ms (/proc/<pid>/stat fields 14 and 15). */
