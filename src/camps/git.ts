@@ -235,8 +235,7 @@ export async function repositoryDir(top: string, exec: Exec): Promise<string | u
 
 /** The repository's common git dir, absolute (a worktree's shared `.git`); `<top>/.git` when git cannot say. */
 export async function gitCommonDir(top: string, exec: Exec): Promise<string> {
-  const res = await runGit(exec, top, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
-  return res.code === 0 && res.stdout.trim() !== "" ? res.stdout.trim() : join(top, ".git");
+  return (await repositoryDir(top, exec)) ?? join(top, ".git");
 }
 
 /** To `projectDir`'s repository: `linked` (what a camp is), `main` (the user's checkout), `other` (another repository's) or `none` (no worktree top). */

@@ -35,7 +35,7 @@ export function ensureRoot(root: string): void {
 }
 
 /** ENV-01. */
-export function missingHome(home: string): string {
+function missingHome(home: string): string {
   return `HOME (${home}) does not exist - vx keeps its state in $HOME/.vexillum and never creates HOME itself: create it or set HOME to an existing directory`;
 }
 

@@ -107,11 +107,10 @@ describe("vx status", () => {
     expect(doc.usage).toEqual({ dddddddddddddddd: { unknown: "no camp recorded for this task" } });
     expect(doc.project_root).toBe(join(s.home, ".vexillum", "projects", projectKey(s.project)));
     expect(doc.tasks).toEqual([task("dddddddddddddddd", { future_field: { x: 1 } })]);
-    const empty = await initializedSandbox();
+    using empty = await initializedSandbox();
     const none = JSON.parse((await vx(["status", "--json"], { cwd: empty.project, env: empty.env })).stdout);
     expect(none.tasks).toEqual([]);
     expect(Object.keys(none)).toEqual(["schema_version", "generated_at", "project_root", "tasks"]);
-    empty[Symbol.dispose]();
   });
 
   test.each(["--every", "--no-json", "--json=1", "-j"])("any other flag (%s): unknown status flag, exit 64", async (flag) => {
